@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+/** The one error shape every failing API call answers with (STYLE.md habit 5). */
+export const errorResponseSchema = z.object({
+  message: z.string(),
+  code: z.string(),
+  errors: z
+    .array(
+      z.object({
+        path: z.string(),
+        message: z.string(),
+      }),
+    )
+    .optional(),
+});
+export type ErrorResponse = z.infer<typeof errorResponseSchema>;
+
+/** Machine-readable error codes shared by server and browser. */
+export const errorCodes = {
+  validation: 'VALIDATION_ERROR',
+  badRequest: 'BAD_REQUEST',
+  unauthorized: 'UNAUTHORIZED',
+  forbidden: 'FORBIDDEN',
+  notFound: 'NOT_FOUND',
+  conflict: 'CONFLICT',
+  payloadTooLarge: 'PAYLOAD_TOO_LARGE',
+  unsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
+  unprocessable: 'UNPROCESSABLE',
+  rateLimited: 'RATE_LIMITED',
+  insufficientCredits: 'INSUFFICIENT_CREDITS',
+  badGateway: 'BAD_GATEWAY',
+  unavailable: 'SERVICE_UNAVAILABLE',
+  internal: 'INTERNAL_ERROR',
+} as const;
+export type ErrorCode = (typeof errorCodes)[keyof typeof errorCodes];

@@ -1,0 +1,6 @@
+export * from './errors.ts';
+export * from './health.ts';
+export * from './limits.ts';
+export * from './messages.ts';
+export * from './plans.ts';
+export * from './routes.ts';

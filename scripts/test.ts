@@ -1,0 +1,93 @@
+/**
+ * `npm test`: everything, in order — typecheck, lint, unit and API tests on PGlite, the API suite
+ * again on a real Postgres server, the production build, then the browser journeys in Chromium.
+ * Missing system dependencies (Postgres, Chromium) are installed or named, never skipped.
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ensureChromium } from './lib/chromium.ts';
+import { type PostgresServer, startPostgres } from './lib/postgres.ts';
+import { run } from './lib/run.ts';
+
+const root = resolve(import.meta.dirname, '..');
+const bin = (name: string) => join(root, 'node_modules', '.bin', name);
+const reportDir = join(root, '.tmp', 'test-reports');
+const only = process.argv.slice(2);
+
+type Totals = { passed: number; failed: number; skipped: number };
+const totals: Totals = { passed: 0, failed: 0, skipped: 0 };
+const timings: string[] = [];
+
+function countReport(file: string) {
+  if (!existsSync(file)) return;
+  const report = JSON.parse(readFileSync(file, 'utf8')) as {
+    numPassedTests: number;
+    numFailedTests: number;
+    numPendingTests: number;
+    numTodoTests: number;
+  };
+  totals.passed += report.numPassedTests;
+  totals.failed += report.numFailedTests;
+  totals.skipped += report.numPendingTests + report.numTodoTests;
+}
+
+async function step(name: string, task: () => Promise<number>) {
+  if (only.length > 0 && !only.includes(name)) return;
+  console.log(`\n━━ ${name} ━━`);
+  const started = performance.now();
+  const code = await task();
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  timings.push(`${name}: ${seconds}s${code === 0 ? '' : ' (FAILED)'}`);
+  if (code !== 0) {
+    throw new Error(`step "${name}" failed with exit code ${code}`);
+  }
+}
+
+function vitest(name: string, projects: string[], env: NodeJS.ProcessEnv = {}) {
+  const outputFile = join(reportDir, `${name}.json`);
+  return async () => {
+    const code = await run(
+      bin('vitest'),
+      [
+        'run',
+        ...projects.flatMap((p) => ['--project', p]),
+        '--reporter=default',
+        '--reporter=json',
+        `--outputFile.json=${outputFile}`,
+      ],
+      { env, cwd: root },
+    );
+    countReport(outputFile);
+    return code;
+  };
+}
+
+let postgres: PostgresServer | undefined;
+let failure: unknown;
+rmSync(reportDir, { recursive: true, force: true });
+mkdirSync(reportDir, { recursive: true });
+
+try {
+  await step('typecheck', () => run('npm', ['run', 'typecheck'], { cwd: root }));
+  await step('lint', () => run(bin('biome'), ['ci', '.'], { cwd: root }));
+  await step('unit-and-api-pglite', vitest('unit-and-api-pglite', ['contracts', 'api', 'web']));
+  await step('api-postgres', async () => {
+    postgres = await startPostgres();
+    return vitest('api-postgres', ['api'], { TEST_DATABASE_URL: postgres.url })();
+  });
+  await step('build', () => run('npm', ['run', 'build'], { cwd: root }));
+  await step('e2e', async () => {
+    const chromium = await ensureChromium();
+    return vitest('e2e', ['e2e'], { CHROMIUM_PATH: chromium })();
+  });
+} catch (error) {
+  failure = error;
+} finally {
+  await postgres?.stop();
+}
+
+console.log(`\n━━ summary ━━\n${timings.join('\n')}`);
+if (failure) console.error(`\n${failure instanceof Error ? failure.message : String(failure)}`);
+const skipped = totals.skipped > 0 ? `, ${totals.skipped} skipped` : '';
+console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed${skipped}`);
+process.exit(failure || totals.failed > 0 ? 1 : 0);

@@ -1,0 +1,43 @@
+import AxeBuilder from '@axe-core/playwright';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { expect, inject } from 'vitest';
+
+/** Debian's Chromium with the flags this closed-network machine needs. */
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  });
+}
+
+export function baseURL(): string {
+  return inject('baseURL');
+}
+
+export async function newContext(
+  browser: Browser,
+  options: { mobile?: boolean } = {},
+): Promise<BrowserContext> {
+  return browser.newContext({
+    baseURL: baseURL(),
+    viewport: options.mobile ? { width: 390, height: 844 } : { width: 1280, height: 900 },
+  });
+}
+
+/** Fails the test with the rule ids and targets of every axe-core violation on the page. */
+export async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const violations = results.violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
+  expect(violations, `axe-core violations on ${page.url()}`).toEqual([]);
+}

@@ -1,0 +1,78 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseURL: string;
+    dataDir: string;
+  }
+}
+
+const root = resolve(import.meta.dirname, '../..');
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function waitForHealth(baseURL: string, child: ChildProcess, log: () => string) {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`The server exited with ${child.exitCode}:\n${log()}`);
+    try {
+      const response = await fetch(`${baseURL}/api/v1/health`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`The server did not become healthy in 90 s:\n${log()}`);
+}
+
+/** Starts the built product in production mode on a free port with a throw-away data directory. */
+export default async function setup(project: TestProject) {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'altwise-e2e-'));
+  const baseURL = `http://127.0.0.1:${port}`;
+  let output = '';
+  const child = spawn(process.execPath, [join(root, 'apps/api/src/server.ts')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      PUBLIC_URL: baseURL,
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (d) => {
+    output += d;
+  });
+  child.stderr?.on('data', (d) => {
+    output += d;
+  });
+  await waitForHealth(baseURL, child, () => output);
+  project.provide('baseURL', baseURL);
+  project.provide('dataDir', dataDir);
+
+  return async () => {
+    child.kill('SIGTERM');
+    await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}

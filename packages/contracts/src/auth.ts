@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import { messages } from './messages.ts';
+
+/** Length caps every account field shares (issue 3: names ≤ 100, email ≤ 254, password ≤ 256). */
+export const NAME_MAX = 100;
+export const EMAIL_MAX = 254;
+export const PASSWORD_MAX = 256;
+
+const m = messages;
+
+const requiredText = (required: string, max: number, label: string) =>
+  z
+    .string({ error: required })
+    .trim()
+    .min(1, required)
+    .max(max, `${label} must be at most ${max} characters`);
+
+const email = (invalid: string, required: string) =>
+  z
+    .string({ error: required })
+    .trim()
+    .min(1, required)
+    .max(EMAIL_MAX, `Email must be at most ${EMAIL_MAX} characters`)
+    .pipe(z.email(invalid));
+
+const password = (required: string) =>
+  z
+    .string({ error: required })
+    .min(1, required)
+    .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`);
+
+/** The register form (SPEC.md §5), also the server's check of the same fields. */
+export const registerFormSchema = z
+  .strictObject({
+    firstName: requiredText(m.register.firstNameRequired, NAME_MAX, 'First name'),
+    lastName: requiredText(m.register.lastNameRequired, NAME_MAX, 'Last name'),
+    email: email(m.register.emailInvalid, m.register.emailRequired),
+    password: password(m.register.passwordRequired),
+    confirmPassword: z.string({ error: m.register.confirmRequired }).min(1, m.register.confirmRequired),
+  })
+  .refine((v) => v.password === v.confirmPassword, {
+    message: m.register.passwordsMustMatch,
+    path: ['confirmPassword'],
+  });
+export type RegisterForm = z.infer<typeof registerFormSchema>;
+
+/** POST /users/register: the browser may leave confirmPassword out; when sent it must match. */
+export const registerRequestSchema = z
+  .strictObject({
+    firstName: requiredText(m.register.firstNameRequired, NAME_MAX, 'First name'),
+    lastName: requiredText(m.register.lastNameRequired, NAME_MAX, 'Last name'),
+    email: email(m.register.emailInvalid, m.register.emailRequired),
+    password: password(m.register.passwordRequired),
+    confirmPassword: z.string().optional(),
+  })
+  .refine((v) => v.confirmPassword === undefined || v.password === v.confirmPassword, {
+    message: m.register.passwordsMustMatch,
+    path: ['confirmPassword'],
+  });
+export type RegisterRequest = z.infer<typeof registerRequestSchema>;
+
+export const loginRequestSchema = z.strictObject({
+  email: email(m.login.emailInvalid, m.login.required),
+  password: password(m.login.required),
+});
+export type LoginRequest = z.infer<typeof loginRequestSchema>;
+
+/** The user object the browser stores under the `user` key (SPEC.md §3). */
+export const sessionUserSchema = z.object({
+  id: z.string(),
+  username: z.string(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+});
+export type SessionUser = z.infer<typeof sessionUserSchema>;
+
+export const statusMessageSchema = z.object({
+  status: z.enum(['success', 'error']),
+  message: z.string(),
+});
+
+export const loginResponseSchema = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  token: z.string(),
+  user: sessionUserSchema,
+});
+export type LoginResponse = z.infer<typeof loginResponseSchema>;
+
+export const contentHistoryItemSchema = z.object({ content: z.string(), createdAt: z.string() });
+
+export const profileUserSchema = sessionUserSchema.extend({
+  image_credits: z.number().int(),
+  imagecount: z.number().int(),
+  subscriptionPlan: z.string(),
+  apiRequestCount: z.number().int(),
+  monthlyRequestCount: z.number().int(),
+  contentHistory: z.array(contentHistoryItemSchema),
+});
+export const profileResponseSchema = z.object({ user: profileUserSchema });
+export type ProfileUser = z.infer<typeof profileUserSchema>;
+
+export const updateProfileRequestSchema = z.strictObject({
+  firstName: requiredText(m.register.firstNameRequired, NAME_MAX, 'First name'),
+  lastName: requiredText(m.register.lastNameRequired, NAME_MAX, 'Last name'),
+});
+
+export const changePasswordRequestSchema = z.strictObject({
+  currentPassword: password('Current password is required'),
+  newPassword: password('New password is required'),
+});
+
+/** The account screen's change-password form adds the confirmation (SPEC.md §5). */
+export const changePasswordFormSchema = z
+  .strictObject({
+    currentPassword: password('Current password is required'),
+    newPassword: password('New password is required'),
+    confirmNewPassword: z.string(),
+  })
+  .refine((v) => v.newPassword === v.confirmNewPassword, {
+    message: m.account.passwordsDoNotMatch,
+    path: ['confirmNewPassword'],
+  });
+
+export const emailOnlyRequestSchema = z.strictObject({
+  email: email(m.register.emailInvalid, m.register.emailRequired),
+});
+
+export const resetPasswordRequestSchema = z.strictObject({
+  token: z.string().min(1, 'The reset link is incomplete. Please use the link from the email again.'),
+  password: password(m.register.passwordRequired),
+});
+
+export const registrationEmailRequestSchema = z.strictObject({
+  firstName: requiredText(m.register.firstNameRequired, NAME_MAX, 'First name'),
+  lastName: requiredText(m.register.lastNameRequired, NAME_MAX, 'Last name'),
+  email: email(m.register.emailInvalid, m.register.emailRequired),
+});
+
+/**
+ * POST /users/auth/google. The SPEC.md fields are kept for compatibility, but the server trusts only
+ * the verified `credential` (a Google ID token); the other fields must agree with it.
+ */
+export const googleAuthRequestSchema = z.strictObject({
+  credential: z.string().min(1, 'The Google sign-in credential is missing. Please try again.'),
+  email: z.string().max(EMAIL_MAX).optional(),
+  googleId: z.string().max(255).optional(),
+  firstName: z.string().max(NAME_MAX).optional(),
+  lastName: z.string().max(NAME_MAX).optional(),
+  provider: z.literal('google').optional(),
+  isLogin: z.boolean().optional(),
+});
+
+export const googleAuthResponseSchema = z.object({
+  status: z.literal('success'),
+  isExistingUser: z.boolean(),
+  message: z.string(),
+  token: z.string(),
+  user: sessionUserSchema,
+});

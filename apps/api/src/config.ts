@@ -1,0 +1,166 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The environment, checked once at start. This is the only module that reads `process.env`;
+ * everything else receives an `AppConfig`. Every variable is listed with its default in the
+ * repository's `.env.example`.
+ */
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+
+export const processRoles = ['all', 'api', 'worker'] as const;
+export type ProcessRole = (typeof processRoles)[number];
+
+export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof logLevels)[number];
+
+/** Empty strings count as unset, so `FOO=` in a .env file means "use the default". */
+const optionalText = z.preprocess((value) => (value === '' ? undefined : value), z.string().optional());
+
+const booleanText = (name: string) =>
+  z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z
+      .enum(['true', 'false', '1', '0', 'yes', 'no'], {
+        error: `${name} must be true or false`,
+      })
+      .transform((value) => value === 'true' || value === '1' || value === 'yes')
+      .optional(),
+  );
+
+const envSchema = z.object({
+  NODE_ENV: z
+    .enum(['development', 'production', 'test'], {
+      error: 'NODE_ENV must be development, production or test',
+    })
+    .default('development'),
+  PORT: z.coerce
+    .number({ error: 'PORT must be a number' })
+    .int('PORT must be a whole number')
+    .min(1, 'PORT must be between 1 and 65535')
+    .max(65535, 'PORT must be between 1 and 65535')
+    .default(3000),
+  HOST: z.string().min(1, 'HOST must not be empty').default('0.0.0.0'),
+  DATA_DIR: z.string().min(1, 'DATA_DIR must not be empty').default('./data'),
+  DATABASE_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres:// or postgresql://')
+      .optional(),
+  ),
+  PUBLIC_URL: optionalText.pipe(z.url({ error: 'PUBLIC_URL must be an absolute http(s) URL' }).optional()),
+  LOG_LEVEL: z.enum(logLevels, { error: `LOG_LEVEL must be one of ${logLevels.join(', ')}` }).default('info'),
+  PROCESS_ROLE: z.enum(processRoles, { error: 'PROCESS_ROLE must be all, api or worker' }).default('all'),
+  STORAGE_DRIVER: z.enum(['local', 's3'], { error: 'STORAGE_DRIVER must be local or s3' }).default('local'),
+  S3_BUCKET: optionalText,
+  S3_REGION: optionalText,
+  S3_ENDPOINT: optionalText.pipe(z.url({ error: 'S3_ENDPOINT must be an absolute URL' }).optional()),
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  S3_FORCE_PATH_STYLE: booleanText('S3_FORCE_PATH_STYLE'),
+  WEB_DIST_DIR: optionalText,
+  SERVE_WEB: booleanText('SERVE_WEB'),
+});
+
+export type EnvInput = Partial<Record<keyof z.input<typeof envSchema>, string>>;
+
+export type StorageConfig =
+  | { driver: 'local'; dir: string }
+  | {
+      driver: 's3';
+      bucket: string;
+      region: string;
+      endpoint: string | undefined;
+      accessKeyId: string | undefined;
+      secretAccessKey: string | undefined;
+      forcePathStyle: boolean;
+    };
+
+export type AppConfig = {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  /** Absolute. Holds the embedded database (`pglite/`) and local files (`files/`). */
+  dataDir: string;
+  database: { driver: 'postgres'; url: string } | { driver: 'pglite'; dir: string };
+  /** Base of links the product sends out (emails, file URLs), without a trailing slash. */
+  publicUrl: string;
+  logLevel: LogLevel;
+  role: ProcessRole;
+  storage: StorageConfig;
+  web: { serve: boolean; distDir: string };
+};
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+/**
+ * Parses the environment into an `AppConfig`. Throws a `ConfigError` naming every bad variable at
+ * once, so a misconfigured deployment is fixed in one round.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  const parsed = envSchema.safeParse(env);
+  const problems: string[] = [];
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const name = issue.path.join('.');
+      problems.push(issue.message.startsWith(name) ? issue.message : `${name}: ${issue.message}`);
+    }
+  }
+  // Cross-field rules are checked on the raw values so they are reported alongside field errors.
+  const has = (name: string) => Boolean(env[name]?.trim());
+  const role = env.PROCESS_ROLE || 'all';
+  if ((role === 'api' || role === 'worker') && !has('DATABASE_URL')) {
+    problems.push(
+      `PROCESS_ROLE=${role} needs DATABASE_URL: the embedded PGlite database can only be opened by one process, so split API and worker processes must share a Postgres server`,
+    );
+  }
+  if (env.STORAGE_DRIVER === 's3') {
+    if (!has('S3_BUCKET')) problems.push('S3_BUCKET is required when STORAGE_DRIVER=s3');
+    if (has('S3_ACCESS_KEY_ID') !== has('S3_SECRET_ACCESS_KEY')) {
+      problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
+    }
+  }
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
+
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const storage: StorageConfig =
+    e.STORAGE_DRIVER === 's3'
+      ? {
+          driver: 's3',
+          bucket: e.S3_BUCKET ?? '',
+          region: e.S3_REGION ?? 'us-east-1',
+          endpoint: e.S3_ENDPOINT,
+          accessKeyId: e.S3_ACCESS_KEY_ID,
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+          forcePathStyle: e.S3_FORCE_PATH_STYLE ?? false,
+        }
+      : { driver: 'local', dir: path.join(dataDir, 'files') };
+
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    database: e.DATABASE_URL
+      ? { driver: 'postgres', url: e.DATABASE_URL }
+      : { driver: 'pglite', dir: path.join(dataDir, 'pglite') },
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    logLevel: e.LOG_LEVEL,
+    role: e.PROCESS_ROLE,
+    storage,
+    web: {
+      serve: e.SERVE_WEB ?? e.NODE_ENV === 'production',
+      distDir: path.resolve(e.WEB_DIST_DIR ?? path.join(repoRoot, 'apps/web/dist')),
+    },
+  };
+}

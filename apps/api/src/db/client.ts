@@ -1,0 +1,176 @@
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
+import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import type { AppConfig } from '../config.ts';
+import { StartupError } from '../errors.ts';
+import * as schema from './schema.ts';
+
+/**
+ * The one database type repositories use. Both the PGlite and the node-postgres drizzle instances
+ * satisfy it, so a query is written once and runs on either.
+ */
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+// biome-ignore lint/suspicious/noExplicitAny: the relations config is not needed by repositories
+export type Transaction = PgTransaction<PgQueryResultHKT, typeof schema, any>;
+/** What a repository method accepts: the database, or a transaction opened by a service. */
+export type DbExecutor = Database | Transaction;
+
+export type DatabaseDriver = 'pglite' | 'postgres';
+
+export type DatabaseHandle = {
+  readonly driver: DatabaseDriver;
+  readonly db: Database;
+  /** Set when the embedded database is in use; the job queue shares this single connection. */
+  readonly pglite: PGlite | undefined;
+  /** Set for Postgres; the connection string the job queue opens its own pool with. */
+  readonly url: string | undefined;
+  /** Applies the committed SQL migrations in apps/api/drizzle. */
+  migrate(): Promise<void>;
+  /** Runs `select 1`; resolves to the round trip in milliseconds. */
+  ping(): Promise<number>;
+  /** Idempotent. */
+  close(): Promise<void>;
+  readonly closed: boolean;
+};
+
+const migrationsFolder = path.resolve(import.meta.dirname, '../../drizzle');
+/** Serialises migrations when several processes start against one Postgres server at once. */
+const MIGRATION_LOCK_ID = 727_001;
+
+export type DatabaseOptions =
+  | { driver: 'postgres'; url: string; maxConnections?: number }
+  /** `dir: null` keeps the database in memory (tests). */
+  | { driver: 'pglite'; dir: string | null };
+
+export function databaseOptionsFromConfig(config: AppConfig): DatabaseOptions {
+  return config.database.driver === 'postgres'
+    ? { driver: 'postgres', url: config.database.url }
+    : { driver: 'pglite', dir: config.database.dir };
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  return options.driver === 'postgres'
+    ? openPostgres(options.url, options.maxConnections)
+    : openPglite(options.dir);
+}
+
+async function timedPing(db: Database): Promise<number> {
+  const started = performance.now();
+  await db.execute(sql`select 1`);
+  return Math.round((performance.now() - started) * 100) / 100;
+}
+
+async function openPostgres(url: string, maxConnections = 10): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({ connectionString: url, max: maxConnections, application_name: 'altwise-api' });
+  // An idle client losing its connection must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  const postgresDb = drizzlePostgres({ client: pool, schema });
+  const db: Database = postgresDb;
+  let closed = false;
+  return {
+    driver: 'postgres',
+    db,
+    pglite: undefined,
+    url,
+    async migrate() {
+      const client = await pool.connect();
+      try {
+        await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+        await migratePostgres(postgresDb, { migrationsFolder });
+      } finally {
+        await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => {});
+        client.release();
+      }
+    },
+    ping: () => timedPing(db),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+    get closed() {
+      return closed;
+    },
+  };
+}
+
+async function openPglite(dir: string | null): Promise<DatabaseHandle> {
+  let releaseLock = async () => {};
+  if (dir) {
+    await mkdir(dir, { recursive: true });
+    releaseLock = await lockDataDir(dir);
+  }
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create(dir ?? undefined);
+  } catch (error) {
+    await releaseLock();
+    throw error;
+  }
+  const pgliteDb = drizzlePglite({ client: pglite, schema });
+  const db: Database = pgliteDb;
+  let closed = false;
+  return {
+    driver: 'pglite',
+    db,
+    pglite,
+    url: undefined,
+    migrate: () => migratePglite(pgliteDb, { migrationsFolder }),
+    ping: () => timedPing(db),
+    async close() {
+      if (closed) return;
+      closed = true;
+      try {
+        await pglite.close();
+      } finally {
+        await releaseLock();
+      }
+    },
+    get closed() {
+      return closed;
+    },
+  };
+}
+
+/**
+ * PGlite is one process's database: two processes writing the same directory corrupt it. A lock
+ * file with the owner's pid turns that mistake into a clear start-up error; a lock left by a process
+ * that no longer runs is taken over.
+ */
+async function lockDataDir(dir: string): Promise<() => Promise<void>> {
+  const lockFile = path.join(dir, 'altwise.lock');
+  const take = () => writeFile(lockFile, String(process.pid), { flag: 'wx' });
+  try {
+    await take();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const owner = Number.parseInt(await readFile(lockFile, 'utf8').catch(() => ''), 10);
+    if (owner && owner !== process.pid && isRunning(owner)) {
+      throw new StartupError(
+        `The embedded database at ${dir} is in use by process ${owner}. Stop it, or give this instance its own DATA_DIR (or a shared DATABASE_URL).`,
+      );
+    }
+    if (owner === process.pid) {
+      throw new StartupError(`The embedded database at ${dir} is already open in this process.`);
+    }
+    await rm(lockFile, { force: true });
+    await take();
+  }
+  return () => rm(lockFile, { force: true });
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,2 @@
+// The drizzle schema object: every table, one file each under ./tables.
+export * from './tables/stored-files.ts';

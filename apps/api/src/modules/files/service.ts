@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/client.ts';
+import type { StoredFile } from '../../db/tables/stored-files.ts';
+import type { FileStorage, StoredObject } from '../../storage/file-storage.ts';
+import { isValidStorageKey } from '../../storage/file-storage.ts';
+import {
+  deleteStoredFilesByKey,
+  findStoredFileByKey,
+  insertStoredFile,
+  listExpiredStoredFiles,
+} from './repository.ts';
+
+const extensionByType: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+  'image/avif': 'avif',
+  'image/svg+xml': 'svg',
+  'audio/mpeg': 'mp3',
+  'audio/wav': 'wav',
+  'video/mp4': 'mp4',
+  'application/pdf': 'pdf',
+  'text/plain': 'txt',
+  'text/csv': 'csv',
+  'application/json': 'json',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
+};
+
+export type SaveFileInput = {
+  body: Uint8Array | Readable;
+  contentType: string;
+  /** Top-level folder of the key, e.g. "uploads" or "reels". */
+  folder: string;
+  ownerId?: string | null;
+  /** Makes the file temporary: the purge job deletes it after this moment. */
+  expiresAt?: Date | null;
+};
+
+export type SavedFile = StoredFile & { url: string };
+
+export type FilesService = ReturnType<typeof createFilesService>;
+
+/** Saving, opening and purging files: bytes go to storage, and a `stored_files` row records them. */
+export function createFilesService(deps: { db: Database; storage: FileStorage; logger: FastifyBaseLogger }) {
+  const { db, storage, logger } = deps;
+
+  return {
+    async saveFile(input: SaveFileInput): Promise<SavedFile> {
+      if (!isValidStorageKey(input.folder)) throw new Error(`Invalid folder name: ${input.folder}`);
+      const extension = extensionByType[input.contentType.split(';')[0]?.trim().toLowerCase() ?? ''] ?? 'bin';
+      const now = new Date();
+      const month = `${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
+      const key = `${input.folder}/${month}/${randomUUID()}.${extension}`;
+      const put = await storage.put(key, input.body, input.contentType);
+      try {
+        const row = await insertStoredFile(db, {
+          key,
+          contentType: input.contentType,
+          sizeBytes: put.sizeBytes,
+          ownerId: input.ownerId ?? null,
+          expiresAt: input.expiresAt ?? null,
+        });
+        return { ...row, url: put.url };
+      } catch (error) {
+        // Without its record nothing would ever delete the bytes.
+        await storage.delete(key).catch(() => {});
+        throw error;
+      }
+    },
+
+    /** Null for an unknown or malformed key, so a caller can answer 404 either way. */
+    async openFile(key: string): Promise<StoredObject | null> {
+      if (!isValidStorageKey(key)) return null;
+      return storage.get(key);
+    },
+
+    findFile(key: string): Promise<StoredFile | undefined> {
+      return findStoredFileByKey(db, key);
+    },
+
+    async deleteFile(key: string): Promise<void> {
+      await storage.delete(key);
+      await deleteStoredFilesByKey(db, [key]);
+    },
+
+    /**
+     * Deletes temporary files whose time is up, oldest first, bytes before records: if the process
+     * dies in between, the record survives and the next run retries.
+     */
+    async purgeExpiredFiles(options: { now?: Date; limit?: number } = {}): Promise<{ deleted: number }> {
+      const expired = await listExpiredStoredFiles(db, options.now ?? new Date(), options.limit ?? 500);
+      const deletedKeys: string[] = [];
+      for (const file of expired) {
+        try {
+          await storage.delete(file.key);
+          deletedKeys.push(file.key);
+        } catch (error) {
+          logger.warn({ err: error, key: file.key }, 'could not delete an expired file; will retry');
+        }
+      }
+      const deleted = await deleteStoredFilesByKey(db, deletedKeys);
+      if (deleted > 0) logger.info({ deleted }, 'purged expired files');
+      return { deleted };
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import packageJson from '../../package.json' with { type: 'json' };
+
+/**
+ * The OpenAPI 3 document, built from the zod route schemas, browsable at /api/docs (JSON at
+ * /api/docs/json). `npm run openapi -w apps/api` writes it to apps/api/openapi.json.
+ */
+export const docsPlugin = fp(
+  async (app: FastifyInstance) => {
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: 'Altwise API',
+          description:
+            'Alt text for images: the JSON API under /api/v1. Every error answers {message, code, errors?}.',
+          version: packageJson.version,
+        },
+      },
+      transform: jsonSchemaTransform,
+    });
+    await app.register(swaggerUi, {
+      routePrefix: '/api/docs',
+      staticCSP: true,
+      uiConfig: { docExpansion: 'list', deepLinking: true },
+    });
+  },
+  { name: 'docs' },
+);

@@ -1,0 +1,113 @@
+import { type ErrorCode, type ErrorResponse, errorCodes } from '@altwise/contracts/errors';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError, type FieldError } from '../errors.ts';
+
+const codeByStatus: Record<number, ErrorCode> = {
+  400: errorCodes.badRequest,
+  401: errorCodes.unauthorized,
+  402: errorCodes.insufficientCredits,
+  403: errorCodes.forbidden,
+  404: errorCodes.notFound,
+  409: errorCodes.conflict,
+  413: errorCodes.payloadTooLarge,
+  415: errorCodes.unsupportedMediaType,
+  422: errorCodes.unprocessable,
+  429: errorCodes.rateLimited,
+};
+
+export function internalErrorMessage(requestId: string): string {
+  return `Something went wrong on our side. Please try again; if it keeps happening, contact support with request id ${requestId}.`;
+}
+
+export function sendJsonNotFound(request: FastifyRequest, reply: FastifyReply) {
+  const path = request.url.split('?')[0];
+  const body: ErrorResponse = {
+    message: `Route ${request.method} ${path} not found`,
+    code: errorCodes.notFound,
+  };
+  return reply.code(404).type('application/json; charset=utf-8').send(body);
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024
+    ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`
+    : `${Math.round(bytes / 1024)} KB`;
+}
+
+/** Turns a path like "/items/0/name" into "items.0.name"; an empty path names the whole part. */
+function fieldPath(instancePath: string, context: string | undefined): string {
+  const path = instancePath.replace(/^\//, '').replaceAll('/', '.');
+  return path || context || 'body';
+}
+
+/** Maps anything thrown by a handler, a hook or Fastify itself onto the one error shape. */
+export function toErrorResponse(
+  error: FastifyError | Error,
+  request: FastifyRequest,
+): { statusCode: number; body: ErrorResponse; log: boolean } {
+  if (error instanceof AppError) {
+    const body: ErrorResponse = { message: error.message, code: error.code };
+    if (error.errors) body.errors = error.errors;
+    return { statusCode: error.statusCode, body, log: error.statusCode >= 500 };
+  }
+
+  const fastifyError = error as FastifyError;
+  if (hasZodFastifySchemaValidationErrors(fastifyError) || Array.isArray(fastifyError.validation)) {
+    const errors: FieldError[] = (fastifyError.validation ?? []).map((issue) => ({
+      path: fieldPath(issue.instancePath, fastifyError.validationContext),
+      message: issue.message ?? 'is invalid',
+    }));
+    const summary = errors.map((e) => `${e.path}: ${e.message}`).join('; ');
+    return {
+      statusCode: 400,
+      body: { message: `Invalid request: ${summary}`, code: errorCodes.validation, errors },
+      log: false,
+    };
+  }
+
+  const status = fastifyError.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    let message = fastifyError.message;
+    switch (fastifyError.code) {
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+        message = 'The request body is not valid JSON. Check its quotes, commas and brackets.';
+        break;
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        message =
+          'The request body is empty but Content-Type says JSON. Send a JSON body or leave the header out.';
+        break;
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        message = `The request body is too large: the limit is ${formatBytes(request.routeOptions.bodyLimit ?? 1024 * 1024)}.`;
+        break;
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        message = `Content-Type ${request.headers['content-type'] ?? '(none)'} is not accepted here. Send application/json.`;
+        break;
+    }
+    return {
+      statusCode: status,
+      body: { message, code: codeByStatus[status] ?? errorCodes.badRequest },
+      log: false,
+    };
+  }
+
+  return {
+    statusCode: status >= 500 && status < 600 ? status : 500,
+    body: { message: internalErrorMessage(String(request.id)), code: errorCodes.internal },
+    log: true,
+  };
+}
+
+/** The one error handler (STYLE.md habit 5): every failure answers `{message, code, errors?}`. */
+export const errorHandlerPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      const { statusCode, body, log } = toErrorResponse(error, request);
+      if (log) request.log.error({ err: error }, 'request failed');
+      else request.log.info({ code: body.code, statusCode }, body.message);
+      return reply.code(statusCode).type('application/json; charset=utf-8').send(body);
+    });
+  },
+  { name: 'error-handler' },
+);

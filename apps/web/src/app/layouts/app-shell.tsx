@@ -1,0 +1,56 @@
+import { useEffect, useRef } from 'react';
+import { Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
+import { useAuth } from '../../lib/auth.tsx';
+import { SiteFooter } from './site-footer.tsx';
+import { PublicHeader, SignedInHeader } from './site-header.tsx';
+
+/**
+ * After a client-side navigation, move focus to the new page's h1 (or main) so keyboard and screen-reader
+ * users start at the new content, as they would after a full page load.
+ */
+function useFocusOnNavigation() {
+  const { pathname } = useLocation();
+  const isFirstRender = useRef(true);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on page changes only, not query-string updates.
+  useEffect(() => {
+    if (isFirstRender.current) {
+      isFirstRender.current = false;
+      return;
+    }
+    const target = document.querySelector<HTMLElement>('main h1') ?? document.getElementById('main');
+    if (!target) return;
+    if (!target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
+    target.focus({ preventScroll: true });
+  }, [pathname]);
+}
+
+/** The page frame: skip link, the public or signed-in header chosen by auth state, main, footer. */
+export function AppShell() {
+  const { isAuthenticated } = useAuth();
+  const navigation = useNavigation();
+  const isNavigating = navigation.state !== 'idle';
+  useFocusOnNavigation();
+
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-md bg-white px-4 py-2 font-semibold text-indigo-800 shadow-lg focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
+        Skip to content
+      </a>
+      {isNavigating ? (
+        <div
+          className="fixed inset-x-0 top-0 z-50 h-1 bg-indigo-600 motion-safe:animate-pulse"
+          aria-hidden="true"
+        />
+      ) : null}
+      {isAuthenticated ? <SignedInHeader /> : <PublicHeader />}
+      <main id="main" tabIndex={-1} className="flex-1" aria-busy={isNavigating || undefined}>
+        <Outlet />
+      </main>
+      <SiteFooter />
+      <ScrollRestoration />
+    </div>
+  );
+}

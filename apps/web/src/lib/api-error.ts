@@ -1,0 +1,36 @@
+import type { ErrorResponse } from '@altwise/contracts/errors';
+
+export type FieldError = NonNullable<ErrorResponse['errors']>[number];
+
+/**
+ * A failed API call, carrying the server's `{message, code, errors?}` (STYLE.md habit 5). Kept apart from
+ * the fetch wrapper so that eagerly loaded code (query defaults, guards) can test for it cheaply.
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly errors: FieldError[];
+
+  constructor(init: { status: number; code: string; message: string; errors?: FieldError[] | undefined }) {
+    super(init.message);
+    this.name = 'ApiError';
+    this.status = init.status;
+    this.code = init.code;
+    this.errors = init.errors ?? [];
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+/** True for a server 401 and for a token-requiring call made without a token. */
+export function isUnauthorized(error: unknown): boolean {
+  return isApiError(error) && error.status === 401;
+}
+
+/** The message to show a person for any thrown value. */
+export function errorMessage(error: unknown, fallback: string): string {
+  if (error instanceof Error && error.message) return error.message;
+  return fallback;
+}

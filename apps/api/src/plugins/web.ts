@@ -56,7 +56,8 @@ export const webPlugin = fp(
       await app.register(fastifyStatic, {
         root: options.distDir,
         prefix: '/',
-        index: false,
+        // '/' is a client route too: the directory index is the SPA's index.html.
+        index: 'index.html',
         cacheControl: false,
         etag: true,
         lastModified: true,

@@ -1,0 +1,99 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected loadConfig to throw');
+}
+
+describe('loadConfig', () => {
+  it('runs on embedded defaults with an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      env: 'development',
+      port: 3000,
+      host: '0.0.0.0',
+      dataDir: path.resolve('data'),
+      database: { driver: 'pglite', dir: path.resolve('data/pglite') },
+      publicUrl: 'http://localhost:3000',
+      logLevel: 'info',
+      role: 'all',
+      storage: { driver: 'local', dir: path.resolve('data/files') },
+      web: { serve: false },
+    });
+    expect(config.web.distDir).toMatch(/apps\/web\/dist$/);
+  });
+
+  it('derives PUBLIC_URL from PORT, serves the web app in production and treats empty values as unset', () => {
+    const config = loadConfig({ NODE_ENV: 'production', PORT: '3101', DATA_DIR: '/tmp/x', DATABASE_URL: '' });
+    expect(config.publicUrl).toBe('http://localhost:3101');
+    expect(config.web.serve).toBe(true);
+    expect(config.database).toEqual({ driver: 'pglite', dir: '/tmp/x/pglite' });
+  });
+
+  it('uses Postgres and S3 when configured', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://u:p@db:5432/altwise',
+      PROCESS_ROLE: 'api',
+      STORAGE_DRIVER: 's3',
+      S3_BUCKET: 'files',
+      S3_ENDPOINT: 'http://127.0.0.1:9000',
+      S3_FORCE_PATH_STYLE: 'true',
+      PUBLIC_URL: 'https://altwise.example/',
+    });
+    expect(config.database).toEqual({ driver: 'postgres', url: 'postgres://u:p@db:5432/altwise' });
+    expect(config.role).toBe('api');
+    expect(config.publicUrl).toBe('https://altwise.example');
+    expect(config.storage).toMatchObject({
+      driver: 's3',
+      bucket: 'files',
+      region: 'us-east-1',
+      forcePathStyle: true,
+    });
+  });
+
+  it('lists every bad variable at once', () => {
+    const problems = problemsOf({
+      NODE_ENV: 'staging',
+      PORT: 'eighty',
+      LOG_LEVEL: 'loud',
+      PUBLIC_URL: 'not a url',
+      DATABASE_URL: 'mysql://x',
+      STORAGE_DRIVER: 's3',
+      SERVE_WEB: 'maybe',
+    });
+    const text = problems.join('\n');
+    for (const name of [
+      'NODE_ENV',
+      'PORT',
+      'LOG_LEVEL',
+      'PUBLIC_URL',
+      'DATABASE_URL',
+      'S3_BUCKET',
+      'SERVE_WEB',
+    ]) {
+      expect(text).toContain(name);
+    }
+    expect(problems).toHaveLength(7);
+  });
+
+  it('refuses split roles on the embedded database, saying why', () => {
+    for (const role of ['api', 'worker']) {
+      const [problem] = problemsOf({ PROCESS_ROLE: role });
+      expect(problem).toContain(`PROCESS_ROLE=${role} needs DATABASE_URL`);
+      expect(problem).toContain('PGlite');
+    }
+  });
+
+  it('puts the whole list in the error message', () => {
+    expect(() => loadConfig({ PORT: '70000', PROCESS_ROLE: 'boss' })).toThrow(
+      /Invalid configuration:\n {2}- PORT must be between 1 and 65535\n {2}- PROCESS_ROLE must be all, api or worker/,
+    );
+  });
+});

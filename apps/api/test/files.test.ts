@@ -1,0 +1,129 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLocalStorage } from '../src/storage/local.ts';
+import { buildTestApp, type TestApp } from './helper.ts';
+
+const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(() => t.cleanup());
+
+describe('local file storage', () => {
+  it('puts, reads, checks and deletes bytes under DATA_DIR/files', async () => {
+    const storage = t.app.deps.storage;
+    const put = await storage.put('uploads/a/picture.png', png, 'image/png');
+    expect(put).toEqual({
+      key: 'uploads/a/picture.png',
+      url: 'http://altwise.test/files/uploads/a/picture.png',
+      sizeBytes: png.length,
+    });
+    expect(await readFile(path.join(t.dataDir, 'files/uploads/a/picture.png'))).toEqual(png);
+    expect(await storage.exists('uploads/a/picture.png')).toBe(true);
+    const file = await storage.get('uploads/a/picture.png');
+    expect(file?.contentType).toBe('image/png');
+    expect(file?.sizeBytes).toBe(png.length);
+    await storage.delete('uploads/a/picture.png');
+    expect(await storage.exists('uploads/a/picture.png')).toBe(false);
+    expect(await storage.get('uploads/a/picture.png')).toBeNull();
+  });
+
+  it('accepts a stream', async () => {
+    const put = await t.app.deps.storage.put(
+      'streams/s.txt',
+      Readable.from([Buffer.from('hello '), Buffer.from('world')]),
+      'text/plain',
+    );
+    expect(put.sizeBytes).toBe(11);
+  });
+
+  it('refuses keys that could leave the storage directory', async () => {
+    const storage = createLocalStorage({ dir: path.join(t.dataDir, 'files'), publicUrl: 'http://x' });
+    for (const key of ['../escape.txt', 'a/../../b', '/etc/passwd', '.meta/x.json', 'a//b', 'a\\b', '']) {
+      await expect(storage.put(key, png, 'image/png')).rejects.toThrow(/Invalid storage key/);
+      await expect(storage.get(key)).rejects.toThrow(/Invalid storage key/);
+    }
+  });
+});
+
+describe('GET /files/<key>', () => {
+  it('serves a saved file with its content type and cache headers', async () => {
+    const saved = await t.app.deps.files.saveFile({
+      body: png,
+      contentType: 'image/png',
+      folder: 'uploads',
+      ownerId: 'user-1',
+    });
+    expect(saved.key).toMatch(/^uploads\/\d{4}-\d{2}\/[0-9a-f-]{36}\.png$/);
+    expect(saved.url).toBe(`http://altwise.test/files/${saved.key}`);
+    expect(saved).toMatchObject({
+      contentType: 'image/png',
+      sizeBytes: png.length,
+      ownerId: 'user-1',
+      expiresAt: null,
+    });
+
+    const response = await t.app.inject({ method: 'GET', url: `/files/${saved.key}` });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('image/png');
+    expect(response.headers['cache-control']).toBe('public, max-age=86400');
+    expect(response.headers['content-disposition']).toBeUndefined();
+    expect(response.rawPayload).toEqual(png);
+    expect((await t.app.deps.files.findFile(saved.key))?.sizeBytes).toBe(png.length);
+  });
+
+  it('makes active content download instead of running in our origin', async () => {
+    const saved = await t.app.deps.files.saveFile({
+      body: Buffer.from('<script>alert(1)</script>'),
+      contentType: 'text/html',
+      folder: 'uploads',
+    });
+    const response = await t.app.inject({ method: 'GET', url: `/files/${saved.key}` });
+    expect(response.headers['content-disposition']).toMatch(/^attachment/);
+    expect(response.headers['content-security-policy']).toContain('sandbox');
+  });
+
+  it('answers 404 for missing files and traversal attempts', async () => {
+    for (const url of [
+      '/files/uploads/none.png',
+      '/files/../package.json',
+      '/files/%2e%2e/%2e%2e/package.json',
+      '/files/.meta/uploads',
+      '/files/..%2f..%2fpackage.json',
+    ]) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.json().code, url).toBe('NOT_FOUND');
+    }
+  });
+});
+
+describe('temporary files', () => {
+  it('are purged with their record once expired, while others stay', async () => {
+    const { files, storage } = t.app.deps;
+    const expired = await files.saveFile({
+      body: png,
+      contentType: 'image/png',
+      folder: 'tmp',
+      expiresAt: new Date(Date.now() - 1000),
+    });
+    const later = await files.saveFile({
+      body: png,
+      contentType: 'image/png',
+      folder: 'tmp',
+      expiresAt: new Date(Date.now() + 3_600_000),
+    });
+    const kept = await files.saveFile({ body: png, contentType: 'image/png', folder: 'uploads' });
+
+    const { deleted } = await files.purgeExpiredFiles();
+    expect(deleted).toBe(1);
+    expect(await storage.exists(expired.key)).toBe(false);
+    expect(await files.findFile(expired.key)).toBeUndefined();
+    expect(await storage.exists(later.key)).toBe(true);
+    expect(await storage.exists(kept.key)).toBe(true);
+    expect((await t.app.inject({ method: 'GET', url: `/files/${expired.key}` })).statusCode).toBe(404);
+  });
+});

@@ -70,6 +70,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   const app = Fastify({
     logger: loggerOptions(config),
     bodyLimit: BODY_LIMIT,
+    trustProxy: config.trustProxy,
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && saneRequestId.test(incoming) ? incoming : randomUUID();
@@ -110,20 +111,26 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     reply.header('x-request-id', request.id);
   });
 
-  await app.register(errorHandlerPlugin);
-  await app.register(securityPlugin, { https: config.publicUrl.startsWith('https://') });
-  await app.register(docsPlugin);
+  try {
+    await app.register(errorHandlerPlugin);
+    await app.register(securityPlugin, { https: config.publicUrl.startsWith('https://') });
+    await app.register(docsPlugin);
 
-  const health = createHealthService({
-    database: app.deps.database,
-    queue: app.deps.queue,
-    storage: app.deps.storage,
-    role: config.role,
-    version: packageJson.version,
-  });
-  await app.register(healthRoutes, { prefix: API_BASE, health });
-  await app.register(filesRoutes, { files: app.deps.files });
-  await app.register(webPlugin, config.web);
+    const health = createHealthService({
+      database: app.deps.database,
+      queue: app.deps.queue,
+      storage: app.deps.storage,
+      role: config.role,
+      version: packageJson.version,
+    });
+    await app.register(healthRoutes, { prefix: API_BASE, health });
+    await app.register(filesRoutes, { files: app.deps.files });
+    await app.register(webPlugin, config.web);
+  } catch (error) {
+    // The onClose hook stops the queue and closes the database.
+    await app.close().catch(() => {});
+    throw error;
+  }
 
   return app;
 }

@@ -49,18 +49,23 @@ const envSchema = z.object({
       .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres:// or postgresql://')
       .optional(),
   ),
-  PUBLIC_URL: optionalText.pipe(z.url({ error: 'PUBLIC_URL must be an absolute http(s) URL' }).optional()),
+  PUBLIC_URL: optionalText.pipe(
+    z.url({ protocol: /^https?$/, error: 'PUBLIC_URL must be an absolute http(s) URL' }).optional(),
+  ),
   LOG_LEVEL: z.enum(logLevels, { error: `LOG_LEVEL must be one of ${logLevels.join(', ')}` }).default('info'),
   PROCESS_ROLE: z.enum(processRoles, { error: 'PROCESS_ROLE must be all, api or worker' }).default('all'),
   STORAGE_DRIVER: z.enum(['local', 's3'], { error: 'STORAGE_DRIVER must be local or s3' }).default('local'),
   S3_BUCKET: optionalText,
   S3_REGION: optionalText,
-  S3_ENDPOINT: optionalText.pipe(z.url({ error: 'S3_ENDPOINT must be an absolute URL' }).optional()),
+  S3_ENDPOINT: optionalText.pipe(
+    z.url({ protocol: /^https?$/, error: 'S3_ENDPOINT must be an absolute http(s) URL' }).optional(),
+  ),
   S3_ACCESS_KEY_ID: optionalText,
   S3_SECRET_ACCESS_KEY: optionalText,
   S3_FORCE_PATH_STYLE: booleanText('S3_FORCE_PATH_STYLE'),
   WEB_DIST_DIR: optionalText,
   SERVE_WEB: booleanText('SERVE_WEB'),
+  TRUST_PROXY: booleanText('TRUST_PROXY'),
 });
 
 export type EnvInput = Partial<Record<keyof z.input<typeof envSchema>, string>>;
@@ -90,6 +95,8 @@ export type AppConfig = {
   role: ProcessRole;
   storage: StorageConfig;
   web: { serve: boolean; distDir: string };
+  /** Behind a reverse proxy: take client IP and protocol from X-Forwarded-* headers. */
+  trustProxy: boolean;
 };
 
 export class ConfigError extends Error {
@@ -162,5 +169,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       serve: e.SERVE_WEB ?? e.NODE_ENV === 'production',
       distDir: path.resolve(e.WEB_DIST_DIR ?? path.join(repoRoot, 'apps/web/dist')),
     },
+    trustProxy: e.TRUST_PROXY ?? false,
   };
 }

@@ -10,6 +10,14 @@ export type JobPayloads = {
   'files.purge-expired': { limit?: number };
 };
 
+/** How each queue retries and how long a job may run before it counts as stuck. */
+export const jobQueueOptions: Record<
+  JobName,
+  { retryLimit: number; retryDelay: number; retryBackoff: boolean; expireInSeconds: number }
+> = {
+  'files.purge-expired': { retryLimit: 3, retryDelay: 60, retryBackoff: true, expireInSeconds: 600 },
+};
+
 /** Recurring jobs, run by worker processes (cron syntax, UTC). */
 export const jobSchedules: { name: JobName; cron: string; data: JobPayloads[JobName] }[] = [
   { name: jobNames.purgeExpiredFiles, cron: '*/15 * * * *', data: {} },

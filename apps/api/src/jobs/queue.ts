@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type DrizzleTransactionLike, fromDrizzle, fromPglite, PgBoss } from 'pg-boss';
 import type { DatabaseHandle, Transaction } from '../db/client.ts';
 import type { ComponentStatus } from '../modules/health/component-status.ts';
-import { type JobName, type JobPayloads, jobNames } from './names.ts';
+import { type JobName, type JobPayloads, jobNames, jobQueueOptions } from './names.ts';
 
 export type Job<N extends JobName> = { id: string; name: N; data: JobPayloads[N] };
 export type JobHandler<N extends JobName> = (job: Job<N>) => Promise<void>;
@@ -71,9 +71,10 @@ export function createJobQueue(options: QueueOptions): JobQueue {
     async start() {
       await boss.start();
       started = true;
-      // pg-boss only accepts jobs for queues that exist; creating them is idempotent.
+      // pg-boss only accepts jobs for queues that exist; keep their options in line with names.ts.
       for (const name of Object.values(jobNames)) {
-        if (!(await boss.getQueue(name))) await boss.createQueue(name);
+        if (await boss.getQueue(name)) await boss.updateQueue(name, jobQueueOptions[name]);
+        else await boss.createQueue(name, jobQueueOptions[name]);
       }
     },
 
@@ -101,9 +102,18 @@ export function createJobQueue(options: QueueOptions): JobQueue {
         },
         async (jobs) => {
           for (const job of jobs) {
-            logger.info({ job: { id: job.id, name } }, 'job started');
-            await handler({ id: job.id, name, data: job.data as JobPayloads[typeof name] });
-            logger.info({ job: { id: job.id, name } }, 'job completed');
+            const started = performance.now();
+            try {
+              await handler({ id: job.id, name, data: job.data as JobPayloads[typeof name] });
+            } catch (error) {
+              // pg-boss records the failure and retries per the queue's options; say so in the log.
+              logger.error({ err: error, job: { id: job.id, name } }, 'job failed');
+              throw error;
+            }
+            logger.info(
+              { job: { id: job.id, name }, ms: Math.round(performance.now() - started) },
+              'job completed',
+            );
           }
         },
       );

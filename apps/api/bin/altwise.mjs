@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+// Launcher for the altwise CLI. The CLI is TypeScript run by Node 24's type stripping; an npm bin
+// shebang may find an older system node, so re-run with the repository's Node 24 when needed.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const cli = join(here, 'altwise-cli.ts');
+const major = Number(process.versions.node.split('.')[0]);
+
+if (major >= 24) {
+  await import(cli);
+} else {
+  const node = findRepoNode(here);
+  if (!node) {
+    process.stderr.write(
+      'altwise needs Node.js 24 or newer; run npm install at the repository root first.\n',
+    );
+    process.exit(1);
+  }
+  const result = spawnSync(node, [cli, ...process.argv.slice(2)], { stdio: 'inherit' });
+  process.exit(result.status ?? 1);
+}
+
+function findRepoNode(start) {
+  for (let dir = start; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', 'node', 'bin', 'node');
+    if (existsSync(candidate)) return candidate;
+    if (dirname(dir) === dir) return undefined;
+  }
+}

@@ -1,0 +1,93 @@
+import type { GenerateTextOptions } from '../types.ts';
+
+/**
+ * The offline `generateText`: without a language model it cannot write prose with facts, so it
+ * writes an honest, structured draft from the prompt itself — a title, sections to fill in and
+ * the prompt's own key terms — and says that it is a draft. It never invents facts or figures.
+ */
+
+const stopwords = new Set(
+  'a an the and or but of for to in on at by with about from into over under this that these those is are was were be been being it its as your our my their his her you we they i me us them write writes writing generate create make give blog post article caption captions instagram please some tone category formal informal humorous funny style short long words paragraph paragraphs using use about regarding'.split(
+    ' ',
+  ),
+);
+
+export function writeDraft(prompt: string, options: GenerateTextOptions = {}): string {
+  const clean = prompt.replace(/\s+/g, ' ').trim();
+  const topic = extractTopic(clean);
+  const terms = keyTerms(clean).slice(0, 5);
+  const tone = /\bhumou?rous|funny|playful\b/i.test(clean)
+    ? 'humorous'
+    : /\binformal|casual|friendly\b/i.test(clean)
+      ? 'informal'
+      : 'formal';
+  const purpose =
+    options.purpose ??
+    (/\bcaption\b/i.test(clean) ? 'caption' : /\bblog|article|post\b/i.test(clean) ? 'blog-post' : 'text');
+
+  if (purpose === 'caption') {
+    const hashtags = terms.map((t) => `#${t.replace(/[^\p{L}\p{N}]/gu, '')}`).join(' ');
+    const opener = tone === 'humorous' ? 'Caught in the act:' : tone === 'informal' ? 'Loving this:' : '';
+    return [`${opener} ${capitalise(topic)}`.trim(), hashtags].filter(Boolean).join('\n\n');
+  }
+
+  const title = titleCase(topic);
+  const sections = terms.length > 1 ? terms.slice(0, 3) : ['background', 'what matters most', 'next steps'];
+  const voice =
+    tone === 'humorous'
+      ? 'Keep it light: open with a relatable moment'
+      : tone === 'informal'
+        ? 'Talk to the reader directly, in plain words'
+        : 'Keep a measured, professional voice';
+  const lines = [
+    `# ${title}`,
+    '',
+    `_Draft written offline from your prompt. Add facts, examples and sources before publishing._`,
+    '',
+    '## Introduction',
+    `${capitalise(topic)}: what the reader will learn and why it matters to them. ${voice}.`,
+    '',
+    ...sections.flatMap((section) => [
+      `## ${titleCase(section)}`,
+      `- What is ${section} in the context of ${topic}?`,
+      `- One concrete example the reader will recognise.`,
+      `- A source or figure to back it up.`,
+      '',
+    ]),
+    '## Conclusion',
+    `Sum up the main point about ${topic} and give the reader one thing to do next.`,
+  ];
+  const text = lines.join('\n');
+  const maxChars = options.maxTokens ? options.maxTokens * 4 : Number.POSITIVE_INFINITY;
+  return text.length > maxChars ? text.slice(0, text.lastIndexOf('\n', maxChars)) : text;
+}
+
+function extractTopic(prompt: string): string {
+  const about = /\b(?:about|on|regarding|for|of)\s+(.+)$/i.exec(prompt);
+  const colon = /:\s*(.+)$/.exec(prompt);
+  const topic = (colon?.[1] ?? about?.[1] ?? prompt)
+    .replace(/\b(in an? )?(formal|informal|humorous|funny|casual) (tone|style)\b/gi, '')
+    .replace(/\b(tone|category)\s*[:=]\s*\w+/gi, '')
+    .replace(/[.!?,;\s]+$/, '')
+    .trim();
+  return topic || prompt;
+}
+
+function keyTerms(prompt: string): string[] {
+  const counts = new Map<string, number>();
+  for (const word of prompt.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'-]*/gu) ?? []) {
+    if (word.length < 4 || stopwords.has(word)) continue;
+    counts.set(word, (counts.get(word) ?? 0) + 1);
+  }
+  return [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([w]) => w);
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function titleCase(text: string): string {
+  return text.replace(/\b(\p{L})(\p{L}*)/gu, (word, first: string, rest: string) =>
+    word.length <= 3 && !/^[A-Z]/.test(word) ? word : first.toUpperCase() + rest,
+  );
+}

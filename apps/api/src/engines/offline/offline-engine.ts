@@ -1,0 +1,123 @@
+import type { EngineOptions } from '../engine-options.ts';
+import { EngineProviderError } from '../errors.ts';
+import { measurePixels } from '../image-stats.ts';
+import { cleanContext } from '../page-context.ts';
+import { prepareImage } from '../prepare-image.ts';
+import { applyQualityRules } from '../quality-rules.ts';
+import type {
+  AltTextEngine,
+  AltTextResult,
+  DescribeOptions,
+  GeneratedText,
+  GenerateTextOptions,
+} from '../types.ts';
+import { composeAltText } from './compose.ts';
+import { writeDraft } from './draft-writer.ts';
+import { ocrModelName } from './ocr.ts';
+import { visionModelName } from './vision.ts';
+import { WorkerPool } from './worker-pool.ts';
+
+export const offlineModelName = `${visionModelName}+${ocrModelName}`;
+
+/**
+ * The embedded default: no network, nothing installed beyond npm install. Image preparation
+ * and pixel statistics run on the main thread through sharp (libvips works off the event loop);
+ * detection and OCR run in a small pool of worker threads with models kept warm.
+ */
+export function createOfflineEngine(options: EngineOptions): AltTextEngine {
+  const pool = new WorkerPool({ size: options.offline.workers, maxQueue: options.offline.maxQueue });
+
+  async function describeImage(image: Uint8Array, describe: DescribeOptions = {}): Promise<AltTextResult> {
+    const t0 = performance.now();
+    describe.signal?.throwIfAborted();
+    const prepared = await prepareImage(image, options.limits);
+    const stats = await measurePixels(prepared);
+    const tPrepared = performance.now();
+    const tiny = prepared.original.width * prepared.original.height <= 400;
+    const models =
+      tiny || stats.uniform
+        ? undefined
+        : await pool.run({
+            rgb: toArrayBuffer(prepared.rgb),
+            width: prepared.width,
+            height: prepared.height,
+            png: toArrayBuffer(prepared.png),
+            ocr: { minConfidence: options.offline.ocrMinConfidence, timeoutMs: options.offline.ocrTimeoutMs },
+          });
+    describe.signal?.throwIfAborted();
+    const tModels = performance.now();
+    const context = cleanContext(describe.context);
+    const composition = composeAltText({
+      stats,
+      objects: models?.objects ?? [],
+      faces: models?.faces ?? [],
+      ocr: models?.ocr ?? { text: '', confidence: 0, words: 0, numbers: 0 },
+      width: prepared.original.width,
+      height: prepared.original.height,
+      transparentShare: prepared.transparentShare,
+      context,
+      minDetectionScore: options.offline.minDetectionScore,
+    });
+    const maxLength = describe.maxLength ?? options.defaultMaxLength;
+    const ruled = applyQualityRules({
+      altText: composition.altText,
+      decorative: composition.decorative,
+      maxLength,
+      ...(context.fileName ? { fileName: context.fileName } : {}),
+    });
+    const timingsMs: Record<string, number> = {
+      prepare: Math.round(tPrepared - t0),
+      models: Math.round(tModels - tPrepared),
+      total: Math.round(performance.now() - t0),
+    };
+    if (models) Object.assign(timingsMs, models.timingsMs);
+    return {
+      altText: ruled.altText,
+      decorative: ruled.decorative,
+      ...(composition.textInImage ? { textInImage: composition.textInImage } : {}),
+      signals: {
+        width: prepared.original.width,
+        height: prepared.original.height,
+        format: prepared.original.format,
+        kind: composition.kind,
+        greyscale: stats.greyscale,
+        brightness: stats.brightness,
+        colours: stats.colours,
+        objects: composition.objects,
+        faces: composition.faces,
+        ...(composition.textInImage
+          ? { text: composition.textInImage, textConfidence: models?.ocr.confidence ?? 0 }
+          : {}),
+        contextUsed: composition.contextUsed,
+        // Free-form instructions need a language model; the offline engine does not pretend to follow them.
+        promptApplied: false,
+        // The offline templates are English; other languages need the openai provider.
+        language: 'en',
+        timingsMs,
+      },
+      engine: 'offline',
+      model: offlineModelName,
+    };
+  }
+
+  async function generateText(prompt: string, generate: GenerateTextOptions = {}): Promise<GeneratedText> {
+    if (!prompt.trim()) throw new EngineProviderError('The prompt is empty.', { retryable: false });
+    return { text: writeDraft(prompt, generate), engine: 'offline', model: 'altwise-draft-writer-1' };
+  }
+
+  return {
+    name: 'offline',
+    model: offlineModelName,
+    describeImage,
+    generateText,
+    warmUp: async () => {
+      await pool.start();
+    },
+    close: () => pool.close(),
+  };
+}
+
+function toArrayBuffer(buffer: Buffer): ArrayBuffer {
+  // A copy the pool can transfer to the worker without detaching sharp's pooled memory.
+  return new Uint8Array(buffer).buffer as ArrayBuffer;
+}

@@ -1,0 +1,80 @@
+import { parentPort } from 'node:worker_threads';
+import type { DetectedFace, DetectedObject } from '../types.ts';
+import { loadOcr, type OcrResult, readText } from './ocr.ts';
+import { detect, loadVision } from './vision.ts';
+
+/**
+ * One offline-engine worker thread: loads the detector and OCR once, then answers requests
+ * one at a time. Runs off the main thread so a 300 ms inference never blocks the API.
+ */
+
+export interface WorkerRequest {
+  id: number;
+  rgb: ArrayBuffer;
+  width: number;
+  height: number;
+  png: ArrayBuffer;
+  ocr: { minConfidence: number; timeoutMs: number };
+}
+
+export type WorkerResponse =
+  | {
+      id: number;
+      ok: true;
+      objects: DetectedObject[];
+      faces: DetectedFace[];
+      ocr: OcrResult;
+      timingsMs: { detect: number; ocr: number };
+    }
+  | { id: number; ok: false; message: string }
+  | { id: -1; ok: true; ready: true; loadMs: number }
+  | { id: -1; ok: false; message: string };
+
+const port = parentPort;
+if (!port) throw new Error('worker.ts must run in a worker thread');
+
+const started = performance.now();
+Promise.all([loadVision(), loadOcr()])
+  .then(warmUp)
+  .then(() =>
+    port.postMessage({ id: -1, ok: true, ready: true, loadMs: Math.round(performance.now() - started) }),
+  )
+  .catch((error: unknown) => port.postMessage({ id: -1, ok: false, message: messageOf(error) }));
+
+port.on('message', (request: WorkerRequest) => {
+  void handle(request).then(
+    (response) => port.postMessage(response),
+    (error: unknown) => port.postMessage({ id: request.id, ok: false, message: messageOf(error) }),
+  );
+});
+
+async function handle(request: WorkerRequest): Promise<WorkerResponse> {
+  const t0 = performance.now();
+  // Detection runs here; tesseract runs in its own thread, so the two overlap.
+  const ocrPromise = readText(Buffer.from(request.png), request.ocr).then((result) => ({
+    result,
+    ms: Math.round(performance.now() - t0),
+  }));
+  const vision = await detect(new Uint8Array(request.rgb), request.width, request.height);
+  const detectMs = Math.round(performance.now() - t0);
+  const ocr = await ocrPromise;
+  return {
+    id: request.id,
+    ok: true,
+    objects: vision.objects,
+    faces: vision.faces,
+    ocr: ocr.result,
+    timingsMs: { detect: detectMs, ocr: ocr.ms },
+  };
+}
+
+/** The first WASM inference compiles kernels (~0.6 s): pay it at start-up, not on a user's image. */
+async function warmUp(): Promise<void> {
+  const size = 64;
+  const rgb = new Uint8Array(size * size * 3).fill(128);
+  await detect(rgb, size, size);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

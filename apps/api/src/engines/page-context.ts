@@ -1,0 +1,149 @@
+import type { PageContext } from './types.ts';
+
+/**
+ * Reading the page around an image. Used by the offline engine to name what the pixels show,
+ * and by providers to put the context in the prompt. Nothing here invents: it only extracts.
+ */
+
+const maxFieldLength = 600;
+
+export function cleanContext(context: PageContext | undefined): PageContext {
+  const cleaned: PageContext = {};
+  if (!context) return cleaned;
+  for (const [key, value] of Object.entries(context) as Array<[keyof PageContext, unknown]>) {
+    if (typeof value !== 'string') continue;
+    const text = value
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/&nbsp;/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
+    if (text) cleaned[key] = text.slice(0, maxFieldLength);
+  }
+  return cleaned;
+}
+
+const imageExtension = /\.(jpe?g|png|gif|webp|svg|avif|bmp|tiff?|heic|heif)$/i;
+const cameraName =
+  /^(img|dsc|dscn|dcim|pxl|image|photo|pic|screenshot|screen shot|untitled|wp|whatsapp image)[\s_-]*\d/i;
+
+/** "IMG_2041.jpg", "DSC0001", "hero-banner-2x.png": names, not descriptions. */
+export function looksLikeFileName(text: string, fileName?: string): boolean {
+  const t = text.trim();
+  if (!t) return false;
+  if (imageExtension.test(t) && !/\s/.test(t)) return true;
+  if (cameraName.test(t)) return true;
+  if (/^[\w-]+$/.test(t) && /[_-]/.test(t) && /\d/.test(t)) return true;
+  if (fileName) {
+    const stem = fileName.replace(/^.*[\\/]/, '').replace(imageExtension, '');
+    if (t.toLowerCase() === fileName.toLowerCase() || t.toLowerCase() === stem.toLowerCase()) return true;
+  }
+  return false;
+}
+
+const genericAlts = new Set([
+  'image',
+  'img',
+  'photo',
+  'picture',
+  'pic',
+  'graphic',
+  'banner',
+  'thumbnail',
+  'icon',
+  'logo',
+  'placeholder',
+  'spacer',
+  'untitled',
+  'alt',
+  'alt text',
+  'null',
+  'undefined',
+  'blank',
+  'featured image',
+  'hero image',
+  'header image',
+]);
+
+/** An existing alt that a person wrote to describe the image (not a file name or a placeholder). */
+export function isDescriptiveAlt(alt: string | undefined, fileName?: string): alt is string {
+  if (!alt) return false;
+  const t = alt.trim();
+  if (t.length < 4 || genericAlts.has(t.toLowerCase())) return false;
+  return !looksLikeFileName(t, fileName);
+}
+
+const nameWord = "\\p{Lu}[\\p{Ll}'’.-]+";
+const particle = '(?:de|da|di|van|von|der|den|la|le|du|dos|bin|al|ter|mac)';
+const namePattern = new RegExp(`^(${nameWord}(?:\\s+(?:${particle}\\s+)?${nameWord}){1,3})`, 'u');
+
+/** Words that make a capitalised phrase an organisation, place or event rather than a person. */
+const notPersonWords =
+  /\b(Palace|United|City|Club|FC|Football|Team|Inc|Ltd|LLC|Company|Corporation|University|College|School|Park|Street|Road|Avenue|Museum|Hotel|Party|Festival|Council|Government|Ministry|Church|Cathedral|Station|Airport|Bridge|River|Lake|Mountain|Island|Beach|Stadium|Arena|Hall|Centre|Center|Gallery|Library|Hospital|Bank|Group|Studio|Records|News|Times|Post|Day|Week|Month|Year|January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|The|A|An|This|Our|Your|My|Photo|Image|Picture|Figure|Fig)\b/u;
+
+function leadingName(text: string): string | undefined {
+  const match = namePattern.exec(text.trim());
+  if (!match?.[1]) return undefined;
+  const name = match[1].replace(/[.’']+$/, '');
+  if (notPersonWords.test(name)) return undefined;
+  return name;
+}
+
+/** A title or heading that is nothing but a name: "Peter Taylor", "Peter Taylor – Palace legends". */
+function wholeName(text: string): string | undefined {
+  const head = text.split(/\s[|–—:-]\s|[|:]/)[0]?.trim() ?? '';
+  const name = leadingName(head);
+  return name && name.length === head.length ? name : undefined;
+}
+
+export interface NamedPerson {
+  name: string;
+  /** Which context fields support it. */
+  sources: Array<keyof PageContext>;
+}
+
+/**
+ * A person the page names as the subject of the image. The caption or existing alt leading with a
+ * name is enough on its own (a caption describes its figure); a title or heading must be only a name
+ * and agree with another field, because pages are titled after many things.
+ */
+export function findNamedPerson(context: PageContext): NamedPerson | undefined {
+  const candidates = new Map<string, Set<keyof PageContext>>();
+  const add = (name: string | undefined, source: keyof PageContext) => {
+    if (!name) return;
+    const sources = candidates.get(name) ?? new Set();
+    sources.add(source);
+    candidates.set(name, sources);
+  };
+  add(context.caption && leadingName(context.caption), 'caption');
+  add(
+    isDescriptiveAlt(context.existingAlt, context.fileName) ? leadingName(context.existingAlt) : undefined,
+    'existingAlt',
+  );
+  add(context.heading && wholeName(context.heading), 'heading');
+  add(context.pageTitle && wholeName(context.pageTitle), 'pageTitle');
+  // Surrounding text counts only in support of a name found elsewhere.
+  let best: NamedPerson | undefined;
+  for (const [name, sources] of candidates) {
+    if (context.surroundingText?.includes(name)) sources.add('surroundingText');
+    const strong = sources.has('caption') || sources.has('existingAlt');
+    if (!strong && sources.size < 2) continue;
+    if (!best || sources.size > best.sources.length) best = { name, sources: [...sources] };
+  }
+  return best;
+}
+
+/** The first sentence of a caption or alt, without a trailing full stop. */
+export function firstSentence(text: string): string {
+  const match = /^(.+?[.!?])(\s|$)/.exec(text);
+  const sentence = (match?.[1] ?? text).trim();
+  return sentence.replace(/[.]$/, '');
+}
+
+export function mentionsAny(text: string, words: string[]): boolean {
+  const lower = text.toLowerCase();
+  return words.some((word) => new RegExp(`\\b${escapeRegExp(word.toLowerCase())}s?\\b`, 'u').test(lower));
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,113 @@
+/**
+ * The alt-text engine's public shapes. Every provider (offline, openai) takes the same
+ * input and returns the same result, so the server stores one shape whoever wrote it.
+ */
+
+export type EngineName = 'offline' | 'openai';
+
+/** What the page around a scraped or uploaded image tells us. Every field is optional. */
+export interface PageContext {
+  pageTitle?: string;
+  /** The nearest heading above the image. */
+  heading?: string;
+  /** The text of the enclosing `figcaption`. */
+  caption?: string;
+  /** A few sentences around the image. */
+  surroundingText?: string;
+  /** Where the image links to, when it is inside a link. */
+  linkTarget?: string;
+  /** The alt attribute the image already has. */
+  existingAlt?: string;
+  fileName?: string;
+  pageUrl?: string;
+}
+
+export interface DescribeOptions {
+  /** The user's own instruction ("mention the brand", "keep it short"). */
+  prompt?: string;
+  context?: PageContext;
+  /** BCP 47 language tag; default `en`. */
+  language?: string;
+  /** Maximum characters of alt text; default 125. */
+  maxLength?: number;
+  /** SEO keywords: used only where they truthfully describe the image. */
+  keywords?: string[];
+  signal?: AbortSignal;
+}
+
+export type ImageKind = 'photo' | 'illustration' | 'screenshot' | 'chart' | 'logo' | 'text' | 'blank';
+
+export interface DetectedObject {
+  label: string;
+  score: number;
+  /** Share of the image area covered by the box, 0..1. */
+  area: number;
+  /** Box as [x, y, width, height] in fractions of the image. */
+  box: [number, number, number, number];
+}
+
+export interface DetectedFace {
+  score: number;
+  area: number;
+  box: [number, number, number, number];
+  /** Strongest expression when the model is confident; never age or gender. */
+  expression?: string;
+}
+
+/** Everything an engine looked at, stored with the result so a reviewer can see why. */
+export interface ImageSignals {
+  width: number;
+  height: number;
+  format: string;
+  kind: ImageKind;
+  greyscale: boolean;
+  brightness: 'dark' | 'medium' | 'bright';
+  /** Colour names covering a noticeable share of the image, most common first. */
+  colours: string[];
+  objects: DetectedObject[];
+  faces: DetectedFace[];
+  /** Text read from the image above the confidence threshold. */
+  text?: string;
+  textConfidence?: number;
+  /** Which parts of the page context the engine used. */
+  contextUsed: string[];
+  /** The offline engine cannot follow free-form prompts; it says so instead of pretending. */
+  promptApplied: boolean;
+  /** Language the alt text was written in. */
+  language: string;
+  timingsMs: Record<string, number>;
+}
+
+export interface AltTextResult {
+  altText: string;
+  decorative: boolean;
+  textInImage?: string;
+  signals: ImageSignals;
+  engine: EngineName;
+  model: string;
+}
+
+export interface GenerateTextOptions {
+  /** What the text is for; shapes the offline draft. */
+  purpose?: 'blog-post' | 'caption' | 'text';
+  maxTokens?: number;
+  language?: string;
+  signal?: AbortSignal;
+}
+
+export interface GeneratedText {
+  text: string;
+  engine: EngineName;
+  model: string;
+}
+
+/** One interface, one file per provider (STYLE.md habit 7). */
+export interface AltTextEngine {
+  readonly name: EngineName;
+  readonly model: string;
+  describeImage(image: Uint8Array, options?: DescribeOptions): Promise<AltTextResult>;
+  generateText(prompt: string, options?: GenerateTextOptions): Promise<GeneratedText>;
+  /** Loads models ahead of the first request; resolves when ready. */
+  warmUp(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -11,6 +11,9 @@ import { run } from './lib/run.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const bin = (name: string) => join(root, 'node_modules', '.bin', name);
+// Children (vitest, tsc, npm) must run on the project's Node 24 even when this script was started
+// directly rather than through npm, which would put node_modules/.bin first on PATH itself.
+process.env.PATH = `${join(root, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`;
 const reportDir = join(root, '.tmp', 'test-reports');
 const only = process.argv.slice(2);
 

@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     name: 'e2e',
+    root: import.meta.dirname,
     environment: 'node',
     include: ['**/*.e2e.ts'],
     globalSetup: ['./global-setup.ts'],

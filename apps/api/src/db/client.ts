@@ -1,7 +1,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
@@ -61,9 +61,21 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     : openPglite(options.dir);
 }
 
+/**
+ * Runs raw SQL and returns its rows, the same way on both drivers (each returns an object with
+ * `rows`, typed differently). Prefer the query builder; this is for what it cannot express.
+ */
+export async function queryRows<Row extends Record<string, unknown>>(
+  db: DbExecutor,
+  query: SQL,
+): Promise<Row[]> {
+  const result = (await db.execute(query)) as { rows: Row[] };
+  return result.rows;
+}
+
 async function timedPing(db: Database): Promise<number> {
   const started = performance.now();
-  await db.execute(sql`select 1`);
+  await queryRows(db, sql`select 1`);
   return Math.round((performance.now() - started) * 100) / 100;
 }
 
@@ -144,8 +156,14 @@ async function openPglite(dir: string | null): Promise<DatabaseHandle> {
  * file with the owner's pid turns that mistake into a clear start-up error; a lock left by a process
  * that no longer runs is taken over.
  */
+/** Directories this process holds the lock of (a restarted container can reuse the old pid). */
+const heldLocks = new Set<string>();
+
 async function lockDataDir(dir: string): Promise<() => Promise<void>> {
   const lockFile = path.join(dir, 'altwise.lock');
+  if (heldLocks.has(lockFile)) {
+    throw new StartupError(`The embedded database at ${dir} is already open in this process.`);
+  }
   const take = () => writeFile(lockFile, String(process.pid), { flag: 'wx' });
   try {
     await take();
@@ -157,13 +175,15 @@ async function lockDataDir(dir: string): Promise<() => Promise<void>> {
         `The embedded database at ${dir} is in use by process ${owner}. Stop it, or give this instance its own DATA_DIR (or a shared DATABASE_URL).`,
       );
     }
-    if (owner === process.pid) {
-      throw new StartupError(`The embedded database at ${dir} is already open in this process.`);
-    }
+    // Left behind by a process that is gone: take it over.
     await rm(lockFile, { force: true });
     await take();
   }
-  return () => rm(lockFile, { force: true });
+  heldLocks.add(lockFile);
+  return async () => {
+    heldLocks.delete(lockFile);
+    await rm(lockFile, { force: true });
+  };
 }
 
 function isRunning(pid: number): boolean {

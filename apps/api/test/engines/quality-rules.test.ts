@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import {
+  applyQualityRules,
+  balanceQuotes,
+  removeFileNames,
+  removeRedundantOpener,
+  tidyAnswer,
+  truncateAtBoundary,
+} from '../../src/engines/quality-rules.ts';
+
+describe('quality rule: no redundant openers', () => {
+  it.each([
+    ['Image of a dog running on a beach.', 'A dog running on a beach.'],
+    ['Picture of two cups of coffee.', 'Two cups of coffee.'],
+    ['A photo of a red bicycle.', 'A red bicycle.'],
+    ['This image shows a chart of sales.', 'A chart of sales.'],
+    ['The picture depicts Peter Taylor.', 'Peter Taylor.'],
+    ['Photo of a photo of a wedding.', 'Photograph of a wedding.'],
+    ['Image: a logo.', 'A logo.'],
+  ])('%s → %s', (input, expected) => {
+    expect(removeRedundantOpener(input)).toBe(expected);
+  });
+
+  it('keeps "Photograph of", "Chart of" and "Illustration of", where the kind is information', () => {
+    for (const text of ['Photograph of a harbour at dusk.', 'Chart of monthly visitors.', 'Illustration of a horse.']) {
+      expect(removeRedundantOpener(text)).toBe(text);
+    }
+  });
+});
+
+describe('quality rule: no file names', () => {
+  it('replaces an answer that is only a file name with the fallback', () => {
+    const result = applyQualityRules({
+      altText: 'IMG_2041.jpg',
+      decorative: false,
+      maxLength: 125,
+      fallback: 'A dog on a beach.',
+    });
+    expect(result.altText).toBe('A dog on a beach.');
+    expect(result.applied).toContain('no-file-name');
+  });
+
+  it('treats the image’s own file stem as a file name', () => {
+    const result = applyQualityRules({
+      altText: 'hero-banner-2x',
+      decorative: false,
+      maxLength: 125,
+      fileName: 'hero-banner-2x.png',
+    });
+    expect(result.altText).toBe('');
+  });
+
+  it('removes a file name written into a sentence', () => {
+    expect(removeFileNames('A dog on a beach (DSC_0001.JPG).')).toBe('A dog on a beach.');
+    expect(removeFileNames('A dog photo.png on a beach', 'photo.png')).toBe('A dog on a beach');
+  });
+});
+
+describe('quality rule: within the maximum length, never mid-word', () => {
+  const long =
+    'Peter Taylor in a Crystal Palace shirt, smiling on the pitch. Behind him a packed stand of supporters waves scarves.';
+
+  it('cuts at a sentence end when that keeps at least half', () => {
+    expect(truncateAtBoundary(long, 90)).toBe('Peter Taylor in a Crystal Palace shirt, smiling on the pitch.');
+  });
+
+  it('otherwise cuts at a word boundary and drops a dangling connective', () => {
+    const cut = truncateAtBoundary('A red bicycle leaning against a whitewashed wall with a blue door', 40);
+    expect(cut.length).toBeLessThanOrEqual(40);
+    expect('A red bicycle leaning against a whitewashed wall with a blue door'.startsWith(cut)).toBe(true);
+    expect(cut).toBe('A red bicycle leaning against');
+  });
+
+  it('never splits a word', () => {
+    for (let max = 20; max < long.length; max += 7) {
+      const cut = truncateAtBoundary(long, max);
+      expect(cut.length).toBeLessThanOrEqual(max);
+      const next = long.charAt(cut.length);
+      expect(next === '' || /[\s.,;:]/.test(next)).toBe(true);
+    }
+  });
+
+  it('leaves short text alone', () => {
+    expect(truncateAtBoundary('A cup of coffee.', 125)).toBe('A cup of coffee.');
+  });
+});
+
+describe('quality rule: quoted text survives truncation', () => {
+  it('closes a quotation that truncation left open, within the limit', () => {
+    const result = applyQualityRules({
+      altText: 'Text on a blue background: “Summer Sale. Fifty percent off all shoes this weekend only”',
+      decorative: false,
+      maxLength: 60,
+    });
+    expect(result.altText.length).toBeLessThanOrEqual(60);
+    expect(result.altText.endsWith('…”')).toBe(true);
+    expect(result.altText).toContain('“Summer Sale');
+  });
+
+  it('leaves balanced quotes alone', () => {
+    expect(balanceQuotes('Logo reading “Acme”.', 125)).toBe('Logo reading “Acme”.');
+  });
+});
+
+describe('quality rule: decorative images get an empty alt', () => {
+  it('returns alt="" and decorative: true whatever text the engine wrote', () => {
+    expect(applyQualityRules({ altText: 'Plain grey background', decorative: true, maxLength: 125 })).toEqual({
+      altText: '',
+      decorative: true,
+      applied: ['decorative-empty-alt'],
+    });
+  });
+});
+
+describe('quality rule: tidy model answers', () => {
+  it('strips labels, wrapping quotes, markdown and newlines', () => {
+    expect(tidyAnswer('Alt text: "A **red** bicycle\nagainst a wall."')).toBe('A red bicycle against a wall.');
+  });
+});

@@ -72,13 +72,13 @@ export function isDescriptiveAlt(alt: string | undefined, fileName?: string): al
   return !looksLikeFileName(t, fileName);
 }
 
-const nameWord = "\\p{Lu}[\\p{Ll}'’.-]+";
+const nameWord = "\\p{Lu}[\\p{Ll}'’.]+(?:-\\p{Lu}?[\\p{Ll}'’.]+)*";
 const particle = '(?:de|da|di|van|von|der|den|la|le|du|dos|bin|al|ter|mac)';
-const namePattern = new RegExp(`^(${nameWord}(?:\\s+(?:${particle}\\s+)?${nameWord}){1,3})`, 'u');
+const namePattern = new RegExp(`^(${nameWord}(?:\\s+(?:${particle}\\s+){0,2}${nameWord}){1,3})`, 'u');
 
 /** Words that make a capitalised phrase an organisation, place or event rather than a person. */
 const notPersonWords =
-  /\b(Palace|United|City|Club|FC|Football|Team|Inc|Ltd|LLC|Company|Corporation|University|College|School|Park|Street|Road|Avenue|Museum|Hotel|Party|Festival|Council|Government|Ministry|Church|Cathedral|Station|Airport|Bridge|River|Lake|Mountain|Island|Beach|Stadium|Arena|Hall|Centre|Center|Gallery|Library|Hospital|Bank|Group|Studio|Records|News|Times|Post|Day|Week|Month|Year|January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|The|A|An|This|Our|Your|My|Photo|Image|Picture|Figure|Fig)\b/u;
+  /\b(Palace|United|City|Club|FC|Football|Team|Inc|Ltd|LLC|Company|Corporation|University|College|School|Park|Street|Road|Avenue|Museum|Hotel|Party|Festival|Council|Government|Ministry|Church|Cathedral|Station|Airport|Bridge|River|Lake|Mountain|Island|Beach|Stadium|Arena|Hall|Centre|Center|Gallery|Library|Hospital|Bank|Group|Studio|Records|News|Times|Post|Day|Week|Month|Year|January|February|March|July|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|The|A|An|This|Our|Your|My|Photo|Image|Picture|Figure|Fig|One|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Top|Best|Great|Greatest|How|Why|What|When|Where|Who|New|Guide|Tips|Review|Goals|History|Story|Life|World|Home|About|Contact|Welcome|Blog|Shop|Sale|Meet|Gallery|Recipe|Recipes|Menu|Services|Products|Events|Team)\b/u;
 
 function leadingName(text: string): string | undefined {
   const match = namePattern.exec(text.trim());

@@ -1,7 +1,7 @@
 import type { PixelStats } from '../image-stats.ts';
 import { findNamedPerson, firstSentence, isDescriptiveAlt, mentionsAny } from '../page-context.ts';
 import type { DetectedFace, DetectedObject, ImageKind, PageContext } from '../types.ts';
-import { countPhrase, type Family, familyNoun, nounFor, wordsFor } from './vocabulary.ts';
+import { countPhrase, type Family, familyNoun, familyWords, nounFor, wordsFor } from './vocabulary.ts';
 
 /**
  * Turns what the offline models saw into one natural sentence. Pure and synchronous, so every
@@ -174,15 +174,17 @@ function describedByPage(
   objects: DetectedObject[],
   personCount: number,
 ): { text: string; source: keyof PageContext } | undefined {
-  const seen = objects.map((o) => o.label);
-  if (personCount > 0 && !seen.includes('person')) seen.push('person');
+  const seen = objects.map((o) =>
+    o.score >= specificScore ? wordsFor(o.label) : familyWords(nounFor(o.label).family),
+  );
+  if (personCount > 0 && !objects.some((o) => o.label === 'person')) seen.push(wordsFor('person'));
   for (const source of ['caption', 'existingAlt'] as const) {
     const value = context[source];
     if (!value || (source === 'existingAlt' && !isDescriptiveAlt(value, context.fileName))) continue;
     const sentence = firstSentence(value);
     if (sentence.length < 8) continue;
     // With nothing recognised we cannot contradict the page; otherwise it must mention what we see.
-    const agrees = seen.length === 0 || seen.some((label) => mentionsAny(sentence, wordsFor(label)));
+    const agrees = seen.length === 0 || seen.some((words) => mentionsAny(sentence, words));
     if (agrees) return { text: sentence, source };
   }
   return undefined;

@@ -148,6 +148,15 @@ export function wordsFor(label: string): string[] {
   return [n.singular, n.plural, ...(n.synonyms ?? []), ...familyNouns[n.family].synonyms];
 }
 
+/** Every word for any member of a family: an unsure "dog" agrees with a caption about a cat. */
+export function familyWords(family: Family): string[] {
+  const words = [...familyNouns[family].synonyms];
+  for (const n of Object.values(cocoNouns)) {
+    if (n.family === family) words.push(n.singular, n.plural, ...(n.synonyms ?? []));
+  }
+  return words;
+}
+
 const numberWords = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
 
 export function countPhrase(count: number, singular: string, plural: string): string {

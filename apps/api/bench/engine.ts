@@ -1,0 +1,79 @@
+/**
+ * Offline engine benchmark: model start-up, per-image latency (p50, p95) one at a time,
+ * throughput with the pool kept busy, and the process's peak memory (worker threads included).
+ *   npm run bench:engine            (ENGINE_WORKERS and BENCH_ROUNDS tune it)
+ * Targets on the 2-core reference machine: p50 ≤ 0.8 s, p95 ≤ 2 s, peak ≤ 1 GB, start-up ≤ 5 s.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createAltTextEngine } from '../src/engines/alt-text-engine.ts';
+import { engineOptionsFromEnv } from '../src/engines/engine-options.ts';
+
+const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'fixtures', 'images');
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+
+const files = (await readdir(fixtures)).filter((f) => /\.(jpe?g|png|webp|gif)$/i.test(f) && !f.startsWith('not-'));
+const images = await Promise.all(files.map(async (f) => ({ name: f, bytes: await readFile(join(fixtures, f)) })));
+
+let peakRss = process.memoryUsage().rss;
+const sampler = setInterval(() => {
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+}, 25);
+
+// The benchmark is an entry point: it reads the environment through the engine's own schema.
+const options = engineOptionsFromEnv({ ...process.env, ALT_TEXT_ENGINE: 'offline' });
+const engine = createAltTextEngine(options);
+
+const startupStarted = performance.now();
+await engine.warmUp();
+const startupMs = performance.now() - startupStarted;
+
+const latencies: number[] = [];
+const perImage = new Map<string, { ms: number[]; alt: string }>();
+for (let round = 0; round < rounds; round++) {
+  for (const image of images) {
+    const t0 = performance.now();
+    const result = await engine.describeImage(image.bytes, { context: { fileName: image.name } });
+    const ms = performance.now() - t0;
+    latencies.push(ms);
+    const entry = perImage.get(image.name) ?? { ms: [], alt: result.decorative ? '(decorative)' : result.altText };
+    entry.ms.push(ms);
+    perImage.set(image.name, entry);
+  }
+}
+
+// Throughput: every image `rounds` times, submitted at once; the pool's queue does the pacing.
+const burst = Array.from({ length: rounds }, () => images).flat();
+const burstStarted = performance.now();
+await Promise.all(burst.map((image) => engine.describeImage(image.bytes)));
+const burstSeconds = (performance.now() - burstStarted) / 1000;
+
+clearInterval(sampler);
+peakRss = Math.max(peakRss, process.memoryUsage().rss);
+await engine.close();
+
+const p = (q: number) => {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0;
+};
+const verdict = (ok: boolean) => (ok ? 'ok' : 'OVER TARGET');
+const lines = [
+  `offline engine benchmark: ${images.length} images × ${rounds} rounds, ${options.offline.workers} worker thread(s)`,
+  '',
+  ...[...perImage.entries()].map(
+    ([name, e]) => `  ${name.padEnd(22)} ${median(e.ms).toFixed(0).padStart(5)} ms  ${e.alt}`,
+  ),
+  '',
+  `model start-up    ${(startupMs / 1000).toFixed(2)} s   (target ≤ 5 s)   ${verdict(startupMs <= 5000)}`,
+  `latency p50       ${(p(0.5) / 1000).toFixed(2)} s   (target ≤ 0.8 s) ${verdict(p(0.5) <= 800)}`,
+  `latency p95       ${(p(0.95) / 1000).toFixed(2)} s   (target ≤ 2 s)   ${verdict(p(0.95) <= 2000)}`,
+  `throughput        ${(burst.length / burstSeconds).toFixed(2)} images/s (${burst.length} images, all submitted at once)`,
+  `peak memory (RSS) ${(peakRss / 1024 / 1024).toFixed(0)} MB  (target ≤ 1024 MB) ${verdict(peakRss <= 1024 ** 3)}`,
+];
+process.stdout.write(`${lines.join('\n')}\n`);
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}

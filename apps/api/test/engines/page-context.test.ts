@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { acceptWords } from '../../src/engines/offline/ocr.ts';
+import {
+  cleanContext,
+  findNamedPerson,
+  isDescriptiveAlt,
+  looksLikeFileName,
+} from '../../src/engines/page-context.ts';
+
+describe('page context', () => {
+  it('recognises file names and camera names', () => {
+    for (const name of ['IMG_2041.jpg', 'DSC0001', 'hero-banner-2x.png', 'PXL_20240101_120000', 'photo.png']) {
+      expect(looksLikeFileName(name)).toBe(true);
+    }
+    for (const text of ['A dog on a beach', 'Peter Taylor', 'Summer sale banner']) {
+      expect(looksLikeFileName(text)).toBe(false);
+    }
+  });
+
+  it('treats placeholders and file names as non-descriptive alts', () => {
+    expect(isDescriptiveAlt('image')).toBe(false);
+    expect(isDescriptiveAlt('logo')).toBe(false);
+    expect(isDescriptiveAlt('IMG_2041.jpg')).toBe(false);
+    expect(isDescriptiveAlt('Peter Taylor in a Palace shirt')).toBe(true);
+  });
+
+  it('strips markup and squeezes whitespace from context fields', () => {
+    expect(cleanContext({ caption: '<em>Peter</em>   Taylor&nbsp;smiling\n', heading: '   ' })).toEqual({
+      caption: 'Peter Taylor smiling',
+    });
+  });
+
+  it('finds the person a caption leads with, and keeps where it came from', () => {
+    expect(findNamedPerson({ caption: 'Peter Taylor was the first Palace player…', pageTitle: 'Peter Taylor' })).toEqual({
+      name: 'Peter Taylor',
+      sources: ['caption', 'pageTitle'],
+    });
+    expect(findNamedPerson({ caption: 'Jean-Luc van der Berg signs for the club' })?.name).toBe('Jean-Luc van der Berg');
+  });
+
+  it('does not take organisations, dates or sentence openers for people', () => {
+    expect(findNamedPerson({ caption: 'Crystal Palace fans at Selhurst Park' })).toBeUndefined();
+    expect(findNamedPerson({ caption: 'The team before kick-off' })).toBeUndefined();
+    expect(findNamedPerson({ caption: 'Monday March 3 at the ground' })).toBeUndefined();
+  });
+
+  it('needs a title to be nothing but a name, and another field to agree', () => {
+    expect(findNamedPerson({ pageTitle: 'Peter Taylor' })).toBeUndefined();
+    expect(findNamedPerson({ pageTitle: 'Peter Taylor – Palace legends', surroundingText: 'Peter Taylor scored…' })?.name).toBe(
+      'Peter Taylor',
+    );
+    expect(findNamedPerson({ pageTitle: 'Ten Great Goals', surroundingText: 'Ten Great Goals' })).toBeUndefined();
+  });
+});
+
+describe('OCR word filter', () => {
+  it('drops low-confidence words and texture read as symbols', () => {
+    const result = acceptWords(
+      [
+        [
+          { text: '§', confidence: 81 },
+          { text: '£', confidence: 81 },
+          { text: 'aN', confidence: 0 },
+        ],
+        [{ text: ')', confidence: 92 }],
+      ],
+      70,
+    );
+    expect(result.text).toBe('');
+    expect(result.words).toBe(0);
+  });
+
+  it('keeps confident lines and counts numbers', () => {
+    const result = acceptWords(
+      [
+        [
+          { text: 'Summer', confidence: 95 },
+          { text: 'Sale', confidence: 96 },
+        ],
+        [
+          { text: '50%', confidence: 96 },
+          { text: 'off', confidence: 96 },
+        ],
+      ],
+      70,
+    );
+    expect(result).toMatchObject({ text: 'Summer Sale\n50% off', words: 4, numbers: 1 });
+  });
+
+  it('keeps a word beside a stray mark', () => {
+    expect(
+      acceptWords(
+        [
+          [
+            { text: '(', confidence: 37 },
+            { text: 'Acme', confidence: 96 },
+          ],
+        ],
+        70,
+      ).text,
+    ).toBe('Acme');
+  });
+});

@@ -13,8 +13,12 @@ import { engineOptionsFromEnv } from '../src/engines/engine-options.ts';
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'fixtures', 'images');
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 
-const files = (await readdir(fixtures)).filter((f) => /\.(jpe?g|png|webp|gif)$/i.test(f) && !f.startsWith('not-'));
-const images = await Promise.all(files.map(async (f) => ({ name: f, bytes: await readFile(join(fixtures, f)) })));
+const files = (await readdir(fixtures)).filter(
+  (f) => /\.(jpe?g|png|webp|gif)$/i.test(f) && !f.startsWith('not-'),
+);
+const images = await Promise.all(
+  files.map(async (f) => ({ name: f, bytes: await readFile(join(fixtures, f)) })),
+);
 
 let peakRss = process.memoryUsage().rss;
 const sampler = setInterval(() => {
@@ -37,7 +41,10 @@ for (let round = 0; round < rounds; round++) {
     const result = await engine.describeImage(image.bytes, { context: { fileName: image.name } });
     const ms = performance.now() - t0;
     latencies.push(ms);
-    const entry = perImage.get(image.name) ?? { ms: [], alt: result.decorative ? '(decorative)' : result.altText };
+    const entry = perImage.get(image.name) ?? {
+      ms: [],
+      alt: result.decorative ? '(decorative)' : result.altText,
+    };
     entry.ms.push(ms);
     perImage.set(image.name, entry);
   }

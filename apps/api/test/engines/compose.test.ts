@@ -16,7 +16,12 @@ const photoStats: PixelStats = {
   meanSaturation: 0.3,
 };
 
-const person = (score = 0.62, area = 0.7): DetectedObject => ({ label: 'person', score, area, box: [0.1, 0.05, 0.8, 0.9] });
+const person = (score = 0.62, area = 0.7): DetectedObject => ({
+  label: 'person',
+  score,
+  area,
+  box: [0.1, 0.05, 0.8, 0.9],
+});
 const face = (expression?: string, score = 0.9): DetectedFace => ({
   score,
   area: 0.08,
@@ -46,7 +51,8 @@ describe('page context names the person the pixels show', () => {
       faces: [face('happy')],
       context: {
         pageTitle: 'Peter Taylor',
-        caption: 'Peter Taylor was the first Palace player to be capped by England while playing in the Third Division.',
+        caption:
+          'Peter Taylor was the first Palace player to be capped by England while playing in the Third Division.',
       },
     });
     expect(result.altText).toMatch(/^Portrait of Peter Taylor\b/);
@@ -116,7 +122,9 @@ describe('captions and existing alt text', () => {
   });
 
   it('uses a caption when the pixels show nothing the detector knows', () => {
-    const result = compose({ context: { caption: 'A Falcon 9 rocket lifts off from Cape Canaveral at night' } });
+    const result = compose({
+      context: { caption: 'A Falcon 9 rocket lifts off from Cape Canaveral at night' },
+    });
     expect(result.altText).toBe('A Falcon 9 rocket lifts off from Cape Canaveral at night.');
   });
 
@@ -128,10 +136,12 @@ describe('captions and existing alt text', () => {
 
 describe('what the pixels alone support', () => {
   it('names a confident detection and only the family of an unsure one', () => {
-    expect(compose({ objects: [{ label: 'cat', score: 0.8, area: 0.6, box: [0, 0, 1, 1] }] }).altText).toMatch(/^A cat/);
-    expect(compose({ objects: [{ label: 'dog', score: 0.45, area: 0.6, box: [0, 0, 1, 1] }] }).altText).toMatch(
-      /^An animal/,
-    );
+    expect(
+      compose({ objects: [{ label: 'cat', score: 0.8, area: 0.6, box: [0, 0, 1, 1] }] }).altText,
+    ).toMatch(/^A cat/);
+    expect(
+      compose({ objects: [{ label: 'dog', score: 0.45, area: 0.6, box: [0, 0, 1, 1] }] }).altText,
+    ).toMatch(/^An animal/);
   });
 
   it('does not count a "face" found on an animal as a person', () => {
@@ -149,7 +159,10 @@ describe('what the pixels alone support', () => {
   });
 
   it('says black-and-white when the photograph is', () => {
-    const result = compose({ stats: { ...photoStats, greyscale: true, colours: ['grey'] }, objects: [person(0.6, 0.4)] });
+    const result = compose({
+      stats: { ...photoStats, greyscale: true, colours: ['grey'] },
+      objects: [person(0.6, 0.4)],
+    });
     expect(result.altText).toBe('Black-and-white photograph of a person.');
   });
 
@@ -160,7 +173,12 @@ describe('what the pixels alone support', () => {
 });
 
 describe('text, charts, logos and decorative images', () => {
-  const flat: PixelStats = { ...photoStats, flatShare: 0.95, topColourShare: 0.9, colours: ['blue', 'white'] };
+  const flat: PixelStats = {
+    ...photoStats,
+    flatShare: 0.95,
+    topColourShare: 0.9,
+    colours: ['blue', 'white'],
+  };
 
   it('quotes the text of a text graphic', () => {
     const result = compose({
@@ -177,7 +195,12 @@ describe('text, charts, logos and decorative images', () => {
   it('titles a chart from its first line of text', () => {
     const result = compose({
       stats: { ...flat, colours: ['white', 'blue', 'orange'] },
-      ocr: { text: 'Monthly visitors 2024\n1500\n1000\n500\n0\nJan Feb Mar', confidence: 90, words: 10, numbers: 4 },
+      ocr: {
+        text: 'Monthly visitors 2024\n1500\n1000\n500\n0\nJan Feb Mar',
+        confidence: 90,
+        words: 10,
+        numbers: 4,
+      },
     });
     expect(result.kind).toBe('chart');
     expect(result.altText).toBe('Chart titled “Monthly visitors 2024” in blue and orange.');

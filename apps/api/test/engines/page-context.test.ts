@@ -9,7 +9,13 @@ import {
 
 describe('page context', () => {
   it('recognises file names and camera names', () => {
-    for (const name of ['IMG_2041.jpg', 'DSC0001', 'hero-banner-2x.png', 'PXL_20240101_120000', 'photo.png']) {
+    for (const name of [
+      'IMG_2041.jpg',
+      'DSC0001',
+      'hero-banner-2x.png',
+      'PXL_20240101_120000',
+      'photo.png',
+    ]) {
       expect(looksLikeFileName(name)).toBe(true);
     }
     for (const text of ['A dog on a beach', 'Peter Taylor', 'Summer sale banner']) {
@@ -31,11 +37,15 @@ describe('page context', () => {
   });
 
   it('finds the person a caption leads with, and keeps where it came from', () => {
-    expect(findNamedPerson({ caption: 'Peter Taylor was the first Palace player…', pageTitle: 'Peter Taylor' })).toEqual({
+    expect(
+      findNamedPerson({ caption: 'Peter Taylor was the first Palace player…', pageTitle: 'Peter Taylor' }),
+    ).toEqual({
       name: 'Peter Taylor',
       sources: ['caption', 'pageTitle'],
     });
-    expect(findNamedPerson({ caption: 'Jean-Luc van der Berg signs for the club' })?.name).toBe('Jean-Luc van der Berg');
+    expect(findNamedPerson({ caption: 'Jean-Luc van der Berg signs for the club' })?.name).toBe(
+      'Jean-Luc van der Berg',
+    );
   });
 
   it('does not take organisations, dates or sentence openers for people', () => {
@@ -46,10 +56,13 @@ describe('page context', () => {
 
   it('needs a title to be nothing but a name, and another field to agree', () => {
     expect(findNamedPerson({ pageTitle: 'Peter Taylor' })).toBeUndefined();
-    expect(findNamedPerson({ pageTitle: 'Peter Taylor – Palace legends', surroundingText: 'Peter Taylor scored…' })?.name).toBe(
-      'Peter Taylor',
-    );
-    expect(findNamedPerson({ pageTitle: 'Ten Great Goals', surroundingText: 'Ten Great Goals' })).toBeUndefined();
+    expect(
+      findNamedPerson({ pageTitle: 'Peter Taylor – Palace legends', surroundingText: 'Peter Taylor scored…' })
+        ?.name,
+    ).toBe('Peter Taylor');
+    expect(
+      findNamedPerson({ pageTitle: 'Ten Great Goals', surroundingText: 'Ten Great Goals' }),
+    ).toBeUndefined();
   });
 });
 

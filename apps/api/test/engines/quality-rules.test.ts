@@ -22,7 +22,11 @@ describe('quality rule: no redundant openers', () => {
   });
 
   it('keeps "Photograph of", "Chart of" and "Illustration of", where the kind is information', () => {
-    for (const text of ['Photograph of a harbour at dusk.', 'Chart of monthly visitors.', 'Illustration of a horse.']) {
+    for (const text of [
+      'Photograph of a harbour at dusk.',
+      'Chart of monthly visitors.',
+      'Illustration of a horse.',
+    ]) {
       expect(removeRedundantOpener(text)).toBe(text);
     }
   });
@@ -61,7 +65,9 @@ describe('quality rule: within the maximum length, never mid-word', () => {
     'Peter Taylor in a Crystal Palace shirt, smiling on the pitch. Behind him a packed stand of supporters waves scarves.';
 
   it('cuts at a sentence end when that keeps at least half', () => {
-    expect(truncateAtBoundary(long, 90)).toBe('Peter Taylor in a Crystal Palace shirt, smiling on the pitch.');
+    expect(truncateAtBoundary(long, 90)).toBe(
+      'Peter Taylor in a Crystal Palace shirt, smiling on the pitch.',
+    );
   });
 
   it('otherwise cuts at a word boundary and drops a dangling connective', () => {
@@ -104,16 +110,20 @@ describe('quality rule: quoted text survives truncation', () => {
 
 describe('quality rule: decorative images get an empty alt', () => {
   it('returns alt="" and decorative: true whatever text the engine wrote', () => {
-    expect(applyQualityRules({ altText: 'Plain grey background', decorative: true, maxLength: 125 })).toEqual({
-      altText: '',
-      decorative: true,
-      applied: ['decorative-empty-alt'],
-    });
+    expect(applyQualityRules({ altText: 'Plain grey background', decorative: true, maxLength: 125 })).toEqual(
+      {
+        altText: '',
+        decorative: true,
+        applied: ['decorative-empty-alt'],
+      },
+    );
   });
 });
 
 describe('quality rule: tidy model answers', () => {
   it('strips labels, wrapping quotes, markdown and newlines', () => {
-    expect(tidyAnswer('Alt text: "A **red** bicycle\nagainst a wall."')).toBe('A red bicycle against a wall.');
+    expect(tidyAnswer('Alt text: "A **red** bicycle\nagainst a wall."')).toBe(
+      'A red bicycle against a wall.',
+    );
   });
 });

@@ -27,12 +27,12 @@ export function writeDraft(prompt: string, options: GenerateTextOptions = {}): s
 
   if (purpose === 'caption') {
     const hashtags = terms.map((t) => `#${t.replace(/[^\p{L}\p{N}]/gu, '')}`).join(' ');
-    const opener = tone === 'humorous' ? 'Caught in the act:' : tone === 'informal' ? 'Loving this:' : '';
-    return [`${opener} ${capitalise(topic)}`.trim(), hashtags].filter(Boolean).join('\n\n');
+    return [capitalise(topic), hashtags].filter(Boolean).join('\n\n');
   }
 
   const title = titleCase(topic);
-  const sections = terms.length > 1 ? terms.slice(0, 3) : ['background', 'what matters most', 'next steps'];
+  // Sections any topic has; the writer fills them with facts it can source.
+  const sections = ['Why it matters', 'How it works', 'Common mistakes', 'Getting started'];
   const voice =
     tone === 'humorous'
       ? 'Keep it light: open with a relatable moment'
@@ -48,12 +48,13 @@ export function writeDraft(prompt: string, options: GenerateTextOptions = {}): s
     `${capitalise(topic)}: what the reader will learn and why it matters to them. ${voice}.`,
     '',
     ...sections.flatMap((section) => [
-      `## ${titleCase(section)}`,
-      `- What is ${section} in the context of ${topic}?`,
-      `- One concrete example the reader will recognise.`,
-      `- A source or figure to back it up.`,
+      `## ${section}`,
+      `- ${section} for ${topic}: the main point in one sentence.`,
+      '- One concrete example the reader will recognise.',
+      '- A source or figure to back it up.',
       '',
     ]),
+    ...(terms.length ? [`Key terms from your prompt: ${terms.join(', ')}.`, ''] : []),
     '## Conclusion',
     `Sum up the main point about ${topic} and give the reader one thing to do next.`,
   ];
@@ -86,8 +87,25 @@ function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+const smallWords = new Set([
+  'a',
+  'an',
+  'the',
+  'and',
+  'or',
+  'for',
+  'of',
+  'in',
+  'on',
+  'at',
+  'to',
+  'by',
+  'with',
+]);
+
 function titleCase(text: string): string {
-  return text.replace(/\b(\p{L})(\p{L}*)/gu, (word, first: string, rest: string) =>
-    word.length <= 3 && !/^[A-Z]/.test(word) ? word : first.toUpperCase() + rest,
+  const titled = text.replace(/[\p{L}][\p{L}'’-]*/gu, (word) =>
+    smallWords.has(word) ? word : word.charAt(0).toUpperCase() + word.slice(1),
   );
+  return capitalise(titled);
 }

@@ -1,0 +1,137 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAltTextEngine } from '../../src/engines/alt-text-engine.ts';
+import { defaultEngineOptions } from '../../src/engines/engine-options.ts';
+import { EngineBusyError, EngineInputError } from '../../src/engines/errors.ts';
+import type { AltTextEngine } from '../../src/engines/types.ts';
+
+/** The offline engine end to end: real models in worker threads, on committed fixtures. */
+
+const fixture = (name: string) => readFile(join(import.meta.dirname, '..', 'fixtures', 'images', name));
+const ageOrGender = /\b(man|woman|men|women|boy|girl|male|female|lady|guy|old|young|elderly|aged|years)\b/i;
+
+let engine: AltTextEngine;
+
+beforeAll(async () => {
+  engine = createAltTextEngine(defaultEngineOptions());
+  await engine.warmUp();
+}, 60_000);
+
+afterAll(async () => {
+  await engine.close();
+});
+
+describe('offline engine on photographs', () => {
+  it('names the person in a portrait from the page context (the Peter Taylor rule)', async () => {
+    const result = await engine.describeImage(await fixture('astronaut.jpg'), {
+      context: {
+        pageTitle: 'Peter Taylor',
+        caption:
+          'Peter Taylor was the first Palace player to be capped by England while in the Third Division.',
+        fileName: 'taylor.jpg',
+      },
+    });
+    expect(result.altText).toMatch(/Peter Taylor/);
+    expect(result.altText).not.toMatch(/smiling person|capped/);
+    expect(result.signals.contextUsed).toContain('caption');
+    expect(result).toMatchObject({ engine: 'offline', decorative: false });
+    expect(result.model).toMatch(/centernet/);
+  });
+
+  it('describes a person without guessing age or gender', async () => {
+    const result = await engine.describeImage(await fixture('astronaut.jpg'));
+    expect(result.altText).toMatch(/person/);
+    expect(result.altText).not.toMatch(ageOrGender);
+    expect(result.altText.length).toBeLessThanOrEqual(125);
+    expect(result.signals.kind).toBe('photo');
+    expect(result.signals.faces.every((f) => !('age' in f) && !('gender' in f))).toBe(true);
+  });
+
+  it('says "black-and-white" for a greyscale photograph', async () => {
+    const result = await engine.describeImage(await fixture('camera.jpg'));
+    expect(result.altText).toMatch(/^Black-and-white photograph/);
+  });
+
+  it('never opens with "Image of" and respects a short maximum length', async () => {
+    const result = await engine.describeImage(await fixture('coffee.jpg'), { maxLength: 30 });
+    expect(result.altText.length).toBeLessThanOrEqual(30);
+    expect(result.altText).not.toMatch(/^(an? )?(image|picture|photo) of/i);
+  });
+});
+
+describe('offline engine on text, graphics and decorative images', () => {
+  it('quotes the text of a banner', async () => {
+    const result = await engine.describeImage(await fixture('sale-banner.png'));
+    expect(result.altText).toMatch(/“Summer Sale/);
+    expect(result.textInImage).toMatch(/50% off all shoes/);
+    expect(result.signals.kind).toBe('text');
+  });
+
+  it('titles a chart', async () => {
+    const result = await engine.describeImage(await fixture('bar-chart.png'));
+    expect(result.signals.kind).toBe('chart');
+    expect(result.altText).toMatch(/^Chart titled “Monthly visitors 2024”/);
+  });
+
+  it('marks a spacer and a plain background as decorative', async () => {
+    for (const name of ['spacer.gif', 'plain-background.png']) {
+      const result = await engine.describeImage(await fixture(name));
+      expect(result).toMatchObject({ altText: '', decorative: true });
+    }
+  });
+
+  it('rejects a file that is not an image with an input error', async () => {
+    await expect(engine.describeImage(await fixture('not-an-image.png'))).rejects.toBeInstanceOf(
+      EngineInputError,
+    );
+  });
+
+  it('records that it wrote English and did not follow a free-form prompt', async () => {
+    const result = await engine.describeImage(await fixture('coffee.jpg'), {
+      language: 'de',
+      prompt: 'Be funny',
+    });
+    expect(result.signals).toMatchObject({ language: 'en', promptApplied: false });
+  });
+});
+
+describe('offline engine runtime', () => {
+  it('keeps the event loop responsive while models run', async () => {
+    const histogram = monitorEventLoopDelay({ resolution: 10 });
+    histogram.enable();
+    await Promise.all([
+      engine.describeImage(await fixture('astronaut.jpg')),
+      engine.describeImage(await fixture('chelsea.jpg')),
+      engine.describeImage(await fixture('screenshot.png')),
+    ]);
+    histogram.disable();
+    // Inference happens in worker threads; the main thread only waits.
+    expect(histogram.max / 1e6).toBeLessThan(250);
+  });
+
+  it('refuses work beyond its bounded queue instead of growing without limit', async () => {
+    const small = createAltTextEngine(
+      defaultEngineOptions({ offline: { ...defaultEngineOptions().offline, workers: 1, maxQueue: 1 } }),
+    );
+    try {
+      const photo = await fixture('chelsea.jpg');
+      const outcomes = await Promise.allSettled([1, 2, 3].map(() => small.describeImage(photo)));
+      const busy = outcomes.filter((o) => o.status === 'rejected' && o.reason instanceof EngineBusyError);
+      expect(busy.length).toBeGreaterThan(0);
+      expect(outcomes.some((o) => o.status === 'fulfilled')).toBe(true);
+    } finally {
+      await small.close();
+    }
+  }, 60_000);
+
+  it('writes an honest offline draft for generateText', async () => {
+    const result = await engine.generateText(
+      'Write a formal blog post about technology: alt text for online shops',
+    );
+    expect(result.engine).toBe('offline');
+    expect(result.text).toMatch(/^# Alt Text for Online Shops/);
+    expect(result.text).toMatch(/Draft written offline/);
+  });
+});

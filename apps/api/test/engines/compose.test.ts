@@ -128,6 +128,15 @@ describe('captions and existing alt text', () => {
     expect(result.altText).toBe('A Falcon 9 rocket lifts off from Cape Canaveral at night.');
   });
 
+  it('puts the kind in front of a caption sentence, not into it', () => {
+    const result = compose({
+      stats: { ...photoStats, greyscale: true, colours: ['grey'] },
+      objects: [person(0.6, 0.4)],
+      context: { caption: 'A cameraman sets up his tripod on the lawn.' },
+    });
+    expect(result.altText).toBe('Black-and-white photograph: A cameraman sets up his tripod on the lawn.');
+  });
+
   it('ignores an existing alt that is only a file name', () => {
     const result = compose({ context: { existingAlt: 'IMG_2041.jpg', fileName: 'IMG_2041.jpg' } });
     expect(result.altText).not.toContain('IMG');
@@ -137,11 +146,16 @@ describe('captions and existing alt text', () => {
 describe('what the pixels alone support', () => {
   it('names a confident detection and only the family of an unsure one', () => {
     expect(
-      compose({ objects: [{ label: 'cat', score: 0.8, area: 0.6, box: [0, 0, 1, 1] }] }).altText,
+      compose({ objects: [{ label: 'cat', score: 0.8, area: 0.4, box: [0, 0, 1, 1] }] }).altText,
     ).toMatch(/^A cat/);
     expect(
-      compose({ objects: [{ label: 'dog', score: 0.45, area: 0.6, box: [0, 0, 1, 1] }] }).altText,
+      compose({ objects: [{ label: 'dog', score: 0.45, area: 0.4, box: [0, 0, 1, 1] }] }).altText,
     ).toMatch(/^An animal/);
+  });
+
+  it('calls one thing filling the frame a close-up', () => {
+    const result = compose({ objects: [{ label: 'cat', score: 0.8, area: 0.9, box: [0, 0, 1, 1] }] });
+    expect(result.altText).toBe('Close-up of a cat, in grey and brown tones.');
   });
 
   it('does not count a "face" found on an animal as a person', () => {

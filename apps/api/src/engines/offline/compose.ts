@@ -93,7 +93,10 @@ export function composeAltText(input: ComposeInput): Composition {
   if (kind === 'text' || kind === 'screenshot' || kind === 'chart' || kind === 'logo') {
     altText = describeGraphic(kind, text, firstLine, stats, subject ?? pixelSubject);
   } else if (fromCaption && subject) {
-    altText = withKindPrefix(kind, stats, subject);
+    // A caption is a sentence of its own: the kind goes in front of it, not into it.
+    const kindLabel =
+      kind === 'illustration' ? 'Illustration' : stats.greyscale ? 'Black-and-white photograph' : undefined;
+    altText = kindLabel ? `${kindLabel}: ${subject}` : capitalise(subject);
   } else {
     // "a smiling person", but "Peter Taylor, smiling": names are not adjectives' hosts.
     const who = subject ?? (smiling ? pixelSubject.replace(/^a person/, 'a smiling person') : pixelSubject);
@@ -101,6 +104,8 @@ export function composeAltText(input: ComposeInput): Composition {
     let core: string;
     if (who && portrait && kind === 'photo')
       core = `${stats.greyscale ? 'Black-and-white portrait' : 'Portrait'} of ${who}`;
+    else if (who && closeUp(objects) && kind === 'photo' && !subject)
+      core = `${stats.greyscale ? 'Black-and-white close-up' : 'Close-up'} of ${who}`;
     else if (who) core = withKindPrefix(kind, stats, who);
     else if (text) core = `${stats.greyscale ? 'Black-and-white photograph' : 'Photograph'} of text`;
     else core = describeScene(kind, stats);
@@ -137,6 +142,11 @@ function contains(box: [number, number, number, number], [x, y]: [number, number
 
 function isPortrait(person: DetectedObject | undefined, face: DetectedFace | undefined): boolean {
   return (face?.area ?? 0) >= 0.05 || ((person?.area ?? 0) >= 0.6 && (face?.area ?? 0) >= 0.03);
+}
+
+/** One non-person thing filling most of the frame. */
+function closeUp(objects: DetectedObject[]): boolean {
+  return objects.length === 1 && objects[0]?.label !== 'person' && (objects[0]?.area ?? 0) >= 0.6;
 }
 
 /** "a motorcycle", "two cups and a bowl", "an animal" for an unsure detection. */

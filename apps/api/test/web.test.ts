@@ -53,7 +53,7 @@ describe('serving the built SPA', () => {
     '/dashboard',
     '/checkout/growth?amount=19',
     '/blog/post2',
-    '/confirm-email/tok123',
+    '/confirm-email/eyJhbGciOi.eyJzdWIi.c2ln',
     '/images/',
   ])('answers the client route %s with index.html and 200', async (url) => {
     const response = await t.app.inject({ method: 'GET', url, headers: html });

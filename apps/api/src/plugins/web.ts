@@ -20,6 +20,8 @@ export function isClientRoute(pathname: string): boolean {
 function wantsHtml(request: FastifyRequest, pathname: string): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
   if (pathname === '/api' || pathname.startsWith('/api/') || pathname.startsWith('/files/')) return false;
+  // Client routes first: a token in the path (/confirm-email/<jwt>) may look like a file name.
+  if (isClientRoute(pathname)) return true;
   // A missing script, stylesheet or image gets a plain 404, not the app's HTML.
   if (pathname.startsWith('/assets/') || /\.[A-Za-z0-9]+$/.test(pathname)) return false;
   const accept = request.headers.accept;

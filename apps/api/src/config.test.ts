@@ -1,6 +1,7 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, configVariableNames, loadConfig } from './config.ts';
 
 function problemsOf(env: Record<string, string>): string[] {
   try {
@@ -46,7 +47,9 @@ describe('loadConfig', () => {
       S3_ENDPOINT: 'http://127.0.0.1:9000',
       S3_FORCE_PATH_STYLE: 'true',
       PUBLIC_URL: 'https://altwise.example/',
+      TRUST_PROXY: 'true',
     });
+    expect(config.trustProxy).toBe(true);
     expect(config.database).toEqual({ driver: 'postgres', url: 'postgres://u:p@db:5432/altwise' });
     expect(config.role).toBe('api');
     expect(config.publicUrl).toBe('https://altwise.example');
@@ -95,5 +98,11 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: '70000', PROCESS_ROLE: 'boss' })).toThrow(
       /Invalid configuration:\n {2}- PORT must be between 1 and 65535\n {2}- PROCESS_ROLE must be all, api or worker/,
     );
+  });
+
+  it('has every variable listed in .env.example, and nothing else', async () => {
+    const example = await readFile(path.resolve(import.meta.dirname, '../../../.env.example'), 'utf8');
+    const listed = [...example.matchAll(/^([A-Z0-9_]+)=/gm)].map((match) => match[1]);
+    expect(listed.sort()).toEqual([...configVariableNames].sort());
   });
 });

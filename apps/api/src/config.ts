@@ -68,7 +68,8 @@ const envSchema = z.object({
   TRUST_PROXY: booleanText('TRUST_PROXY'),
 });
 
-export type EnvInput = Partial<Record<keyof z.input<typeof envSchema>, string>>;
+/** Every variable the app reads; `.env.example` lists each of them (a test checks). */
+export const configVariableNames = Object.keys(envSchema.shape) as (keyof typeof envSchema.shape)[];
 
 export type StorageConfig =
   | { driver: 'local'; dir: string }

@@ -50,10 +50,19 @@ for (let round = 0; round < rounds; round++) {
   }
 }
 
-// Throughput: every image `rounds` times, submitted at once; the pool's queue does the pacing.
+// Throughput: every image `rounds` times, with enough requests in flight to keep every worker busy.
 const burst = Array.from({ length: rounds }, () => images).flat();
+const inFlight = options.offline.workers * 4;
 const burstStarted = performance.now();
-await Promise.all(burst.map((image) => engine.describeImage(image.bytes)));
+let next = 0;
+await Promise.all(
+  Array.from({ length: inFlight }, async () => {
+    while (next < burst.length) {
+      const image = burst[next++];
+      if (image) await engine.describeImage(image.bytes);
+    }
+  }),
+);
 const burstSeconds = (performance.now() - burstStarted) / 1000;
 
 clearInterval(sampler);
@@ -75,7 +84,7 @@ const lines = [
   `model start-up    ${(startupMs / 1000).toFixed(2)} s   (target ≤ 5 s)   ${verdict(startupMs <= 5000)}`,
   `latency p50       ${(p(0.5) / 1000).toFixed(2)} s   (target ≤ 0.8 s) ${verdict(p(0.5) <= 800)}`,
   `latency p95       ${(p(0.95) / 1000).toFixed(2)} s   (target ≤ 2 s)   ${verdict(p(0.95) <= 2000)}`,
-  `throughput        ${(burst.length / burstSeconds).toFixed(2)} images/s (${burst.length} images, all submitted at once)`,
+  `throughput        ${(burst.length / burstSeconds).toFixed(2)} images/s (${burst.length} images, ${inFlight} in flight)`,
   `peak memory (RSS) ${(peakRss / 1024 / 1024).toFixed(0)} MB  (target ≤ 1024 MB) ${verdict(peakRss <= 1024 ** 3)}`,
 ];
 process.stdout.write(`${lines.join('\n')}\n`);

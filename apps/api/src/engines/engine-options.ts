@@ -28,7 +28,7 @@ export interface ImageLimits {
 export interface OfflineOptions {
   /** Worker threads, each with its own warm models. */
   workers: number;
-  /** Requests waiting for a worker before new ones are refused (bounded memory). */
+  /** Requests waiting for a worker before new ones are refused; each holds ≤ ~4.5 MB of pixels. */
   maxQueue: number;
   /** OCR words below this confidence (0..100) are ignored. */
   ocrMinConfidence: number;
@@ -59,7 +59,7 @@ export const engineEnvSchema = z
     OPENAI_MAX_RETRIES: intFromEnv(2, 0, 10),
     OPENAI_MAX_TOKENS: intFromEnv(300, 16, 4_000),
     ENGINE_WORKERS: intFromEnv(1, 1, 8),
-    ENGINE_MAX_QUEUE: intFromEnv(100, 1, 10_000),
+    ENGINE_MAX_QUEUE: intFromEnv(32, 1, 1_000),
     ENGINE_OCR_MIN_CONFIDENCE: intFromEnv(70, 0, 100),
     ENGINE_OCR_TIMEOUT_MS: intFromEnv(3_000, 100, 60_000),
     ENGINE_MAX_INPUT_PIXELS: intFromEnv(40_000_000, 1_000_000, 268_402_689),

@@ -70,10 +70,12 @@ export async function prepareImage(
   try {
     const oriented = sharp(source, options).rotate();
     const hasAlpha = Boolean(metadata.hasAlpha);
-    const transparentShare = hasAlpha ? await measureTransparency(source, options) : 0;
+    const transparency = hasAlpha
+      ? await measureTransparency(source, options)
+      : { share: 0, background: '#ffffff' };
     const { data, info } = await oriented
       .resize(limits.maxSide, limits.maxSide, { fit: 'inside', withoutEnlargement: !isSvg })
-      .flatten({ background: '#ffffff' })
+      .flatten({ background: transparency.background })
       .toColourspace('srgb')
       .removeAlpha()
       .raw()
@@ -95,7 +97,7 @@ export async function prepareImage(
         animated: (metadata.pages ?? 1) > 1,
         hasAlpha,
       },
-      transparentShare,
+      transparentShare: transparency.share,
     };
   } catch (error) {
     throw toInputError(error);
@@ -121,16 +123,36 @@ function toRgb(data: Buffer, channels: number): Buffer {
   return rgb;
 }
 
-async function measureTransparency(source: Buffer | string, options: SharpOptions): Promise<number> {
-  const { data } = await sharp(source, options)
+/**
+ * Share of transparent pixels, and the background to flatten on: white, unless the visible pixels are
+ * themselves light (a white logo meant for a dark header), which would vanish on white.
+ */
+async function measureTransparency(
+  source: Buffer | string,
+  options: SharpOptions,
+): Promise<{ share: number; background: string }> {
+  const { data, info } = await sharp(source, options)
     .resize(64, 64, { fit: 'inside' })
+    .toColourspace('srgb')
     .ensureAlpha()
-    .extractChannel(3)
     .raw()
     .toBuffer({ resolveWithObject: true });
   let transparent = 0;
-  for (const alpha of data) if (alpha < 16) transparent++;
-  return data.length ? transparent / data.length : 0;
+  let opaque = 0;
+  let opaqueLuma = 0;
+  for (let i = 0; i < data.length; i += info.channels) {
+    const alpha = data[i + 3] ?? 255;
+    if (alpha < 16) {
+      transparent++;
+      continue;
+    }
+    opaque++;
+    opaqueLuma += 0.2126 * (data[i] ?? 0) + 0.7152 * (data[i + 1] ?? 0) + 0.0722 * (data[i + 2] ?? 0);
+  }
+  const pixels = transparent + opaque;
+  const share = pixels ? transparent / pixels : 0;
+  const lightContent = share > 0.1 && opaque > 0 && opaqueLuma / opaque > 190;
+  return { share, background: lightContent ? '#1f2937' : '#ffffff' };
 }
 
 function toInputError(error: unknown): EngineInputError {

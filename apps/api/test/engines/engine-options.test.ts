@@ -16,7 +16,7 @@ describe('engine configuration', () => {
       provider: 'offline',
       defaultMaxLength: 125,
       defaultLanguage: 'en',
-      offline: { workers: 1, maxQueue: 100, ocrMinConfidence: 70, ocrTimeoutMs: 3000 },
+      offline: { workers: 1, maxQueue: 32, ocrMinConfidence: 70, ocrTimeoutMs: 3000 },
       limits: { maxInputPixels: 40_000_000, maxSide: 1024 },
     });
     expect(options.openai).toMatchObject({ model: 'gpt-4o-mini', timeoutMs: 30_000, maxRetries: 2 });

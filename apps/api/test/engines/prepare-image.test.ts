@@ -48,6 +48,20 @@ describe('prepareImage', () => {
     expect(b).toBeLessThan(50);
   });
 
+  it('flattens a light logo on a dark background so it does not vanish on white', async () => {
+    const whiteLogo = await sharp(
+      Buffer.from(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="80"><rect x="20" y="20" width="160" height="40" fill="#ffffff"/></svg>',
+      ),
+    )
+      .png()
+      .toBuffer();
+    const prepared = await prepareImage(whiteLogo);
+    const [r, g, b] = await pixelAt(prepared, 2, 2);
+    expect(Math.max(r ?? 255, g ?? 255, b ?? 255)).toBeLessThan(80);
+    expect(prepared.transparentShare).toBeGreaterThan(0.5);
+  });
+
   it('downscales to at most 1024 px on the long side', async () => {
     const big = await sharp({ create: { width: 3000, height: 1500, channels: 3, background: '#336699' } })
       .png()

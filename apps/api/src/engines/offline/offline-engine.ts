@@ -1,5 +1,5 @@
 import type { EngineOptions } from '../engine-options.ts';
-import { EngineProviderError } from '../errors.ts';
+import { EngineBusyError, EngineProviderError } from '../errors.ts';
 import { measurePixels } from '../image-stats.ts';
 import { cleanContext } from '../page-context.ts';
 import { prepareImage } from '../prepare-image.ts';
@@ -30,6 +30,8 @@ export function createOfflineEngine(options: EngineOptions): AltTextEngine {
   async function describeImage(image: Uint8Array, describe: DescribeOptions = {}): Promise<AltTextResult> {
     const t0 = performance.now();
     describe.signal?.throwIfAborted();
+    // Refuse before decoding: each queued request holds its prepared pixels (up to ~4.5 MB).
+    if (!pool.hasCapacity) throw new EngineBusyError();
     const prepared = await prepareImage(image, options.limits);
     const stats = await measurePixels(prepared);
     const tPrepared = performance.now();

@@ -57,6 +57,11 @@ export class WorkerPool {
     });
   }
 
+  /** Whether a new request would be queued rather than refused; checked before preparing an image. */
+  get hasCapacity(): boolean {
+    return !this.#closed && this.#queue.length < this.#options.maxQueue;
+  }
+
   get queued(): number {
     return this.#queue.length;
   }

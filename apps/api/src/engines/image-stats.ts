@@ -6,6 +6,8 @@ export interface PixelStats {
   greyscale: boolean;
   brightness: 'dark' | 'medium' | 'bright';
   meanLuma: number;
+  /** Standard deviation of luminance: contrast across the whole image. */
+  lumaStd: number;
   /** Colour names covering at least ~12% of the image, most common first. */
   colours: string[];
   /** Distinct colours after 4-bit-per-channel quantisation, per 1,000 pixels of the thumbnail. */
@@ -89,6 +91,7 @@ export function pixelStatsFromRgb(rgb: Uint8Array, width: number, height: number
     greyscale: chromaSum / pixels < 8,
     brightness: meanLuma < 70 ? 'dark' : meanLuma > 185 ? 'bright' : 'medium',
     meanLuma,
+    lumaStd,
     colours,
     distinctColoursPerK: (quantised.size / pixels) * 1000,
     topColourShare,

@@ -7,6 +7,7 @@ const photoStats: PixelStats = {
   greyscale: false,
   brightness: 'medium',
   meanLuma: 115,
+  lumaStd: 50,
   colours: ['grey', 'brown'],
   distinctColoursPerK: 45,
   topColourShare: 0.08,
@@ -229,6 +230,31 @@ describe('text, charts, logos and decorative images', () => {
       transparentShare: 0.6,
     });
     expect(result.altText).toBe('“Acme” logo.');
+  });
+
+  it('does not hide a low-contrast picture as decorative', () => {
+    const dim = { ...flat, edgeShare: 0, lumaStd: 25, greyscale: true, colours: ['grey'] };
+    expect(compose({ stats: dim }).decorative).toBe(false);
+  });
+
+  it('needs a stronger detection on drawings than on photographs', () => {
+    const drawing = { ...flat, greyscale: true, colours: ['white', 'black'], flatShare: 0.98 };
+    expect(
+      compose({ stats: drawing, objects: [{ label: 'kite', score: 0.4, area: 0.3, box: [0, 0, 0.5, 0.5] }] })
+        .altText,
+    ).toBe('Black-and-white graphic with no clearly recognisable subject.');
+    expect(
+      compose({ stats: drawing, objects: [{ label: 'horse', score: 0.56, area: 0.5, box: [0, 0, 1, 1] }] })
+        .altText,
+    ).toBe('Black-and-white illustration of a horse.');
+  });
+
+  it('calls a page of text "text" unless it is shaped like a screen', () => {
+    const words =
+      'Men may seem detestable as joint stock companies and nations knaves fools and murderers there may be';
+    const ocr = { text: words, confidence: 90, words: 18, numbers: 0 };
+    expect(compose({ stats: flat, ocr, width: 448, height: 333 }).kind).toBe('text');
+    expect(compose({ stats: flat, ocr, width: 1280, height: 800 }).kind).toBe('screenshot');
   });
 
   it('marks spacers, tiny images and plain backgrounds decorative', () => {

@@ -45,8 +45,11 @@ const specificScore = 0.5;
 
 export function composeAltText(input: ComposeInput): Composition {
   const { stats, context } = input;
+  const graphic = looksFlat(input);
+  // COCO detectors are trained on photographs; on drawings and scientific images they see shapes.
+  const minScore = graphic ? Math.max(input.minDetectionScore, specificScore) : input.minDetectionScore;
   const objects = input.objects
-    .filter((o) => o.score >= input.minDetectionScore && o.area >= 0.004)
+    .filter((o) => o.score >= minScore && o.area >= 0.004)
     .sort((a, b) => b.area * b.score - a.area * a.score);
   const people = objects.filter((o) => o.label === 'person');
   const faces = acceptFaces(input.faces, objects);
@@ -211,7 +214,9 @@ function describeScene(kind: ImageKind, stats: PixelStats): string {
   const tones = stats.colours.length ? ` in ${joinList(stats.colours)} tones` : '';
   if (kind === 'blank') return 'Plain background';
   if (kind === 'illustration')
-    return `${stats.greyscale ? 'Black-and-white abstract graphic' : 'Abstract graphic'}${stats.greyscale ? '' : tones}`;
+    return stats.greyscale
+      ? 'Black-and-white graphic with no clearly recognisable subject'
+      : `Graphic${tones}`;
   if (stats.greyscale)
     return `${stats.brightness === 'dark' ? 'Dark black-and-white' : 'Black-and-white'} photograph with no clearly recognisable subject`;
   const light =
@@ -264,11 +269,13 @@ export function classifyKind(
 ): ImageKind {
   const { stats, ocr } = input;
   if (stats.uniform) return 'blank';
-  const graphic = stats.flatShare >= (stats.greyscale ? 0.85 : 0.6) || input.transparentShare > 0.1;
-  if (!graphic) return 'photo';
+  if (!looksFlat(input)) return 'photo';
   const words = text ? ocr.words : 0;
   const longSide = Math.max(input.width, input.height);
-  if (words >= 15) return 'screenshot';
+  const aspect = input.width / input.height;
+  const screenShaped =
+    input.width >= 600 && ((aspect >= 1.2 && aspect <= 2.4) || (aspect >= 0.4 && aspect <= 0.65));
+  if (words >= 15) return screenShaped ? 'screenshot' : 'text';
   if (words >= 4 && ocr.numbers >= 3 && ocr.numbers / words >= 0.3) return 'chart';
   if (words >= 1 && words <= 3 && (input.transparentShare > 0.1 || longSide <= 400)) return 'logo';
   if (words >= 1) return 'text';
@@ -276,13 +283,19 @@ export function classifyKind(
   return 'illustration';
 }
 
+/** Large flat colour areas: a drawing, a chart, a screenshot or a logo rather than a photograph. */
+function looksFlat(input: Pick<ComposeInput, 'stats' | 'transparentShare'>): boolean {
+  return input.stats.flatShare >= (input.stats.greyscale ? 0.85 : 0.6) || input.transparentShare > 0.1;
+}
+
 function isDecorative(input: ComposeInput, text: string, objects: DetectedObject[]): boolean {
   const { width, height, stats } = input;
   if (width * height <= 400 || Math.min(width, height) <= 4) return true;
   if (text || objects.length > 0) return false;
   if (stats.uniform) return true;
-  // A near-flat background with almost no edges: a texture or gradient behind content.
-  return stats.edgeShare < 0.002 && stats.topColourShare > 0.6;
+  // A near-flat background: almost no edges and almost no contrast. Low-contrast pictures
+  // (a dim X-ray, a foggy photo) have contrast even without hard edges, and are described.
+  return stats.edgeShare < 0.002 && stats.lumaStd < 10;
 }
 
 /** OCR lines joined into one readable phrase. */

@@ -131,7 +131,7 @@ export function nameColour(hue: number, saturation: number, lightness: number): 
     if (lightness > 0.78) return 'white';
     return 'grey';
   }
-  if (hue < 15 || hue >= 340) return lightness > 0.7 ? 'pink' : lightness < 0.3 ? 'dark red' : 'red';
+  if (hue < 10 || hue >= 340) return lightness > 0.7 ? 'pink' : lightness < 0.3 ? 'dark red' : 'red';
   if (hue < 45) {
     if (lightness < 0.45 || saturation < 0.45) return 'brown';
     return lightness > 0.8 ? 'beige' : 'orange';
@@ -143,3 +143,54 @@ export function nameColour(hue: number, saturation: number, lightness: number): 
   if (hue < 290) return 'purple';
   return 'pink';
 }
+
+/**
+ * The dominant colour name inside a box given in fractions of the image, with its share of the box.
+ * Used for the clothing below a face: "a smiling person wearing orange".
+ */
+export function dominantColourIn(
+  rgb: Uint8Array,
+  width: number,
+  height: number,
+  box: [number, number, number, number],
+): { colour: string; share: number } | undefined {
+  const x0 = Math.max(0, Math.floor(box[0] * width));
+  const y0 = Math.max(0, Math.floor(box[1] * height));
+  const x1 = Math.min(width, Math.ceil((box[0] + box[2]) * width));
+  const y1 = Math.min(height, Math.ceil((box[1] + box[3]) * height));
+  if (x1 - x0 < 4 || y1 - y0 < 4) return undefined;
+  // Shading splits one garment into neighbouring names (orange, brown); count them as one family.
+  const families = new Map<string, Map<string, number>>();
+  let total = 0;
+  const step = Math.max(1, Math.floor(Math.sqrt(((x1 - x0) * (y1 - y0)) / 4096)));
+  for (let y = y0; y < y1; y += step) {
+    for (let x = x0; x < x1; x += step) {
+      const i = (y * width + x) * 3;
+      const name = nameColour(...rgbToHsl(rgb[i] ?? 0, rgb[i + 1] ?? 0, rgb[i + 2] ?? 0));
+      const family = colourFamily[name] ?? name;
+      const members = families.get(family) ?? new Map<string, number>();
+      members.set(name, (members.get(name) ?? 0) + 1);
+      families.set(family, members);
+      total++;
+    }
+  }
+  const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+  const members = [...families.values()].sort((a, b) => sum(b) - sum(a))[0];
+  if (!members || total === 0) return undefined;
+  const colour = [...members.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+  return colour ? { colour, share: sum(members) / total } : undefined;
+}
+
+const colourFamily: Record<string, string> = {
+  red: 'red',
+  'dark red': 'red',
+  pink: 'red',
+  orange: 'orange',
+  brown: 'orange',
+  beige: 'orange',
+  yellow: 'yellow',
+  olive: 'yellow',
+  blue: 'blue',
+  navy: 'blue',
+  teal: 'blue',
+};

@@ -173,6 +173,16 @@ describe('what the pixels alone support', () => {
     expect(result.altText).not.toMatch(/\b(man|woman|boy|girl|male|female|old|young|aged)\b/i);
   });
 
+  it('names the colour a single person is wearing, but not in black-and-white', () => {
+    expect(compose({ objects: [person()], faces: [face('happy')], clothingColour: 'orange' }).altText).toBe(
+      'Portrait of a smiling person wearing orange.',
+    );
+    const grey = { ...photoStats, greyscale: true, colours: ['grey'] };
+    expect(
+      compose({ stats: grey, objects: [person()], faces: [face()], clothingColour: 'grey' }).altText,
+    ).not.toMatch(/wearing/);
+  });
+
   it('says black-and-white when the photograph is', () => {
     const result = compose({
       stats: { ...photoStats, greyscale: true, colours: ['grey'] },

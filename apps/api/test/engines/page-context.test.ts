@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { dominantColourIn } from '../../src/engines/image-stats.ts';
 import { acceptWords } from '../../src/engines/offline/ocr.ts';
 import {
   cleanContext,
@@ -112,5 +113,19 @@ describe('OCR word filter', () => {
         70,
       ).text,
     ).toBe('Acme');
+  });
+});
+
+describe('colour of a region', () => {
+  it('counts shades of one colour together and names the commonest', () => {
+    const width = 10;
+    const height = 10;
+    const rgb = new Uint8Array(width * height * 3);
+    for (let i = 0; i < width * height; i++) {
+      // 60% bright orange, 20% brown shading, 20% white.
+      const [r, g, b] = i < 60 ? [240, 120, 20] : i < 80 ? [120, 60, 10] : [255, 255, 255];
+      rgb.set([r, g, b], i * 3);
+    }
+    expect(dominantColourIn(rgb, width, height, [0, 0, 1, 1])).toEqual({ colour: 'orange', share: 0.8 });
   });
 });

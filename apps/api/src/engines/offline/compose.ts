@@ -28,6 +28,8 @@ export interface ComposeInput {
   transparentShare: number;
   context: PageContext;
   minDetectionScore: number;
+  /** Dominant colour of the area below the single person's face, when one colour clearly dominates. */
+  clothingColour?: string;
 }
 
 export interface Composition {
@@ -112,6 +114,11 @@ export function composeAltText(input: ComposeInput): Composition {
     else if (who) core = withKindPrefix(kind, stats, who);
     else if (text) core = `${stats.greyscale ? 'Black-and-white photograph' : 'Photograph'} of text`;
     else core = describeScene(kind, stats);
+    const wearing =
+      personCount === 1 && faces.length === 1 && input.clothingColour && !stats.greyscale
+        ? ` wearing ${input.clothingColour}`
+        : '';
+    core += wearing;
     if (smiling && subject) core += ', smiling';
     if (who && subject && things) core += ` with ${things}`;
     if (text) core += who ? ` with the text ${quote(text)}` : ` reading ${quote(text)}`;

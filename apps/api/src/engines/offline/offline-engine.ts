@@ -1,6 +1,6 @@
 import type { EngineOptions } from '../engine-options.ts';
 import { EngineBusyError, EngineProviderError } from '../errors.ts';
-import { measurePixels } from '../image-stats.ts';
+import { dominantColourIn, measurePixels } from '../image-stats.ts';
 import { cleanContext } from '../page-context.ts';
 import { prepareImage } from '../prepare-image.ts';
 import { applyQualityRules } from '../quality-rules.ts';
@@ -59,6 +59,7 @@ export function createOfflineEngine(options: EngineOptions): AltTextEngine {
       transparentShare: prepared.transparentShare,
       context,
       minDetectionScore: options.offline.minDetectionScore,
+      ...clothing(prepared, models?.faces ?? []),
     });
     const maxLength = describe.maxLength ?? options.defaultMaxLength;
     const ruled = applyQualityRules({
@@ -117,6 +118,20 @@ export function createOfflineEngine(options: EngineOptions): AltTextEngine {
     },
     close: () => pool.close(),
   };
+}
+
+/** The area below a single face, where clothing usually is; named only when one colour clearly dominates. */
+function clothing(
+  prepared: { rgb: Buffer; width: number; height: number },
+  faces: Array<{ box: [number, number, number, number]; score: number }>,
+): { clothingColour?: string } {
+  const confident = faces.filter((f) => f.score >= 0.5);
+  if (confident.length !== 1 || !confident[0]) return {};
+  const [x, y, w, h] = confident[0].box;
+  const torso: [number, number, number, number] = [x - w * 0.25, y + h * 1.35, w * 1.5, h * 1.5];
+  if (torso[1] >= 0.95) return {};
+  const found = dominantColourIn(prepared.rgb, prepared.width, prepared.height, torso);
+  return found && found.share >= 0.45 ? { clothingColour: found.colour } : {};
 }
 
 function toArrayBuffer(buffer: Buffer): ArrayBuffer {

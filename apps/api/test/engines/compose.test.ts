@@ -154,6 +154,11 @@ describe('what the pixels alone support', () => {
     ).toMatch(/^An animal/);
   });
 
+  it('does not name an unsure object that fills the whole frame', () => {
+    const result = compose({ objects: [{ label: 'umbrella', score: 0.57, area: 0.95, box: [0, 0, 1, 1] }] });
+    expect(result.altText).not.toMatch(/umbrella/);
+  });
+
   it('calls one thing filling the frame a close-up', () => {
     const result = compose({ objects: [{ label: 'cat', score: 0.8, area: 0.9, box: [0, 0, 1, 1] }] });
     expect(result.altText).toBe('Close-up of a cat, in grey and brown tones.');

@@ -51,7 +51,7 @@ export function composeAltText(input: ComposeInput): Composition {
   // COCO detectors are trained on photographs; on drawings and scientific images they see shapes.
   const minScore = graphic ? Math.max(input.minDetectionScore, specificScore) : input.minDetectionScore;
   const objects = input.objects
-    .filter((o) => o.score >= minScore && o.area >= 0.004)
+    .filter((o) => o.score >= minScore && o.area >= 0.004 && !ambiguousFill(o))
     .sort((a, b) => b.area * b.score - a.area * a.score);
   const people = objects.filter((o) => o.label === 'person');
   const faces = acceptFaces(input.faces, objects);
@@ -152,6 +152,16 @@ function contains(box: [number, number, number, number], [x, y]: [number, number
 
 function isPortrait(person: DetectedObject | undefined, face: DetectedFace | undefined): boolean {
   return (face?.area ?? 0) >= 0.05 || ((person?.area ?? 0) >= 0.6 && (face?.area ?? 0) >= 0.03);
+}
+
+/**
+ * A box filling most of the frame is matched on outline alone (a fundus photograph reads as an
+ * umbrella). Unless the detector is sure, keep such a thing only where its family word is still
+ * informative (people, animals, vehicles).
+ */
+function ambiguousFill(o: DetectedObject): boolean {
+  const family = nounFor(o.label).family;
+  return o.area >= 0.6 && o.score < 0.6 && family !== 'person' && family !== 'animal' && family !== 'vehicle';
 }
 
 /** One non-person thing filling most of the frame. */

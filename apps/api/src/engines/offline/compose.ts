@@ -114,13 +114,14 @@ export function composeAltText(input: ComposeInput): Composition {
     else if (who) core = withKindPrefix(kind, stats, who);
     else if (text) core = `${stats.greyscale ? 'Black-and-white photograph' : 'Photograph'} of text`;
     else core = describeScene(kind, stats);
+    // Only when the person is the whole subject, so the colour cannot attach to "a motorcycle".
     const wearing =
-      personCount === 1 && faces.length === 1 && input.clothingColour && !stats.greyscale
+      personCount === 1 && faces.length === 1 && input.clothingColour && !stats.greyscale && !things
         ? ` wearing ${input.clothingColour}`
         : '';
     core += wearing;
     if (smiling && subject) core += ', smiling';
-    if (who && subject && things) core += ` with ${things}`;
+    if (who && subject && things) core += `${smiling ? ',' : ''} with ${things}`;
     if (text) core += who ? ` with the text ${quote(text)}` : ` reading ${quote(text)}`;
     else if (who && !portrait && kind === 'photo' && !subject) core += toneClause(stats);
     altText = core;

@@ -22,8 +22,9 @@ interface Slot {
 export interface WorkerPoolOptions {
   size: number;
   maxQueue: number;
-  /** Only for tests: another worker script. */
+  /** Only for tests: another worker script and its data. */
   workerUrl?: URL;
+  workerData?: unknown;
 }
 
 export class WorkerPool {
@@ -75,7 +76,9 @@ export class WorkerPool {
   }
 
   #spawn(): Slot {
-    const worker = new Worker(this.#options.workerUrl ?? new URL('./worker.ts', import.meta.url));
+    const worker = new Worker(this.#options.workerUrl ?? new URL('./worker.ts', import.meta.url), {
+      workerData: this.#options.workerData,
+    });
     worker.unref();
     let markReady: (ms: number) => void = () => {};
     let failReady: (e: Error) => void = () => {};

@@ -1,6 +1,6 @@
 import { messages } from '@altwise/contracts/messages';
 import { routes } from '@altwise/contracts/routes';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { Spinner } from '../components/ui/spinner.tsx';
 import { useAuth } from '../lib/auth.tsx';
@@ -22,7 +22,13 @@ export function ProtectedRoute() {
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const urlToken = searchParams.get(tokenParam);
+  const locationState: unknown = location.state;
   const [checked, setChecked] = useState(false);
+  // Navigate re-navigates whenever its props change identity, so the state object must be stable.
+  const redirectState = useMemo<LoginRedirectState>(
+    () => ({ from: { pathname: location.pathname, search: location.search, hash: location.hash } }),
+    [location.pathname, location.search, location.hash],
+  );
 
   useEffect(() => {
     let cancelled = false;
@@ -35,7 +41,7 @@ export function ProtectedRoute() {
         const search = rest.toString();
         navigate(
           { pathname: location.pathname, search: search ? `?${search}` : '', hash: location.hash },
-          { replace: true, state: location.state },
+          { replace: true, state: locationState },
         );
       }
       if (!cancelled) setChecked(true);
@@ -44,7 +50,7 @@ export function ProtectedRoute() {
     return () => {
       cancelled = true;
     };
-  }, [urlToken, login, navigate, location.pathname, location.search, location.hash, location.state]);
+  }, [urlToken, login, navigate, location.pathname, location.search, location.hash, locationState]);
 
   if (!checked || urlToken) {
     return (
@@ -56,10 +62,7 @@ export function ProtectedRoute() {
   }
 
   if (!isAuthenticated) {
-    const state: LoginRedirectState = {
-      from: { pathname: location.pathname, search: location.search, hash: location.hash },
-    };
-    return <Navigate to={routes.login} replace state={state} />;
+    return <Navigate to={routes.login} replace state={redirectState} />;
   }
 
   return <Outlet />;

@@ -35,7 +35,7 @@ export function AppShell() {
     <div className="flex min-h-dvh flex-col">
       <a
         href="#main"
-        className="sr-only z-50 rounded-md bg-white px-4 py-2 font-semibold text-indigo-800 shadow-lg focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+        className="fixed top-2 left-2 z-50 -translate-y-[200%] rounded-md bg-white px-4 py-2 font-semibold text-indigo-800 shadow-lg focus:translate-y-0"
       >
         Skip to content
       </a>

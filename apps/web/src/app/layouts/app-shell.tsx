@@ -10,13 +10,11 @@ import { PublicHeader, SignedInHeader } from './site-header.tsx';
  */
 function useFocusOnNavigation() {
   const { pathname } = useLocation();
-  const isFirstRender = useRef(true);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on page changes only, not query-string updates.
+  // Compare with the previous path rather than counting renders: StrictMode runs effects twice on mount.
+  const previousPathname = useRef(pathname);
   useEffect(() => {
-    if (isFirstRender.current) {
-      isFirstRender.current = false;
-      return;
-    }
+    if (previousPathname.current === pathname) return;
+    previousPathname.current = pathname;
     const target = document.querySelector<HTMLElement>('main h1') ?? document.getElementById('main');
     if (!target) return;
     if (!target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');

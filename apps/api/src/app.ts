@@ -7,10 +7,19 @@ import type { AppConfig } from './config.ts';
 import { type DatabaseHandle, databaseOptionsFromConfig, openDatabase } from './db/client.ts';
 import { createJobQueue, type JobQueue, type WorkOptions } from './jobs/queue.ts';
 import { startWorkers } from './jobs/workers.ts';
+import { createMailTransport } from './mail/create-mail-transport.ts';
+import type { MailTransport } from './mail/mail-transport.ts';
+import { createGoogleIdTokenVerifier } from './modules/accounts/google-id-tokens.ts';
+import { accountsRoutes } from './modules/accounts/routes.ts';
+import { type AccountsService, createAccountsService } from './modules/accounts/service.ts';
+import { createSessionTokens, resolveJwtSecret } from './modules/accounts/session-tokens.ts';
 import { filesRoutes } from './modules/files/routes.ts';
 import { createFilesService, type FilesService } from './modules/files/service.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { createHealthService } from './modules/health/service.ts';
+import { devOutboxRoutes } from './modules/mail/routes.ts';
+import { createMailService, type MailService } from './modules/mail/service.ts';
+import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
 import { securityPlugin } from './plugins/security.ts';
@@ -24,6 +33,8 @@ export type AppDeps = {
   storage: FileStorage;
   queue: JobQueue;
   files: FilesService;
+  mail: MailService;
+  accounts: AccountsService;
 };
 
 export type BuildAppOptions = {
@@ -32,6 +43,8 @@ export type BuildAppOptions = {
   storage?: FileStorage;
   /** Worker polling, shortened by tests. */
   workOptions?: WorkOptions;
+  /** Replaces the transport chosen from config (SMTP_URL or the outbox). */
+  mailTransport?: MailTransport;
 };
 
 declare module 'fastify' {
@@ -49,7 +62,18 @@ const saneRequestId = /^[A-Za-z0-9._:-]{1,128}$/;
 function loggerOptions(config: AppConfig): FastifyServerOptions['logger'] {
   return {
     level: config.logLevel,
-    redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+    // Request bodies are not logged, but nothing secret may reach the log even if one is.
+    redact: [
+      'req.headers.authorization',
+      'req.headers.cookie',
+      'res.headers["set-cookie"]',
+      'authorization',
+      ...['password', 'currentPassword', 'newPassword', 'confirmPassword', 'credential'].flatMap((key) => [
+        key,
+        `*.${key}`,
+        `*.*.${key}`,
+      ]),
+    ],
     ...(config.env === 'development' && process.stdout.isTTY
       ? {
           transport: {
@@ -82,19 +106,32 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
 
   const database = options.database ?? (await openDatabase(databaseOptionsFromConfig(config)));
   let queue: JobQueue | undefined;
+  let mailTransport: MailTransport | undefined;
   try {
     await database.migrate();
     const storage = options.storage ?? createStorage(config);
     const files = createFilesService({ db: database.db, storage, logger: app.log });
     const runsWorkers = config.role !== 'api';
     queue = createJobQueue({ database, runsWorkers, logger: app.log });
+    mailTransport = options.mailTransport ?? createMailTransport(config, app.log);
+    const mail = createMailService({ db: database.db, queue, transport: mailTransport, logger: app.log });
+    const sessions = createSessionTokens(await resolveJwtSecret(config), config.auth.jwtExpiresIn);
+    const accounts = createAccountsService({
+      db: database.db,
+      mail,
+      sessions,
+      verifyGoogleIdToken: config.auth.google ? createGoogleIdTokenVerifier(config.auth.google) : null,
+      publicUrl: config.publicUrl,
+      logger: app.log,
+    });
     await queue.start();
-    if (runsWorkers) await startWorkers(queue, { files }, options.workOptions);
+    if (runsWorkers) await startWorkers(queue, { files, mail }, options.workOptions);
 
     app.decorate('config', config);
-    app.decorate('deps', { database, storage, queue, files });
+    app.decorate('deps', { database, storage, queue, files, mail, accounts });
   } catch (error) {
     await queue?.stop().catch(() => {});
+    await mailTransport?.close().catch(() => {});
     await database.close().catch(() => {});
     throw error;
   }
@@ -104,6 +141,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     await instance.deps.queue
       .stop()
       .catch((error) => instance.log.error({ err: error }, 'stopping the queue failed'));
+    await instance.deps.mail.close().catch(() => {});
     await instance.deps.database.close();
   });
 
@@ -124,6 +162,9 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       version: packageJson.version,
     });
     await app.register(healthRoutes, { prefix: API_BASE, health });
+    await app.register(authPlugin, { authenticate: app.deps.accounts.authenticate });
+    await app.register(accountsRoutes, { prefix: API_BASE, accounts: app.deps.accounts, config });
+    if (config.env === 'development') await app.register(devOutboxRoutes, { mail: app.deps.mail });
     await app.register(filesRoutes, { files: app.deps.files });
     await app.register(webPlugin, config.web);
   } catch (error) {

@@ -32,7 +32,13 @@ describe('loadConfig', () => {
   });
 
   it('derives PUBLIC_URL from PORT, serves the web app in production and treats empty values as unset', () => {
-    const config = loadConfig({ NODE_ENV: 'production', PORT: '3101', DATA_DIR: '/tmp/x', DATABASE_URL: '' });
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      PORT: '3101',
+      DATA_DIR: '/tmp/x',
+      DATABASE_URL: '',
+      JWT_SECRET: 'x'.repeat(32),
+    });
     expect(config.publicUrl).toBe('http://localhost:3101');
     expect(config.web.serve).toBe(true);
     expect(config.database).toEqual({ driver: 'pglite', dir: '/tmp/x/pglite' });
@@ -92,6 +98,36 @@ describe('loadConfig', () => {
       expect(problem).toContain(`PROCESS_ROLE=${role} needs DATABASE_URL`);
       expect(problem).toContain('PGlite');
     }
+  });
+
+  it('requires a JWT_SECRET of 32+ characters in production only, and reads the account settings', () => {
+    expect(problemsOf({ NODE_ENV: 'production' })).toEqual([
+      expect.stringMatching(/^JWT_SECRET is required when NODE_ENV=production/),
+    ]);
+    expect(problemsOf({ JWT_SECRET: 'short', JWT_EXPIRES_IN: 'forever', SMTP_URL: 'mail.example' })).toEqual([
+      'JWT_SECRET must be at least 32 characters (e.g. openssl rand -base64 48)',
+      'JWT_EXPIRES_IN must be a number followed by s, m, h, d or w (e.g. 7d)',
+      'SMTP_URL must look like smtp://user:pass@host:587 or smtps://host:465',
+    ]);
+    const defaults = loadConfig({});
+    expect(defaults.auth).toEqual({
+      jwtSecret: undefined,
+      jwtExpiresIn: '7d',
+      google: null,
+      rateLimit: { perIp: 50, perEmail: 10, windowSeconds: 900 },
+    });
+    expect(defaults.mail).toEqual({ smtpUrl: null, from: 'Altwise <no-reply@localhost>' });
+    const configured = loadConfig({
+      GOOGLE_CLIENT_ID: 'client.apps.googleusercontent.com',
+      SMTP_URL: 'smtp://u:p@mail:587',
+      AUTH_RATE_LIMIT_PER_EMAIL: '2',
+    });
+    expect(configured.auth.google).toEqual({
+      clientId: 'client.apps.googleusercontent.com',
+      jwksUrl: 'https://www.googleapis.com/oauth2/v3/certs',
+    });
+    expect(configured.auth.rateLimit.perEmail).toBe(2);
+    expect(configured.mail.smtpUrl).toBe('smtp://u:p@mail:587');
   });
 
   it('puts the whole list in the error message', () => {

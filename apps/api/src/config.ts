@@ -29,6 +29,16 @@ const booleanText = (name: string) =>
       .optional(),
   );
 
+const positiveInt = (name: string, fallback: number) =>
+  z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.coerce
+      .number({ error: `${name} must be a number` })
+      .int(`${name} must be a whole number`)
+      .min(1, `${name} must be at least 1`)
+      .default(fallback),
+  );
+
 const envSchema = z.object({
   NODE_ENV: z
     .enum(['development', 'production', 'test'], {
@@ -66,6 +76,27 @@ const envSchema = z.object({
   WEB_DIST_DIR: optionalText,
   SERVE_WEB: booleanText('SERVE_WEB'),
   TRUST_PROXY: booleanText('TRUST_PROXY'),
+  JWT_SECRET: optionalText.pipe(
+    z.string().min(32, 'JWT_SECRET must be at least 32 characters (e.g. openssl rand -base64 48)').optional(),
+  ),
+  JWT_EXPIRES_IN: z
+    .string()
+    .regex(/^[1-9][0-9]*[smhdw]$/, 'JWT_EXPIRES_IN must be a number followed by s, m, h, d or w (e.g. 7d)')
+    .default('7d'),
+  GOOGLE_CLIENT_ID: optionalText,
+  GOOGLE_JWKS_URL: z
+    .url({ protocol: /^https?$/, error: 'GOOGLE_JWKS_URL must be an absolute http(s) URL' })
+    .default('https://www.googleapis.com/oauth2/v3/certs'),
+  SMTP_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^smtps?:\/\/[^/]/, 'SMTP_URL must look like smtp://user:pass@host:587 or smtps://host:465')
+      .optional(),
+  ),
+  MAIL_FROM: z.string().min(3, 'MAIL_FROM must not be empty').default('Altwise <no-reply@localhost>'),
+  AUTH_RATE_LIMIT_PER_IP: positiveInt('AUTH_RATE_LIMIT_PER_IP', 50),
+  AUTH_RATE_LIMIT_PER_EMAIL: positiveInt('AUTH_RATE_LIMIT_PER_EMAIL', 10),
+  AUTH_RATE_LIMIT_WINDOW_SECONDS: positiveInt('AUTH_RATE_LIMIT_WINDOW_SECONDS', 900),
 });
 
 /** Every variable the app reads; `.env.example` lists each of them (a test checks). */
@@ -98,6 +129,20 @@ export type AppConfig = {
   web: { serve: boolean; distDir: string };
   /** Behind a reverse proxy: take client IP and protocol from X-Forwarded-* headers. */
   trustProxy: boolean;
+  auth: {
+    /** Unset outside production: a random secret is kept in `${dataDir}/jwt-secret` instead. */
+    jwtSecret: string | undefined;
+    /** Session token lifetime, e.g. `7d`. */
+    jwtExpiresIn: string;
+    /** Null when GOOGLE_CLIENT_ID is unset: Google sign-in is off. */
+    google: { clientId: string; jwksUrl: string } | null;
+    rateLimit: { perIp: number; perEmail: number; windowSeconds: number };
+  };
+  mail: {
+    /** Null: the embedded outbox (stored in the database and written to the log). */
+    smtpUrl: string | null;
+    from: string;
+  };
 };
 
 export class ConfigError extends Error {
@@ -137,6 +182,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
     }
   }
+  if (env.NODE_ENV === 'production' && !has('JWT_SECRET')) {
+    problems.push(
+      'JWT_SECRET is required when NODE_ENV=production: set it to a long random string (e.g. openssl rand -base64 48), the same for every API process',
+    );
+  }
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
 
   const e = parsed.data;
@@ -171,5 +221,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       distDir: path.resolve(e.WEB_DIST_DIR ?? path.join(repoRoot, 'apps/web/dist')),
     },
     trustProxy: e.TRUST_PROXY ?? false,
+    auth: {
+      jwtSecret: e.JWT_SECRET,
+      jwtExpiresIn: e.JWT_EXPIRES_IN,
+      google: e.GOOGLE_CLIENT_ID ? { clientId: e.GOOGLE_CLIENT_ID, jwksUrl: e.GOOGLE_JWKS_URL } : null,
+      rateLimit: {
+        perIp: e.AUTH_RATE_LIMIT_PER_IP,
+        perEmail: e.AUTH_RATE_LIMIT_PER_EMAIL,
+        windowSeconds: e.AUTH_RATE_LIMIT_WINDOW_SECONDS,
+      },
+    },
+    mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM },
   };
 }

@@ -27,7 +27,7 @@ export type TestAppOverrides = {
   dataDir?: string;
   /** Open the database from config (a PGlite directory under DATA_DIR) instead of in memory. */
   persistent?: boolean;
-} & Pick<BuildAppOptions, 'storage' | 'workOptions'>;
+} & Pick<BuildAppOptions, 'storage' | 'workOptions' | 'mailTransport'>;
 
 /**
  * The app on a fresh database: an in-memory PGlite by default; when TEST_DATABASE_URL points at a
@@ -48,6 +48,9 @@ export async function buildTestApp(overrides: TestAppOverrides = {}): Promise<Te
         DATA_DIR: dataDir,
         PUBLIC_URL: 'http://altwise.test',
         SERVE_WEB: 'false',
+        // Every inject comes from 127.0.0.1: tests that check rate limits set their own.
+        AUTH_RATE_LIMIT_PER_IP: '10000',
+        AUTH_RATE_LIMIT_PER_EMAIL: '10000',
         ...(postgres ? { DATABASE_URL: postgres.url } : {}),
         ...overrides.env,
       }),
@@ -60,6 +63,7 @@ export async function buildTestApp(overrides: TestAppOverrides = {}): Promise<Te
     const app = await buildApp(config, {
       database,
       storage: overrides.storage,
+      mailTransport: overrides.mailTransport,
       workOptions: overrides.workOptions ?? { pollingIntervalSeconds: 0.5 },
     });
     await overrides.beforeReady?.(app);

@@ -159,3 +159,94 @@ export const googleAuthResponseSchema = z.object({
   token: z.string(),
   user: sessionUserSchema,
 });
+
+/** Texts of the account calls that SPEC.md leaves to the server. */
+export const accountMessages = {
+  registered:
+    'Your account has been created. We have emailed you a link to confirm your address; please open it before logging in.',
+  emailTaken: 'An account with this email already exists',
+  invalidCredentials: 'Invalid email or password',
+  emailNotConfirmed:
+    'Please confirm your email address before logging in. Check your inbox or spam folder for the link, or ask for a new one with "Resend confirmation email".',
+  confirmationResent:
+    'If an account with this address is waiting for confirmation, a new confirmation link is on its way.',
+  emailConfirmed: 'Email confirmed successfully!',
+  alreadyConfirmed: 'This email address is already confirmed. You can log in.',
+  confirmationInvalid:
+    'This confirmation link is not valid. Please use the latest link we emailed you, or ask for a new one.',
+  confirmationExpired:
+    'This confirmation link has expired. Please ask for a new one with "Resend confirmation email".',
+  resetRequested: 'If an account exists for this address, we have emailed a link to reset its password.',
+  resetInvalid: 'This password reset link is not valid or has already been used. Please ask for a new one.',
+  resetExpired: 'This password reset link has expired. Please ask for a new one.',
+  passwordReset: 'Your password has been reset. You can now log in with your new password.',
+  profileUpdated: 'Profile updated successfully!',
+  passwordUpdated: 'Password updated successfully!',
+  wrongCurrentPassword: 'The current password is incorrect.',
+  noPasswordYet:
+    'This account signs in with Google and has no password yet. Use "Forgot password?" on the login screen to set one.',
+  googlePasswordLogin:
+    'This account signs in with Google. Use "Sign in with Google", or set a password with "Forgot password?".',
+  googleDisabled: 'Google sign-in is not enabled on this server.',
+  googleInvalid: 'Your Google sign-in could not be verified. Please try again.',
+  googleExpired: 'Your Google sign-in has expired. Please try again.',
+  googleUnverified: 'Your Google account email address is not verified, so it cannot be used to sign in.',
+  googleMismatch: 'The Google sign-in details do not match the signed Google credential.',
+  registrationEmailQueued: 'Notification email queued',
+} as const;
+
+/** POST /users/register, /users/resend-confirmation, /users/forgot-password, /users/reset-password. */
+export const statusMessageResponseSchema = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+});
+export type StatusMessageResponse = z.infer<typeof statusMessageResponseSchema>;
+
+/**
+ * GET /users/confirm-email/{token}: 200 with status 'success'; 4xx with status 'error' plus the
+ * usual error `code` (TOKEN_INVALID 400, TOKEN_EXPIRED 410, EMAIL_ALREADY_CONFIRMED 409).
+ */
+export const confirmEmailResponseSchema = z.object({
+  status: z.enum(['success', 'error']),
+  message: z.string(),
+  code: z.string().optional(),
+});
+export type ConfirmEmailResponse = z.infer<typeof confirmEmailResponseSchema>;
+
+/** PUT /users/update-profile. */
+export const updateProfileResponseSchema = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  user: sessionUserSchema,
+});
+
+/**
+ * PUT /users/change-password. Changing the password ends every session issued before, including
+ * the one that asked; the answer carries a fresh token the browser stores in place of the old one.
+ */
+export const changePasswordResponseSchema = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  token: z.string(),
+});
+
+/** The reset-password screen: new password twice. */
+export const resetPasswordFormSchema = z
+  .strictObject({
+    password: password(m.register.passwordRequired),
+    confirmPassword: z.string({ error: m.register.confirmRequired }).min(1, m.register.confirmRequired),
+  })
+  .refine((v) => v.password === v.confirmPassword, {
+    message: m.register.passwordsMustMatch,
+    path: ['confirmPassword'],
+  });
+
+/** POST /email/registration: always `{success: true}` (it never tells whether an address is registered). */
+export const registrationEmailResponseSchema = z.object({ success: z.literal(true) });
+
+/** GET /api/v1/config: what the browser needs to know about this server. */
+export const publicConfigResponseSchema = z.object({
+  /** The Google OAuth client id for the sign-in button; null when Google sign-in is off. */
+  googleClientId: z.string().nullable(),
+});
+export type PublicConfigResponse = z.infer<typeof publicConfigResponseSchema>;

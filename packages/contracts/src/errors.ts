@@ -27,6 +27,14 @@ export const errorCodes = {
   unsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
   unprocessable: 'UNPROCESSABLE',
   rateLimited: 'RATE_LIMITED',
+  /** Login with the right password before the email address is confirmed. */
+  emailNotConfirmed: 'EMAIL_NOT_CONFIRMED',
+  /** A confirmation link used again after the address was confirmed. */
+  emailAlreadyConfirmed: 'EMAIL_ALREADY_CONFIRMED',
+  /** An emailed link (confirmation, password reset) that is unknown, already used or malformed. */
+  tokenInvalid: 'TOKEN_INVALID',
+  /** An emailed link whose time is up. */
+  tokenExpired: 'TOKEN_EXPIRED',
   insufficientCredits: 'INSUFFICIENT_CREDITS',
   badGateway: 'BAD_GATEWAY',
   unavailable: 'SERVICE_UNAVAILABLE',

@@ -2,12 +2,15 @@
 export const jobNames = {
   /** Deletes temporary files whose `expires_at` has passed (storage bytes and their record). */
   purgeExpiredFiles: 'files.purge-expired',
+  /** Sends one stored email (mail_messages row) through the configured transport. */
+  sendMail: 'mail.send',
 } as const;
 
 export type JobName = (typeof jobNames)[keyof typeof jobNames];
 
 export type JobPayloads = {
   'files.purge-expired': { limit?: number };
+  'mail.send': { mailId: string };
 };
 
 /** How each queue retries and how long a job may run before it counts as stuck. */
@@ -16,6 +19,8 @@ export const jobQueueOptions: Record<
   { retryLimit: number; retryDelay: number; retryBackoff: boolean; expireInSeconds: number }
 > = {
   'files.purge-expired': { retryLimit: 3, retryDelay: 60, retryBackoff: true, expireInSeconds: 600 },
+  // About a day of retries while an SMTP server is down, then the row stays `failed`.
+  'mail.send': { retryLimit: 10, retryDelay: 30, retryBackoff: true, expireInSeconds: 120 },
 };
 
 /** Recurring jobs, run by worker processes (cron syntax, UTC). */

@@ -21,6 +21,16 @@ export const docsPlugin = fp(
             'Alt text for images: the JSON API under /api/v1. Every error answers {message, code, errors?}.',
           version: packageJson.version,
         },
+        components: {
+          securitySchemes: {
+            bearerAuth: {
+              type: 'http',
+              scheme: 'bearer',
+              bearerFormat: 'JWT',
+              description: 'The token answered by /users/login or /users/auth/google.',
+            },
+          },
+        },
       },
       transform: jsonSchemaTransform,
     });

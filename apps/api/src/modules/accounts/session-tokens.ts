@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import type { AppConfig } from '../../config.ts';
+
+const ISSUER = 'altwise';
+const AUDIENCE = 'altwise-api';
+
+/** What a session token says: who, and which session version it was issued under. */
+export type SessionClaims = { userId: string; sessionVersion: number };
+
+export type SessionTokens = {
+  issue(claims: SessionClaims): Promise<string>;
+  /** Null for anything that is not a valid, unexpired token signed with our secret. */
+  verify(token: string): Promise<SessionClaims | null>;
+};
+
+/** HS256 JWTs: `sub` is the user id, `sv` the user's session version at issue time. */
+export function createSessionTokens(secret: string, expiresIn: string): SessionTokens {
+  const key = new TextEncoder().encode(secret);
+  return {
+    issue({ userId, sessionVersion }) {
+      return new SignJWT({ sv: sessionVersion })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(userId)
+        .setIssuer(ISSUER)
+        .setAudience(AUDIENCE)
+        .setIssuedAt()
+        .setExpirationTime(expiresIn)
+        .sign(key);
+    },
+    async verify(token) {
+      try {
+        const { payload } = await jwtVerify(token, key, {
+          algorithms: ['HS256'],
+          issuer: ISSUER,
+          audience: AUDIENCE,
+          requiredClaims: ['sub', 'exp', 'iat'],
+        });
+        if (typeof payload.sub !== 'string' || typeof payload.sv !== 'number') return null;
+        return { userId: payload.sub, sessionVersion: payload.sv };
+      } catch (error) {
+        if (error instanceof joseErrors.JOSEError) return null;
+        throw error;
+      }
+    },
+  };
+}
+
+/**
+ * The signing secret: JWT_SECRET when set (always in production, config.ts insists). Otherwise a
+ * random secret is made once and kept in `${DATA_DIR}/jwt-secret`, so restarting a development
+ * server keeps everyone signed in.
+ */
+export async function resolveJwtSecret(config: AppConfig): Promise<string> {
+  if (config.auth.jwtSecret) return config.auth.jwtSecret;
+  const file = path.join(config.dataDir, 'jwt-secret');
+  const existing = (await readFile(file, 'utf8').catch(() => '')).trim();
+  if (existing.length >= 32) return existing;
+  await mkdir(config.dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  try {
+    await writeFile(file, `${secret}\n`, { mode: 0o600, flag: existing ? 'w' : 'wx' });
+    return secret;
+  } catch (error) {
+    // Another process wrote it first: use theirs.
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return (await readFile(file, 'utf8')).trim();
+    throw error;
+  }
+}

@@ -1,0 +1,62 @@
+import { eq, sql } from 'drizzle-orm';
+import type { DbExecutor } from '../../db/client.ts';
+import { creditLedger } from '../../db/tables/credit-ledger.ts';
+import { users } from '../../db/tables/users.ts';
+
+/** Adds `delta` to the balance; the CHECK constraint refuses a balance below zero. */
+export async function addToCreditBalance(
+  db: DbExecutor,
+  userId: string,
+  delta: number,
+): Promise<number | null> {
+  const [row] = await db
+    .update(users)
+    .set({ imageCredits: sql`${users.imageCredits} + ${delta}`, updatedAt: new Date() })
+    .where(eq(users.id, userId))
+    .returning({ balance: users.imageCredits });
+  return row?.balance ?? null;
+}
+
+/** False when this user already has an entry with this reference. */
+export async function insertLedgerEntry(
+  db: DbExecutor,
+  entry: { userId: string; delta: number; reason: string; reference: string; balanceAfter: number },
+): Promise<boolean> {
+  const rows = await db
+    .insert(creditLedger)
+    .values(entry)
+    .onConflictDoNothing({ target: [creditLedger.userId, creditLedger.reference] })
+    .returning({ id: creditLedger.id });
+  return rows.length > 0;
+}
+
+/** The balance, with the user's row locked until the transaction ends (serialises credit changes). */
+export async function lockCreditBalance(tx: DbExecutor, userId: string): Promise<number | null> {
+  const [row] = await tx
+    .select({ balance: users.imageCredits })
+    .from(users)
+    .where(eq(users.id, userId))
+    .for('update')
+    .limit(1);
+  return row?.balance ?? null;
+}
+
+export async function findCreditBalance(db: DbExecutor, userId: string): Promise<number | null> {
+  const [row] = await db
+    .select({ balance: users.imageCredits })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
+  return row?.balance ?? null;
+}
+
+/** Credits spent so far (the sum of negative entries), for the profile's apiRequestCount. */
+export async function sumCreditsSpent(db: DbExecutor, userId: string): Promise<number> {
+  const [row] = await db
+    .select({
+      spent: sql<string>`coalesce(sum(-${creditLedger.delta}) filter (where ${creditLedger.delta} < 0), 0)`,
+    })
+    .from(creditLedger)
+    .where(eq(creditLedger.userId, userId));
+  return Number(row?.spent ?? 0);
+}

@@ -1,0 +1,59 @@
+import type { MailDraft } from './service.ts';
+
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
+
+function layout(paragraphs: string[], link?: { href: string; label: string }): string {
+  const body = paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n');
+  const button = link
+    ? `<p><a href="${escapeHtml(link.href)}" style="display:inline-block;padding:10px 16px;background:#4338ca;color:#fff;border-radius:6px;text-decoration:none">${escapeHtml(link.label)}</a></p>\n<p>Or open this link: <a href="${escapeHtml(link.href)}">${escapeHtml(link.href)}</a></p>`
+    : '';
+  return `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#111">\n${body}\n${button}\n<p>— Altwise</p></body></html>`;
+}
+
+export function confirmEmailMail(to: { email: string; firstName: string }, link: string): MailDraft {
+  const lines = [
+    `Hello ${to.firstName},`,
+    'Thank you for signing up for Altwise. Please confirm your email address to activate your account and receive your 25 free credits.',
+    'The link works once and expires in 24 hours. If you did not sign up, ignore this email.',
+  ];
+  return {
+    kind: 'confirm-email',
+    to: to.email,
+    subject: 'Confirm your Altwise account',
+    text: `${lines.join('\n\n')}\n\nConfirm your email: ${link}\n\n— Altwise`,
+    html: layout(lines, { href: link, label: 'Confirm my email' }),
+  };
+}
+
+export function resetPasswordMail(to: { email: string; firstName: string }, link: string): MailDraft {
+  const lines = [
+    `Hello ${to.firstName},`,
+    'Someone asked to reset the password of your Altwise account. If it was you, choose a new password with the link below; it works once and expires in 1 hour.',
+    'If it was not you, ignore this email: your password stays as it is.',
+  ];
+  return {
+    kind: 'reset-password',
+    to: to.email,
+    subject: 'Reset your Altwise password',
+    text: `${lines.join('\n\n')}\n\nReset your password: ${link}\n\n— Altwise`,
+    html: layout(lines, { href: link, label: 'Choose a new password' }),
+  };
+}
+
+export function welcomeMail(to: { email: string; firstName: string }, dashboardLink: string): MailDraft {
+  const lines = [
+    `Welcome to Altwise, ${to.firstName}!`,
+    'Your account comes with 25 free credits: one credit writes alt text for one image. Scrape a web page or upload your own images to get started.',
+  ];
+  return {
+    kind: 'welcome',
+    to: to.email,
+    subject: 'Welcome to Altwise',
+    text: `${lines.join('\n\n')}\n\nYour dashboard: ${dashboardLink}\n\n— Altwise`,
+    html: layout(lines, { href: dashboardLink, label: 'Open my dashboard' }),
+  };
+}

@@ -59,7 +59,7 @@ export const BODY_LIMIT = 1024 * 1024;
 
 const saneRequestId = /^[A-Za-z0-9._:-]{1,128}$/;
 
-function loggerOptions(config: AppConfig): FastifyServerOptions['logger'] {
+export function loggerOptions(config: AppConfig): FastifyServerOptions['logger'] {
   return {
     level: config.logLevel,
     // Request bodies are not logged, but nothing secret may reach the log even if one is.

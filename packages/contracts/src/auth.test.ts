@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { loginRequestSchema, registerFormSchema, registerRequestSchema } from './auth.ts';
+import {
+  confirmEmailResponseSchema,
+  loginRequestSchema,
+  publicConfigResponseSchema,
+  registerFormSchema,
+  registerRequestSchema,
+  resetPasswordFormSchema,
+} from './auth.ts';
 
 const firstMessages = (result: {
   success: boolean;
@@ -60,5 +67,28 @@ describe('login form (SPEC.md §5)', () => {
     expect(firstMessages(loginRequestSchema.safeParse({ email: 'nope', password: 'x' }))).toEqual({
       email: 'Invalid email address',
     });
+  });
+});
+
+describe('reset-password form', () => {
+  it('needs the password twice, matching', () => {
+    expect(firstMessages(resetPasswordFormSchema.safeParse({ password: '', confirmPassword: '' }))).toEqual({
+      password: 'Password is required',
+      confirmPassword: 'Password confirmation is required',
+    });
+    expect(firstMessages(resetPasswordFormSchema.safeParse({ password: 'a', confirmPassword: 'b' }))).toEqual(
+      {
+        confirmPassword: 'Passwords must match',
+      },
+    );
+  });
+});
+
+describe('account responses', () => {
+  it('describes the confirmation result and the public config', () => {
+    expect(
+      confirmEmailResponseSchema.parse({ status: 'error', message: 'expired', code: 'TOKEN_EXPIRED' }).code,
+    ).toBe('TOKEN_EXPIRED');
+    expect(publicConfigResponseSchema.parse({ googleClientId: null })).toEqual({ googleClientId: null });
   });
 });

@@ -46,7 +46,7 @@ export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(join(tmpdir(), 'altwise-e2e-'));
   const baseURL = `http://127.0.0.1:${port}`;
   let output = '';
-  const child = spawn(process.execPath, [join(root, 'apps/api/src/server.ts')], {
+  const child = spawn(process.execPath, [join(root, 'scripts/serve.ts')], {
     cwd: root,
     env: {
       ...process.env,

@@ -5,6 +5,9 @@ export const routes = {
   home: '/',
   register: '/register',
   login: '/login',
+  /** Password reset, which SPEC.md does not show (issue 3): ask for a link, then set a new password. */
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
   dashboard: '/dashboard',
   plans: '/plans',
   freePlan: '/free-plan',
@@ -32,6 +35,8 @@ export const clientRoutePatterns = [
   '/',
   '/register',
   '/login',
+  '/forgot-password',
+  '/reset-password',
   '/dashboard',
   '/plans',
   '/free-plan',

@@ -38,6 +38,14 @@ export const routeTable: Record<ClientRoutePattern, RouteDefinition> = {
     access: 'public',
     load: () => import('../features/auth/login-page.tsx').then((m) => m.LoginPage),
   },
+  '/forgot-password': {
+    access: 'public',
+    load: () => import('../features/auth/forgot-password-page.tsx').then((m) => m.ForgotPasswordPage),
+  },
+  '/reset-password': {
+    access: 'public',
+    load: () => import('../features/auth/reset-password-page.tsx').then((m) => m.ResetPasswordPage),
+  },
   '/dashboard': {
     access: 'guarded',
     load: () => import('../features/dashboard/dashboard-page.tsx').then((m) => m.DashboardPage),

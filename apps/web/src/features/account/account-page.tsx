@@ -1,15 +1,211 @@
-import { routes } from '@altwise/contracts/routes';
-import { ComingSoon } from '../../components/ui/coming-soon.tsx';
+import { changePasswordRequestSchema, updateProfileRequestSchema } from '@altwise/contracts/auth';
+import { messages } from '@altwise/contracts/messages';
+import { type FormEvent, useEffect, useState } from 'react';
+import { z } from 'zod';
+import { Button } from '../../components/ui/button.tsx';
+import { Card } from '../../components/ui/card.tsx';
+import { MessageBanner } from '../../components/ui/message-banner.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
+import { TextField } from '../../components/ui/text-field.tsx';
+import { isApiError } from '../../lib/api-error.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
+import { useForm } from '../../lib/use-form.ts';
+import { useChangePassword } from './api/change-password.ts';
+import { useProfile } from './api/get-profile.ts';
+import { useUpdateProfile } from './api/update-profile.ts';
 
+/** The account banner of SPEC.md §4: empty, loading ('Updating...'), success or error. */
+type Status =
+  | { type: 'loading' }
+  | { type: 'success' | 'error'; message: string; detail?: string | undefined }
+  | null;
+
+const m = messages.account;
+
+/**
+ * SPEC.md §8 tells apart a call the server refused ('Failed to …') and one that went wrong on the way
+ * ('Error …'). When the server said why (a wrong current password, a too-long name), that goes underneath.
+ */
+function failure(error: unknown, failed: string, errored: string): Status {
+  if (isApiError(error) && error.status > 0) {
+    return { type: 'error', message: failed, detail: error.message === failed ? undefined : error.message };
+  }
+  return { type: 'error', message: errored };
+}
+
+function StatusBanner({ status }: { status: Status }) {
+  if (!status) return null;
+  if (status.type === 'loading') return <MessageBanner type="loading">{m.updating}</MessageBanner>;
+  return (
+    <MessageBanner type={status.type}>
+      <p>{status.message}</p>
+      {status.detail ? <p className="mt-1">{status.detail}</p> : null}
+    </MessageBanner>
+  );
+}
+
+function ProfileForm({
+  profile,
+  onStatus,
+}: {
+  profile: { firstName: string; lastName: string; email: string };
+  onStatus: (status: Status) => void;
+}) {
+  const form = useForm(updateProfileRequestSchema, {
+    firstName: profile.firstName,
+    lastName: profile.lastName,
+  });
+  const update = useUpdateProfile();
+  const { reset } = form;
+
+  useEffect(() => {
+    reset({ firstName: profile.firstName, lastName: profile.lastName });
+  }, [profile.firstName, profile.lastName, reset]);
+
+  const onSubmit = form.handleSubmit((values) => {
+    onStatus({ type: 'loading' });
+    update.mutate(values, {
+      onSuccess: (response) =>
+        onStatus(
+          response.status === 'success'
+            ? { type: 'success', message: m.profileUpdated }
+            : { type: 'error', message: m.profileUpdateFailed },
+        ),
+      onError: (error) => {
+        console.error('Profile update failed.', error);
+        onStatus(failure(error, m.profileUpdateFailed, m.profileUpdateError));
+      },
+    });
+  });
+
+  return (
+    <Card title="Profile Information">
+      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField
+            label="First Name"
+            autoComplete="given-name"
+            aria-required
+            {...form.field('firstName')}
+          />
+          <TextField label="Last Name" autoComplete="family-name" aria-required {...form.field('lastName')} />
+        </div>
+        <TextField
+          label="Email"
+          type="email"
+          value={profile.email}
+          readOnly
+          hint="Your email address cannot be changed."
+        />
+        <div>
+          <Button type="submit" isLoading={update.isPending} loadingText={m.updating}>
+            Update Profile
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+const changePasswordFieldsSchema = changePasswordRequestSchema.extend({ confirmNewPassword: z.string() });
+const emptyPasswords = { currentPassword: '', newPassword: '', confirmNewPassword: '' };
+
+function ChangePasswordForm({ onStatus }: { onStatus: (status: Status) => void }) {
+  const form = useForm(changePasswordFieldsSchema, emptyPasswords);
+  const change = useChangePassword();
+
+  const submitValid = form.handleSubmit(({ currentPassword, newPassword }) => {
+    onStatus({ type: 'loading' });
+    change.mutate(
+      { currentPassword, newPassword },
+      {
+        onSuccess: (response) => {
+          if (response.status !== 'success') {
+            onStatus({ type: 'error', message: m.passwordUpdateFailed });
+            return;
+          }
+          form.reset(emptyPasswords);
+          onStatus({ type: 'success', message: m.passwordUpdated });
+        },
+        onError: (error) => {
+          console.error('Password change failed.', error);
+          onStatus(failure(error, m.passwordUpdateFailed, m.passwordUpdateError));
+        },
+      },
+    );
+  });
+
+  // SPEC.md §5: a mismatch is said at once and nothing is sent.
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    if (form.values.newPassword !== form.values.confirmNewPassword) {
+      event.preventDefault();
+      onStatus({ type: 'error', message: m.passwordsDoNotMatch });
+      return;
+    }
+    submitValid(event);
+  };
+
+  return (
+    <Card title="Change Password">
+      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+        <TextField
+          label="Current Password"
+          type="password"
+          autoComplete="current-password"
+          aria-required
+          {...form.field('currentPassword')}
+        />
+        <TextField
+          label="New Password"
+          type="password"
+          autoComplete="new-password"
+          aria-required
+          {...form.field('newPassword')}
+        />
+        <TextField
+          label="Confirm New Password"
+          type="password"
+          autoComplete="new-password"
+          aria-required
+          {...form.field('confirmNewPassword')}
+        />
+        <div>
+          <Button type="submit" isLoading={change.isPending} loadingText={m.updating}>
+            Change Password
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+/** /account (SPEC.md §2 Account Settings): the profile form, the change-password form, one status banner. */
 export function AccountPage() {
   usePageTitle('Account settings');
+  const profile = useProfile();
+  const [status, setStatus] = useState<Status>(null);
+
   return (
-    <ComingSoon
-      title="Account Settings"
-      description="Update your first and last name and change your password here."
-      backTo={routes.dashboard}
-      backLabel="Back to dashboard"
-    />
+    <div className="mx-auto w-full max-w-3xl px-4 py-10 sm:py-14">
+      <h1 className="text-3xl font-bold tracking-tight text-slate-900">Account Settings</h1>
+      <div className="mt-6 empty:hidden">
+        <StatusBanner status={status} />
+      </div>
+      {profile.isPending ? (
+        <p role="status" className="mt-8 flex items-center gap-3 text-slate-800">
+          <Spinner className="size-5 text-indigo-700" />
+          Loading...
+        </p>
+      ) : profile.isError ? (
+        <MessageBanner type="error" className="mt-8">
+          {profile.error.message}
+        </MessageBanner>
+      ) : (
+        <div className="mt-8 flex flex-col gap-8">
+          <ProfileForm profile={profile.data.user} onStatus={setStatus} />
+          <ChangePasswordForm onStatus={setStatus} />
+        </div>
+      )}
+    </div>
   );
 }

@@ -1,12 +1,80 @@
-import { ComingSoon } from '../../components/ui/coming-soon.tsx';
+import { errorCodes } from '@altwise/contracts/errors';
+import { messages } from '@altwise/contracts/messages';
+import { routes } from '@altwise/contracts/routes';
+import { Link, useParams } from 'react-router';
+import { buttonClasses } from '../../components/ui/button.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
+import { isApiError } from '../../lib/api-error.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
+import { useConfirmEmail } from './api/confirm-email.ts';
 
+type Outcome = { state: 'loading' } | { state: 'success' | 'error'; message: string; canLogIn: boolean };
+
+function useOutcome(token: string | undefined): Outcome {
+  const query = useConfirmEmail(token);
+  if (!token) return { state: 'error', message: messages.confirmEmail.noToken, canLogIn: false };
+  if (query.isPending) return { state: 'loading' };
+  if (query.isError) {
+    const error = query.error;
+    const fromServer =
+      isApiError(error) && error.status > 0 && error.message !== messages.common.unknownError;
+    return {
+      state: 'error',
+      message: fromServer ? error.message : messages.confirmEmail.requestError,
+      // Confirmed already: logging in is exactly what the person should do next.
+      canLogIn: isApiError(error) && error.code === errorCodes.emailAlreadyConfirmed,
+    };
+  }
+  const { status, message } = query.data;
+  return status === 'success'
+    ? { state: 'success', message: message || messages.confirmEmail.success, canLogIn: true }
+    : { state: 'error', message: message || messages.confirmEmail.failed, canLogIn: false };
+}
+
+/** /confirm-email/{token}: checks the emailed link and says how it went (SPEC.md §2, §8). */
 export function ConfirmEmailPage() {
   usePageTitle('Email confirmation');
+  const { token } = useParams();
+  const outcome = useOutcome(token);
+
   return (
-    <ComingSoon
-      title="Email Confirmation"
-      description="The link from your confirmation email will be checked here, and you will then be able to log in."
-    />
+    <div className="mx-auto w-full max-w-md px-4 py-12 sm:py-16">
+      <div
+        className="rounded-xl border border-slate-200 bg-white p-6 text-center shadow-sm sm:p-8"
+        role="status"
+      >
+        {outcome.state === 'loading' ? (
+          <div className="flex flex-col items-center gap-4">
+            <Spinner className="size-8 text-indigo-700" />
+            <h1 className="text-2xl font-bold text-slate-900">{messages.confirmEmail.verifying}</h1>
+          </div>
+        ) : (
+          <>
+            <h1
+              className={`text-2xl font-bold ${outcome.state === 'success' ? 'text-green-800' : 'text-red-800'}`}
+            >
+              {outcome.message}
+            </h1>
+            {outcome.canLogIn ? (
+              <Link to={routes.login} className={buttonClasses({ className: 'mt-6' })}>
+                Proceed to Login
+              </Link>
+            ) : (
+              <p className="mt-6 text-sm text-slate-700">
+                Need a new link? Log in with your email address and password and choose "Resend confirmation
+                email", or{' '}
+                <Link
+                  to={routes.support}
+                  className="font-semibold text-indigo-700 underline underline-offset-2 hover:no-underline"
+                >
+                  contact support
+                </Link>
+                .
+              </p>
+            )}
+          </>
+        )}
+      </div>
+    </div>
   );
 }

@@ -1,18 +1,134 @@
+import { loginRequestSchema } from '@altwise/contracts/auth';
+import { errorCodes } from '@altwise/contracts/errors';
+import { messages } from '@altwise/contracts/messages';
 import { routes } from '@altwise/contracts/routes';
-import { ButtonLink } from '../../components/ui/button.tsx';
-import { ComingSoon } from '../../components/ui/coming-soon.tsx';
+import { useRef } from 'react';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router';
+import { Button } from '../../components/ui/button.tsx';
+import { MessageBanner } from '../../components/ui/message-banner.tsx';
+import { notify } from '../../components/ui/notify.ts';
+import { SpinnerOverlay } from '../../components/ui/spinner-overlay.tsx';
+import { TextField } from '../../components/ui/text-field.tsx';
+import { isApiError } from '../../lib/api-error.ts';
+import { useAuth } from '../../lib/auth.tsx';
 import { usePageTitle } from '../../lib/page-title.ts';
+import { useForm } from '../../lib/use-form.ts';
+import { useLogin } from './api/login.ts';
+import { useResendConfirmation } from './api/resend-confirmation.ts';
+import { AuthCard, textLinkClass } from './components/auth-card.tsx';
+import { GoogleSignIn } from './components/google-sign-in.tsx';
+import { useGoogleSignIn } from './use-google-sign-in.ts';
 
+/** Where the route guard says the person was going (`location.state.from`), else the dashboard. */
+function destinationFrom(state: unknown): string {
+  if (typeof state !== 'object' || state === null || !('from' in state)) return routes.dashboard;
+  const from = (state as { from: unknown }).from;
+  if (typeof from !== 'object' || from === null) return routes.dashboard;
+  const { pathname, search, hash } = from as Record<string, unknown>;
+  if (typeof pathname !== 'string' || !pathname.startsWith('/') || pathname.startsWith('//')) {
+    return routes.dashboard;
+  }
+  return `${pathname}${typeof search === 'string' ? search : ''}${typeof hash === 'string' ? hash : ''}`;
+}
+
+function loginError(error: unknown): string {
+  if (isApiError(error) && error.status > 0 && error.message) return error.message;
+  return messages.login.failed;
+}
+
+/** Sign-in (SPEC.md §2 Login) with 'Forgot password?' and, before confirmation, a resend button. */
 export function LoginPage() {
   usePageTitle('Log in');
+  const { isAuthenticated, login } = useAuth();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const signingIn = useRef(false);
+  const form = useForm(loginRequestSchema, { email: '', password: '' });
+  const loginCall = useLogin();
+  const resend = useResendConfirmation();
+  const google = useGoogleSignIn('signin', () => {
+    signingIn.current = true;
+  });
+
+  if (isAuthenticated && !signingIn.current) return <Navigate to={routes.dashboard} replace />;
+
+  const onSubmit = form.handleSubmit((values) => {
+    resend.reset();
+    loginCall.mutate(values, {
+      onSuccess: async (response) => {
+        if (response.status !== 'success' || !response.token) return;
+        signingIn.current = true;
+        await login({ token: response.token, user: response.user });
+        notify.success(messages.login.success);
+        navigate(destinationFrom(location.state), { replace: true });
+      },
+      onError: (error) => console.error('Login failed.', error),
+    });
+  });
+
+  const error = loginCall.error;
+  const unconfirmed = isApiError(error) && error.code === errorCodes.emailNotConfirmed;
+
   return (
-    <ComingSoon
-      title="Login to Your Account"
-      description="Sign in with your email and password or with Google here. Signing in opens in an upcoming release."
-    >
-      <ButtonLink to={routes.register} variant="secondary">
-        Don't have an account? Register
-      </ButtonLink>
-    </ComingSoon>
+    <AuthCard title="Login to Your Account">
+      <GoogleSignIn mode="signin" onCredential={google.onCredential} />
+      {loginCall.isError ? (
+        <MessageBanner type="error" className="mb-4">
+          <p>{loginError(error)}</p>
+          {unconfirmed ? (
+            <Button
+              variant="secondary"
+              size="sm"
+              className="mt-3"
+              isLoading={resend.isPending}
+              loadingText="Sending..."
+              onClick={() => resend.mutate(form.values.email.trim())}
+            >
+              Resend confirmation email
+            </Button>
+          ) : null}
+        </MessageBanner>
+      ) : null}
+      {resend.isSuccess ? (
+        <MessageBanner type="success" className="mb-4">
+          {resend.data.message}
+        </MessageBanner>
+      ) : null}
+      {resend.isError ? (
+        <MessageBanner type="error" className="mb-4">
+          {loginError(resend.error)}
+        </MessageBanner>
+      ) : null}
+      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+        <TextField
+          label="Email address"
+          type="email"
+          autoComplete="email"
+          aria-required
+          {...form.field('email')}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          aria-required
+          {...form.field('password')}
+        />
+        <p className="-mt-2 text-right text-sm">
+          <Link to={routes.forgotPassword} className={textLinkClass}>
+            Forgot password?
+          </Link>
+        </p>
+        <Button type="submit" isLoading={loginCall.isPending} loadingText="Logging in..." className="w-full">
+          Sign In
+        </Button>
+      </form>
+      <p className="mt-6 text-center text-sm">
+        <Link to={routes.register} className={textLinkClass}>
+          Don't have an account? Register
+        </Link>
+      </p>
+      {google.isPending ? <SpinnerOverlay label="Signing you in with Google..." /> : null}
+    </AuthCard>
   );
 }

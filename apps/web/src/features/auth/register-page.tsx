@@ -1,18 +1,127 @@
+import { registerFormSchema } from '@altwise/contracts/auth';
+import { messages } from '@altwise/contracts/messages';
 import { routes } from '@altwise/contracts/routes';
-import { ButtonLink } from '../../components/ui/button.tsx';
-import { ComingSoon } from '../../components/ui/coming-soon.tsx';
+import { useRef, useState } from 'react';
+import { Link, Navigate } from 'react-router';
+import { Button } from '../../components/ui/button.tsx';
+import { Dialog } from '../../components/ui/dialog.tsx';
+import { MessageBanner } from '../../components/ui/message-banner.tsx';
+import { SpinnerOverlay } from '../../components/ui/spinner-overlay.tsx';
+import { TextField } from '../../components/ui/text-field.tsx';
+import { isApiError } from '../../lib/api-error.ts';
+import { useAuth } from '../../lib/auth.tsx';
 import { usePageTitle } from '../../lib/page-title.ts';
+import { useForm } from '../../lib/use-form.ts';
+import { useRegister } from './api/register.ts';
+import { sendRegistrationEmail } from './api/send-registration-email.ts';
+import { AuthCard, textLinkClass } from './components/auth-card.tsx';
+import { GoogleSignIn } from './components/google-sign-in.tsx';
+import { useGoogleSignIn } from './use-google-sign-in.ts';
 
+const emptyForm = { firstName: '', lastName: '', email: '', password: '', confirmPassword: '' };
+
+/** The message of a failed registration: the server's, or SPEC.md §8's fallback. */
+function registrationError(error: unknown): string {
+  if (isApiError(error) && error.status > 0 && error.message) return error.message;
+  return messages.register.failed;
+}
+
+/** Sign-up (SPEC.md §2 Register). */
 export function RegisterPage() {
   usePageTitle('Create an Account');
+  const { isAuthenticated } = useAuth();
+  const signingIn = useRef(false);
+  const form = useForm(registerFormSchema, emptyForm);
+  const registration = useRegister();
+  const [successOpen, setSuccessOpen] = useState(false);
+  const google = useGoogleSignIn('signup', () => {
+    signingIn.current = true;
+  });
+
+  if (isAuthenticated && !signingIn.current) return <Navigate to={routes.dashboard} replace />;
+
+  const onSubmit = form.handleSubmit((values) => {
+    registration.mutate(values, {
+      onSuccess: (response) => {
+        if (response.status !== 'success') return;
+        void sendRegistrationEmail({
+          firstName: values.firstName,
+          lastName: values.lastName,
+          email: values.email,
+        });
+        form.reset();
+        setSuccessOpen(true);
+      },
+      onError: (error) => console.error('Registration failed.', error),
+    });
+  });
+
   return (
-    <ComingSoon
-      title="Create an Account"
-      description="Sign up with your email address or your Google account here. Registration opens in an upcoming release; your first 25 credits will be free."
-    >
-      <ButtonLink to={routes.login} variant="secondary">
-        Already have an account? Login
-      </ButtonLink>
-    </ComingSoon>
+    <AuthCard title="Create an Account">
+      <GoogleSignIn mode="signup" onCredential={google.onCredential} />
+      <p className="mb-4 text-center text-slate-700">Create an account using your own email ID.</p>
+      {registration.isError ? (
+        <MessageBanner type="error" className="mb-4">
+          {registrationError(registration.error)}
+        </MessageBanner>
+      ) : null}
+      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField
+            label="First Name"
+            autoComplete="given-name"
+            aria-required
+            {...form.field('firstName')}
+          />
+          <TextField label="Last Name" autoComplete="family-name" aria-required {...form.field('lastName')} />
+        </div>
+        <TextField
+          label="Email Address"
+          type="email"
+          autoComplete="email"
+          aria-required
+          {...form.field('email')}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          aria-required
+          {...form.field('password')}
+        />
+        <TextField
+          label="Confirm Password"
+          type="password"
+          autoComplete="new-password"
+          aria-required
+          {...form.field('confirmPassword')}
+        />
+        <Button
+          type="submit"
+          isLoading={registration.isPending}
+          loadingText="Registering..."
+          className="w-full"
+        >
+          Register
+        </Button>
+      </form>
+      <p className="mt-6 text-center text-sm">
+        <Link to={routes.login} className={textLinkClass}>
+          Already have an account? Login
+        </Link>
+      </p>
+      <Dialog
+        open={successOpen}
+        onClose={() => setSuccessOpen(false)}
+        title={messages.register.successTitle}
+        showCloseButton={false}
+      >
+        <p className="text-slate-800">{messages.register.successBody}</p>
+        <div className="mt-6 flex justify-end">
+          <Button onClick={() => setSuccessOpen(false)}>OK</Button>
+        </div>
+      </Dialog>
+      {google.isPending ? <SpinnerOverlay label="Signing you up with Google..." /> : null}
+    </AuthCard>
   );
 }

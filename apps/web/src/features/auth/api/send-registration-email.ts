@@ -1,0 +1,16 @@
+import { registrationEmailResponseSchema } from '@altwise/contracts/auth';
+import { api } from '../../../lib/api-client.ts';
+
+export type RegistrationEmailRequest = { firstName: string; lastName: string; email: string };
+
+/**
+ * POST /email/registration: the welcome notification of SPEC.md §4, sent after a registration. A
+ * failure here must not spoil the registration itself, so callers log it and go on.
+ */
+export async function sendRegistrationEmail(body: RegistrationEmailRequest): Promise<void> {
+  try {
+    await api.post('/email/registration', body, { auth: false, schema: registrationEmailResponseSchema });
+  } catch (error) {
+    console.error('The registration notification email could not be requested.', error);
+  }
+}

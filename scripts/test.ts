@@ -72,7 +72,7 @@ mkdirSync(reportDir, { recursive: true });
 
 try {
   await step('typecheck', () => run('npm', ['run', 'typecheck'], { cwd: root }));
-  await step('lint', () => run(bin('biome'), ['ci', '.'], { cwd: root }));
+  await step('lint', () => run('npm', ['run', 'lint'], { cwd: root }));
   await step('unit-and-api-pglite', vitest('unit-and-api-pglite', ['contracts', 'api', 'web']));
   await step('api-postgres', async () => {
     postgres = await startPostgres();

@@ -34,3 +34,14 @@ export function errorMessage(error: unknown, fallback: string): string {
   if (error instanceof Error && error.message) return error.message;
   return fallback;
 }
+
+/**
+ * The message the server sent with a failure, or undefined when there is none to show: a network
+ * failure (status 0) or a response without our error body (e.g. a proxy's HTML page).
+ */
+export function serverMessage(error: unknown, unknownMessage: string): string | undefined {
+  if (!isApiError(error) || error.status === 0 || !error.message || error.message === unknownMessage) {
+    return undefined;
+  }
+  return error.message;
+}

@@ -7,7 +7,7 @@ import { Card } from '../../components/ui/card.tsx';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
-import { isApiError } from '../../lib/api-error.ts';
+import { isApiError, serverMessage } from '../../lib/api-error.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useForm } from '../../lib/use-form.ts';
 import { useChangePassword } from './api/change-password.ts';
@@ -28,7 +28,8 @@ const m = messages.account;
  */
 function failure(error: unknown, failed: string, errored: string): Status {
   if (isApiError(error) && error.status > 0) {
-    return { type: 'error', message: failed, detail: error.message === failed ? undefined : error.message };
+    const detail = serverMessage(error, messages.common.unknownError);
+    return { type: 'error', message: failed, detail: detail === failed ? undefined : detail };
   }
   return { type: 'error', message: errored };
 }

@@ -4,7 +4,7 @@ import { routes } from '@altwise/contracts/routes';
 import { Link, useParams } from 'react-router';
 import { buttonClasses } from '../../components/ui/button.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
-import { isApiError } from '../../lib/api-error.ts';
+import { isApiError, serverMessage } from '../../lib/api-error.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useConfirmEmail } from './api/confirm-email.ts';
 
@@ -16,11 +16,9 @@ function useOutcome(token: string | undefined): Outcome {
   if (query.isPending) return { state: 'loading' };
   if (query.isError) {
     const error = query.error;
-    const fromServer =
-      isApiError(error) && error.status > 0 && error.message !== messages.common.unknownError;
     return {
       state: 'error',
-      message: fromServer ? error.message : messages.confirmEmail.requestError,
+      message: serverMessage(error, messages.common.unknownError) ?? messages.confirmEmail.requestError,
       // Confirmed already: logging in is exactly what the person should do next.
       canLogIn: isApiError(error) && error.code === errorCodes.emailAlreadyConfirmed,
     };

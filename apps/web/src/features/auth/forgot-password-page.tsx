@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
-import { isApiError } from '../../lib/api-error.ts';
+import { serverMessage } from '../../lib/api-error.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useForm } from '../../lib/use-form.ts';
 import { useForgotPassword } from './api/forgot-password.ts';
@@ -31,9 +31,7 @@ export function ForgotPasswordPage() {
       ) : null}
       {request.isError ? (
         <MessageBanner type="error" className="mb-4">
-          {isApiError(request.error) && request.error.status > 0
-            ? request.error.message
-            : messages.common.unknownError}
+          {serverMessage(request.error, messages.common.unknownError) ?? messages.common.unknownError}
         </MessageBanner>
       ) : null}
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">

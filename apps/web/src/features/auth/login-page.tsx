@@ -9,7 +9,7 @@ import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { notify } from '../../components/ui/notify.ts';
 import { SpinnerOverlay } from '../../components/ui/spinner-overlay.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
-import { isApiError } from '../../lib/api-error.ts';
+import { isApiError, serverMessage } from '../../lib/api-error.ts';
 import { useAuth } from '../../lib/auth.tsx';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useForm } from '../../lib/use-form.ts';
@@ -32,8 +32,7 @@ function destinationFrom(state: unknown): string {
 }
 
 function loginError(error: unknown): string {
-  if (isApiError(error) && error.status > 0 && error.message) return error.message;
-  return messages.login.failed;
+  return serverMessage(error, messages.common.unknownError) ?? messages.login.failed;
 }
 
 /** Sign-in (SPEC.md §2 Login) with 'Forgot password?' and, before confirmation, a resend button. */

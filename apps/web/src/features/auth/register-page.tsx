@@ -8,7 +8,7 @@ import { Dialog } from '../../components/ui/dialog.tsx';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { SpinnerOverlay } from '../../components/ui/spinner-overlay.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
-import { isApiError } from '../../lib/api-error.ts';
+import { serverMessage } from '../../lib/api-error.ts';
 import { useAuth } from '../../lib/auth.tsx';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useForm } from '../../lib/use-form.ts';
@@ -22,8 +22,7 @@ const emptyForm = { firstName: '', lastName: '', email: '', password: '', confir
 
 /** The message of a failed registration: the server's, or SPEC.md §8's fallback. */
 function registrationError(error: unknown): string {
-  if (isApiError(error) && error.status > 0 && error.message) return error.message;
-  return messages.register.failed;
+  return serverMessage(error, messages.common.unknownError) ?? messages.register.failed;
 }
 
 /** Sign-up (SPEC.md §2 Register). */

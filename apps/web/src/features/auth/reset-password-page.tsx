@@ -5,7 +5,7 @@ import { Link, useSearchParams } from 'react-router';
 import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
-import { isApiError } from '../../lib/api-error.ts';
+import { serverMessage } from '../../lib/api-error.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useForm } from '../../lib/use-form.ts';
 import { useResetPassword } from './api/reset-password.ts';
@@ -46,11 +46,7 @@ export function ResetPasswordPage() {
       ) : null}
       {reset.isError ? (
         <MessageBanner type="error" className="mb-4">
-          <p>
-            {isApiError(reset.error) && reset.error.status > 0
-              ? reset.error.message
-              : messages.common.unknownError}
-          </p>
+          <p>{serverMessage(reset.error, messages.common.unknownError) ?? messages.common.unknownError}</p>
           <p className="mt-2">
             <Link to={routes.forgotPassword} className="font-semibold underline underline-offset-2">
               Ask for a new link

@@ -25,48 +25,53 @@ export function GoogleSignIn({ mode, onCredential }: GoogleSignInProps) {
   useEffect(() => {
     if (!clientId) return;
     let cancelled = false;
+    let rendered = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    let attempt = 0;
+    let retries = 0;
 
-    const tryInitialise = () => {
-      if (cancelled) return;
+    const render = () => {
       const id = googleAccountsId();
       const parent = container.current;
-      if (id && parent) {
-        id.initialize({
-          client_id: clientId,
-          callback: (response) => {
-            if (response.credential) callback.current(response.credential);
-          },
-          context: mode === 'signup' ? 'signup' : 'signin',
-        });
-        parent.replaceChildren();
-        id.renderButton(parent, {
-          type: 'standard',
-          theme: 'outline',
-          size: 'large',
-          text: mode === 'signup' ? 'signup_with' : 'signin_with',
-          shape: 'rectangular',
-          logo_alignment: 'left',
-          width: Math.min(400, Math.max(200, Math.round(parent.clientWidth || 320))),
-        });
-        setUnavailable(false);
-        return;
-      }
-      if (attempt >= GOOGLE_SCRIPT_RETRIES) {
+      if (cancelled || rendered || !id || !parent) return;
+      id.initialize({
+        client_id: clientId,
+        callback: (response) => {
+          if (response.credential) callback.current(response.credential);
+        },
+        context: mode === 'signup' ? 'signup' : 'signin',
+      });
+      parent.replaceChildren();
+      id.renderButton(parent, {
+        type: 'standard',
+        theme: 'outline',
+        size: 'large',
+        text: mode === 'signup' ? 'signup_with' : 'signin_with',
+        shape: 'rectangular',
+        logo_alignment: 'left',
+        width: Math.min(400, Math.max(200, Math.round(parent.clientWidth || 320))),
+      });
+      rendered = true;
+      if (timer) clearTimeout(timer);
+      setUnavailable(false);
+    };
+
+    // Try now, then once a second; a script that arrives in between renders the button at once.
+    const attempt = () => {
+      render();
+      if (cancelled || rendered) return;
+      if (retries >= GOOGLE_SCRIPT_RETRIES) {
         setUnavailable(true);
         return;
       }
-      attempt += 1;
+      retries += 1;
       timer = setTimeout(() => {
-        loadGoogleScript().catch(() => undefined);
-        tryInitialise();
+        loadGoogleScript().then(render, () => undefined);
+        attempt();
       }, GOOGLE_SCRIPT_RETRY_MS);
     };
 
-    loadGoogleScript()
-      .catch(() => undefined)
-      .finally(tryInitialise);
+    loadGoogleScript().then(render, () => undefined);
+    attempt();
     return () => {
       cancelled = true;
       if (timer) clearTimeout(timer);

@@ -1,0 +1,144 @@
+import { accountMessages } from '@altwise/contracts/auth';
+import { messages } from '@altwise/contracts/messages';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { deferred, json, type MockCall, mockApi } from '../../test/mock-api.ts';
+import { renderApp, storeSession } from '../../test/render-app.tsx';
+
+const m = messages.account;
+
+const profile = {
+  id: 'u1',
+  username: 'ada',
+  email: 'ada@example.com',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  image_credits: 25,
+  imagecount: 0,
+  subscriptionPlan: 'Trial',
+  apiRequestCount: 0,
+  monthlyRequestCount: 25,
+  contentHistory: [],
+};
+
+const getProfile = { 'GET /users/profile': () => json({ user: profile }) };
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+async function openAccount() {
+  storeSession('jwt-old');
+  const view = renderApp('/account');
+  await screen.findByDisplayValue('Lovelace', {}, { timeout: 5000 });
+  return view;
+}
+
+const puts = (calls: MockCall[]) => calls.filter((c) => c.method === 'PUT');
+
+describe('account settings', () => {
+  it('loads the profile into the form, with the email read-only', async () => {
+    const calls = mockApi(getProfile);
+    await openAccount();
+    expect(screen.getByRole('heading', { level: 1, name: 'Account Settings' })).toBeInTheDocument();
+    expect(screen.getByLabelText('First Name')).toHaveValue('Ada');
+    expect(screen.getByLabelText('Email')).toHaveValue('ada@example.com');
+    expect(screen.getByLabelText('Email')).toHaveAttribute('readonly');
+    expect(calls[0]?.headers.get('Authorization')).toBe('Bearer jwt-old');
+  });
+
+  it("updates the profile: 'Updating...' in blue, then green success, and the stored user follows", async () => {
+    const answer = deferred<Response>();
+    const calls = mockApi({ ...getProfile, 'PUT /users/update-profile': () => answer.promise });
+    const user = userEvent.setup();
+    await openAccount();
+    await user.clear(screen.getByLabelText('First Name'));
+    await user.type(screen.getByLabelText('First Name'), 'Augusta');
+    await user.click(screen.getByRole('button', { name: 'Update Profile' }));
+    // The banner and the pending button both say it; the banner is the blue one.
+    await waitFor(() => expect(screen.getAllByText(m.updating).length).toBeGreaterThan(1));
+    const banners = screen.getAllByText(m.updating).map((el) => el.closest('[role="status"]'));
+    expect(banners.some((el) => /blue/.test(el?.className ?? ''))).toBe(true);
+    expect(puts(calls)[0]?.body).toEqual({ firstName: 'Augusta', lastName: 'Lovelace' });
+
+    answer.resolve(
+      json({ status: 'success', message: m.profileUpdated, user: { ...profile, firstName: 'Augusta' } }),
+    );
+    const success = await screen.findByText(m.profileUpdated);
+    expect(success.closest('[role="status"]')?.className).toMatch(/green/);
+    expect(JSON.parse(localStorage.getItem('user') ?? '{}')).toMatchObject({ firstName: 'Augusta' });
+  });
+
+  it("says 'Failed to update profile' when refused and 'Error updating profile' when unreachable", async () => {
+    let answer = () =>
+      json({ message: 'First name is required', code: 'VALIDATION_ERROR' }, 400) as
+        | Response
+        | Promise<Response>;
+    mockApi({ ...getProfile, 'PUT /users/update-profile': () => answer() });
+    const user = userEvent.setup();
+    await openAccount();
+    await user.click(screen.getByRole('button', { name: 'Update Profile' }));
+    const failed = await screen.findByText(m.profileUpdateFailed);
+    expect(failed.closest('[role="alert"]')?.className).toMatch(/red/);
+    answer = () => Promise.reject(new TypeError('offline'));
+    await user.click(screen.getByRole('button', { name: 'Update Profile' }));
+    expect(await screen.findByText(m.profileUpdateError)).toBeInTheDocument();
+  });
+
+  it("says 'New passwords do not match' and sends nothing", async () => {
+    const calls = mockApi(getProfile);
+    const user = userEvent.setup();
+    await openAccount();
+    await user.type(screen.getByLabelText('Current Password'), 'old secret');
+    await user.type(screen.getByLabelText('New Password'), 'new secret');
+    await user.type(screen.getByLabelText('Confirm New Password'), 'other secret');
+    await user.click(screen.getByRole('button', { name: 'Change Password' }));
+    expect(await screen.findByText(m.passwordsDoNotMatch)).toBeInTheDocument();
+    expect(puts(calls)).toEqual([]);
+  });
+
+  it('changes the password, clears the fields and keeps the session with the new token', async () => {
+    const calls = mockApi({
+      ...getProfile,
+      'PUT /users/change-password': () =>
+        json({ status: 'success', message: m.passwordUpdated, token: 'jwt-new' }),
+    });
+    const user = userEvent.setup();
+    await openAccount();
+    await user.type(screen.getByLabelText('Current Password'), 'old secret');
+    await user.type(screen.getByLabelText('New Password'), 'new secret');
+    await user.type(screen.getByLabelText('Confirm New Password'), 'new secret');
+    await user.click(screen.getByRole('button', { name: 'Change Password' }));
+    expect(await screen.findByText(m.passwordUpdated)).toBeInTheDocument();
+    expect(puts(calls)[0]?.body).toEqual({ currentPassword: 'old secret', newPassword: 'new secret' });
+    for (const label of ['Current Password', 'New Password', 'Confirm New Password']) {
+      expect(screen.getByLabelText(label)).toHaveValue('');
+    }
+    expect(localStorage.getItem('token')).toBe('jwt-new');
+  });
+
+  it("says 'Failed to update password' with the server's reason for a wrong current password", async () => {
+    mockApi({
+      ...getProfile,
+      'PUT /users/change-password': () =>
+        json({ message: accountMessages.wrongCurrentPassword, code: 'BAD_REQUEST' }, 400),
+    });
+    const user = userEvent.setup();
+    await openAccount();
+    await user.type(screen.getByLabelText('Current Password'), 'wrong');
+    await user.type(screen.getByLabelText('New Password'), 'new secret');
+    await user.type(screen.getByLabelText('Confirm New Password'), 'new secret');
+    await user.click(screen.getByRole('button', { name: 'Change Password' }));
+    expect(await screen.findByText(m.passwordUpdateFailed)).toBeInTheDocument();
+    expect(screen.getByText(accountMessages.wrongCurrentPassword)).toBeInTheDocument();
+  });
+
+  it('removes the token and goes to /login when the profile call answers 401', async () => {
+    mockApi({ 'GET /users/profile': () => json({ message: 'Unauthorized', code: 'UNAUTHORIZED' }, 401) });
+    storeSession('jwt-expired');
+    const { router } = renderApp('/account');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'), { timeout: 5000 });
+    expect(localStorage.getItem('token')).toBeNull();
+  });
+});

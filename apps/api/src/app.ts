@@ -99,7 +99,9 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && saneRequestId.test(incoming) ? incoming : randomUUID();
     },
-    routerOptions: { ignoreTrailingSlash: true },
+    // Emailed tokens and storage keys travel as path parameters; Fastify's default of 100 characters
+    // would answer longer ones with its own 414 instead of our error shape.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

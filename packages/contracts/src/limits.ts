@@ -44,3 +44,5 @@ export const DEFAULT_PLAN_LABEL = 'Trial';
 export const DEFAULT_PAYMENT_STATUS = 'Not Subscribed';
 export const NOT_AVAILABLE = 'NA';
 export const BLOG_READ_TIME = '2 minutes';
+/** Longest contact-form message the server accepts (issue 8). */
+export const CONTACT_MESSAGE_MAX_CHARS = 5000;

@@ -2,30 +2,66 @@ import { FREE_CREDITS } from '@altwise/contracts/limits';
 import { routes } from '@altwise/contracts/routes';
 import { Link } from 'react-router';
 import { ButtonLink } from '../../components/ui/button.tsx';
-import { usePageTitle } from '../../lib/page-title.ts';
+import { defaultPageMeta, usePageMeta } from '../../lib/page-meta.tsx';
+import espressoAfterAvif from './images/espresso-after.avif';
+import espressoAfterWebp from './images/espresso-after.webp';
+import espressoBeforeAvif from './images/espresso-before.avif';
+import espressoBeforeWebp from './images/espresso-before.webp';
 
+/** SPEC.md §2 Landing page: three feature cards, two to the image editor and one to the reel generator. */
 const features = [
   {
-    title: 'Alt text for your website images',
-    body: 'Paste a page address and Altwise finds its images, flags the ones without alt text and writes clear, specific descriptions for them.',
-    link: null,
+    title: 'AI Image Editing',
+    body: 'Describe a change in plain words, such as a brighter background or a removed object, and get an edited image back.',
+    to: routes.captionGenerator,
+    linkLabel: 'Edit an image with AI',
   },
   {
-    title: 'Bulk uploads and a searchable library',
-    body: 'Upload a batch of images, get alt text for each, then copy, edit or export everything from one library.',
-    link: null,
+    title: 'Instagram Captions',
+    body: 'Get a caption ready to post for each image, written to match what the picture actually shows.',
+    to: routes.captionGenerator,
+    linkLabel: 'Write Instagram captions',
   },
   {
-    title: 'AI image editing and Instagram captions',
-    body: 'Describe a change in plain words to edit an image, and get a caption ready to post.',
-    link: { to: routes.captionGenerator, label: 'Explore the image editor' },
-  },
-  {
-    title: 'AI reel generator',
-    body: 'Turn a handful of images and a soundtrack into a short captioned reel.',
-    link: { to: routes.reelGenerator, label: 'Explore the reel generator' },
+    title: 'AI Reel Generator',
+    body: 'Turn a handful of images and a soundtrack into a short captioned reel, or generate the images from a text prompt.',
+    to: routes.reelGenerator,
+    linkLabel: 'Create a reel',
   },
 ] as const;
+
+const steps = [
+  {
+    title: 'Upload image',
+    body: 'Upload images from your computer, or give us a web page address and we find its images for you.',
+  },
+  {
+    title: 'Enter prompt',
+    body: 'Optionally tell the AI what matters: your brand, the product name, the tone, or what to leave out.',
+  },
+  {
+    title: 'Get results',
+    body: 'Alt text for each image lands in your library, ready to copy, edit or export to a spreadsheet.',
+  },
+] as const;
+
+const afterAlt =
+  'An espresso in a red cup with a white rim, on a matching red saucer with a silver spoon, on a worn wooden table.';
+
+function StartFreeTrial({ onDark = false }: { onDark?: boolean }) {
+  return onDark ? (
+    <Link
+      to={routes.register}
+      className="inline-flex min-h-12 items-center rounded-md bg-white px-6 font-semibold text-indigo-900 hover:bg-indigo-50"
+    >
+      Start free trial
+    </Link>
+  ) : (
+    <ButtonLink to={routes.register} size="lg">
+      Start free trial
+    </ButtonLink>
+  );
+}
 
 /** A preview of what the product produces: an image and the alt text written for it. */
 function AltTextPreview() {
@@ -34,11 +70,10 @@ function AltTextPreview() {
       <svg
         viewBox="0 0 320 200"
         role="img"
-        aria-label="Example image"
+        aria-labelledby="hero-preview-title"
         className="h-auto w-full rounded-lg"
-        focusable="false"
       >
-        <title>Example image</title>
+        <title id="hero-preview-title">Illustration of mountain ridges under a rising sun</title>
         <rect width="320" height="200" fill="#e0e7ff" />
         <circle cx="250" cy="52" r="24" fill="#fbbf24" />
         <path d="M0 160 80 90l60 50 50-40 130 100H0z" fill="#4338ca" />
@@ -54,8 +89,69 @@ function AltTextPreview() {
   );
 }
 
+function ExamplePicture({ avif, webp, alt }: { avif: string; webp: string; alt: string }) {
+  return (
+    <picture>
+      <source srcSet={avif} type="image/avif" />
+      <img
+        src={webp}
+        alt={alt}
+        width={600}
+        height={400}
+        loading="lazy"
+        decoding="async"
+        className="h-auto w-full rounded-lg bg-slate-200"
+      />
+    </picture>
+  );
+}
+
+function BeforeAfter() {
+  return (
+    <section aria-labelledby="example-heading" className="bg-slate-50">
+      <div className="mx-auto max-w-6xl px-4 py-16">
+        <h2 id="example-heading" className="text-3xl font-bold tracking-tight text-slate-900">
+          Before and after Altwise
+        </h2>
+        <p className="mt-4 max-w-2xl text-lg text-slate-700">
+          The same photo, as a screen reader user meets it without alt text and with the alt text Altwise
+          writes.
+        </p>
+        <div className="mt-10 grid gap-8 md:grid-cols-2">
+          <figure className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
+            <ExamplePicture
+              avif={espressoBeforeAvif}
+              webp={espressoBeforeWebp}
+              alt="The espresso photo blurred and greyed out, standing for what a screen reader user gets from an image without alt text."
+            />
+            <figcaption className="mt-4 space-y-2 text-sm text-slate-800">
+              <span className="block font-semibold text-red-800">Before: no alt text</span>
+              <code className="block rounded bg-slate-100 px-2 py-1 font-mono text-slate-900">
+                {'<img src="IMG_4821.jpg">'}
+              </code>
+              <span className="block">
+                A screen reader announces: <q>IMG underscore 4821 dot jpg, image</q>.
+              </span>
+            </figcaption>
+          </figure>
+          <figure className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
+            <ExamplePicture avif={espressoAfterAvif} webp={espressoAfterWebp} alt={afterAlt} />
+            <figcaption className="mt-4 space-y-2 text-sm text-slate-800">
+              <span className="block font-semibold text-green-800">After: alt text by Altwise</span>
+              <code className="block rounded bg-slate-100 px-2 py-1 font-mono break-words text-slate-900">
+                {`<img src="IMG_4821.jpg" alt="${afterAlt}">`}
+              </code>
+              <span className="block">A screen reader reads the description aloud.</span>
+            </figcaption>
+          </figure>
+        </div>
+      </div>
+    </section>
+  );
+}
+
 export function LandingPage() {
-  usePageTitle('Altwise – AI alt text for every image', { raw: true });
+  usePageMeta({ ...defaultPageMeta, raw: true });
   return (
     <>
       <section className="bg-gradient-to-b from-indigo-50 to-white">
@@ -70,9 +166,7 @@ export function LandingPage() {
               minutes.
             </p>
             <div className="mt-8 flex flex-wrap items-center gap-4">
-              <ButtonLink to={routes.register} size="lg">
-                Start free trial
-              </ButtonLink>
+              <StartFreeTrial />
               <ButtonLink to={routes.plans} size="lg" variant="secondary">
                 See pricing
               </ButtonLink>
@@ -88,27 +182,56 @@ export function LandingPage() {
 
       <section aria-labelledby="features-heading" className="mx-auto max-w-6xl px-4 py-16">
         <h2 id="features-heading" className="text-3xl font-bold tracking-tight text-slate-900">
-          What Altwise does
+          More than alt text
         </h2>
-        <ul className="mt-8 grid gap-6 sm:grid-cols-2">
+        <p className="mt-4 max-w-2xl text-lg text-slate-700">
+          The same credits power creative tools for your images and your social media.
+        </p>
+        <ul className="mt-8 grid gap-6 md:grid-cols-3">
           {features.map((feature) => (
-            <li key={feature.title} className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
+            <li
+              key={feature.title}
+              className="flex flex-col rounded-xl border border-slate-200 bg-white p-6 shadow-sm"
+            >
               <h3 className="text-lg font-semibold text-slate-900">{feature.title}</h3>
-              <p className="mt-2 text-slate-700">{feature.body}</p>
-              {feature.link ? (
-                <Link
-                  to={feature.link.to}
-                  className="mt-4 inline-block font-semibold text-indigo-700 underline-offset-4 hover:underline"
-                >
-                  {feature.link.label}
-                </Link>
-              ) : null}
+              <p className="mt-2 flex-1 text-slate-700">{feature.body}</p>
+              <Link
+                to={feature.to}
+                className="mt-4 inline-block font-semibold text-indigo-700 underline underline-offset-4 hover:no-underline"
+              >
+                {feature.linkLabel}
+              </Link>
             </li>
           ))}
         </ul>
       </section>
 
-      <section aria-labelledby="cta-heading" className="bg-indigo-900 text-white focus-light">
+      <BeforeAfter />
+
+      <section aria-labelledby="how-heading" className="mx-auto max-w-6xl px-4 py-16">
+        <h2 id="how-heading" className="text-3xl font-bold tracking-tight text-slate-900">
+          How it works
+        </h2>
+        <ol className="mt-8 grid gap-6 md:grid-cols-3">
+          {steps.map((step, index) => (
+            <li key={step.title} className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
+              <span
+                aria-hidden="true"
+                className="flex size-10 items-center justify-center rounded-full bg-indigo-700 text-lg font-bold text-white"
+              >
+                {index + 1}
+              </span>
+              <h3 className="mt-4 text-lg font-semibold text-slate-900">
+                <span className="sr-only">Step {index + 1}: </span>
+                {step.title}
+              </h3>
+              <p className="mt-2 text-slate-700">{step.body}</p>
+            </li>
+          ))}
+        </ol>
+      </section>
+
+      <section aria-labelledby="cta-heading" className="focus-light bg-indigo-900 text-white">
         <div className="mx-auto flex max-w-6xl flex-col items-start gap-6 px-4 py-16 sm:flex-row sm:items-center sm:justify-between">
           <div>
             <h2 id="cta-heading" className="text-2xl font-bold">
@@ -118,12 +241,7 @@ export function LandingPage() {
               Start with {FREE_CREDITS} free credits. Upgrade only when you need more.
             </p>
           </div>
-          <Link
-            to={routes.register}
-            className="inline-flex min-h-12 items-center rounded-md bg-white px-6 font-semibold text-indigo-900 hover:bg-indigo-50"
-          >
-            Start free trial
-          </Link>
+          <StartFreeTrial onDark />
         </div>
       </section>
     </>

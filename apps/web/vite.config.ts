@@ -18,6 +18,10 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     assetsDir: 'assets',
+    // dist/.vite/manifest.json: which chunks each route loads, for `npm run bench:web`.
+    manifest: true,
+    // Images stay files (cached, lazy-loaded) instead of base64 inside the page chunks.
+    assetsInlineLimit: 0,
     // Pages are split per route by the router's lazy imports (src/app/router.tsx).
   },
 });

@@ -91,6 +91,57 @@ describe('serving the built SPA', () => {
   });
 });
 
+describe('serving prerendered pages', () => {
+  const shellHtml =
+    '<!doctype html><html><head><title>shell</title></head><body><div id="root"></div></body></html>';
+  const page = (title: string) =>
+    `<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1></body></html>`;
+  let prerenderedDir: string;
+  let app: TestApp;
+
+  beforeAll(async () => {
+    prerenderedDir = await mkdtemp(path.join(os.tmpdir(), 'altwise-prerendered-'));
+    await mkdir(path.join(prerenderedDir, 'plans'));
+    await mkdir(path.join(prerenderedDir, 'blog/post1'), { recursive: true });
+    await writeFile(path.join(prerenderedDir, 'index.html'), page('Landing'));
+    await writeFile(path.join(prerenderedDir, 'spa.html'), shellHtml);
+    await writeFile(path.join(prerenderedDir, 'plans/index.html'), page('Pricing'));
+    await writeFile(path.join(prerenderedDir, 'blog/index.html'), page('Blogs'));
+    await writeFile(path.join(prerenderedDir, 'blog/post1/index.html'), page('Post 1'));
+    app = await buildTestApp({ env: { SERVE_WEB: 'true', WEB_DIST_DIR: prerenderedDir } });
+  });
+  afterAll(async () => {
+    await app.cleanup();
+    await rm(prerenderedDir, { recursive: true, force: true });
+  });
+
+  it.each([
+    ['/', 'Landing'],
+    ['/plans', 'Pricing'],
+    ['/plans/', 'Pricing'],
+    ['/blog', 'Blogs'],
+    ['/blog/post1', 'Post 1'],
+    ['/blog/post1?ref=x', 'Post 1'],
+  ])('answers %s with its prerendered page, no-cache', async (url, title) => {
+    const response = await app.app.inject({ method: 'GET', url, headers: html });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toContain('text/html');
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.body).toContain(`<h1>${title}</h1>`);
+  });
+
+  it('answers other client routes with the app shell, and unknown pages with the shell and 404', async () => {
+    for (const url of ['/dashboard', '/support', '/blog/post2', '/confirm-email/abc.def']) {
+      const response = await app.app.inject({ method: 'GET', url, headers: html });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.body, url).toBe(shellHtml);
+    }
+    const unknown = await app.app.inject({ method: 'GET', url: '/blog/post9', headers: html });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.body).toBe(shellHtml);
+  });
+});
+
 describe('without a build', () => {
   it('answers pages with instructions to run npm run build instead of crashing', async () => {
     const missing = await buildTestApp({

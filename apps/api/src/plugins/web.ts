@@ -13,6 +13,9 @@ const clientRouteRegexes = clientRoutePatterns.map(
   (pattern) => new RegExp(`^${pattern.replace(/:[A-Za-z]+/g, '[^/]+')}/?$`),
 );
 
+/** Routes without parameters: only these can have a prerendered page (dist/<route>/index.html). */
+const staticClientRoutes: ReadonlySet<string> = new Set(clientRoutePatterns.filter((p) => !p.includes(':')));
+
 export function isClientRoute(pathname: string): boolean {
   return clientRouteRegexes.some((regex) => regex.test(pathname));
 }
@@ -37,8 +40,9 @@ const missingBuildPage = (distDir: string) => `<!doctype html>
 
 /**
  * Serves the built SPA when SERVE_WEB is on: hashed files under /assets are cached for a year,
- * everything else (index.html above all) is revalidated. Any other GET that asks for HTML gets
- * index.html (history fallback): 200 for the client routes of SPEC §2, 404 with the same page for
+ * everything else (index.html above all) is revalidated. Prerendered pages (dist/<route>/index.html) are
+ * static files. Any other GET that asks for HTML gets the app shell, spa.html, or index.html when the build
+ * has no spa.html (history fallback): 200 for the client routes of SPEC §2, 404 with the same page for
  * the rest, so the SPA renders its not-found screen. This plugin owns the app's not-found handler;
  * /api, /files and non-HTML requests get the JSON 404.
  */
@@ -70,9 +74,25 @@ export const webPlugin = fp(
       });
     }
 
+    // The web build prerenders public pages into index.html (the landing page) and <route>/index.html; the
+    // bare app shell for every other route is spa.html (older builds: index.html).
+    const shellFile = path.join(options.distDir, 'spa.html');
+    const readShell = () => readFile(shellFile, 'utf8').catch(() => readFile(indexFile, 'utf8'));
+    const readPage = async (pathname: string) => {
+      const route = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+      if (staticClientRoutes.has(route)) {
+        try {
+          return await readFile(path.join(options.distDir, route, 'index.html'), 'utf8');
+        } catch {
+          // Not prerendered: the shell renders it in the browser.
+        }
+      }
+      return readShell();
+    };
+
     const sendIndex = async (reply: FastifyReply, pathname: string) => {
       // Read on each request: a rebuild takes effect without a restart, and the file is small.
-      const html = await readFile(indexFile, 'utf8');
+      const html = await readPage(pathname);
       return reply
         .code(isClientRoute(pathname) ? 200 : 404)
         .header('cache-control', 'no-cache')

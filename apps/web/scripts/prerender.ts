@@ -1,0 +1,98 @@
+/**
+ * Build step after `vite build`: renders the public pages (src/prerender.tsx) into the built index.html, so
+ * that crawlers and people without JavaScript get each page's content, title, description and Open Graph
+ * tags. Writes:
+ *   dist/spa.html                 the untouched app shell, which the API serves for every other route
+ *   dist/index.html               the landing page
+ *   dist/<route>/index.html       /plans, /support, /blogs, /blog, /blog/post1..3
+ *   dist/robots.txt, sitemap.xml  with absolute URLs on PUBLIC_URL (default http://localhost:3000)
+ * The browser then renders the same page over the prerendered HTML (src/main.tsx).
+ */
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'vite';
+
+type PrerenderModule = typeof import('../src/prerender.tsx');
+
+const webDir = path.resolve(import.meta.dirname, '..');
+const distDir = path.join(webDir, 'dist');
+const origin = (process.env.PUBLIC_URL || 'http://localhost:3000').replace(/\/+$/, '');
+
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** Builds src/prerender.tsx for Node into a temporary directory, with every dependency bundled in. */
+async function loadPrerenderModule(): Promise<{ module: PrerenderModule; cleanup: () => Promise<void> }> {
+  const outDir = await mkdtemp(path.join(os.tmpdir(), 'altwise-prerender-'));
+  await build({
+    root: webDir,
+    configFile: path.join(webDir, 'vite.config.ts'),
+    logLevel: 'warn',
+    ssr: { noExternal: true },
+    build: {
+      ssr: 'src/prerender.tsx',
+      outDir,
+      emptyOutDir: true,
+      manifest: false,
+      copyPublicDir: false,
+      rollupOptions: { output: { entryFileNames: 'prerender.mjs' } },
+    },
+  });
+  const module = (await import(pathToFileURL(path.join(outDir, 'prerender.mjs')).href)) as PrerenderModule;
+  return { module, cleanup: () => rm(outDir, { recursive: true, force: true }) };
+}
+
+/** Puts the page's HTML into #root and its title, description, canonical URL and Open Graph tags into <head>. */
+export function injectPage(
+  template: string,
+  page: { html: string; meta: { title: string; description: string } },
+  url: string,
+): string {
+  const title = escapeHtml(page.meta.title);
+  const description = escapeHtml(page.meta.description);
+  const head = [
+    `<link rel="canonical" href="${escapeHtml(url)}" />`,
+    `<meta property="og:url" content="${escapeHtml(url)}" />`,
+  ].join('\n    ');
+  const replaced = template
+    .replace(/<title>[^<]*<\/title>/, `<title>${title}</title>`)
+    .replace(/(<meta\s+name="description"\s+content=")[^"]*(")/, `$1${description}$2`)
+    .replace(/(<meta\s+property="og:title"\s+content=")[^"]*(")/, `$1${title}$2`)
+    .replace(/(<meta\s+property="og:description"\s+content=")[^"]*(")/, `$1${description}$2`)
+    .replace('</head>', `  ${head}\n  </head>`)
+    .replace('<div id="root"></div>', `<div id="root">${page.html}</div>`)
+    .replace(/\s*<noscript>[\s\S]*?<\/noscript>/, '');
+  for (const needle of [`<title>${title}</title>`, `content="${description}"`, '<div id="root"><']) {
+    if (!replaced.includes(needle))
+      throw new Error(`index.html no longer has the markup the prerender fills in (${needle}).`);
+  }
+  return replaced;
+}
+
+async function main() {
+  const shell = await readFile(path.join(distDir, 'index.html'), 'utf8');
+  await writeFile(path.join(distDir, 'spa.html'), shell);
+
+  const { module, cleanup } = await loadPrerenderModule();
+  try {
+    for (const pathname of module.prerenderedPaths) {
+      const page = await module.renderPage(pathname);
+      const file = path.join(distDir, pathname, 'index.html');
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(file, injectPage(shell, page, `${origin}${pathname}`));
+      console.log(`prerendered ${pathname.padEnd(12)} ${page.meta.title}`);
+    }
+    await writeFile(
+      path.join(distDir, 'sitemap.xml'),
+      module.buildSitemapXml(origin, module.prerenderedPaths, module.lastModified),
+    );
+    await writeFile(path.join(distDir, 'robots.txt'), module.buildRobotsTxt(origin));
+    console.log(`wrote robots.txt and sitemap.xml for ${origin}`);
+  } finally {
+    await cleanup();
+  }
+}
+
+if (import.meta.main) await main();

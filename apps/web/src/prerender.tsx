@@ -1,0 +1,49 @@
+/**
+ * Server entry for the build-time prerender (scripts/prerender.ts): renders the public pages to HTML with
+ * React Router's static handler, so that crawlers and people without JavaScript get the real content.
+ */
+import { StrictMode } from 'react';
+import { renderToString } from 'react-dom/server';
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
+import { AppProviders } from './app/providers.tsx';
+import { appRoutes } from './app/router.tsx';
+import { blogPosts } from './features/blog/posts.ts';
+import { defaultPageMeta, PageMetaCollectorProvider, type ResolvedPageMeta } from './lib/page-meta.tsx';
+
+export { buildRobotsTxt, buildSitemapXml } from './lib/sitemap.ts';
+
+/** The public pages of SPEC.md §2 that have content worth indexing, in sitemap order. */
+export const prerenderedPaths: readonly string[] = [
+  '/',
+  '/plans',
+  '/support',
+  '/blogs',
+  '/blog',
+  ...blogPosts.map((post) => post.path),
+];
+
+/** Publication dates for the sitemap's lastmod. */
+export const lastModified: Readonly<Record<string, string>> = Object.fromEntries(
+  blogPosts.map((post) => [post.path, post.date]),
+);
+
+export type RenderedPage = { html: string; meta: ResolvedPageMeta };
+
+export async function renderPage(pathname: string): Promise<RenderedPage> {
+  const handler = createStaticHandler(appRoutes);
+  const context = await handler.query(new Request(`http://prerender.invalid${pathname}`));
+  if (context instanceof Response) throw new Error(`${pathname} redirected while prerendering.`);
+  if (context.statusCode !== 200) throw new Error(`${pathname} rendered with status ${context.statusCode}.`);
+  const router = createStaticRouter(handler.dataRoutes, context);
+  const collector: { meta?: ResolvedPageMeta } = {};
+  const html = renderToString(
+    <StrictMode>
+      <PageMetaCollectorProvider collector={collector}>
+        <AppProviders>
+          <StaticRouterProvider router={router} context={context} hydrate={false} />
+        </AppProviders>
+      </PageMetaCollectorProvider>
+    </StrictMode>,
+  );
+  return { html, meta: collector.meta ?? defaultPageMeta };
+}

@@ -1,21 +1,23 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { matchRoutes } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { AppProviders } from './app/providers.tsx';
 import { appRoutes, createAppRouter } from './app/router.tsx';
+import { readToken } from './lib/auth-storage.ts';
 import './styles.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('The #root element is missing from index.html.');
 
+/** A prerendered public page (scripts/prerender.ts) arrives with its HTML in #root. */
+const prerendered = container.firstElementChild !== null;
+
 /**
- * A prerendered public page (scripts/prerender.ts) arrives with its HTML in #root. Load its route's chunk
- * before the first render, so React replaces that HTML with the same page at once instead of passing
- * through the loading screen.
+ * Loads the current route's chunk before the first render, so that React takes over the prerendered HTML
+ * with the same page at once instead of passing through the loading screen.
  */
-async function loadPrerenderedRoute(): Promise<void> {
-  if (!container?.firstElementChild) return;
+async function loadCurrentRoute(): Promise<void> {
   const matches = matchRoutes(appRoutes, window.location) ?? [];
   await Promise.all(
     matches.map(async ({ route }) => {
@@ -27,18 +29,25 @@ async function loadPrerenderedRoute(): Promise<void> {
 }
 
 function render() {
-  const router = createAppRouter();
-  createRoot(container as HTMLElement).render(
+  const app = (
     <StrictMode>
       <AppProviders>
-        <RouterProvider router={router} />
+        <RouterProvider router={createAppRouter()} />
       </AppProviders>
-    </StrictMode>,
+    </StrictMode>
   );
+  // The prerender shows the signed-out page: hydrate it (keeping the DOM, and anything already typed) for a
+  // signed-out visitor; for a signed-in one, whose header differs, render afresh over it.
+  if (prerendered && readToken() === null) hydrateRoot(container as HTMLElement, app);
+  else createRoot(container as HTMLElement).render(app);
 }
 
-loadPrerenderedRoute().then(render, (error: unknown) => {
-  // The router loads the chunk again and shows its own error screen if it still fails.
-  console.error(error);
+if (prerendered) {
+  loadCurrentRoute().then(render, (error: unknown) => {
+    // The router loads the chunk again and shows its own error screen if it still fails.
+    console.error(error);
+    render();
+  });
+} else {
   render();
-});
+}

@@ -1,6 +1,6 @@
 import { CONTACT_MESSAGE_MAX_CHARS } from '@altwise/contracts/limits';
 import { messages } from '@altwise/contracts/messages';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
@@ -11,6 +11,7 @@ import {
 } from './api/send-contact-message.ts';
 
 const emptyForm: ContactMessage = { firstName: '', lastName: '', email: '', message: '' };
+const fields = Object.keys(emptyForm) as Array<keyof ContactMessage>;
 
 /** The contact form of SPEC.md §2/§4: browser-required fields, 'Sending...' while pending, cleared on success. */
 export function ContactForm() {
@@ -18,6 +19,15 @@ export function ContactForm() {
   const sendMessage = useSendContactMessage();
   const messageId = useId();
   const messageHintId = `${messageId}-hint`;
+  const formRef = useRef<HTMLFormElement>(null);
+
+  // The page is prerendered: keep whatever was typed into it before the app took over.
+  useEffect(() => {
+    if (!formRef.current) return;
+    const data = new FormData(formRef.current);
+    const typed = Object.fromEntries(fields.map((field) => [field, String(data.get(field) ?? '')]));
+    if (Object.values(typed).some(Boolean)) setForm(typed as ContactMessage);
+  }, []);
 
   const update = (field: keyof ContactMessage) => (value: string) =>
     setForm((current) => ({ ...current, [field]: value }));
@@ -28,7 +38,7 @@ export function ContactForm() {
   };
 
   return (
-    <form onSubmit={onSubmit} className="grid gap-5">
+    <form ref={formRef} onSubmit={onSubmit} className="grid gap-5">
       <div className="grid gap-5 sm:grid-cols-2">
         <TextField
           label="First Name"

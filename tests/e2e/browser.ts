@@ -27,10 +27,13 @@ export async function newContext(
   browser: Browser,
   options: { mobile?: boolean } = {},
 ): Promise<BrowserContext> {
-  return browser.newContext({
+  const context = await browser.newContext({
     baseURL: baseURL(),
     viewport: options.mobile ? { width: 390, height: 844 } : { width: 1280, height: 900 },
   });
+  // No journey depends on the real Google: its script fails fast unless a test serves a stand-in.
+  await context.route('https://accounts.google.com/**', (route) => route.abort());
+  return context;
 }
 
 /** Fails the test with the rule ids and targets of every axe-core violation on the page. */

@@ -4,11 +4,17 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { startFakeGoogleKeys, startMailbox } from './test-services.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     baseURL: string;
     dataDir: string;
+    /** Where the test SMTP server writes each delivered message as JSON (mailbox.ts reads it). */
+    mailDir: string;
+    /** The product's GOOGLE_CLIENT_ID and the private JWK that signs test ID tokens (google.ts). */
+    googleClientId: string;
+    googlePrivateJwk: string;
   }
 }
 
@@ -40,10 +46,16 @@ async function waitForHealth(baseURL: string, child: ChildProcess, log: () => st
   throw new Error(`The server did not become healthy in 90 s:\n${log()}`);
 }
 
-/** Starts the built product in production mode on a free port with a throw-away data directory. */
+/**
+ * Starts the built product in production mode on a free port with a throw-away data directory, a real
+ * SMTP server it delivers mail to, and Google sign-in checked against keys made here.
+ */
 export default async function setup(project: TestProject) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'altwise-e2e-'));
+  const mailDir = join(dataDir, 'e2e-mailbox');
+  const mailbox = await startMailbox(mailDir);
+  const google = await startFakeGoogleKeys();
   const baseURL = `http://127.0.0.1:${port}`;
   let output = '';
   const child = spawn(process.execPath, [join(root, 'scripts/serve.ts')], {
@@ -57,6 +69,10 @@ export default async function setup(project: TestProject) {
       PUBLIC_URL: baseURL,
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
+      SMTP_URL: mailbox.url,
+      MAIL_FROM: 'Altwise <no-reply@altwise.test>',
+      GOOGLE_CLIENT_ID: google.clientId,
+      GOOGLE_JWKS_URL: google.jwksUrl,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -66,13 +82,23 @@ export default async function setup(project: TestProject) {
   child.stderr?.on('data', (d) => {
     output += d;
   });
-  await waitForHealth(baseURL, child, () => output);
+  try {
+    await waitForHealth(baseURL, child, () => output);
+  } catch (error) {
+    child.kill('SIGTERM');
+    await Promise.all([mailbox.close(), google.close()]);
+    throw error;
+  }
   project.provide('baseURL', baseURL);
   project.provide('dataDir', dataDir);
+  project.provide('mailDir', mailDir);
+  project.provide('googleClientId', google.clientId);
+  project.provide('googlePrivateJwk', google.privateJwk);
 
   return async () => {
     child.kill('SIGTERM');
     await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+    await Promise.all([mailbox.close(), google.close()]);
     rmSync(dataDir, { recursive: true, force: true });
   };
 }

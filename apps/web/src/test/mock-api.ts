@@ -1,6 +1,13 @@
 import { vi } from 'vitest';
 
-export type MockCall = { method: string; path: string; body: unknown; headers: Headers };
+export type MockCall = {
+  method: string;
+  path: string;
+  body: unknown;
+  headers: Headers;
+  /** The query string's parameters (the handler key ignores them). */
+  query: URLSearchParams;
+};
 type Handler = (call: MockCall) => Response | Promise<Response>;
 
 export const json = (body: unknown, status = 200) =>
@@ -19,7 +26,7 @@ export function mockApi(handlers: Record<string, Handler>) {
       const method = (init?.method ?? 'GET').toUpperCase();
       const path = url.pathname.replace(/^\/api\/v1/, '');
       const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
-      const call = { method, path, body, headers: new Headers(init?.headers) };
+      const call = { method, path, body, headers: new Headers(init?.headers), query: url.searchParams };
       calls.push(call);
       const handler = handlers[`${method} ${path}`];
       return handler ? handler(call) : json({ message: 'Not found', code: 'NOT_FOUND' }, 404);

@@ -101,7 +101,7 @@ describe('signed-in bar', () => {
     const user = userEvent.setup();
     storeSession();
     const { navigateTo } = renderApp('/dashboard');
-    await screen.findByRole('heading', { level: 1, name: 'Dashboard' });
+    await screen.findByRole('heading', { level: 1, name: /^Welcome, / });
     await user.click(screen.getByRole('button', { name: 'Menu' }));
     await user.click(
       within(screen.getByRole('dialog', { name: 'Menu' })).getByRole('button', { name: 'Sign out' }),

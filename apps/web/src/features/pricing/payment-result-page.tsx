@@ -1,15 +1,79 @@
+import { messages } from '@altwise/contracts/messages';
 import { routes } from '@altwise/contracts/routes';
-import { ComingSoon } from '../../components/ui/coming-soon.tsx';
+import { Link, useSearchParams } from 'react-router';
+import { buttonClasses } from '../../components/ui/button.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
+import { isUnauthorized } from '../../lib/api-error.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
+import { useVerifyPayment } from './api/verify-payment.ts';
 
+type Outcome =
+  | { state: 'loading' }
+  | { state: 'success'; transactionId: string }
+  | { state: 'failed'; message: string; signIn?: boolean };
+
+function useOutcome(paymentId: string | null): Outcome {
+  const query = useVerifyPayment(paymentId);
+  if (!paymentId) return { state: 'failed', message: messages.payment.verificationFailed };
+  if (query.isPending) return { state: 'loading' };
+  if (query.isError) {
+    return { state: 'failed', message: messages.payment.error, signIn: isUnauthorized(query.error) };
+  }
+  const payment = query.data;
+  if (payment.success && payment.status === 'succeeded') {
+    return { state: 'success', transactionId: payment.transactionId };
+  }
+  // Still pending: the query asks again for a while before we call it failed.
+  if (query.isPolling) return { state: 'loading' };
+  return { state: 'failed', message: messages.payment.verificationFailed };
+}
+
+/** /success?payment_intent=… (SPEC.md §2, §8): verifies a card payment and says how it went. */
 export function PaymentResultPage() {
   usePageTitle('Payment verification');
+  const [searchParams] = useSearchParams();
+  // The provider's redirect may name it payment_id; the legacy card flow names it payment_intent.
+  const paymentId = searchParams.get('payment_intent') || searchParams.get('payment_id');
+  const outcome = useOutcome(paymentId);
+
   return (
-    <ComingSoon
-      title="Payment Verification"
-      description="After a card payment, this page will verify it and show the result with its transaction id."
-      backTo={routes.plans}
-      backLabel="Back to pricing"
-    />
+    <div className="mx-auto w-full max-w-md px-4 py-12 sm:py-16">
+      <div
+        className="rounded-xl border border-slate-200 bg-white p-6 text-center shadow-sm sm:p-8"
+        role="status"
+      >
+        {outcome.state === 'loading' ? (
+          <div className="flex flex-col items-center gap-4">
+            <Spinner className="size-8 text-indigo-700" />
+            <h1 className="text-2xl font-bold text-slate-900">{messages.payment.verifying}</h1>
+          </div>
+        ) : outcome.state === 'success' ? (
+          <>
+            <h1 className="text-2xl font-bold text-green-800">{messages.payment.success}</h1>
+            <p className="mt-4 text-slate-800">
+              Transaction ID:{' '}
+              <span className="font-mono font-semibold break-all">{outcome.transactionId}</span>
+            </p>
+            <Link to={routes.images} className={buttonClasses({ className: 'mt-6' })}>
+              Start using AI
+            </Link>
+          </>
+        ) : (
+          <>
+            <h1 className="text-2xl font-bold text-red-800">{outcome.message}</h1>
+            <p className="mt-4 text-slate-700">
+              {outcome.signIn ? 'Log in to see your payment. ' : ''}Your dashboard shows every payment and
+              your credits.
+            </p>
+            <Link
+              to={outcome.signIn ? routes.login : routes.dashboard}
+              className={buttonClasses({ variant: 'secondary', className: 'mt-6' })}
+            >
+              {outcome.signIn ? 'Log in' : 'Go to dashboard'}
+            </Link>
+          </>
+        )}
+      </div>
+    </div>
   );
 }

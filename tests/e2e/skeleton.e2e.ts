@@ -2,6 +2,7 @@ import { clientRoutePatterns, messages } from '@altwise/contracts';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseURL, expectNoAxeViolations, launchBrowser, newContext } from './browser.ts';
+import { createSession, storeSession } from './session.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -102,28 +103,10 @@ describe('the skeleton, as a visitor sees it', () => {
   it('keeps every signed-in route free of axe-core violations', async () => {
     const context = await newContext(browser);
     const page = await context.newPage();
-    // A syntactically valid token is enough for the client-side guard; the API would reject it.
+    // A real session: pages load the person's own data, and the API refuses a made-up token.
     await page.goto('/');
-    await page.evaluate(() => {
-      localStorage.setItem('token', 'e2e.header.signature');
-      localStorage.setItem(
-        'user',
-        JSON.stringify({
-          id: 'e2e',
-          username: 'e2e',
-          email: 'e2e@example.com',
-          firstName: 'Eve',
-          lastName: 'Tester',
-        }),
-      );
-      localStorage.setItem('userId', 'e2e');
-    });
-    // /account loads the profile, and the server rightly refuses this made-up token (a 401 signs the
-    // person out); accounts.e2e.ts scans it with a real session.
-    const needsRealSession = ['/account'];
-    for (const route of concreteRoutes.filter(
-      (r) => !publicRoutes.includes(r) && !needsRealSession.includes(r),
-    )) {
+    await storeSession(page, await createSession());
+    for (const route of concreteRoutes.filter((r) => !publicRoutes.includes(r))) {
       await page.goto(route);
       await page.waitForLoadState('networkidle');
       expect(new URL(page.url()).pathname, `${route} stays put when signed in`).not.toBe('/login');

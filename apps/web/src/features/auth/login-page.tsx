@@ -11,7 +11,7 @@ import { SpinnerOverlay } from '../../components/ui/spinner-overlay.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { isApiError, serverMessage } from '../../lib/api-error.ts';
 import { useAuth } from '../../lib/auth.tsx';
-import { usePageTitle } from '../../lib/page-title.ts';
+import { usePageMeta } from '../../lib/page-meta.tsx';
 import { useForm } from '../../lib/use-form.ts';
 import { useLogin } from './api/login.ts';
 import { useResendConfirmation } from './api/resend-confirmation.ts';
@@ -37,7 +37,10 @@ function loginError(error: unknown): string {
 
 /** Sign-in (SPEC.md §2 Login) with 'Forgot password?' and, before confirmation, a resend button. */
 export function LoginPage() {
-  usePageTitle('Log in');
+  usePageMeta({
+    title: 'Log in',
+    description: 'Log in to Altwise with your email address or Google to write alt text for your images.',
+  });
   const { isAuthenticated, login } = useAuth();
   const location = useLocation();
   const navigate = useNavigate();

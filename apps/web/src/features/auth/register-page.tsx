@@ -10,7 +10,7 @@ import { SpinnerOverlay } from '../../components/ui/spinner-overlay.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { serverMessage } from '../../lib/api-error.ts';
 import { useAuth } from '../../lib/auth.tsx';
-import { usePageTitle } from '../../lib/page-title.ts';
+import { usePageMeta } from '../../lib/page-meta.tsx';
 import { useForm } from '../../lib/use-form.ts';
 import { useRegister } from './api/register.ts';
 import { sendRegistrationEmail } from './api/send-registration-email.ts';
@@ -27,7 +27,11 @@ function registrationError(error: unknown): string {
 
 /** Sign-up (SPEC.md §2 Register). */
 export function RegisterPage() {
-  usePageTitle('Create an Account');
+  usePageMeta({
+    title: 'Create an Account',
+    description:
+      'Create your Altwise account with your email address or Google and get 25 free credits for AI alt text. No credit card needed.',
+  });
   const { isAuthenticated } = useAuth();
   const signingIn = useRef(false);
   const form = useForm(registerFormSchema, emptyForm);

@@ -99,7 +99,7 @@ function ProfileForm({
           hint="Your email address cannot be changed."
         />
         <div>
-          <Button type="submit" isLoading={update.isPending} loadingText={m.updating}>
+          <Button type="submit" isLoading={update.isPending} loadingText="Saving...">
             Update Profile
           </Button>
         </div>
@@ -171,7 +171,7 @@ function ChangePasswordForm({ onStatus }: { onStatus: (status: Status) => void }
           {...form.field('confirmNewPassword')}
         />
         <div>
-          <Button type="submit" isLoading={change.isPending} loadingText={m.updating}>
+          <Button type="submit" isLoading={change.isPending} loadingText="Saving...">
             Change Password
           </Button>
         </div>

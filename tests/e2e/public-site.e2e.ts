@@ -173,6 +173,12 @@ describe('the public site, as a visitor sees it', () => {
     const context = await browser.newContext({ baseURL: baseURL(), javaScriptEnabled: false });
     const noJs = await context.newPage();
     await withPage(async (page) => {
+      // A hydration mismatch shows up as a console error or an uncaught error.
+      const errors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(`${page.url()}: ${message.text()}`);
+      });
+      page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`));
       for (const route of publicPages) {
         const response = await fetch(`${baseURL()}${route}`, { headers: { accept: 'text/html' } });
         expect(response.status, route).toBe(200);
@@ -180,6 +186,7 @@ describe('the public site, as a visitor sees it', () => {
         const html = await response.text();
 
         await page.goto(route);
+        await page.waitForLoadState('networkidle');
         const heading = await h1Text(page);
         const description = await metaDescription(page);
         const title = await page.title();
@@ -197,6 +204,7 @@ describe('the public site, as a visitor sees it', () => {
         await noJs.goto(route);
         expect(await noJs.locator('main h1').innerText(), route).toBe(heading);
       }
+      expect(errors).toEqual([]);
     });
     await context.close();
   });

@@ -7,33 +7,11 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-type ManifestChunk = { file: string; isEntry?: boolean; imports?: string[]; css?: string[] };
-type Manifest = Record<string, ManifestChunk>;
+import { type Manifest, type ManifestChunk, routeSources, staticClosure } from './route-chunks.ts';
 
 const webDir = path.resolve(import.meta.dirname, '..');
 const distDir = path.join(webDir, 'dist');
 const LANDING_JS_BUDGET_KB = 120;
-
-/** Route pattern -> source file of its page, read from the lazy imports of the route table. */
-export function routeSources(routerSource: string): Array<{ route: string; source: string }> {
-  const pattern = /'(\/[^']*)':\s*\{[^}]*?import\('\.\.\/([^']+)'\)/g;
-  return [...routerSource.matchAll(pattern)].map((match) => ({
-    route: match[1] as string,
-    source: `src/${match[2] as string}`,
-  }));
-}
-
-/** The chunk keys a chunk loads before it runs: itself and its static imports, transitively. */
-export function staticClosure(manifest: Manifest, keys: string[]): Set<string> {
-  const seen = new Set<string>();
-  const visit = (key: string) => {
-    if (seen.has(key) || !manifest[key]) return;
-    seen.add(key);
-    for (const imported of manifest[key].imports ?? []) visit(imported);
-  };
-  for (const key of keys) visit(key);
-  return seen;
-}
 
 const sizeCache = new Map<string, number>();
 async function gzippedSize(file: string): Promise<number> {

@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
+import { type Manifest, routeSources, staticClosure } from './route-chunks.ts';
 
 type PrerenderModule = typeof import('../src/prerender.tsx');
 
@@ -48,13 +49,17 @@ async function loadPrerenderModule(): Promise<{ module: PrerenderModule; cleanup
 export function injectPage(
   template: string,
   page: { html: string; meta: { title: string; description: string } },
-  url: string,
+  origin: string,
+  pathname: string,
+  preloads: readonly string[] = [],
 ): string {
+  const url = `${origin}${pathname}`;
   const title = escapeHtml(page.meta.title);
   const description = escapeHtml(page.meta.description);
   const head = [
     `<link rel="canonical" href="${escapeHtml(url)}" />`,
     `<meta property="og:url" content="${escapeHtml(url)}" />`,
+    ...preloads.map((file) => `<link rel="modulepreload" crossorigin href="/${escapeHtml(file)}" />`),
   ].join('\n    ');
   const replaced = template
     .replace(/<title>[^<]*<\/title>/, `<title>${title}</title>`)
@@ -62,17 +67,44 @@ export function injectPage(
     .replace(/(<meta\s+property="og:title"\s+content=")[^"]*(")/, `$1${title}$2`)
     .replace(/(<meta\s+property="og:description"\s+content=")[^"]*(")/, `$1${description}$2`)
     .replace('</head>', `  ${head}\n  </head>`)
-    .replace('<div id="root"></div>', `<div id="root">${page.html}</div>`)
+    .replace(
+      '<div id="root"></div>',
+      `<div id="root" data-prerendered="${escapeHtml(pathname)}">${page.html}</div>`,
+    )
     .replace(/\s*<noscript>[\s\S]*?<\/noscript>/, '');
-  for (const needle of [`<title>${title}</title>`, `content="${description}"`, '<div id="root"><']) {
+  for (const needle of [
+    `<title>${title}</title>`,
+    `content="${description}"`,
+    '<div id="root" data-prerendered',
+  ]) {
     if (!replaced.includes(needle))
       throw new Error(`index.html no longer has the markup the prerender fills in (${needle}).`);
   }
   return replaced;
 }
 
+/**
+ * The JS files of each route's page chunk that the entry does not already load, so the browser fetches them
+ * alongside the entry instead of after it (main.tsx loads the route before hydrating).
+ */
+async function routePreloads(): Promise<(pathname: string) => string[]> {
+  const manifest = JSON.parse(await readFile(path.join(distDir, '.vite/manifest.json'), 'utf8')) as Manifest;
+  const entryKey = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
+  const entryChunks = staticClosure(manifest, entryKey ? [entryKey] : []);
+  const sources = routeSources(await readFile(path.join(webDir, 'src/app/router.tsx'), 'utf8'));
+  return (pathname) => {
+    const source = sources.find((route) => route.route === pathname)?.source;
+    if (!source || !manifest[source]) throw new Error(`No page chunk found for ${pathname}.`);
+    return [...staticClosure(manifest, [source])]
+      .filter((key) => !entryChunks.has(key))
+      .map((key) => manifest[key]?.file)
+      .filter((file): file is string => Boolean(file?.endsWith('.js')));
+  };
+}
+
 async function main() {
   const shell = await readFile(path.join(distDir, 'index.html'), 'utf8');
+  const preloadsFor = await routePreloads();
   await writeFile(path.join(distDir, 'spa.html'), shell);
 
   const { module, cleanup } = await loadPrerenderModule();
@@ -81,7 +113,7 @@ async function main() {
       const page = await module.renderPage(pathname);
       const file = path.join(distDir, pathname, 'index.html');
       await mkdir(path.dirname(file), { recursive: true });
-      await writeFile(file, injectPage(shell, page, `${origin}${pathname}`));
+      await writeFile(file, injectPage(shell, page, origin, pathname, preloadsFor(pathname)));
       console.log(`prerendered ${pathname.padEnd(12)} ${page.meta.title}`);
     }
     await writeFile(

@@ -10,8 +10,14 @@ import './styles.css';
 const container = document.getElementById('root');
 if (!container) throw new Error('The #root element is missing from index.html.');
 
-/** A prerendered public page (scripts/prerender.ts) arrives with its HTML in #root. */
-const prerendered = container.firstElementChild !== null;
+/**
+ * A prerendered public page (scripts/prerender.ts) arrives with its HTML in #root, marked with its path.
+ * Anything else there (a server that answered with the wrong page) is dropped and rendered afresh.
+ */
+const normalizePath = (path: string) => (path.length > 1 ? path.replace(/\/+$/, '') : path);
+const prerendered =
+  container.firstElementChild !== null &&
+  container.dataset.prerendered === normalizePath(window.location.pathname);
 
 /**
  * Loads the current route's chunk before the first render, so that React takes over the prerendered HTML

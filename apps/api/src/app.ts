@@ -13,6 +13,13 @@ import { createGoogleIdTokenVerifier } from './modules/accounts/google-id-tokens
 import { accountsRoutes } from './modules/accounts/routes.ts';
 import { type AccountsService, createAccountsService } from './modules/accounts/service.ts';
 import { createSessionTokens, resolveJwtSecret } from './modules/accounts/session-tokens.ts';
+import { createPaymentProvider } from './modules/billing/create-payment-provider.ts';
+import { billingRoutes, paymentWebhookRoutes } from './modules/billing/routes.ts';
+import { sandboxCheckoutRoutes } from './modules/billing/sandbox-checkout-routes.ts';
+import type { SandboxProvider } from './modules/billing/sandbox-provider.ts';
+import { type BillingService, createBillingService } from './modules/billing/service.ts';
+import { creditsRoutes } from './modules/credits/routes.ts';
+import { type CreditsService, createCreditsService } from './modules/credits/service.ts';
 import { filesRoutes } from './modules/files/routes.ts';
 import { createFilesService, type FilesService } from './modules/files/service.ts';
 import { healthRoutes } from './modules/health/routes.ts';
@@ -35,6 +42,10 @@ export type AppDeps = {
   files: FilesService;
   mail: MailService;
   accounts: AccountsService;
+  credits: CreditsService;
+  billing: BillingService;
+  /** Set when PAYMENT_PROVIDER=sandbox: the embedded provider behind /buy/{productId}. */
+  sandboxPayments: SandboxProvider | null;
 };
 
 export type BuildAppOptions = {
@@ -126,11 +137,39 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       publicUrl: config.publicUrl,
       logger: app.log,
     });
+    const credits = createCreditsService(database.db);
+    const payments = await createPaymentProvider(config.payments, {
+      dataDir: config.dataDir,
+      // The sandbox posts its signed webhooks through this app's own HTTP pipeline, as a provider would.
+      deliver: async (headers, body) =>
+        (await app.inject({ method: 'POST', url: `${API_BASE}/webhooks/payments`, headers, payload: body }))
+          .statusCode,
+    });
+    if (payments.sandbox && config.env === 'production')
+      app.log.warn(
+        'PAYMENT_PROVIDER=sandbox: test cards buy real credits here. Set PAYMENT_PROVIDER=dodo for real payments.',
+      );
+    const billing = createBillingService({
+      db: database.db,
+      provider: payments.provider,
+      publicUrl: config.publicUrl,
+      logger: app.log,
+    });
     await queue.start();
     if (runsWorkers) await startWorkers(queue, { files, mail }, options.workOptions);
 
     app.decorate('config', config);
-    app.decorate('deps', { database, storage, queue, files, mail, accounts });
+    app.decorate('deps', {
+      database,
+      storage,
+      queue,
+      files,
+      mail,
+      accounts,
+      credits,
+      billing,
+      sandboxPayments: payments.sandbox,
+    });
   } catch (error) {
     await queue?.stop().catch(() => {});
     await mailTransport?.close().catch(() => {});
@@ -166,6 +205,14 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     await app.register(healthRoutes, { prefix: API_BASE, health });
     await app.register(authPlugin, { authenticate: app.deps.accounts.authenticate });
     await app.register(accountsRoutes, { prefix: API_BASE, accounts: app.deps.accounts, config });
+    await app.register(creditsRoutes, { prefix: API_BASE, credits: app.deps.credits });
+    await app.register(billingRoutes, { prefix: API_BASE, billing: app.deps.billing });
+    await app.register(paymentWebhookRoutes, { prefix: API_BASE, billing: app.deps.billing });
+    if (app.deps.sandboxPayments)
+      await app.register(sandboxCheckoutRoutes, {
+        sandbox: app.deps.sandboxPayments,
+        publicUrl: config.publicUrl,
+      });
     if (config.env === 'development') await app.register(devOutboxRoutes, { mail: app.deps.mail });
     await app.register(filesRoutes, { files: app.deps.files });
     await app.register(webPlugin, config.web);

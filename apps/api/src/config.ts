@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { type ProductId, productIds } from '@altwise/contracts/billing';
 import { z } from 'zod';
 
 /**
@@ -38,6 +39,16 @@ const positiveInt = (name: string, fallback: number) =>
       .min(1, `${name} must be at least 1`)
       .default(fallback),
   );
+
+export const paymentProviders = ['sandbox', 'dodo'] as const;
+export type PaymentProviderName = (typeof paymentProviders)[number];
+
+/** DODO_PRODUCT_GROWTH_MONTHLY, …, DODO_PRODUCT_CREDIT_PACK: Dodo's product id for each catalogue product. */
+export const dodoProductVariable = (productId: ProductId) =>
+  `DODO_PRODUCT_${productId.toUpperCase().replaceAll('-', '_')}` as const;
+const dodoProductVariables = Object.fromEntries(
+  productIds.map((id) => [dodoProductVariable(id), optionalText]),
+) as Record<`DODO_PRODUCT_${string}`, typeof optionalText>;
 
 const envSchema = z.object({
   NODE_ENV: z
@@ -97,6 +108,26 @@ const envSchema = z.object({
   AUTH_RATE_LIMIT_PER_IP: positiveInt('AUTH_RATE_LIMIT_PER_IP', 50),
   AUTH_RATE_LIMIT_PER_EMAIL: positiveInt('AUTH_RATE_LIMIT_PER_EMAIL', 10),
   AUTH_RATE_LIMIT_WINDOW_SECONDS: positiveInt('AUTH_RATE_LIMIT_WINDOW_SECONDS', 900),
+  PAYMENT_PROVIDER: z
+    .preprocess(
+      (value) => (value === '' ? undefined : value),
+      z.enum(paymentProviders, { error: 'PAYMENT_PROVIDER must be sandbox or dodo' }).optional(),
+    )
+    .default('sandbox'),
+  PAYMENT_WEBHOOK_SECRET: optionalText.pipe(
+    z.string().min(24, 'PAYMENT_WEBHOOK_SECRET must be at least 24 characters').optional(),
+  ),
+  DODO_API_KEY: optionalText,
+  DODO_WEBHOOK_SECRET: optionalText,
+  DODO_ENVIRONMENT: z
+    .preprocess(
+      (value) => (value === '' ? undefined : value),
+      z
+        .enum(['test_mode', 'live_mode'], { error: 'DODO_ENVIRONMENT must be test_mode or live_mode' })
+        .optional(),
+    )
+    .default('test_mode'),
+  ...dodoProductVariables,
 });
 
 /** Every variable the app reads; `.env.example` lists each of them (a test checks). */
@@ -143,7 +174,23 @@ export type AppConfig = {
     smtpUrl: string | null;
     from: string;
   };
+  payments: PaymentsConfig;
 };
+
+export type PaymentsConfig =
+  | {
+      provider: 'sandbox';
+      /** Signs the sandbox's webhooks; unset: a random one kept in `${dataDir}/payment-webhook-secret`. */
+      webhookSecret: string | undefined;
+    }
+  | {
+      provider: 'dodo';
+      apiKey: string;
+      webhookSecret: string;
+      environment: 'test_mode' | 'live_mode';
+      /** Dodo's product id for each catalogue product id. */
+      productIds: Record<ProductId, string>;
+    };
 
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -186,6 +233,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push(
       'JWT_SECRET is required when NODE_ENV=production: set it to a long random string (e.g. openssl rand -base64 48), the same for every API process',
     );
+  }
+  if (env.PAYMENT_PROVIDER === 'dodo') {
+    for (const name of ['DODO_API_KEY', 'DODO_WEBHOOK_SECRET', ...productIds.map(dodoProductVariable)]) {
+      if (!has(name)) problems.push(`${name} is required when PAYMENT_PROVIDER=dodo`);
+    }
   }
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
 
@@ -232,5 +284,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       },
     },
     mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM },
+    payments:
+      e.PAYMENT_PROVIDER === 'dodo'
+        ? {
+            provider: 'dodo',
+            apiKey: e.DODO_API_KEY ?? '',
+            webhookSecret: e.DODO_WEBHOOK_SECRET ?? '',
+            environment: e.DODO_ENVIRONMENT,
+            productIds: Object.fromEntries(
+              productIds.map((id) => [id, String(env[dodoProductVariable(id)] ?? '').trim()]),
+            ) as Record<ProductId, string>,
+          }
+        : { provider: 'sandbox', webhookSecret: e.PAYMENT_WEBHOOK_SECRET },
   };
 }

@@ -1,6 +1,7 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { DbExecutor } from '../../db/client.ts';
 import { creditLedger } from '../../db/tables/credit-ledger.ts';
+import { creditReservations } from '../../db/tables/credit-reservations.ts';
 import { users } from '../../db/tables/users.ts';
 
 /** Adds `delta` to the balance; the CHECK constraint refuses a balance below zero. */
@@ -59,4 +60,38 @@ export async function sumCreditsSpent(db: DbExecutor, userId: string): Promise<n
     .from(creditLedger)
     .where(eq(creditLedger.userId, userId));
   return Number(row?.spent ?? 0);
+}
+
+export async function insertReservation(
+  tx: DbExecutor,
+  reservation: { userId: string; amount: number; purpose: string },
+): Promise<string> {
+  const [row] = await tx
+    .insert(creditReservations)
+    .values(reservation)
+    .returning({ id: creditReservations.id });
+  if (!row) throw new Error('insertReservation returned no row');
+  return row.id;
+}
+
+/** The user's reservation, locked until the transaction ends; null when unknown or another user's. */
+export async function lockReservation(
+  tx: DbExecutor,
+  userId: string,
+  reservationId: string,
+): Promise<{ amount: number; refunded: number } | null> {
+  const [row] = await tx
+    .select({ amount: creditReservations.amount, refunded: creditReservations.refunded })
+    .from(creditReservations)
+    .where(and(eq(creditReservations.id, reservationId), eq(creditReservations.userId, userId)))
+    .for('update')
+    .limit(1);
+  return row ?? null;
+}
+
+export async function addToReservationRefunded(tx: DbExecutor, reservationId: string, amount: number) {
+  await tx
+    .update(creditReservations)
+    .set({ refunded: sql`${creditReservations.refunded} + ${amount}` })
+    .where(eq(creditReservations.id, reservationId));
 }

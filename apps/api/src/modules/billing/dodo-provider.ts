@@ -1,0 +1,67 @@
+import type { ProductId } from '@altwise/contracts/billing';
+import DodoPayments from 'dodopayments';
+import { badGateway } from '../../errors.ts';
+import { type PaymentProvider, parseDodoFormatWebhook } from './payment-provider.ts';
+
+const checkoutHosts = {
+  test_mode: 'https://test.checkout.dodopayments.com',
+  live_mode: 'https://checkout.dodopayments.com',
+} as const;
+
+export type DodoOptions = {
+  apiKey: string;
+  webhookSecret: string;
+  environment: 'test_mode' | 'live_mode';
+  productIds: Record<ProductId, string>;
+};
+
+/**
+ * Dodo Payments: its static hosted checkout `/buy/{productId}` with SPEC.md §7's query parameters
+ * (the checkout id rides along as `metadata_checkout_id` and comes back in every event's metadata),
+ * the official SDK to cancel renewal, and Standard Webhooks signatures on events.
+ */
+export function createDodoProvider(
+  options: DodoOptions,
+  client?: Pick<DodoPayments, 'subscriptions'>,
+): PaymentProvider {
+  const sdk = client ?? new DodoPayments({ bearerToken: options.apiKey, environment: options.environment });
+  const catalogueIdByDodoId = new Map(
+    Object.entries(options.productIds).map(([ours, theirs]) => [theirs, ours]),
+  );
+  return {
+    name: 'dodo',
+
+    async createCheckout({ checkoutId, product, quantity, customer, redirectUrl }) {
+      const dodoProductId = options.productIds[product.id];
+      const query = new URLSearchParams({
+        quantity: String(product.kind === 'pack' ? quantity : 1),
+        firstName: customer.firstName,
+        lastName: customer.lastName,
+        email: customer.email,
+        disableEmail: 'true',
+        redirect_url: redirectUrl,
+        metadata_checkout_id: checkoutId,
+      });
+      return {
+        checkoutUrl: `${checkoutHosts[options.environment]}/buy/${encodeURIComponent(dodoProductId)}?${query}`,
+      };
+    },
+
+    async cancelSubscription(providerSubscriptionId) {
+      try {
+        await sdk.subscriptions.update(providerSubscriptionId, { cancel_at_next_billing_date: true });
+      } catch (error) {
+        throw badGateway('The payment provider did not accept the cancellation. Please try again.', error);
+      }
+    },
+
+    parseWebhook(rawBody, headers) {
+      return parseDodoFormatWebhook(
+        options.webhookSecret,
+        rawBody,
+        headers,
+        (id) => catalogueIdByDodoId.get(id) ?? null,
+      );
+    },
+  };
+}

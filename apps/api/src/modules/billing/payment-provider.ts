@@ -1,0 +1,179 @@
+import type { BillingProduct } from '@altwise/contracts/billing';
+import { z } from 'zod';
+import { verifyWebhook, type WebhookHeaders, WebhookVerificationError } from './standard-webhooks.ts';
+
+/**
+ * A card payment provider (STYLE.md habit 7): hosted checkout, subscription cancel, webhooks.
+ * `sandbox` is the embedded default (offline, this server plays the provider); `dodo` is Dodo
+ * Payments. Both speak Dodo's webhook format, so one parser serves both.
+ */
+export interface PaymentProvider {
+  readonly name: 'sandbox' | 'dodo';
+  /** The hosted checkout URL the browser goes to (SPEC.md §7 `/buy/{productId}?…`). */
+  createCheckout(input: CheckoutInput): Promise<{ checkoutUrl: string }>;
+  /** Stops renewal at the end of the paid period; credits already granted stay. */
+  cancelSubscription(providerSubscriptionId: string): Promise<void>;
+  /** Verifies the signature (throws WebhookVerificationError) and turns the body into an event. */
+  parseWebhook(rawBody: string, headers: WebhookHeaders): PaymentEvent;
+}
+
+export type CheckoutInput = {
+  checkoutId: string;
+  product: BillingProduct;
+  quantity: number;
+  customer: { firstName: string; lastName: string; email: string };
+  /** Absolute same-origin URL the provider sends the buyer back to. */
+  redirectUrl: string;
+};
+
+export type ProviderPayment = {
+  paymentId: string;
+  status: string;
+  subscriptionId: string | null;
+  /** Catalogue product id, when the provider's product is one of ours. */
+  productId: string | null;
+  quantity: number;
+  amountCents: number;
+  currency: string;
+  customerEmail: string | null;
+  checkoutId: string | null;
+  errorMessage: string | null;
+};
+
+export type ProviderSubscription = {
+  subscriptionId: string;
+  status: string;
+  productId: string | null;
+  quantity: number;
+  /** Start of the paid period this event is about (Dodo: previous_billing_date). */
+  periodStart: Date | null;
+  /** Next billing date (end of the paid period). */
+  periodEnd: Date | null;
+  cancelAtPeriodEnd: boolean;
+  customerEmail: string | null;
+  checkoutId: string | null;
+};
+
+export type PaymentEvent = {
+  /** The provider's event id (webhook-id): the idempotency key. */
+  eventId: string;
+  type: string;
+  payment?: ProviderPayment;
+  subscription?: ProviderSubscription;
+};
+
+/** The events we act on; any other type is acknowledged and ignored. */
+export const handledEventTypes = [
+  'payment.succeeded',
+  'payment.failed',
+  'subscription.active',
+  'subscription.renewed',
+  'subscription.on_hold',
+  'subscription.failed',
+  'subscription.cancelled',
+  'subscription.expired',
+] as const;
+
+const metadataSchema = z.record(z.string(), z.unknown()).nullish();
+const customerSchema = z.object({ email: z.string().nullish() }).loose().nullish();
+const dateText = z
+  .string()
+  .nullish()
+  .transform((value) => {
+    if (!value) return null;
+    const date = new Date(value);
+    return Number.isNaN(date.getTime()) ? null : date;
+  });
+
+const eventSchema = z
+  .object({
+    type: z.string(),
+    data: z
+      .object({
+        payment_id: z.string().nullish(),
+        subscription_id: z.string().nullish(),
+        status: z.string().nullish(),
+        total_amount: z.number().nullish(),
+        recurring_pre_tax_amount: z.number().nullish(),
+        currency: z.string().nullish(),
+        customer: customerSchema,
+        metadata: metadataSchema,
+        product_cart: z
+          .array(z.object({ product_id: z.string(), quantity: z.number().int().positive() }).loose())
+          .nullish(),
+        product_id: z.string().nullish(),
+        quantity: z.number().int().positive().nullish(),
+        previous_billing_date: dateText,
+        next_billing_date: dateText,
+        cancel_at_next_billing_date: z.boolean().nullish(),
+        error_message: z.string().nullish(),
+      })
+      .loose(),
+  })
+  .loose();
+
+const checkoutIdOf = (metadata: Record<string, unknown> | null | undefined) => {
+  const value = metadata?.checkout_id;
+  return typeof value === 'string' ? value : null;
+};
+
+/**
+ * Verifies a Standard Webhooks signature and parses a Dodo-format event. `productIdFor` maps the
+ * provider's product id back to the catalogue's.
+ */
+export function parseDodoFormatWebhook(
+  secret: string,
+  rawBody: string,
+  headers: WebhookHeaders,
+  productIdFor: (providerProductId: string) => string | null,
+): PaymentEvent {
+  const eventId = verifyWebhook(secret, rawBody, headers);
+  let json: unknown;
+  try {
+    json = JSON.parse(rawBody);
+  } catch {
+    throw new WebhookVerificationError('Webhook body is not JSON');
+  }
+  const parsed = eventSchema.safeParse(json);
+  if (!parsed.success) return { eventId, type: 'unrecognised' };
+  const { type, data } = parsed.data;
+  const email = data.customer?.email ?? null;
+  const checkoutId = checkoutIdOf(data.metadata);
+  if (type.startsWith('payment.') && data.payment_id) {
+    const line = data.product_cart?.[0];
+    return {
+      eventId,
+      type,
+      payment: {
+        paymentId: data.payment_id,
+        status: data.status ?? type.slice('payment.'.length),
+        subscriptionId: data.subscription_id ?? null,
+        productId: line ? productIdFor(line.product_id) : null,
+        quantity: line?.quantity ?? 1,
+        amountCents: Math.round(data.total_amount ?? 0),
+        currency: data.currency ?? 'USD',
+        customerEmail: email,
+        checkoutId,
+        errorMessage: data.error_message ?? null,
+      },
+    };
+  }
+  if (type.startsWith('subscription.') && data.subscription_id) {
+    return {
+      eventId,
+      type,
+      subscription: {
+        subscriptionId: data.subscription_id,
+        status: data.status ?? type.slice('subscription.'.length),
+        productId: data.product_id ? productIdFor(data.product_id) : null,
+        quantity: data.quantity ?? 1,
+        periodStart: data.previous_billing_date,
+        periodEnd: data.next_billing_date,
+        cancelAtPeriodEnd: data.cancel_at_next_billing_date ?? false,
+        customerEmail: email,
+        checkoutId,
+      },
+    };
+  }
+  return { eventId, type };
+}

@@ -1,0 +1,184 @@
+import { and, count, desc, eq, sql } from 'drizzle-orm';
+import type { DbExecutor } from '../../db/client.ts';
+import { type CheckoutSession, checkoutSessions } from '../../db/tables/checkout-sessions.ts';
+import { type Payment, payments } from '../../db/tables/payments.ts';
+import { type Subscription, subscriptions } from '../../db/tables/subscriptions.ts';
+import { users } from '../../db/tables/users.ts';
+import { webhookEvents } from '../../db/tables/webhook-events.ts';
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function findBuyer(db: DbExecutor, userId: string) {
+  const [row] = await db
+    .select({ firstName: users.firstName, lastName: users.lastName, email: users.email })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findUserIdByEmail(db: DbExecutor, email: string): Promise<string | null> {
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.email}) = lower(${email})`)
+    .limit(1);
+  return row?.id ?? null;
+}
+
+export async function insertCheckoutSession(
+  db: DbExecutor,
+  values: { userId: string; provider: string; productId: string; quantity: number },
+): Promise<string> {
+  const [row] = await db.insert(checkoutSessions).values(values).returning({ id: checkoutSessions.id });
+  if (!row) throw new Error('insertCheckoutSession returned no row');
+  return row.id;
+}
+
+export async function findCheckoutSession(db: DbExecutor, id: string): Promise<CheckoutSession | null> {
+  if (!uuidPattern.test(id)) return null;
+  const [row] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, id)).limit(1);
+  return row ?? null;
+}
+
+export async function setCheckoutSessionStatus(db: DbExecutor, id: string, status: 'completed' | 'failed') {
+  await db
+    .update(checkoutSessions)
+    .set({ status, updatedAt: new Date() })
+    // A completed checkout stays completed when a later attempt fails.
+    .where(and(eq(checkoutSessions.id, id), sql`${checkoutSessions.status} <> 'completed'`));
+}
+
+/** False when this event was handled before (the row already exists). */
+export async function insertWebhookEvent(
+  db: DbExecutor,
+  values: { provider: string; eventId: string; type: string },
+): Promise<boolean> {
+  const rows = await db
+    .insert(webhookEvents)
+    .values(values)
+    .onConflictDoNothing()
+    .returning({ eventId: webhookEvents.eventId });
+  return rows.length > 0;
+}
+
+export async function findPaymentByProviderId(
+  db: DbExecutor,
+  provider: string,
+  providerPaymentId: string,
+): Promise<Payment | null> {
+  const [row] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.provider, provider), eq(payments.providerPaymentId, providerPaymentId)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function countSucceededSubscriptionPayments(
+  db: DbExecutor,
+  provider: string,
+  providerSubscriptionId: string,
+): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(payments)
+    .where(
+      and(
+        eq(payments.provider, provider),
+        eq(payments.providerSubscriptionId, providerSubscriptionId),
+        eq(payments.status, 'succeeded'),
+      ),
+    );
+  return Number(row?.n ?? 0);
+}
+
+export async function upsertPayment(db: DbExecutor, values: typeof payments.$inferInsert) {
+  await db
+    .insert(payments)
+    .values(values)
+    .onConflictDoUpdate({
+      target: [payments.provider, payments.providerPaymentId],
+      set: { status: values.status, creditsAdded: values.creditsAdded, updatedAt: new Date() },
+    });
+}
+
+export async function findUserPayment(
+  db: DbExecutor,
+  userId: string,
+  providerPaymentId: string,
+): Promise<Payment | null> {
+  const [row] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.userId, userId), eq(payments.providerPaymentId, providerPaymentId)))
+    .orderBy(desc(payments.createdAt))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function countUserPayments(db: DbExecutor, userId: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(payments).where(eq(payments.userId, userId));
+  return Number(row?.n ?? 0);
+}
+
+export function listUserPayments(db: DbExecutor, userId: string, limit: number, offset: number) {
+  return db
+    .select()
+    .from(payments)
+    .where(eq(payments.userId, userId))
+    .orderBy(desc(payments.createdAt), desc(payments.id))
+    .limit(limit)
+    .offset(offset);
+}
+
+export async function findSubscriptionByProviderId(
+  db: DbExecutor,
+  provider: string,
+  providerSubscriptionId: string,
+  lock = false,
+): Promise<Subscription | null> {
+  const query = db
+    .select()
+    .from(subscriptions)
+    .where(
+      and(
+        eq(subscriptions.provider, provider),
+        eq(subscriptions.providerSubscriptionId, providerSubscriptionId),
+      ),
+    )
+    .limit(1);
+  const [row] = lock ? await query.for('update') : await query;
+  return row ?? null;
+}
+
+/** The newest plan row is the user's current plan. */
+export async function findCurrentSubscription(db: DbExecutor, userId: string): Promise<Subscription | null> {
+  const [row] = await db
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.userId, userId))
+    .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function insertSubscription(db: DbExecutor, values: typeof subscriptions.$inferInsert) {
+  await db.insert(subscriptions).values(values).onConflictDoNothing();
+}
+
+export async function updateSubscription(
+  db: DbExecutor,
+  id: string,
+  patch: Partial<
+    Pick<
+      Subscription,
+      'status' | 'currentPeriodStart' | 'currentPeriodEnd' | 'cancelAtPeriodEnd' | 'productId' | 'createdAt'
+    >
+  >,
+) {
+  await db
+    .update(subscriptions)
+    .set({ ...patch, updatedAt: new Date() })
+    .where(eq(subscriptions.id, id));
+}

@@ -1,0 +1,159 @@
+import {
+  billingHistoryQuerySchema,
+  billingHistoryResponseSchema,
+  cancelSubscriptionResponseSchema,
+  createCheckoutSessionRequestSchema,
+  createCheckoutSessionResponseSchema,
+  freePlanResponseSchema,
+  legacyErrorResponseSchema,
+  subscriptionDetailsResponseSchema,
+  verifyPaymentResponseSchema,
+  webhookAckResponseSchema,
+} from '@altwise/contracts/billing';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../errors.ts';
+import type { BillingService } from './service.ts';
+
+const bearerAuth = [{ bearerAuth: [] }];
+const noStore = { 'cache-control': 'no-store' };
+
+/** Checkout, subscription, billing history and the legacy card routes of SPEC.md §7, under /api/v1. */
+export async function billingRoutes(app: FastifyInstance, options: { billing: BillingService }) {
+  const { billing } = options;
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+
+  typed.post(
+    '/payments/create-checkout-session',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags: ['billing'],
+        summary: 'Start a hosted checkout for a plan or credit packs',
+        description:
+          "Records the pending checkout for the signed-in user and answers the provider's hosted checkout URL; the browser goes there. 403 when `userId` is not the caller's; 409 CONFLICT for a plan while another plan still renews.",
+        security: bearerAuth,
+        body: createCheckoutSessionRequestSchema,
+        response: { 200: createCheckoutSessionResponseSchema },
+      },
+    },
+    async (request) => billing.createCheckoutSession(request.user.id, request.body),
+  );
+
+  typed.get(
+    '/users/subscription-details',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags: ['billing'],
+        summary: "The signed-in user's current plan",
+        security: bearerAuth,
+        response: { 200: subscriptionDetailsResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      reply.headers(noStore);
+      return billing.subscriptionDetails(request.user.id);
+    },
+  );
+
+  typed.patch(
+    '/users/cancel-subscription',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags: ['billing'],
+        summary: 'Cancel renewal: the plan runs to the end of the paid period; credits stay',
+        description: '404 NOT_FOUND when no paid plan is renewing.',
+        security: bearerAuth,
+        response: { 200: cancelSubscriptionResponseSchema },
+      },
+    },
+    async (request) => billing.cancelSubscription(request.user.id),
+  );
+
+  typed.get(
+    '/users/billing-history',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags: ['billing'],
+        summary: 'Payments, newest first, one page at a time',
+        security: bearerAuth,
+        querystring: billingHistoryQuerySchema,
+        response: { 200: billingHistoryResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      reply.headers(noStore);
+      return billing.billingHistory(request.user.id, request.query.page);
+    },
+  );
+
+  typed.post(
+    '/stripe/free-plan',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags: ['billing'],
+        summary: 'Choose the free plan (grants nothing: the 25 free credits come at email confirmation)',
+        description:
+          "Failures carry `error` besides `message` and `code` (the SPEC's browser reads `error`).",
+        security: bearerAuth,
+        response: { 200: freePlanResponseSchema, 409: legacyErrorResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      try {
+        return await billing.selectFreePlan(request.user.id);
+      } catch (error) {
+        if (!(error instanceof AppError) || error.statusCode !== 409) throw error;
+        return reply.code(409).send({ message: error.message, code: error.code, error: error.message });
+      }
+    },
+  );
+
+  typed.post(
+    '/stripe/verify-payment/:paymentId',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags: ['billing'],
+        summary: 'The stored result of one of your payments (the /success page)',
+        description: '404 NOT_FOUND for an unknown payment id or another account’s.',
+        security: bearerAuth,
+        params: z.object({ paymentId: z.string().min(1).max(200) }),
+        response: { 200: verifyPaymentResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      reply.headers(noStore);
+      return billing.verifyPayment(request.user.id, request.params.paymentId);
+    },
+  );
+}
+
+/**
+ * POST /webhooks/payments: the payment provider's events. Encapsulated so that its JSON parser
+ * keeps the raw body, which the signature is computed over.
+ */
+export async function paymentWebhookRoutes(app: FastifyInstance, options: { billing: BillingService }) {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) =>
+    done(null, body),
+  );
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/webhooks/payments',
+    {
+      schema: {
+        tags: ['billing'],
+        summary: 'Payment provider webhooks (Standard Webhooks signatures)',
+        description:
+          '401 for a missing or wrong signature (nothing changes); 200 with duplicate=true for an event id already handled; 503 when the event cannot be applied yet (the provider retries).',
+        response: { 200: webhookAckResponseSchema },
+      },
+    },
+    async (request) =>
+      options.billing.handleWebhook(typeof request.body === 'string' ? request.body : '', request.headers),
+  );
+}

@@ -1,0 +1,190 @@
+import { randomBytes } from 'node:crypto';
+import { type BillingProduct, findBillingProduct } from '@altwise/contracts/billing';
+import { type PaymentProvider, parseDodoFormatWebhook } from './payment-provider.ts';
+import { signWebhook } from './standard-webhooks.ts';
+
+/** Test cards the sandbox knows (the usual card-network test numbers). */
+export const SANDBOX_SUCCESS_CARD = '4242424242424242';
+export const SANDBOX_DECLINED_CARD = '4000000000000002';
+const SANDBOX_INSUFFICIENT_FUNDS_CARD = '4000000000009995';
+
+/** Sends one signed webhook to this app's own endpoint; resolves to the HTTP status it answered. */
+export type WebhookDelivery = (headers: Record<string, string>, body: string) => Promise<number>;
+
+export type SandboxCharge = {
+  product: BillingProduct;
+  quantity: number;
+  checkoutId: string | null;
+  email: string;
+  name: string;
+  card: { number: string; expiry: string; cvc: string };
+};
+
+export type SandboxChargeResult =
+  | { ok: true; paymentId: string }
+  /** The buyer's mistake or a decline: shown on the page; nothing was charged or sent. */
+  | { ok: false; reason: 'declined' | 'invalid'; message: string }
+  /** Charged, but the store did not take the webhook (the page says so). */
+  | { ok: false; reason: 'delivery'; message: string; paymentId: string };
+
+const providerId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
+
+function addPeriod(from: Date, period: 'monthly' | 'yearly'): Date {
+  const next = new Date(from);
+  if (period === 'monthly') next.setUTCMonth(next.getUTCMonth() + 1);
+  else next.setUTCFullYear(next.getUTCFullYear() + 1);
+  return next;
+}
+
+function luhnValid(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/** Checks the card as a card form would; null when it may be charged. */
+export function checkSandboxCard(card: SandboxCharge['card'], now = new Date()): SandboxChargeResult | null {
+  const number = card.number.replace(/[\s-]/g, '');
+  if (!/^\d{12,19}$/.test(number) || !luhnValid(number))
+    return { ok: false, reason: 'invalid', message: 'Your card number is invalid.' };
+  const expiry = /^(\d{2})\s*\/\s*(\d{2}|\d{4})$/.exec(card.expiry.trim());
+  const month = Number(expiry?.[1]);
+  const year = expiry?.[2]?.length === 2 ? 2000 + Number(expiry[2]) : Number(expiry?.[2]);
+  if (!expiry || month < 1 || month > 12)
+    return { ok: false, reason: 'invalid', message: "Your card's expiration date is invalid." };
+  if (new Date(Date.UTC(year, month, 1)) <= now)
+    return { ok: false, reason: 'invalid', message: "Your card's expiration date is in the past." };
+  if (!/^\d{3,4}$/.test(card.cvc.trim()))
+    return { ok: false, reason: 'invalid', message: "Your card's security code is invalid." };
+  if (number === SANDBOX_DECLINED_CARD)
+    return { ok: false, reason: 'declined', message: 'Your card was declined.' };
+  if (number === SANDBOX_INSUFFICIENT_FUNDS_CARD)
+    return { ok: false, reason: 'declined', message: 'Your card has insufficient funds.' };
+  if (number !== SANDBOX_SUCCESS_CARD)
+    return {
+      ok: false,
+      reason: 'declined',
+      message: 'Your card was declined. This is a sandbox: use the test card 4242 4242 4242 4242.',
+    };
+  return null;
+}
+
+/**
+ * The embedded payment provider: this server hosts the checkout page (/buy/{productId}), "charges"
+ * test cards and then behaves like Dodo Payments, sending Dodo-format events signed with the
+ * Standard Webhooks scheme to POST /api/v1/webhooks/payments. Product ids are the catalogue's own.
+ */
+export function createSandboxProvider(options: { secret: string; deliver: WebhookDelivery }) {
+  const { secret, deliver } = options;
+
+  async function send(type: string, data: Record<string, unknown>, now: Date): Promise<number> {
+    const body = JSON.stringify({ business_id: 'sandbox', type, timestamp: now.toISOString(), data });
+    const headers = {
+      'content-type': 'application/json',
+      ...signWebhook(secret, providerId('evt'), body, now),
+    };
+    // A real provider retries for days; the sandbox tries a few times before telling the buyer.
+    let status = 0;
+    for (let attempt = 0; attempt < 3 && (status < 200 || status >= 300); attempt++) {
+      status = await deliver(headers, body).catch(() => 0);
+    }
+    return status;
+  }
+
+  const provider: PaymentProvider & {
+    charge(charge: SandboxCharge, now?: Date): Promise<SandboxChargeResult>;
+  } = {
+    name: 'sandbox',
+
+    async createCheckout({ checkoutId, product, quantity, customer, redirectUrl }) {
+      const query = new URLSearchParams({
+        quantity: String(product.kind === 'pack' ? quantity : 1),
+        firstName: customer.firstName,
+        lastName: customer.lastName,
+        email: customer.email,
+        disableEmail: 'true',
+        redirect_url: redirectUrl,
+        metadata_checkout_id: checkoutId,
+      });
+      return { checkoutUrl: `/buy/${encodeURIComponent(product.id)}?${query}` };
+    },
+
+    async cancelSubscription() {
+      // Nothing renews by itself in the sandbox, so there is nothing to stop on its side.
+    },
+
+    parseWebhook(rawBody, headers) {
+      return parseDodoFormatWebhook(secret, rawBody, headers, (id) => (findBillingProduct(id) ? id : null));
+    },
+
+    async charge(charge, now = new Date()) {
+      const refused = checkSandboxCard(charge.card, now);
+      if (refused) return refused;
+      const { product } = charge;
+      const quantity = product.kind === 'pack' ? charge.quantity : 1;
+      const paymentId = providerId('pay');
+      const subscriptionId = product.kind === 'plan' ? providerId('sub') : null;
+      const customer = { customer_id: 'cus_sandbox', email: charge.email, name: charge.name };
+      const metadata = charge.checkoutId ? { checkout_id: charge.checkoutId } : {};
+      const statuses = [
+        await send(
+          'payment.succeeded',
+          {
+            payload_type: 'Payment',
+            payment_id: paymentId,
+            subscription_id: subscriptionId,
+            status: 'succeeded',
+            total_amount: Math.round(product.amount * 100) * quantity,
+            currency: 'USD',
+            customer,
+            metadata,
+            product_cart: [{ product_id: product.id, quantity }],
+            created_at: now.toISOString(),
+          },
+          now,
+        ),
+      ];
+      if (product.kind === 'plan' && subscriptionId) {
+        statuses.push(
+          await send(
+            'subscription.active',
+            {
+              payload_type: 'Subscription',
+              subscription_id: subscriptionId,
+              product_id: product.id,
+              quantity: 1,
+              status: 'active',
+              previous_billing_date: now.toISOString(),
+              next_billing_date: addPeriod(now, product.period).toISOString(),
+              cancel_at_next_billing_date: false,
+              recurring_pre_tax_amount: Math.round(product.amount * 100),
+              currency: 'USD',
+              customer,
+              metadata,
+              created_at: now.toISOString(),
+            },
+            now,
+          ),
+        );
+      }
+      if (statuses.some((status) => status < 200 || status >= 300))
+        return {
+          ok: false,
+          reason: 'delivery',
+          paymentId,
+          message: `Your payment ${paymentId} went through, but the store has not confirmed it yet. Please contact support with this payment id.`,
+        };
+      return { ok: true, paymentId };
+    },
+  };
+  return provider;
+}
+
+export type SandboxProvider = ReturnType<typeof createSandboxProvider>;

@@ -1,0 +1,357 @@
+import {
+  BILLING_HISTORY_PAGE_SIZE,
+  type BillingHistoryResponse,
+  type BillingProduct,
+  type CreateCheckoutSessionRequest,
+  type CreateCheckoutSessionResponse,
+  defaultSubscriptionDetails,
+  findBillingProduct,
+  type SubscriptionDetails,
+  type VerifyPaymentResponse,
+} from '@altwise/contracts/billing';
+import { DEFAULT_PAYMENT_STATUS } from '@altwise/contracts/limits';
+import { messages } from '@altwise/contracts/messages';
+import { freePlan } from '@altwise/contracts/plans';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database, Transaction } from '../../db/client.ts';
+import type { Subscription } from '../../db/tables/subscriptions.ts';
+import { conflict, forbidden, notFound, unauthorized, unavailable } from '../../errors.ts';
+import { grantCredits } from '../credits/service.ts';
+import type {
+  PaymentEvent,
+  PaymentProvider,
+  ProviderPayment,
+  ProviderSubscription,
+} from './payment-provider.ts';
+import {
+  countSucceededSubscriptionPayments,
+  countUserPayments,
+  findBuyer,
+  findCheckoutSession,
+  findCurrentSubscription,
+  findSubscriptionByProviderId,
+  findUserIdByEmail,
+  findUserPayment,
+  insertCheckoutSession,
+  insertSubscription,
+  insertWebhookEvent,
+  listUserPayments,
+  setCheckoutSessionStatus,
+  updateSubscription,
+  upsertPayment,
+} from './repository.ts';
+import { WebhookVerificationError } from './standard-webhooks.ts';
+
+/** The free plan's row in `subscriptions` (provider 'free'). */
+const FREE_PROVIDER = 'free';
+/** Paid plans in these states still renew (or try to): a second plan would bill twice. */
+const liveStatuses = new Set(['active', 'on_hold', 'pending']);
+
+const subscriptionStatusByEvent: Record<string, string> = {
+  'subscription.active': 'active',
+  'subscription.renewed': 'active',
+  'subscription.on_hold': 'on_hold',
+  'subscription.failed': 'failed',
+  'subscription.cancelled': 'cancelled',
+  'subscription.expired': 'expired',
+};
+
+function paymentTitle(product: BillingProduct, quantity: number): string {
+  return product.kind === 'plan'
+    ? `${product.label} Plan (subscription)`
+    : `Credit Pack × ${quantity} (one-time)`;
+}
+
+function isRenewing(subscription: Subscription): boolean {
+  return (
+    subscription.provider !== FREE_PROVIDER &&
+    liveStatuses.has(subscription.status) &&
+    !subscription.cancelAtPeriodEnd
+  );
+}
+
+export type BillingServiceDeps = {
+  db: Database;
+  provider: PaymentProvider;
+  publicUrl: string;
+  logger: FastifyBaseLogger;
+};
+
+/**
+ * Checkout, provider webhooks, the current plan, cancel, billing history and payment verification.
+ * Every credit movement goes through modules/credits in the transaction that records its cause.
+ */
+export function createBillingService({ db, provider, publicUrl, logger }: BillingServiceDeps) {
+  /** Who a provider event belongs to: our checkout id, a known subscription, then the buyer's email. */
+  async function resolveUser(
+    tx: Transaction,
+    refs: { checkoutId: string | null; subscriptionId: string | null; email: string | null },
+  ) {
+    const checkout = refs.checkoutId ? await findCheckoutSession(tx, refs.checkoutId) : null;
+    const subscription = refs.subscriptionId
+      ? await findSubscriptionByProviderId(tx, provider.name, refs.subscriptionId)
+      : null;
+    const userId =
+      subscription?.userId ??
+      checkout?.userId ??
+      (refs.email ? await findUserIdByEmail(tx, refs.email) : null);
+    return { userId, checkout, subscription };
+  }
+
+  async function applyPayment(tx: Transaction, type: string, payment: ProviderPayment) {
+    const { userId, checkout, subscription } = await resolveUser(tx, {
+      checkoutId: payment.checkoutId,
+      subscriptionId: payment.subscriptionId,
+      email: payment.customerEmail,
+    });
+    if (!userId) {
+      logger.error({ paymentId: payment.paymentId }, 'payment webhook for no known user; nothing recorded');
+      return;
+    }
+    const productId = payment.productId ?? subscription?.productId ?? checkout?.productId ?? '';
+    const product = findBillingProduct(productId);
+    // Not knowable yet (e.g. a renewal whose subscription event has not arrived): the provider retries.
+    if (!product) throw unavailable('The product of this payment is not known yet; retry later.');
+    const quantity = product.kind === 'pack' ? payment.quantity : 1;
+    const succeeded = type === 'payment.succeeded';
+    const credits = succeeded ? product.credits * quantity : 0;
+    const isRenewal =
+      succeeded &&
+      payment.subscriptionId !== null &&
+      (await countSucceededSubscriptionPayments(tx, provider.name, payment.subscriptionId)) > 0;
+    await upsertPayment(tx, {
+      userId,
+      provider: provider.name,
+      providerPaymentId: payment.paymentId,
+      checkoutSessionId: checkout?.id ?? null,
+      providerSubscriptionId: payment.subscriptionId,
+      productId: product.id,
+      quantity,
+      title: paymentTitle(product, quantity),
+      status: succeeded ? 'succeeded' : 'failed',
+      amountCents: payment.amountCents,
+      currency: payment.currency,
+      creditsAdded: credits,
+    });
+    if (succeeded) {
+      // One paid period or pack = one payment id = one ledger reference: credited exactly once.
+      await grantCredits(
+        tx,
+        userId,
+        credits,
+        isRenewal ? 'renewal' : 'purchase',
+        `payment:${provider.name}:${payment.paymentId}`,
+      );
+    }
+    if (checkout) await setCheckoutSessionStatus(tx, checkout.id, succeeded ? 'completed' : 'failed');
+  }
+
+  async function applySubscription(tx: Transaction, type: string, event: ProviderSubscription) {
+    const { userId, checkout } = await resolveUser(tx, {
+      checkoutId: event.checkoutId,
+      subscriptionId: event.subscriptionId,
+      email: event.customerEmail,
+    });
+    const status = subscriptionStatusByEvent[type];
+    if (!userId || !status) {
+      logger.error(
+        { subscriptionId: event.subscriptionId },
+        'subscription webhook for no known user; ignored',
+      );
+      return;
+    }
+    const productId = event.productId ?? checkout?.productId ?? null;
+    if (productId && findBillingProduct(productId)?.kind === 'plan') {
+      await insertSubscription(tx, {
+        userId,
+        provider: provider.name,
+        providerSubscriptionId: event.subscriptionId,
+        productId,
+        status,
+        currentPeriodStart: event.periodStart,
+        currentPeriodEnd: event.periodEnd,
+        cancelAtPeriodEnd: event.cancelAtPeriodEnd,
+      });
+    }
+    const existing = await findSubscriptionByProviderId(tx, provider.name, event.subscriptionId, true);
+    if (!existing) {
+      logger.error(
+        { subscriptionId: event.subscriptionId },
+        'subscription webhook for an unknown plan; ignored',
+      );
+      return;
+    }
+    // After Cancel Renewal a late 'active' must not bring renewal back; a paid 'renewed' period may.
+    const keepCancel = existing.cancelAtPeriodEnd && type === 'subscription.active';
+    await updateSubscription(tx, existing.id, {
+      status: keepCancel ? existing.status : status,
+      cancelAtPeriodEnd: keepCancel ? true : event.cancelAtPeriodEnd || status === 'cancelled',
+      currentPeriodStart: event.periodStart ?? existing.currentPeriodStart,
+      currentPeriodEnd: event.periodEnd ?? existing.currentPeriodEnd,
+      ...(productId && findBillingProduct(productId)?.kind === 'plan' ? { productId } : {}),
+    });
+  }
+
+  return {
+    async createCheckoutSession(
+      userId: string,
+      request: CreateCheckoutSessionRequest,
+    ): Promise<CreateCheckoutSessionResponse> {
+      if (request.userId !== undefined && request.userId !== userId)
+        throw forbidden('You can only start a checkout for your own account.');
+      const product = findBillingProduct(request.productId);
+      if (!product) throw notFound('Unknown product');
+      const buyer = await findBuyer(db, userId);
+      if (!buyer) throw unauthorized();
+      if (product.kind === 'plan') {
+        const current = await findCurrentSubscription(db, userId);
+        if (current && isRenewing(current))
+          throw conflict(
+            `You already have an active plan (${findBillingProduct(current.productId)?.label ?? current.productId}). Cancel its renewal before choosing another.`,
+          );
+      }
+      const quantity = product.kind === 'pack' ? (request.quantity ?? 1) : 1;
+      const checkoutId = await insertCheckoutSession(db, {
+        userId,
+        provider: provider.name,
+        productId: product.id,
+        quantity,
+      });
+      // The sandbox checkout is on this origin, so a path is enough (and works behind Vite's proxy).
+      const redirectUrl = provider.name === 'sandbox' ? '/dashboard' : `${publicUrl}/dashboard`;
+      const { checkoutUrl } = await provider.createCheckout({
+        checkoutId,
+        product,
+        quantity,
+        customer: buyer,
+        redirectUrl,
+      });
+      return { success: true, message: 'Checkout session created', checkoutUrl, checkoutId };
+    },
+
+    /** POST /webhooks/payments: 401 for a bad signature; a replayed event id changes nothing. */
+    async handleWebhook(rawBody: string, headers: Record<string, string | string[] | undefined>) {
+      let event: PaymentEvent;
+      try {
+        event = provider.parseWebhook(rawBody, headers);
+      } catch (error) {
+        if (error instanceof WebhookVerificationError) throw unauthorized(error.message);
+        throw error;
+      }
+      const fresh = await db.transaction(async (tx) => {
+        const inserted = await insertWebhookEvent(tx, {
+          provider: provider.name,
+          eventId: event.eventId,
+          type: event.type,
+        });
+        if (!inserted) return false;
+        if (event.payment && (event.type === 'payment.succeeded' || event.type === 'payment.failed'))
+          await applyPayment(tx, event.type, event.payment);
+        else if (event.subscription && event.type in subscriptionStatusByEvent)
+          await applySubscription(tx, event.type, event.subscription);
+        return true;
+      });
+      logger.info({ eventId: event.eventId, type: event.type, duplicate: !fresh }, 'payment webhook');
+      return { received: true as const, duplicate: !fresh };
+    },
+
+    async subscriptionDetails(userId: string): Promise<{ subscription: SubscriptionDetails }> {
+      const current = await findCurrentSubscription(db, userId);
+      if (!current) return { subscription: defaultSubscriptionDetails };
+      if (current.provider === FREE_PROVIDER)
+        return {
+          subscription: {
+            ...defaultSubscriptionDetails,
+            current_plan: freePlan.name,
+            payment_status: DEFAULT_PAYMENT_STATUS,
+          },
+        };
+      const renewing = isRenewing(current) && current.status === 'active';
+      return {
+        subscription: {
+          current_plan: findBillingProduct(current.productId)?.label ?? current.productId,
+          payment_status: current.status,
+          next_renewal_date: renewing ? (current.currentPeriodEnd?.toISOString() ?? null) : null,
+          cancel_at_period_end: current.cancelAtPeriodEnd,
+          current_period_end: current.currentPeriodEnd?.toISOString() ?? null,
+        },
+      };
+    },
+
+    /** Renewal stops at the end of the paid period; credits already granted stay. */
+    async cancelSubscription(userId: string) {
+      const current = await findCurrentSubscription(db, userId);
+      if (!current || !isRenewing(current)) throw notFound('You have no active subscription to cancel.');
+      if (current.provider !== provider.name)
+        throw conflict(
+          'This subscription belongs to another payment provider; contact support to cancel it.',
+        );
+      await provider.cancelSubscription(current.providerSubscriptionId);
+      await updateSubscription(db, current.id, { status: 'cancelled', cancelAtPeriodEnd: true });
+      return { success: true as const, message: messages.subscription.cancelSuccess };
+    },
+
+    async billingHistory(userId: string, page: number): Promise<BillingHistoryResponse> {
+      const total = await countUserPayments(db, userId);
+      const totalPages = Math.max(1, Math.ceil(total / BILLING_HISTORY_PAGE_SIZE));
+      const currentPage = Math.min(Math.max(1, page), totalPages);
+      const rows = await listUserPayments(
+        db,
+        userId,
+        BILLING_HISTORY_PAGE_SIZE,
+        (currentPage - 1) * BILLING_HISTORY_PAGE_SIZE,
+      );
+      return {
+        history: rows.map((row) => ({
+          title: row.title,
+          status: row.status,
+          date: row.createdAt.toISOString(),
+          transactionId: row.providerPaymentId,
+          creditsAdded: row.creditsAdded,
+        })),
+        pagination: { currentPage, totalPages },
+      };
+    },
+
+    /** Sets the free plan; grants nothing (the 25 free credits come once, at email confirmation). */
+    async selectFreePlan(userId: string) {
+      const current = await findCurrentSubscription(db, userId);
+      if (current && isRenewing(current))
+        throw conflict('You have an active paid plan. Cancel its renewal before switching to the free plan.');
+      await db.transaction(async (tx) => {
+        const providerSubscriptionId = `free:${userId}`;
+        await insertSubscription(tx, {
+          userId,
+          provider: FREE_PROVIDER,
+          providerSubscriptionId,
+          productId: freePlan.id,
+          status: 'active',
+        });
+        const row = await findSubscriptionByProviderId(tx, FREE_PROVIDER, providerSubscriptionId, true);
+        // Choosing it again makes it the current plan again.
+        if (row) await updateSubscription(tx, row.id, { status: 'active', createdAt: new Date() });
+      });
+      return { success: true as const, message: messages.freePlan.success };
+    },
+
+    /** The stored payment behind /success, only the caller's own (404 otherwise). */
+    async verifyPayment(userId: string, paymentId: string): Promise<VerifyPaymentResponse> {
+      const payment = await findUserPayment(db, userId, paymentId);
+      if (!payment) throw notFound('Payment not found');
+      const succeeded = payment.status === 'succeeded';
+      return {
+        success: succeeded,
+        status: payment.status,
+        message: succeeded ? messages.payment.success : messages.payment.verificationFailed,
+        transactionId: payment.providerPaymentId,
+        productId: payment.productId,
+        title: payment.title,
+        creditsAdded: payment.creditsAdded,
+        amount: payment.amountCents / 100,
+        date: payment.createdAt.toISOString(),
+      };
+    },
+  };
+}
+
+export type BillingService = ReturnType<typeof createBillingService>;

@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { balanceOf, createUser, type TestUser } from './billing-helpers.ts';
+import { buildTestApp, type TestApp } from './helper.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(() => t.cleanup());
+
+async function checkoutUrl(user: TestUser, productId: string, quantity?: number): Promise<string> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/payments/create-checkout-session',
+    headers: user.auth,
+    payload: { productId, quantity },
+  });
+  return res.json().checkoutUrl;
+}
+
+/** Submits the hosted page's form as a browser would: its hidden and read-only fields plus the card. */
+async function pay(url: string, card: { cardNumber: string; expiry?: string; cvc?: string }) {
+  const page = await t.app.inject({ method: 'GET', url });
+  const action = /<form method="post" action="([^"]+)"/.exec(page.body)?.[1] ?? '';
+  const fields = new URLSearchParams();
+  for (const [, name, value] of page.body.matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)) {
+    fields.set(
+      name ?? '',
+      (value ?? '').replaceAll('&amp;', '&').replaceAll('&#39;', "'").replaceAll('&quot;', '"'),
+    );
+  }
+  fields.set('cardNumber', card.cardNumber);
+  fields.set('expiry', card.expiry ?? '12/40');
+  fields.set('cvc', card.cvc ?? '123');
+  return t.app.inject({
+    method: 'POST',
+    url: action,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: fields.toString(),
+  });
+}
+
+const history = async (user: TestUser) =>
+  (await t.app.inject({ method: 'GET', url: '/api/v1/users/billing-history', headers: user.auth })).json();
+
+describe('sandbox hosted checkout /buy/{productId}', () => {
+  it('renders an accessible page with the order, the buyer shown read-only and a labelled card form', async () => {
+    const user = await createUser(t);
+    const res = await t.app.inject({ method: 'GET', url: await checkoutUrl(user, 'credit-pack', 3) });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    const html = res.body;
+    expect(html).toContain('<html lang="en">');
+    expect(html).toMatch(/<main>[\s\S]*<h1>Altwise checkout<\/h1>/);
+    expect(html).toContain('Credit pack (50 credits) × 3');
+    expect(html).toContain('$9.00');
+    expect(html).toMatch(
+      new RegExp(`<input id="email" name="email" type="email" value="${user.email}" readonly`),
+    );
+    expect(html).toMatch(/<input id="firstName" name="firstName" value="Ada" readonly/);
+    for (const id of ['firstName', 'lastName', 'email', 'cardNumber', 'expiry', 'cvc'])
+      expect(html).toContain(`<label for="${id}">`);
+    expect(html).not.toContain('<script');
+  });
+
+  it('refuses redirect addresses on other origins and unknown products', async () => {
+    const evil = await t.app.inject({
+      method: 'GET',
+      url: '/buy/credit-pack?redirect_url=https://evil.example/x',
+    });
+    expect(evil.statusCode).toBe(400);
+    expect(evil.body).toContain('not allowed');
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/buy/credit-pack?redirect_url=//evil.example/x' }))
+        .statusCode,
+    ).toBe(400);
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: '/buy/credit-pack?redirect_url=http://altwise.test/dashboard',
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/buy/gold' })).statusCode).toBe(404);
+  });
+
+  it('4242 4242 4242 4242 pays: signed webhooks reach the app, credits and history appear, then back to redirect_url', async () => {
+    const user = await createUser(t, 25);
+    const res = await pay(await checkoutUrl(user, 'credit-pack', 3), { cardNumber: '4242 4242 4242 4242' });
+    expect(res.statusCode).toBe(303);
+    const location = new URL(String(res.headers.location), 'http://altwise.test');
+    expect(location.pathname).toBe('/dashboard');
+    expect(location.searchParams.get('status')).toBe('succeeded');
+    const paymentId = location.searchParams.get('payment_id');
+    expect(await balanceOf(t, user)).toBe(25 + 150);
+    expect((await history(user)).history).toEqual([
+      expect.objectContaining({ transactionId: paymentId, status: 'succeeded', creditsAdded: 150 }),
+    ]);
+    const verify = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/stripe/verify-payment/${paymentId}`,
+      headers: user.auth,
+    });
+    expect(verify.json()).toMatchObject({ success: true, creditsAdded: 150 });
+  });
+
+  it('buys a plan: a month of credits, the plan on the dashboard, and Cancel Renewal works', async () => {
+    const user = await createUser(t);
+    const res = await pay(await checkoutUrl(user, 'growth-monthly'), { cardNumber: '4242424242424242' });
+    expect(res.statusCode).toBe(303);
+    expect(await balanceOf(t, user)).toBe(500);
+    const details = async () =>
+      (
+        await t.app.inject({ method: 'GET', url: '/api/v1/users/subscription-details', headers: user.auth })
+      ).json().subscription;
+    const subscription = await details();
+    expect(subscription).toMatchObject({ current_plan: 'Growth Monthly', payment_status: 'active' });
+    expect(new Date(subscription.next_renewal_date).getTime()).toBeGreaterThan(
+      Date.now() + 27 * 24 * 3600 * 1000,
+    );
+    const cancel = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/users/cancel-subscription',
+      headers: user.auth,
+    });
+    expect(cancel.statusCode).toBe(200);
+    expect(await details()).toMatchObject({ payment_status: 'cancelled', next_renewal_date: null });
+    expect(await balanceOf(t, user)).toBe(500);
+  });
+
+  it('a declined card shows the provider’s error on the page and changes nothing', async () => {
+    const user = await createUser(t, 25);
+    const res = await pay(await checkoutUrl(user, 'credit-pack', 1), { cardNumber: '4000 0000 0000 0002' });
+    expect(res.statusCode).toBe(402);
+    expect(res.body).toContain('role="alert">Your card was declined.</p>');
+    // The buyer can try again on the same page.
+    expect(res.body).toContain('<form method="post"');
+    expect(await balanceOf(t, user)).toBe(25);
+    expect((await history(user)).history).toEqual([]);
+  });
+
+  it('checks the card number, expiry and CVC', async () => {
+    const user = await createUser(t);
+    const url = await checkoutUrl(user, 'credit-pack', 1);
+    expect((await pay(url, { cardNumber: '4242 4242 4242 4241' })).body).toContain(
+      'Your card number is invalid.',
+    );
+    expect((await pay(url, { cardNumber: '4242424242424242', expiry: '01/20' })).body).toContain(
+      'in the past',
+    );
+    expect((await pay(url, { cardNumber: '4242424242424242', cvc: 'x' })).body).toContain('security code');
+    expect(await balanceOf(t, user)).toBe(0);
+  });
+});

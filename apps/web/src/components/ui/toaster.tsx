@@ -47,6 +47,8 @@ function ToastItem({ toast }: { toast: Toast }) {
   const style = typeStyle[toast.type];
   return (
     <li
+      // Errors interrupt a screen reader; the others are read by the region's polite live setting.
+      role={toast.type === 'error' ? 'alert' : undefined}
       className={`pointer-events-auto flex w-full items-start gap-3 rounded-lg border-l-4 bg-white p-4 text-sm text-slate-900 shadow-lg ring-1 ring-slate-900/10 ${style.box}`}
       onMouseEnter={pause}
       onMouseLeave={start}
@@ -54,10 +56,8 @@ function ToastItem({ toast }: { toast: Toast }) {
       onBlur={start}
     >
       <style.Icon className={`mt-0.5 size-5 shrink-0 ${style.icon}`} />
-      <p className="flex-1">
-        <span className="sr-only">{typeLabel[toast.type]}: </span>
-        {toast.message}
-      </p>
+      <span className="sr-only">{typeLabel[toast.type]}:</span>
+      <p className="flex-1">{toast.message}</p>
       <button
         type="button"
         onClick={() => notify.dismiss(toast.id)}
@@ -71,30 +71,31 @@ function ToastItem({ toast }: { toast: Toast }) {
 }
 
 function ToastRegion({ position, toasts }: { position: ToastPosition; toasts: readonly Toast[] }) {
-  if (toasts.length === 0) return null;
   const style = positionStyle[position];
+  // The region stays mounted even when empty: a live region must exist before text is added to it.
   return (
     <section
+      aria-live="polite"
       aria-label={style.label}
       className={`pointer-events-none fixed right-4 left-4 z-50 flex justify-end sm:left-auto sm:w-96 ${style.box}`}
     >
-      <ol className="flex w-full flex-col gap-2">
-        {toasts.map((toast) => (
-          <ToastItem key={toast.id} toast={toast} />
-        ))}
-      </ol>
+      {toasts.length > 0 && (
+        <ol className="flex w-full flex-col gap-2">
+          {toasts.map((toast) => (
+            <ToastItem key={toast.id} toast={toast} />
+          ))}
+        </ol>
+      )}
     </section>
   );
 }
 
 /**
- * Shows the toasts of `notify` in the two corners. Screen readers hear them through two live regions that
- * stay mounted (a live region must exist before text is added to it): errors interrupt, others wait.
+ * Shows the toasts of `notify` in the two corners. Each message is in the page once, in a live region
+ * that screen readers announce; errors use role="alert" so they interrupt.
  */
 export function Toaster() {
   const toasts = useSyncExternalStore(subscribeToToasts, getToasts, getToasts);
-  const errors = toasts.filter((toast) => toast.type === 'error');
-  const others = toasts.filter((toast) => toast.type !== 'error');
   return (
     <>
       <ToastRegion position="top-right" toasts={toasts.filter((toast) => toast.position === 'top-right')} />
@@ -102,16 +103,6 @@ export function Toaster() {
         position="bottom-right"
         toasts={toasts.filter((toast) => toast.position === 'bottom-right')}
       />
-      <div role="status" className="sr-only">
-        {others.map((toast) => (
-          <p key={toast.id}>{toast.message}</p>
-        ))}
-      </div>
-      <div role="alert" className="sr-only">
-        {errors.map((toast) => (
-          <p key={toast.id}>{toast.message}</p>
-        ))}
-      </div>
     </>
   );
 }

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../config.ts';
+
+describe('payment configuration', () => {
+  it('defaults to the sandbox with a generated webhook secret', () => {
+    expect(loadConfig({}).payments).toEqual({ provider: 'sandbox', webhookSecret: undefined });
+  });
+
+  it('names every missing Dodo variable at once', () => {
+    try {
+      loadConfig({ PAYMENT_PROVIDER: 'dodo', DODO_PRODUCT_GROWTH_MONTHLY: 'pdt_1' });
+      throw new Error('expected a ConfigError');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const problems = (error as ConfigError).problems;
+      expect(problems).toContain('DODO_API_KEY is required when PAYMENT_PROVIDER=dodo');
+      expect(problems).toContain('DODO_PRODUCT_CREDIT_PACK is required when PAYMENT_PROVIDER=dodo');
+      expect(problems).not.toContain('DODO_PRODUCT_GROWTH_MONTHLY is required when PAYMENT_PROVIDER=dodo');
+    }
+  });
+
+  it('reads the Dodo key, secret, environment and product ids', () => {
+    const env: Record<string, string> = {
+      PAYMENT_PROVIDER: 'dodo',
+      DODO_API_KEY: 'key',
+      DODO_WEBHOOK_SECRET: 'whsec_abc',
+      DODO_ENVIRONMENT: 'live_mode',
+    };
+    for (const id of ['STARTER', 'GROWTH', 'PRO', 'ADVANCED', 'PREMIUM'])
+      for (const period of ['MONTHLY', 'YEARLY']) env[`DODO_PRODUCT_${id}_${period}`] = `pdt_${id}_${period}`;
+    env.DODO_PRODUCT_CREDIT_PACK = 'pdt_pack';
+    const payments = loadConfig(env).payments;
+    expect(payments).toMatchObject({ provider: 'dodo', apiKey: 'key', environment: 'live_mode' });
+    if (payments.provider !== 'dodo') throw new Error('not dodo');
+    expect(payments.productIds['growth-monthly']).toBe('pdt_GROWTH_MONTHLY');
+    expect(payments.productIds['credit-pack']).toBe('pdt_pack');
+  });
+
+  it('refuses an unknown provider and a short sandbox secret', () => {
+    expect(() => loadConfig({ PAYMENT_PROVIDER: 'paypal' })).toThrow(
+      'PAYMENT_PROVIDER must be sandbox or dodo',
+    );
+    expect(() => loadConfig({ PAYMENT_WEBHOOK_SECRET: 'short' })).toThrow('at least 24 characters');
+  });
+});

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
-import { type Manifest, routeSources, staticClosure } from './route-chunks.ts';
+import { type Manifest, queryProviderSource, routeSources, staticClosure } from './route-chunks.ts';
 
 type PrerenderModule = typeof import('../src/prerender.tsx');
 
@@ -87,7 +87,9 @@ export function injectPage(
  * The JS files of each route's page chunk that the entry does not already load, so the browser fetches them
  * alongside the entry instead of after it (main.tsx loads the route before hydrating).
  */
-async function routePreloads(): Promise<(pathname: string) => string[]> {
+async function routePreloads(
+  needsQueryClient: (pathname: string) => boolean,
+): Promise<(pathname: string) => string[]> {
   const manifest = JSON.parse(await readFile(path.join(distDir, '.vite/manifest.json'), 'utf8')) as Manifest;
   const entryKey = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
   const entryChunks = staticClosure(manifest, entryKey ? [entryKey] : []);
@@ -95,7 +97,8 @@ async function routePreloads(): Promise<(pathname: string) => string[]> {
   return (pathname) => {
     const source = sources.find((route) => route.route === pathname)?.source;
     if (!source || !manifest[source]) throw new Error(`No page chunk found for ${pathname}.`);
-    return [...staticClosure(manifest, [source])]
+    const keys = needsQueryClient(pathname) ? [source, queryProviderSource] : [source];
+    return [...staticClosure(manifest, keys)]
       .filter((key) => !entryChunks.has(key))
       .map((key) => manifest[key]?.file)
       .filter((file): file is string => Boolean(file?.endsWith('.js')));
@@ -104,10 +107,10 @@ async function routePreloads(): Promise<(pathname: string) => string[]> {
 
 async function main() {
   const shell = await readFile(path.join(distDir, 'index.html'), 'utf8');
-  const preloadsFor = await routePreloads();
   await writeFile(path.join(distDir, 'spa.html'), shell);
 
   const { module, cleanup } = await loadPrerenderModule();
+  const preloadsFor = await routePreloads(module.needsQueryClient);
   try {
     for (const pathname of module.prerenderedPaths) {
       const page = await module.renderPage(pathname);

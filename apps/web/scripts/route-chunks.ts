@@ -3,6 +3,9 @@
 export type ManifestChunk = { file: string; isEntry?: boolean; imports?: string[]; css?: string[] };
 export type Manifest = Record<string, ManifestChunk>;
 
+/** The chunk with TanStack Query, loaded before the pages that use it (src/app/page-query-provider.tsx). */
+export const queryProviderSource = 'src/app/query-provider.tsx';
+
 /** Route pattern -> source file of its page, read from the lazy imports of the route table. */
 export function routeSources(routerSource: string): Array<{ route: string; source: string }> {
   const pattern = /'(\/[^']*)':\s*\{[^}]*?import\('\.\.\/([^']+)'\)/g;

@@ -2,6 +2,8 @@ import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { matchRoutes } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
+import { loadQueryProvider } from './app/page-query-provider.tsx';
+import { needsQueryClient } from './app/pages-without-queries.ts';
 import { AppProviders } from './app/providers.tsx';
 import { appRoutes, createAppRouter } from './app/router.tsx';
 import { readToken } from './lib/auth-storage.ts';
@@ -48,8 +50,18 @@ function render() {
   else createRoot(container as HTMLElement).render(app);
 }
 
+/** Pages without queries fetch TanStack Query when the browser is idle, ready for the next page. */
+function prefetchQueryProvider() {
+  const prefetch = () => void loadQueryProvider();
+  if ('requestIdleCallback' in window) window.requestIdleCallback(prefetch, { timeout: 3000 });
+  else setTimeout(prefetch, 1000);
+}
+
+const queryProviderReady = needsQueryClient(window.location.pathname) ? loadQueryProvider() : null;
+
 if (prerendered) {
-  loadCurrentRoute().then(render, (error: unknown) => {
+  // Hydration must render what the prerender rendered, so everything the page needs is loaded first.
+  Promise.all([loadCurrentRoute(), queryProviderReady]).then(render, (error: unknown) => {
     // The router loads the chunk again and shows its own error screen if it still fails.
     console.error(error);
     render();
@@ -57,3 +69,4 @@ if (prerendered) {
 } else {
   render();
 }
+if (!queryProviderReady) prefetchQueryProvider();

@@ -5,11 +5,13 @@
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
+import { loadQueryProvider } from './app/page-query-provider.tsx';
 import { AppProviders } from './app/providers.tsx';
 import { appRoutes } from './app/router.tsx';
 import { blogPosts } from './features/blog/posts.ts';
 import { defaultPageMeta, PageMetaCollectorProvider, type ResolvedPageMeta } from './lib/page-meta.tsx';
 
+export { needsQueryClient } from './app/pages-without-queries.ts';
 export { buildRobotsTxt, buildSitemapXml } from './lib/sitemap.ts';
 
 /** The public pages of SPEC.md §2 that have content worth indexing, in sitemap order. */
@@ -30,6 +32,8 @@ export const lastModified: Readonly<Record<string, string>> = Object.fromEntries
 export type RenderedPage = { html: string; meta: ResolvedPageMeta };
 
 export async function renderPage(pathname: string): Promise<RenderedPage> {
+  // Loaded up front so that pages with queries render at once instead of suspending.
+  await loadQueryProvider();
   const handler = createStaticHandler(appRoutes);
   const context = await handler.query(new Request(`http://prerender.invalid${pathname}`));
   if (context instanceof Response) throw new Error(`${pathname} redirected while prerendering.`);

@@ -1,17 +1,16 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import type { ReactNode } from 'react';
 import { Toaster } from '../components/ui/toaster.tsx';
 import { AuthProvider } from '../lib/auth.tsx';
-import { createQueryClient } from '../lib/query-client.ts';
 
+/**
+ * App-wide providers. TanStack Query's provider is not here: AppShell gives it to the pages that use it
+ * (page-query-provider.tsx), so that content-only pages such as the landing page do not download it.
+ */
 export function AppProviders({ children }: { children: ReactNode }) {
-  const [queryClient] = useState(createQueryClient);
   return (
-    <QueryClientProvider client={queryClient}>
-      <AuthProvider>
-        {children}
-        <Toaster />
-      </AuthProvider>
-    </QueryClientProvider>
+    <AuthProvider>
+      {children}
+      <Toaster />
+    </AuthProvider>
   );
 }

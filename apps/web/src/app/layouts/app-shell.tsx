@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
 import { useAuth } from '../../lib/auth.tsx';
+import { PageQueryProvider } from '../page-query-provider.tsx';
 import { SiteFooter } from './site-footer.tsx';
 import { PublicHeader, SignedInHeader } from './site-header.tsx';
 
@@ -26,6 +27,7 @@ function useFocusOnNavigation() {
 export function AppShell() {
   const { isAuthenticated } = useAuth();
   const navigation = useNavigation();
+  const { pathname } = useLocation();
   const isNavigating = navigation.state !== 'idle';
   useFocusOnNavigation();
 
@@ -45,7 +47,9 @@ export function AppShell() {
       ) : null}
       {isAuthenticated ? <SignedInHeader /> : <PublicHeader />}
       <main id="main" tabIndex={-1} className="flex-1" aria-busy={isNavigating || undefined}>
-        <Outlet />
+        <PageQueryProvider pathname={pathname}>
+          <Outlet />
+        </PageQueryProvider>
       </main>
       <SiteFooter />
       <ScrollRestoration />

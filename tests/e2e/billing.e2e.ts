@@ -109,6 +109,7 @@ describe('billing, as a person pays', () => {
     await page.waitForURL('**/dashboard?**');
     const growthPaymentId = new URL(page.url()).searchParams.get('payment_id');
     expect(growthPaymentId).toBeTruthy();
+    await page.getByText(/Growth Monthly Plan is paid and 500 credits were added/).waitFor();
     await expect.poll(() => dashboardCredits(page)).toBe('525');
     await expect
       .poll(() => dashboardValue(page, 'Payment & Plans', 'Current Plan').textContent())

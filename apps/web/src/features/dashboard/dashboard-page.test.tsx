@@ -277,6 +277,50 @@ describe('dashboard', () => {
     ).toBeInTheDocument();
   });
 
+  it('confirms a payment the hosted checkout sent the person back with, and refetches the credits', async () => {
+    let status = 'pending';
+    let credits = 25;
+    const calls = mockApi({
+      ...handlers(),
+      'GET /credits/remaining': () => json({ success: true, imageCredits: credits }),
+      'POST /stripe/verify-payment/pay_77': () =>
+        json({
+          success: status === 'succeeded',
+          status,
+          message: '',
+          transactionId: 'pay_77',
+          productId: 'growth-monthly',
+          title: 'Growth Monthly (subscription)',
+          creditsAdded: 500,
+          amount: 19,
+          date: '2026-11-22T12:00:00.000Z',
+        }),
+    });
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      storeSession('jwt');
+      const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+      const { router } = renderApp('/dashboard?payment_id=pay_77&status=succeeded');
+      expect(
+        await screen.findByText('Confirming your payment...', {}, { timeout: 5000 }),
+      ).toBeInTheDocument();
+      await waitFor(() => expect(fieldValue('Credit Usage', 'Credit Remaining')).toHaveTextContent('25'));
+      status = 'succeeded';
+      credits = 525;
+      await vi.advanceTimersByTimeAsync(2500);
+      const banner = await screen.findByText(/Growth Monthly is paid and 500 credits were added/);
+      expect(banner.closest('[role="status"]')?.className).toMatch(/green/);
+      await waitFor(() => expect(fieldValue('Credit Usage', 'Credit Remaining')).toHaveTextContent('525'));
+      expect(calls.filter((c) => c.path === '/credits/remaining').length).toBeGreaterThan(1);
+
+      await user.click(screen.getByRole('button', { name: 'Dismiss message' }));
+      expect(router.state.location.search).toBe('');
+      expect(screen.queryByText(/credits were added/)).not.toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('goes to /login when the credits call answers 401', async () => {
     mockApi({
       ...handlers(),

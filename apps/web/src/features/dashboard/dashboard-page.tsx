@@ -9,7 +9,7 @@ import {
 import { messages } from '@altwise/contracts/messages';
 import { routes } from '@altwise/contracts/routes';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { Button, ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
@@ -24,6 +24,7 @@ import { useProfile } from './api/get-profile.ts';
 import { useSubscriptionDetails } from './api/get-subscription-details.ts';
 import { billingCycle, formatDate } from './billing-display.ts';
 import { PaymentHistory } from './payment-history.tsx';
+import { ReturnedPaymentBanner } from './returned-payment-banner.tsx';
 
 const unknownError = messages.common.unknownError;
 
@@ -149,10 +150,27 @@ export function DashboardPage() {
   const profile = useProfile();
   const user = profile.data?.user;
   const name = user?.firstName || user?.username || storedUser?.firstName || storedUser?.username || 'User';
+  // The hosted checkout sends the person back here with the payment's id.
+  const [searchParams, setSearchParams] = useSearchParams();
+  const returnedPaymentId = searchParams.get('payment_id');
+  const forgetReturnedPayment = () =>
+    setSearchParams(
+      (params) => {
+        params.delete('payment_id');
+        params.delete('status');
+        return params;
+      },
+      { replace: true },
+    );
 
   return (
     <div className="mx-auto w-full max-w-6xl px-4 py-10 sm:py-14">
       <h1 className="text-3xl font-bold tracking-tight text-slate-900">Welcome, {name}</h1>
+      {returnedPaymentId ? (
+        <div className="mt-6">
+          <ReturnedPaymentBanner paymentId={returnedPaymentId} onDismiss={forgetReturnedPayment} />
+        </div>
+      ) : null}
       {profile.isPending ? (
         <p role="status" className="mt-8 flex items-center gap-3 text-slate-800">
           <Spinner className="size-5 text-indigo-700" />

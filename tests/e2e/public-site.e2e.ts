@@ -193,7 +193,9 @@ describe('the public site, as a visitor sees it', () => {
         expect(html, route).toContain(`<title>${title.replace(/&/g, '&amp;')}</title>`);
         expect(html, route).toContain(`content="${description.replace(/&/g, '&amp;')}"`);
         expect(html, route).toContain('property="og:title"');
-        expect(html, route).toContain(`property="og:url"`);
+        const canonical = route === '/blog' ? '/blogs' : route;
+        expect(html, route).toMatch(new RegExp(`<link rel="canonical" href="https?://[^"/]+${canonical}"`));
+        expect(html, route).toContain('property="og:url"');
         const key = route === '/blog' ? '/blogs' : route;
         expect(
           [...seen.entries()].filter(([r, d]) => r !== key && d === description),
@@ -221,7 +223,8 @@ describe('the public site, as a visitor sees it', () => {
     expect(sitemap.headers.get('content-type')).toContain('xml');
     const xml = await sitemap.text();
     const paths = [...xml.matchAll(/<loc>https?:\/\/[^/]+([^<]*)<\/loc>/g)].map((m) => m[1]);
-    expect(paths).toEqual(publicPages);
+    // /blog is the same index as /blogs and names /blogs as its canonical URL.
+    expect(paths).toEqual(publicPages.filter((route) => route !== '/blog'));
   });
 
   it('keeps the public pages free of axe-core violations on a phone', async () => {

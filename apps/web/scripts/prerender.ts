@@ -52,8 +52,9 @@ export function injectPage(
   origin: string,
   pathname: string,
   preloads: readonly string[] = [],
+  canonicalPath = pathname,
 ): string {
-  const url = `${origin}${pathname}`;
+  const url = `${origin}${canonicalPath}`;
   const title = escapeHtml(page.meta.title);
   const description = escapeHtml(page.meta.description);
   const head = [
@@ -116,12 +117,15 @@ async function main() {
       const page = await module.renderPage(pathname);
       const file = path.join(distDir, pathname, 'index.html');
       await mkdir(path.dirname(file), { recursive: true });
-      await writeFile(file, injectPage(shell, page, origin, pathname, preloadsFor(pathname)));
+      await writeFile(
+        file,
+        injectPage(shell, page, origin, pathname, preloadsFor(pathname), module.canonicalPath(pathname)),
+      );
       console.log(`prerendered ${pathname.padEnd(12)} ${page.meta.title}`);
     }
     await writeFile(
       path.join(distDir, 'sitemap.xml'),
-      module.buildSitemapXml(origin, module.prerenderedPaths, module.lastModified),
+      module.buildSitemapXml(origin, module.sitemapPaths, module.lastModified),
     );
     await writeFile(path.join(distDir, 'robots.txt'), module.buildRobotsTxt(origin));
     console.log(`wrote robots.txt and sitemap.xml for ${origin}`);

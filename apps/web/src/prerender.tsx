@@ -2,6 +2,7 @@
  * Server entry for the build-time prerender (scripts/prerender.ts): renders the public pages to HTML with
  * React Router's static handler, so that crawlers and people without JavaScript get the real content.
  */
+import { routes } from '@altwise/contracts/routes';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
@@ -23,6 +24,16 @@ export const prerenderedPaths: readonly string[] = [
   '/blog',
   ...blogPosts.map((post) => post.path),
 ];
+
+/** /blog shows the same index as /blogs: search engines are pointed to /blogs only. */
+export function canonicalPath(pathname: string): string {
+  return pathname === routes.blog ? routes.blogs : pathname;
+}
+
+/** The sitemap lists each page once, by its canonical path. */
+export const sitemapPaths: readonly string[] = prerenderedPaths.filter(
+  (path) => canonicalPath(path) === path,
+);
 
 /** Publication dates for the sitemap's lastmod. */
 export const lastModified: Readonly<Record<string, string>> = Object.fromEntries(

@@ -157,10 +157,9 @@ export function BlogPost3Page() {
       </Section>
       <Section title="The rest of image SEO">
         <p>
-          Descriptive file names (<Code>tan-leather-backpack-back.webp</Code> rather than{' '}
-          <Code>IMG_4821.jpg</Code>
-          ), modern formats such as WebP or AVIF with explicit width and height, and images placed near the
-          text they relate to all help both speed and search.
+          Other signals help too: a descriptive file name such as <Code>tan-leather-backpack-back.webp</Code>{' '}
+          rather than <Code>IMG_4821.jpg</Code>, modern formats such as WebP or AVIF with explicit width and
+          height so pages load fast without jumping, and images placed near the text they relate to.
         </p>
       </Section>
       <Section title="Alt text for a whole catalogue">

@@ -152,6 +152,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     const billing = createBillingService({
       db: database.db,
       provider: payments.provider,
+      sandbox: payments.sandbox,
       publicUrl: config.publicUrl,
       logger: app.log,
     });

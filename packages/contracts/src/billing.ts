@@ -308,12 +308,36 @@ export const verifyPaymentResponseSchema = z.object({
 });
 export type VerifyPaymentResponse = z.infer<typeof verifyPaymentResponseSchema>;
 
-/** POST /stripe/checkout (legacy card form): `{amount, subscriptionPlan}` → `{clientSecret}`. */
+/**
+ * POST /stripe/checkout (the legacy card form at /checkout/{plan}?amount=…). `subscriptionPlan` is a
+ * catalogue product id ('growth-monthly', 'credit-pack') or a plan id ('growth') whose period is
+ * read from `amount` (19 → monthly, 189 → yearly); for the credit pack, `amount` / 3 is the quantity.
+ * The server's price decides: an amount that matches nothing is 400. Answers `{clientSecret}`, which
+ * the card form confirms with (sandbox: POST /payments/sandbox/confirm). 409 while another plan
+ * renews; 404 when the configured provider has no card form (dodo: use the hosted checkout).
+ */
 export const legacyCheckoutRequestSchema = z.object({
-  amount: z.coerce.number().positive(),
+  amount: z.coerce.number({ error: 'amount must be a number' }).positive('amount must be positive'),
   subscriptionPlan: z.string().min(1).max(100),
 });
 export const legacyCheckoutResponseSchema = z.object({ clientSecret: z.string() });
+
+/**
+ * POST /payments/sandbox/confirm: the sandbox provider's card confirmation (what Stripe.js'
+ * confirmCardPayment does). No session needed: the client secret is the authority. 200
+ * `{status: 'succeeded', paymentIntentId}` → go to `/success?payment_intent={paymentIntentId}`;
+ * 402 PAYMENT_DECLINED or 400 with the provider's message (show it in red); nothing changes then.
+ */
+export const sandboxConfirmRequestSchema = z.object({
+  clientSecret: z.string().min(1).max(300),
+  cardNumber: z.string().max(40),
+  expiry: z.string().max(10),
+  cvc: z.string().max(10),
+});
+export const sandboxConfirmResponseSchema = z.object({
+  status: z.literal('succeeded'),
+  paymentIntentId: z.string(),
+});
 
 /** POST /webhooks/payments answers this on 200 (also for a replay). */
 export const webhookAckResponseSchema = z.object({ received: z.literal(true), duplicate: z.boolean() });

@@ -36,6 +36,8 @@ export const errorCodes = {
   /** An emailed link whose time is up. */
   tokenExpired: 'TOKEN_EXPIRED',
   insufficientCredits: 'INSUFFICIENT_CREDITS',
+  /** The card payment provider refused the card (the message is the provider's). */
+  paymentDeclined: 'PAYMENT_DECLINED',
   badGateway: 'BAD_GATEWAY',
   unavailable: 'SERVICE_UNAVAILABLE',
   internal: 'INTERNAL_ERROR',

@@ -5,7 +5,11 @@ import {
   createCheckoutSessionRequestSchema,
   createCheckoutSessionResponseSchema,
   freePlanResponseSchema,
+  legacyCheckoutRequestSchema,
+  legacyCheckoutResponseSchema,
   legacyErrorResponseSchema,
+  sandboxConfirmRequestSchema,
+  sandboxConfirmResponseSchema,
   subscriptionDetailsResponseSchema,
   verifyPaymentResponseSchema,
   webhookAckResponseSchema,
@@ -112,6 +116,53 @@ export async function billingRoutes(app: FastifyInstance, options: { billing: Bi
         return reply.code(409).send({ message: error.message, code: error.code, error: error.message });
       }
     },
+  );
+
+  typed.post(
+    '/stripe/checkout',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags: ['billing'],
+        summary: 'Legacy card form: start a card payment, answered with its client secret',
+        description:
+          'Sandbox provider only (404 otherwise). 400 when the amount matches no price; 409 while another plan renews. 4xx carry `error` besides `message` and `code`.',
+        security: bearerAuth,
+        body: legacyCheckoutRequestSchema,
+        response: {
+          200: legacyCheckoutResponseSchema,
+          400: legacyErrorResponseSchema,
+          404: legacyErrorResponseSchema,
+          409: legacyErrorResponseSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      try {
+        return await billing.createCardCheckout(request.user.id, request.body);
+      } catch (error) {
+        if (!(error instanceof AppError) || ![400, 404, 409].includes(error.statusCode)) throw error;
+        return reply
+          .code(error.statusCode as 400 | 404 | 409)
+          .send({ message: error.message, code: error.code, error: error.message });
+      }
+    },
+  );
+
+  typed.post(
+    '/payments/sandbox/confirm',
+    {
+      schema: {
+        tags: ['billing'],
+        summary:
+          'Sandbox provider: pay a card checkout with a test card (what Stripe.js confirmCardPayment does)',
+        description:
+          "The client secret is the authority (no session). 4242 4242 4242 4242 pays; 4000 0000 0000 0002 answers 402 PAYMENT_DECLINED with the provider's message; a malformed card is 400. Nothing changes on a refusal. On success go to /success?payment_intent={paymentIntentId}.",
+        body: sandboxConfirmRequestSchema,
+        response: { 200: sandboxConfirmResponseSchema },
+      },
+    },
+    async (request) => billing.confirmSandboxPayment(request.body),
   );
 
   typed.post(

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { type BillingProduct, findBillingProduct } from '@altwise/contracts/billing';
 import { type PaymentProvider, parseDodoFormatWebhook } from './payment-provider.ts';
 import { signWebhook } from './standard-webhooks.ts';
@@ -98,8 +98,15 @@ export function createSandboxProvider(options: { secret: string; deliver: Webhoo
     return status;
   }
 
+  const clientSecretTag = (checkoutId: string) =>
+    createHmac('sha256', secret).update(`client-secret:${checkoutId}`).digest('base64url').slice(0, 32);
+
   const provider: PaymentProvider & {
     charge(charge: SandboxCharge, now?: Date): Promise<SandboxChargeResult>;
+    /** The card form's authority to pay one checkout (like a payment intent's client secret). */
+    clientSecretFor(checkoutId: string): string;
+    /** The checkout a client secret pays, or null when it was not made by this sandbox. */
+    checkoutIdFromClientSecret(clientSecret: string): string | null;
   } = {
     name: 'sandbox',
 
@@ -122,6 +129,18 @@ export function createSandboxProvider(options: { secret: string; deliver: Webhoo
 
     parseWebhook(rawBody, headers) {
       return parseDodoFormatWebhook(secret, rawBody, headers, (id) => (findBillingProduct(id) ? id : null));
+    },
+
+    clientSecretFor(checkoutId) {
+      return `${checkoutId}_secret_${clientSecretTag(checkoutId)}`;
+    },
+
+    checkoutIdFromClientSecret(clientSecret) {
+      const [checkoutId, tag] = clientSecret.split('_secret_', 2);
+      if (!checkoutId || !tag) return null;
+      const expected = Buffer.from(clientSecretTag(checkoutId));
+      const given = Buffer.from(tag);
+      return given.length === expected.length && timingSafeEqual(given, expected) ? checkoutId : null;
     },
 
     async charge(charge, now = new Date()) {

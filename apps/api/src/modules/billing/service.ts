@@ -2,6 +2,7 @@ import {
   BILLING_HISTORY_PAGE_SIZE,
   type BillingHistoryResponse,
   type BillingProduct,
+  billingProducts,
   type CreateCheckoutSessionRequest,
   type CreateCheckoutSessionResponse,
   defaultSubscriptionDetails,
@@ -9,13 +10,23 @@ import {
   type SubscriptionDetails,
   type VerifyPaymentResponse,
 } from '@altwise/contracts/billing';
+import { errorCodes } from '@altwise/contracts/errors';
 import { DEFAULT_PAYMENT_STATUS } from '@altwise/contracts/limits';
 import { messages } from '@altwise/contracts/messages';
 import { freePlan } from '@altwise/contracts/plans';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Transaction } from '../../db/client.ts';
 import type { Subscription } from '../../db/tables/subscriptions.ts';
-import { conflict, forbidden, notFound, unauthorized, unavailable } from '../../errors.ts';
+import {
+  AppError,
+  badGateway,
+  badRequest,
+  conflict,
+  forbidden,
+  notFound,
+  unauthorized,
+  unavailable,
+} from '../../errors.ts';
 import { grantCredits } from '../credits/service.ts';
 import type {
   PaymentEvent,
@@ -40,6 +51,7 @@ import {
   updateSubscription,
   upsertPayment,
 } from './repository.ts';
+import type { SandboxProvider } from './sandbox-provider.ts';
 import { WebhookVerificationError } from './standard-webhooks.ts';
 
 /** The free plan's row in `subscriptions` (provider 'free'). */
@@ -62,6 +74,27 @@ function paymentTitle(product: BillingProduct, quantity: number): string {
     : `Credit Pack × ${quantity} (one-time)`;
 }
 
+/**
+ * The legacy card form sends `{amount, subscriptionPlan}`: a product id, or a plan id whose period
+ * the amount tells; for the pack the amount is a multiple of its price. Our prices decide.
+ */
+export function productForAmount(
+  subscriptionPlan: string,
+  amount: number,
+): { product: BillingProduct; quantity: number } | null {
+  const key = subscriptionPlan.trim().toLowerCase();
+  const direct = findBillingProduct(key);
+  if (direct?.kind === 'pack') {
+    const quantity = amount / direct.amount;
+    return Number.isInteger(quantity) && quantity >= 1 ? { product: direct, quantity } : null;
+  }
+  const candidates = direct
+    ? [direct]
+    : billingProducts.filter((p) => p.kind === 'plan' && p.plan.id === key);
+  const product = candidates.find((p) => p.amount === amount);
+  return product ? { product, quantity: 1 } : null;
+}
+
 function isRenewing(subscription: Subscription): boolean {
   return (
     subscription.provider !== FREE_PROVIDER &&
@@ -73,6 +106,8 @@ function isRenewing(subscription: Subscription): boolean {
 export type BillingServiceDeps = {
   db: Database;
   provider: PaymentProvider;
+  /** The embedded provider when it is the configured one: it also backs the legacy card form. */
+  sandbox: SandboxProvider | null;
   publicUrl: string;
   logger: FastifyBaseLogger;
 };
@@ -81,7 +116,15 @@ export type BillingServiceDeps = {
  * Checkout, provider webhooks, the current plan, cancel, billing history and payment verification.
  * Every credit movement goes through modules/credits in the transaction that records its cause.
  */
-export function createBillingService({ db, provider, publicUrl, logger }: BillingServiceDeps) {
+export function createBillingService({ db, provider, sandbox, publicUrl, logger }: BillingServiceDeps) {
+  async function assertNoRenewingPlan(userId: string) {
+    const current = await findCurrentSubscription(db, userId);
+    if (current && isRenewing(current))
+      throw conflict(
+        `You already have an active plan (${findBillingProduct(current.productId)?.label ?? current.productId}). Cancel its renewal before choosing another.`,
+      );
+  }
+
   /** Who a provider event belongs to: our checkout id, a known subscription, then the buyer's email. */
   async function resolveUser(
     tx: Transaction,
@@ -203,13 +246,7 @@ export function createBillingService({ db, provider, publicUrl, logger }: Billin
       if (!product) throw notFound('Unknown product');
       const buyer = await findBuyer(db, userId);
       if (!buyer) throw unauthorized();
-      if (product.kind === 'plan') {
-        const current = await findCurrentSubscription(db, userId);
-        if (current && isRenewing(current))
-          throw conflict(
-            `You already have an active plan (${findBillingProduct(current.productId)?.label ?? current.productId}). Cancel its renewal before choosing another.`,
-          );
-      }
+      if (product.kind === 'plan') await assertNoRenewingPlan(userId);
       const quantity = product.kind === 'pack' ? (request.quantity ?? 1) : 1;
       const checkoutId = await insertCheckoutSession(db, {
         userId,
@@ -227,6 +264,52 @@ export function createBillingService({ db, provider, publicUrl, logger }: Billin
         redirectUrl,
       });
       return { success: true, message: 'Checkout session created', checkoutUrl, checkoutId };
+    },
+
+    /** POST /stripe/checkout: the legacy card form's checkout, paid through the sandbox. */
+    async createCardCheckout(userId: string, request: { amount: number; subscriptionPlan: string }) {
+      if (!sandbox)
+        throw notFound('Card checkout is not available with this payment provider; use the hosted checkout.');
+      const resolved = productForAmount(request.subscriptionPlan, request.amount);
+      if (!resolved) throw badRequest("The amount does not match the plan's price.");
+      const { product, quantity } = resolved;
+      if (product.kind === 'plan') await assertNoRenewingPlan(userId);
+      const checkoutId = await insertCheckoutSession(db, {
+        userId,
+        provider: provider.name,
+        productId: product.id,
+        quantity,
+      });
+      return { clientSecret: sandbox.clientSecretFor(checkoutId) };
+    },
+
+    /** POST /payments/sandbox/confirm: charges a test card for the checkout the client secret names. */
+    async confirmSandboxPayment(request: {
+      clientSecret: string;
+      cardNumber: string;
+      expiry: string;
+      cvc: string;
+    }) {
+      const checkoutId = sandbox?.checkoutIdFromClientSecret(request.clientSecret);
+      if (!sandbox || !checkoutId) throw badRequest('This payment link is not valid.');
+      const checkout = await findCheckoutSession(db, checkoutId);
+      if (!checkout) throw badRequest('This payment link is not valid.');
+      if (checkout.status === 'completed') throw conflict('This payment has already been made.');
+      const product = findBillingProduct(checkout.productId);
+      const buyer = await findBuyer(db, checkout.userId);
+      if (!product || !buyer) throw badRequest('This payment link is not valid.');
+      const result = await sandbox.charge({
+        product,
+        quantity: checkout.quantity,
+        checkoutId,
+        email: buyer.email,
+        name: `${buyer.firstName} ${buyer.lastName}`.trim(),
+        card: { number: request.cardNumber, expiry: request.expiry, cvc: request.cvc },
+      });
+      if (result.ok) return { status: 'succeeded' as const, paymentIntentId: result.paymentId };
+      if (result.reason === 'declined') throw new AppError(402, errorCodes.paymentDeclined, result.message);
+      if (result.reason === 'invalid') throw badRequest(result.message);
+      throw badGateway(result.message);
     },
 
     /** POST /webhooks/payments: 401 for a bad signature; a replayed event id changes nothing. */

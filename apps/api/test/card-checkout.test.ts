@@ -77,3 +77,15 @@ describe('legacy card form: POST /stripe/checkout then the sandbox confirm', () 
     expect(await balanceOf(t, user)).toBe(0);
   });
 });
+
+describe('findCurrentPlanLabel', () => {
+  it('reads Trial, then the plan bought', async () => {
+    const { findCurrentPlanLabel } = await import('../src/modules/billing/service.ts');
+    const user = await createUser(t);
+    const db = t.app.deps.database.db;
+    expect(await findCurrentPlanLabel(db, user.id)).toBe('Trial');
+    const { clientSecret } = (await cardCheckout(user, { amount: 49, subscriptionPlan: 'starter' })).json();
+    await confirm({ clientSecret, ...card('4242424242424242') });
+    expect(await findCurrentPlanLabel(db, user.id)).toBe('Starter Yearly');
+  });
+});

@@ -438,3 +438,14 @@ export function createBillingService({ db, provider, sandbox, publicUrl, logger 
 }
 
 export type BillingService = ReturnType<typeof createBillingService>;
+
+/**
+ * The current plan's label ('Trial', 'Free', 'Growth Monthly', …) for other modules (the profile's
+ * `subscriptionPlan`), without building the billing service.
+ */
+export async function findCurrentPlanLabel(db: Database, userId: string): Promise<string> {
+  const current = await findCurrentSubscription(db, userId);
+  if (!current) return defaultSubscriptionDetails.current_plan;
+  if (current.provider === FREE_PROVIDER) return freePlan.name;
+  return findBillingProduct(current.productId)?.label ?? current.productId;
+}

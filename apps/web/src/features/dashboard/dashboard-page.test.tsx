@@ -1,7 +1,8 @@
 import { messages } from '@altwise/contracts/messages';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { notify } from '../../components/ui/notify.ts';
 import { deferred, findToast, json, mockApi } from '../../test/mock-api.ts';
 import { renderApp, storeSession } from '../../test/render-app.tsx';
 
@@ -89,6 +90,7 @@ async function openDashboard() {
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  act(() => notify.clear());
 });
 
 describe('dashboard', () => {

@@ -1,13 +1,16 @@
 import { messages } from '@altwise/contracts/messages';
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { notify } from '../../components/ui/notify.ts';
 import { deferred, findToast, json, type MockCall, mockApi } from '../../test/mock-api.ts';
 import { renderApp, storeSession } from '../../test/render-app.tsx';
 import { hostedCheckout } from './api/create-checkout-session.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  // Toasts live in a module-level store: start every test without the last one's.
+  act(() => notify.clear());
 });
 
 const posts = (calls: MockCall[]) => calls.filter((c) => c.method === 'POST');
@@ -95,6 +98,63 @@ describe('checkout', () => {
     mockApi({});
     const { router } = renderApp('/checkout/growth?amount=19');
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'), { timeout: 5000 });
+  });
+});
+
+describe('pricing checkout', () => {
+  it('creates the checkout session from the pricing page and goes to the hosted checkout', async () => {
+    const calls = mockApi({
+      'POST /payments/create-checkout-session': () =>
+        json({
+          success: true,
+          message: 'ok',
+          checkoutUrl: '/buy/growth-yearly?quantity=1',
+          checkoutId: 'c1',
+        }),
+    });
+    const open = vi.spyOn(hostedCheckout, 'open').mockImplementation(() => {});
+    const user = userEvent.setup();
+    storeSession('jwt');
+    const { router } = renderApp('/plans');
+    await user.click(await screen.findByRole('radio', { name: 'Yearly' }, { timeout: 5000 }));
+    await user.click(screen.getByRole('link', { name: 'Choose Growth' }));
+    await waitFor(() => expect(open).toHaveBeenCalledWith('/buy/growth-yearly?quantity=1'));
+    expect(posts(calls)[0]?.body).toEqual({ productId: 'growth-yearly', userId: 'u1' });
+    expect(router.state.location.pathname).toBe('/plans');
+  });
+
+  it('buys the typed number of packs', async () => {
+    const calls = mockApi({
+      'POST /payments/create-checkout-session': () =>
+        json({ success: true, message: 'ok', checkoutUrl: '/buy/credit-pack?quantity=3', checkoutId: 'c1' }),
+    });
+    vi.spyOn(hostedCheckout, 'open').mockImplementation(() => {});
+    const user = userEvent.setup();
+    storeSession('jwt');
+    renderApp('/plans');
+    const quantity = await screen.findByLabelText('Number of packs', {}, { timeout: 5000 });
+    await user.clear(quantity);
+    await user.type(quantity, '3');
+    await user.click(screen.getByRole('link', { name: 'Buy 3 credit packs' }));
+    await waitFor(() =>
+      expect(posts(calls)[0]?.body).toEqual({ productId: 'credit-pack', userId: 'u1', quantity: 3 }),
+    );
+  });
+
+  it("toasts 'Failed to initiate checkout' and stays on the pricing page", async () => {
+    mockApi({
+      'POST /payments/create-checkout-session': () =>
+        json({ message: 'You already have a plan that renews', code: 'CONFLICT' }, 409),
+    });
+    const open = vi.spyOn(hostedCheckout, 'open');
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const user = userEvent.setup();
+    storeSession('jwt');
+    const { router } = renderApp('/plans');
+    await user.click(await screen.findByRole('link', { name: 'Choose Pro' }, { timeout: 5000 }));
+    expect(await findToast(messages.checkout.failed)).toBeInTheDocument();
+    expect(open).not.toHaveBeenCalled();
+    expect(router.state.location.pathname).toBe('/plans');
   });
 });
 

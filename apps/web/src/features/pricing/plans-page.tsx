@@ -1,3 +1,4 @@
+import { messages } from '@altwise/contracts/messages';
 import {
   type BillingPeriod,
   billingPeriods,
@@ -23,6 +24,7 @@ import {
   planCreditText,
   planPrice,
 } from './pricing.ts';
+import { useStartCheckout } from './use-start-checkout.ts';
 
 const periodLabel: Record<BillingPeriod, string> = { monthly: 'Monthly', yearly: 'Yearly' };
 
@@ -40,11 +42,17 @@ function CheckoutLink({
   highlighted?: boolean;
 }) {
   const { isAuthenticated } = useAuth();
+  const checkout = useStartCheckout();
   const className = buttonClasses({ variant: highlighted ? 'primary' : 'secondary', className: 'w-full' });
   if (isAuthenticated) {
     return (
-      <Link to={to} className={className}>
-        {children}
+      <Link
+        to={to}
+        className={className}
+        onClick={checkout.onClick(to)}
+        aria-busy={checkout.isBusy || undefined}
+      >
+        {checkout.isBusy ? messages.checkout.processing : children}
       </Link>
     );
   }

@@ -1,0 +1,45 @@
+import { messages } from '@altwise/contracts/messages';
+import type { MouseEvent } from 'react';
+import { notify } from '../../components/ui/notify.ts';
+import { readUserId } from '../../lib/auth-storage.ts';
+import { useCreateCheckoutSession } from './api/create-checkout-session.ts';
+import { resolveCheckout } from './checkout-product.ts';
+
+/**
+ * The pricing checkout of SPEC.md §4 for a signed-in person: a click on a checkout link creates the
+ * checkout session and goes straight to the provider's hosted checkout; a failure toasts 'Failed to
+ * initiate checkout'. The link keeps its /checkout/{plan}?amount=… address, so a new tab, a copied
+ * link or a click before the script has loaded still reaches the checkout page.
+ */
+export function useStartCheckout() {
+  const checkout = useCreateCheckoutSession();
+
+  const onClick = (href: string) => (event: MouseEvent<HTMLAnchorElement>) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    if (checkout.isPending || checkout.isSuccess) return;
+    const url = new URL(href, window.location.origin);
+    const planParam = decodeURIComponent(url.pathname.split('/').pop() ?? '');
+    const selection = resolveCheckout(planParam, url.searchParams);
+    if (!selection) {
+      // SPEC.md §5: an invalid plan id is logged only; no request is made.
+      console.error(`Checkout: "${planParam}" is not a plan or product; nothing was requested.`);
+      return;
+    }
+    checkout.mutate(
+      {
+        productId: selection.productId,
+        userId: readUserId() ?? undefined,
+        ...(selection.product.kind === 'pack' ? { quantity: selection.quantity } : {}),
+      },
+      {
+        onError: (error) => {
+          console.error('Checkout could not be started.', error);
+          notify.error(messages.checkout.failed);
+        },
+      },
+    );
+  };
+
+  return { onClick, isBusy: checkout.isPending || checkout.isSuccess, variables: checkout.variables };
+}

@@ -157,6 +157,18 @@ describe('POST /webhooks/payments: signatures and replays', () => {
     expect(await balanceOf(t, user)).toBe(100);
     expect((await history(user)).history).toHaveLength(1);
   });
+  it('credits once when the same payment arrives concurrently, under one event id or several', async () => {
+    const user = await createUser(t);
+    const data = paymentData({ payment_id: 'pay_race', customer: { email: user.email } });
+    const eventId = `evt_${randomUUID()}`;
+    const results = await Promise.all([
+      ...Array.from({ length: 5 }, () => postWebhook(t, 'payment.succeeded', data, { eventId })),
+      ...Array.from({ length: 5 }, () => postWebhook(t, 'payment.succeeded', data)),
+    ]);
+    expect(results.map((r) => r.res.statusCode)).toEqual(Array(10).fill(200));
+    expect(await balanceOf(t, user)).toBe(150);
+    expect((await history(user)).history).toHaveLength(1);
+  });
 });
 
 describe('webhook events', () => {

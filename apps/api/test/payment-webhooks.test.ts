@@ -204,6 +204,17 @@ describe('webhook events', () => {
     });
   });
 
+  it('a late payment.failed does not turn a paid payment into a failed one', async () => {
+    const user = await createUser(t);
+    const data = paymentData({ payment_id: 'pay_late_fail', customer: { email: user.email } });
+    await postWebhook(t, 'payment.succeeded', data);
+    await postWebhook(t, 'payment.failed', { ...data, status: 'failed' });
+    expect(await balanceOf(t, user)).toBe(150);
+    expect((await history(user)).history).toEqual([
+      expect.objectContaining({ transactionId: 'pay_late_fail', status: 'succeeded', creditsAdded: 150 }),
+    ]);
+  });
+
   it('payment.failed records a failed payment and credits nothing', async () => {
     const user = await createUser(t, 5);
     const { checkoutId } = await startCheckout(user, 'credit-pack', 1);

@@ -83,6 +83,9 @@ describe('sandbox hosted checkout /buy/{productId}', () => {
       ).statusCode,
     ).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: '/buy/gold' })).statusCode).toBe(404);
+    const long = await t.app.inject({ method: 'GET', url: `/buy/credit-pack?firstName=${'a'.repeat(500)}` });
+    expect(long.statusCode).toBe(400);
+    expect(long.body).toContain('<main>');
   });
 
   it('4242 4242 4242 4242 pays: signed webhooks reach the app, credits and history appear, then back to redirect_url', async () => {

@@ -100,6 +100,8 @@ export async function upsertPayment(db: DbExecutor, values: typeof payments.$inf
     .onConflictDoUpdate({
       target: [payments.provider, payments.providerPaymentId],
       set: { status: values.status, creditsAdded: values.creditsAdded, updatedAt: new Date() },
+      // A late 'failed' never turns a paid payment (whose credits were granted) into a failed one.
+      setWhere: sql`${payments.status} <> 'succeeded'`,
     });
 }
 

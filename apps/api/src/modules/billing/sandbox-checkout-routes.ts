@@ -157,17 +157,21 @@ export async function sandboxCheckoutRoutes(
   };
 
   const readFields = (request: FastifyRequest, source: Record<string, unknown>) => {
-    const query = hostedCheckoutQuerySchema.parse(source);
-    const redirectUrl = safeRedirectUrl(query.redirect_url, allowedOrigins(request));
+    const parsed = hostedCheckoutQuerySchema.safeParse(source);
+    const query = parsed.success ? parsed.data : { quantity: 1 };
+    // Oversized or malformed parameters make the link unusable, like a foreign redirect.
+    const redirectUrl = parsed.success
+      ? safeRedirectUrl(parsed.data.redirect_url, allowedOrigins(request))
+      : null;
     return {
       redirectUrl,
       fields: {
         quantity: query.quantity,
-        firstName: query.firstName ?? '',
-        lastName: query.lastName ?? '',
-        email: query.email ?? '',
+        firstName: parsed.data?.firstName ?? '',
+        lastName: parsed.data?.lastName ?? '',
+        email: parsed.data?.email ?? '',
         redirectUrl: redirectUrl ?? '',
-        checkoutId: query.metadata_checkout_id ?? '',
+        checkoutId: parsed.data?.metadata_checkout_id ?? '',
       } satisfies CheckoutFields,
     };
   };
@@ -183,7 +187,11 @@ export async function sandboxCheckoutRoutes(
       if (!redirectUrl)
         return reply
           .code(400)
-          .send(errorPage('This checkout link has a redirect address that is not allowed.'));
+          .send(
+            errorPage(
+              'This checkout link is not valid: its redirect address is not allowed or a parameter is malformed.',
+            ),
+          );
       return checkoutPage(product, fields);
     },
   );
@@ -200,7 +208,11 @@ export async function sandboxCheckoutRoutes(
       if (!redirectUrl)
         return reply
           .code(400)
-          .send(errorPage('This checkout link has a redirect address that is not allowed.'));
+          .send(
+            errorPage(
+              'This checkout link is not valid: its redirect address is not allowed or a parameter is malformed.',
+            ),
+          );
       const result = await sandbox.charge({
         product,
         quantity: fields.quantity,

@@ -289,9 +289,12 @@ export const legacyErrorResponseSchema = z.object({
 });
 
 /**
- * POST /stripe/verify-payment/{paymentId}: the stored payment of the signed-in user (404 for an
- * unknown id or another user's). `{paymentId}` is what the /success page gets as `payment_intent`
- * (the sandbox and Dodo redirects add `payment_id`, the same value).
+ * POST /stripe/verify-payment/{paymentId}: the stored payment of the signed-in user. `{paymentId}`
+ * is what the /success page gets as `payment_intent` (the sandbox and Dodo redirects add
+ * `payment_id`, the same value). A payment not recorded for this user (yet: a real provider may
+ * redirect before its webhook arrives; or never: an unknown id or another user's) answers 200
+ * `{success: false, status: 'pending'}` with empty details, so the page can ask again for a while
+ * and nothing of another account is revealed.
  */
 export const verifyPaymentResponseSchema = z.object({
   success: z.boolean(),

@@ -172,7 +172,8 @@ export async function billingRoutes(app: FastifyInstance, options: { billing: Bi
       schema: {
         tags: ['billing'],
         summary: 'The stored result of one of your payments (the /success page)',
-        description: '404 NOT_FOUND for an unknown payment id or another account’s.',
+        description:
+          "A payment not (yet) recorded for the caller — not arrived, unknown, or another account's — answers status 'pending' with empty details.",
         security: bearerAuth,
         params: z.object({ paymentId: z.string().min(1).max(200) }),
         response: { 200: verifyPaymentResponseSchema },

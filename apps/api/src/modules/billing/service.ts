@@ -417,10 +417,21 @@ export function createBillingService({ db, provider, sandbox, publicUrl, logger 
       return { success: true as const, message: messages.freePlan.success };
     },
 
-    /** The stored payment behind /success, only the caller's own (404 otherwise). */
+    /** The stored payment behind /success, only the caller's own ('pending' otherwise). */
     async verifyPayment(userId: string, paymentId: string): Promise<VerifyPaymentResponse> {
       const payment = await findUserPayment(db, userId, paymentId);
-      if (!payment) throw notFound('Payment not found');
+      if (!payment)
+        return {
+          success: false,
+          status: 'pending',
+          message: messages.payment.verifying,
+          transactionId: paymentId,
+          productId: '',
+          title: '',
+          creditsAdded: 0,
+          amount: 0,
+          date: new Date().toISOString(),
+        };
       const succeeded = payment.status === 'succeeded';
       return {
         success: succeeded,

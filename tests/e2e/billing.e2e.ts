@@ -133,9 +133,17 @@ describe('billing, as a person pays', () => {
 
     // A 3-pack: 150 credits more.
     await page.goto('/plans');
+    // The prerendered page becomes the signed-in app once it has hydrated; type after that.
+    await page.waitForLoadState('networkidle');
     const packs = page.getByLabel('Number of packs');
-    await packs.fill('3');
-    await page.getByRole('link', { name: 'Buy 3 credit packs' }).click();
+    const buyThree = page.getByRole('link', { name: 'Buy 3 credit packs' });
+    await expect
+      .poll(async () => {
+        await packs.fill('3');
+        return buyThree.count();
+      })
+      .toBe(1);
+    await buyThree.click();
     await page.waitForURL('**/buy/credit-pack?**');
     expect(new URL(page.url()).searchParams.get('quantity')).toBe('3');
     await payOnHostedCheckout(page, SUCCESS_CARD);

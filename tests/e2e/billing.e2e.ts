@@ -113,7 +113,7 @@ describe('billing, as a person pays', () => {
     expect(await dashboardValue(page, 'Payment & Plans', 'Payment Status').textContent()).toBe(
       'Payment Successful',
     );
-    expect(await dashboardValue(page, 'Payment & Plans', 'Billing Cycle').textContent()).toBe('monthly');
+    expect(await dashboardValue(page, 'Payment & Plans', 'Billing Cycle').textContent()).toBe('Monthly');
     expect(await dashboardValue(page, 'Payment & Plans', 'Next Renewal Date').textContent()).toMatch(
       /^[A-Z][a-z]{2} \d{2}, \d{4}$/,
     );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { billingCycle, formatDate, transactionTitle } from './billing-display.ts';
+import { formatDate, transactionTitle } from './billing-display.ts';
 
 describe('billing display', () => {
   it("formats dates as 'MMM dd, yyyy' and says 'NA' without one", () => {
@@ -8,13 +8,6 @@ describe('billing display', () => {
     expect(formatDate(null)).toBe('NA');
     expect(formatDate('')).toBe('NA');
     expect(formatDate('not a date')).toBe('NA');
-  });
-
-  it('reads the billing cycle from the plan name', () => {
-    expect(billingCycle('Growth monthly')).toBe('monthly');
-    expect(billingCycle('Pro Yearly')).toBe('yearly');
-    expect(billingCycle('Trial')).toBe('NA');
-    expect(billingCycle(null)).toBe('NA');
   });
 
   it('removes parenthesised text from transaction titles', () => {

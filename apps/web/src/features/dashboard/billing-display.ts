@@ -16,16 +16,6 @@ export function formatDate(value: string | null | undefined): string {
   return `${monthNames[date.getMonth()]} ${day}, ${date.getFullYear()}`;
 }
 
-/** 'monthly' or 'yearly' when the plan's name says so, else 'NA'. */
-export function billingCycle(
-  planName: string | null | undefined,
-): 'monthly' | 'yearly' | typeof NOT_AVAILABLE {
-  const name = (planName ?? '').toLowerCase();
-  if (name.includes('monthly')) return 'monthly';
-  if (name.includes('yearly')) return 'yearly';
-  return NOT_AVAILABLE;
-}
-
 /** A transaction title without its parenthesised parts: 'Growth (monthly)' → 'Growth'. */
 export function transactionTitle(title: string): string {
   return title

@@ -144,7 +144,7 @@ describe('dashboard', () => {
     );
     const status = within(fieldValue('Payment & Plans', 'Payment Status')).getByText('Payment Successful');
     expect(status.className).toMatch(/indigo/);
-    expect(fieldValue('Payment & Plans', 'Billing Cycle')).toHaveTextContent('monthly');
+    expect(fieldValue('Payment & Plans', 'Billing Cycle')).toHaveTextContent('Monthly');
     expect(fieldValue('Payment & Plans', 'Next Renewal Date')).toHaveTextContent(/^Mar 0[45], 2027$/);
     expect(screen.getByRole('button', { name: 'Cancel Renewal' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Add Credits' })).toBeInTheDocument();
@@ -167,7 +167,7 @@ describe('dashboard', () => {
     await openDashboard();
     const status = await within(fieldValue('Payment & Plans', 'Payment Status')).findByText(label);
     expect(status.className).toMatch(colour);
-    expect(fieldValue('Payment & Plans', 'Billing Cycle')).toHaveTextContent('yearly');
+    expect(fieldValue('Payment & Plans', 'Billing Cycle')).toHaveTextContent('Yearly');
     expect(screen.queryByRole('link', { name: 'Add Credits' }) !== null).toBe(addCredits);
     expect(screen.queryByRole('button', { name: 'Cancel Renewal' }) !== null).toBe(cancel);
   });

@@ -1,4 +1,5 @@
 import {
+  billingCycleLabel,
   canCancelRenewal,
   defaultSubscriptionDetails,
   type PaymentStatusColour,
@@ -22,7 +23,7 @@ import { usePageTitle } from '../../lib/page-title.ts';
 import { useCancelSubscription } from './api/cancel-subscription.ts';
 import { useProfile } from './api/get-profile.ts';
 import { useSubscriptionDetails } from './api/get-subscription-details.ts';
-import { billingCycle, formatDate } from './billing-display.ts';
+import { formatDate } from './billing-display.ts';
 import { PaymentHistory } from './payment-history.tsx';
 import { ReturnedPaymentBanner } from './returned-payment-banner.tsx';
 
@@ -118,7 +119,7 @@ function PaymentPlansCard() {
           )}
         </Field>
         <Field label="Billing Cycle">
-          {subscriptionQuery.isPending ? <InlineLoading /> : billingCycle(currentPlan)}
+          {subscriptionQuery.isPending ? <InlineLoading /> : billingCycleLabel(currentPlan)}
         </Field>
         <Field label="Next Renewal Date">
           {subscriptionQuery.isPending ? <InlineLoading /> : formatDate(subscription.next_renewal_date)}

@@ -12,6 +12,8 @@ export default defineConfig({
     proxy: {
       '/api': { target: apiOrigin, changeOrigin: true },
       '/files': { target: apiOrigin, changeOrigin: true },
+      // The sandbox payment provider's hosted checkout page is served by the API.
+      '/buy': { target: apiOrigin, changeOrigin: true },
     },
   },
   preview: { port: 4173 },

@@ -29,7 +29,7 @@ export type SandboxChargeResult =
 
 const providerId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 
-function addPeriod(from: Date, period: 'monthly' | 'yearly'): Date {
+export function addPeriod(from: Date, period: 'monthly' | 'yearly'): Date {
   const next = new Date(from);
   if (period === 'monthly') next.setUTCMonth(next.getUTCMonth() + 1);
   else next.setUTCFullYear(next.getUTCFullYear() + 1);

@@ -51,8 +51,9 @@ import {
   updateSubscription,
   upsertPayment,
 } from './repository.ts';
-import type { SandboxProvider } from './sandbox-provider.ts';
-import { WebhookVerificationError } from './standard-webhooks.ts';
+import { addPeriod, type SandboxProvider } from './sandbox-provider.ts';
+import { type WebhookHeaders, WebhookVerificationError } from './standard-webhooks.ts';
+import { amountCentsFor, type CardPaymentProvider } from './stripe-provider.ts';
 
 /** The free plan's row in `subscriptions` (provider 'free'). */
 const FREE_PROVIDER = 'free';
@@ -95,6 +96,19 @@ export function productForAmount(
   return product ? { product, quantity: 1 } : null;
 }
 
+/**
+ * A Stripe payment we made for one of our checkouts, for the catalogue's price. Anything else on
+ * the Stripe account (another integration's payment, an edited amount) is never credited.
+ */
+function isOurCardPayment(payment: ProviderPayment): boolean {
+  const product = payment.productId ? findBillingProduct(payment.productId) : undefined;
+  return (
+    product !== undefined &&
+    payment.checkoutId !== null &&
+    payment.amountCents === amountCentsFor(product, payment.quantity)
+  );
+}
+
 function isRenewing(subscription: Subscription): boolean {
   return (
     subscription.provider !== FREE_PROVIDER &&
@@ -108,6 +122,8 @@ export type BillingServiceDeps = {
   provider: PaymentProvider;
   /** The embedded provider when it is the configured one: it also backs the legacy card form. */
   sandbox: SandboxProvider | null;
+  /** Stripe when STRIPE_SECRET_KEY is set: then it, not the sandbox, backs the legacy card form. */
+  card?: CardPaymentProvider | null;
   publicUrl: string;
   logger: FastifyBaseLogger;
 };
@@ -116,7 +132,14 @@ export type BillingServiceDeps = {
  * Checkout, provider webhooks, the current plan, cancel, billing history and payment verification.
  * Every credit movement goes through modules/credits in the transaction that records its cause.
  */
-export function createBillingService({ db, provider, sandbox, publicUrl, logger }: BillingServiceDeps) {
+export function createBillingService({
+  db,
+  provider,
+  sandbox,
+  card = null,
+  publicUrl,
+  logger,
+}: BillingServiceDeps) {
   async function assertNoRenewingPlan(userId: string) {
     const current = await findCurrentSubscription(db, userId);
     if (current && isRenewing(current))
@@ -128,11 +151,12 @@ export function createBillingService({ db, provider, sandbox, publicUrl, logger 
   /** Who a provider event belongs to: our checkout id, a known subscription, then the buyer's email. */
   async function resolveUser(
     tx: Transaction,
+    providerName: string,
     refs: { checkoutId: string | null; subscriptionId: string | null; email: string | null },
   ) {
     const checkout = refs.checkoutId ? await findCheckoutSession(tx, refs.checkoutId) : null;
     const subscription = refs.subscriptionId
-      ? await findSubscriptionByProviderId(tx, provider.name, refs.subscriptionId)
+      ? await findSubscriptionByProviderId(tx, providerName, refs.subscriptionId)
       : null;
     const userId =
       subscription?.userId ??
@@ -141,8 +165,9 @@ export function createBillingService({ db, provider, sandbox, publicUrl, logger 
     return { userId, checkout, subscription };
   }
 
-  async function applyPayment(tx: Transaction, type: string, payment: ProviderPayment) {
-    const { userId, checkout, subscription } = await resolveUser(tx, {
+  /** Records a payment and credits a succeeded one once (ledger reference `payment:{provider}:{id}`). */
+  async function applyPayment(tx: Transaction, providerName: string, type: string, payment: ProviderPayment) {
+    const { userId, checkout, subscription } = await resolveUser(tx, providerName, {
       checkoutId: payment.checkoutId,
       subscriptionId: payment.subscriptionId,
       email: payment.customerEmail,
@@ -161,10 +186,10 @@ export function createBillingService({ db, provider, sandbox, publicUrl, logger 
     const isRenewal =
       succeeded &&
       payment.subscriptionId !== null &&
-      (await countSucceededSubscriptionPayments(tx, provider.name, payment.subscriptionId)) > 0;
+      (await countSucceededSubscriptionPayments(tx, providerName, payment.subscriptionId)) > 0;
     await upsertPayment(tx, {
       userId,
-      provider: provider.name,
+      provider: providerName,
       providerPaymentId: payment.paymentId,
       checkoutSessionId: checkout?.id ?? null,
       providerSubscriptionId: payment.subscriptionId,
@@ -183,14 +208,29 @@ export function createBillingService({ db, provider, sandbox, publicUrl, logger 
         userId,
         credits,
         isRenewal ? 'renewal' : 'purchase',
-        `payment:${provider.name}:${payment.paymentId}`,
+        `payment:${providerName}:${payment.paymentId}`,
       );
+      // A plan paid without a provider subscription (a Stripe PaymentIntent) is one paid period that
+      // does not renew: it is the current plan until its end, already marked as ending there.
+      if (product.kind === 'plan' && payment.subscriptionId === null) {
+        const start = new Date();
+        await insertSubscription(tx, {
+          userId,
+          provider: providerName,
+          providerSubscriptionId: payment.paymentId,
+          productId: product.id,
+          status: 'active',
+          currentPeriodStart: start,
+          currentPeriodEnd: addPeriod(start, product.period),
+          cancelAtPeriodEnd: true,
+        });
+      }
     }
     if (checkout) await setCheckoutSessionStatus(tx, checkout.id, succeeded ? 'completed' : 'failed');
   }
 
   async function applySubscription(tx: Transaction, type: string, event: ProviderSubscription) {
-    const { userId, checkout } = await resolveUser(tx, {
+    const { userId, checkout } = await resolveUser(tx, provider.name, {
       checkoutId: event.checkoutId,
       subscriptionId: event.subscriptionId,
       email: event.customerEmail,
@@ -266,9 +306,12 @@ export function createBillingService({ db, provider, sandbox, publicUrl, logger 
       return { success: true, message: 'Checkout session created', checkoutUrl, checkoutId };
     },
 
-    /** POST /stripe/checkout: the legacy card form's checkout, paid through the sandbox. */
+    /**
+     * POST /stripe/checkout: the legacy card form's checkout. With Stripe, a PaymentIntent for the
+     * catalogue's price; otherwise paid through the sandbox. The client's amount only picks a product.
+     */
     async createCardCheckout(userId: string, request: { amount: number; subscriptionPlan: string }) {
-      if (!sandbox)
+      if (!card && !sandbox)
         throw notFound('Card checkout is not available with this payment provider; use the hosted checkout.');
       const resolved = productForAmount(request.subscriptionPlan, request.amount);
       if (!resolved) throw badRequest("The amount does not match the plan's price.");
@@ -276,11 +319,26 @@ export function createBillingService({ db, provider, sandbox, publicUrl, logger 
       if (product.kind === 'plan') await assertNoRenewingPlan(userId);
       const checkoutId = await insertCheckoutSession(db, {
         userId,
-        provider: provider.name,
+        provider: card?.name ?? provider.name,
         productId: product.id,
         quantity,
       });
-      return { clientSecret: sandbox.clientSecretFor(checkoutId) };
+      if (!card) return { clientSecret: (sandbox as SandboxProvider).clientSecretFor(checkoutId) };
+      const buyer = await findBuyer(db, userId);
+      if (!buyer) throw unauthorized();
+      try {
+        const { clientSecret } = await card.createCardPayment({
+          checkoutId,
+          userId,
+          product,
+          quantity,
+          email: buyer.email,
+        });
+        return { clientSecret };
+      } catch (error) {
+        logger.error({ err: error, checkoutId }, 'creating a Stripe PaymentIntent failed');
+        throw badGateway('The card payment could not be started. Please try again in a moment.', error);
+      }
     },
 
     /** POST /payments/sandbox/confirm: charges a test card for the checkout the client secret names. */
@@ -313,28 +371,45 @@ export function createBillingService({ db, provider, sandbox, publicUrl, logger 
     },
 
     /** POST /webhooks/payments: 401 for a bad signature; a replayed event id changes nothing. */
-    async handleWebhook(rawBody: string, headers: Record<string, string | string[] | undefined>) {
+    /**
+     * POST /webhooks/payments: 401 for a bad signature; a replayed event id changes nothing. A
+     * request with a Stripe-Signature header is Stripe's (only when STRIPE_SECRET_KEY is set).
+     */
+    async handleWebhook(rawBody: string, headers: WebhookHeaders) {
+      const fromStripe = headers['stripe-signature'] !== undefined;
       let event: PaymentEvent;
       try {
-        event = provider.parseWebhook(rawBody, headers);
+        if (fromStripe && !card) throw new WebhookVerificationError('Stripe webhooks are not configured');
+        event = (fromStripe && card ? card : provider).parseWebhook(rawBody, headers);
       } catch (error) {
         if (error instanceof WebhookVerificationError) throw unauthorized(error.message);
         throw error;
       }
+      const source = fromStripe && card ? card.name : provider.name;
       const fresh = await db.transaction(async (tx) => {
         const inserted = await insertWebhookEvent(tx, {
-          provider: provider.name,
+          provider: source,
           eventId: event.eventId,
           type: event.type,
         });
         if (!inserted) return false;
+        if (fromStripe && event.payment && !isOurCardPayment(event.payment)) {
+          logger.warn(
+            { paymentId: event.payment.paymentId },
+            'Stripe event for no checkout of ours; ignored',
+          );
+          return true;
+        }
         if (event.payment && (event.type === 'payment.succeeded' || event.type === 'payment.failed'))
-          await applyPayment(tx, event.type, event.payment);
-        else if (event.subscription && event.type in subscriptionStatusByEvent)
+          await applyPayment(tx, source, event.type, event.payment);
+        else if (!fromStripe && event.subscription && event.type in subscriptionStatusByEvent)
           await applySubscription(tx, event.type, event.subscription);
         return true;
       });
-      logger.info({ eventId: event.eventId, type: event.type, duplicate: !fresh }, 'payment webhook');
+      logger.info(
+        { provider: source, eventId: event.eventId, type: event.type, duplicate: !fresh },
+        'payment webhook',
+      );
       return { received: true as const, duplicate: !fresh };
     },
 
@@ -417,14 +492,41 @@ export function createBillingService({ db, provider, sandbox, publicUrl, logger 
       return { success: true as const, message: messages.freePlan.success };
     },
 
-    /** The stored payment behind /success, only the caller's own ('pending' otherwise). */
+    /**
+     * The payment behind /success, only the caller's own ('pending' otherwise). A Stripe payment not
+     * yet settled here is asked of Stripe and, when it succeeded, credited now through the webhook's
+     * path (once per payment id, whichever comes first).
+     */
     async verifyPayment(userId: string, paymentId: string): Promise<VerifyPaymentResponse> {
-      const payment = await findUserPayment(db, userId, paymentId);
+      let payment = await findUserPayment(db, userId, paymentId);
+      let unsettled: 'pending' | 'failed' = 'pending';
+      if (card && payment?.status !== 'succeeded' && card.ownsPaymentId(paymentId)) {
+        const current = await card.retrieveCardPayment(paymentId).catch((error: unknown) => {
+          logger.error({ err: error, paymentId }, 'retrieving a Stripe PaymentIntent failed');
+          throw badGateway(
+            'The payment could not be checked with the card provider. Please try again.',
+            error,
+          );
+        });
+        // Another account's payment is treated as unknown: nothing is credited or revealed.
+        if (current && current.userId === userId) {
+          if (current.status === 'succeeded' && isOurCardPayment(current)) {
+            await db.transaction((tx) => applyPayment(tx, card.name, 'payment.succeeded', current));
+            payment = await findUserPayment(db, userId, paymentId);
+          } else if (current.status === 'succeeded')
+            logger.error({ paymentId }, 'Stripe payment does not match its checkout; not credited');
+          else if (
+            current.status === 'canceled' ||
+            (current.status === 'requires_payment_method' && current.errorMessage)
+          )
+            unsettled = 'failed';
+        }
+      }
       if (!payment)
         return {
           success: false,
-          status: 'pending',
-          message: messages.payment.verifying,
+          status: unsettled,
+          message: unsettled === 'failed' ? messages.payment.verificationFailed : messages.payment.verifying,
           transactionId: paymentId,
           productId: '',
           title: '',

@@ -15,7 +15,7 @@ export function renderConfigTable(envExample: string): string {
   // A comment block describes the variables right below it, up to a blank line or the next comment.
   let comments: string[] = [];
   let previousWasVariable = false;
-  const escape = (s: string) => s.replaceAll('|', '\\|');
+  const escapePipes = (s: string) => s.replaceAll('|', '\\|');
   for (const raw of envExample.split('\n')) {
     const line = raw.trim();
     if (line.startsWith('# Tests only')) break;
@@ -30,7 +30,7 @@ export function renderConfigTable(envExample: string): string {
       const [name, ...rest] = line.split('=');
       const value = rest.join('=');
       rows.push(
-        `| \`${name}\` | ${value ? `\`${escape(value)}\`` : '(empty)'} | ${escape(comments.join(' '))} |`,
+        `| \`${name}\` | ${value ? `\`${escapePipes(value)}\`` : '(empty)'} | ${escapePipes(comments.join(' '))} |`,
       );
       previousWasVariable = true;
     }

@@ -1,5 +1,7 @@
 export * from './auth.ts';
 export * from './billing.ts';
+export * from './contact.ts';
+export * from './content.ts';
 export * from './errors.ts';
 export * from './health.ts';
 export * from './limits.ts';

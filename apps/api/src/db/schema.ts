@@ -1,6 +1,8 @@
 // The drizzle schema object: every table, one file each under ./tables.
 export * from './tables/account-tokens.ts';
 export * from './tables/checkout-sessions.ts';
+export * from './tables/contact-messages.ts';
+export * from './tables/content-history.ts';
 export * from './tables/credit-ledger.ts';
 export * from './tables/credit-reservations.ts';
 export * from './tables/mail-messages.ts';

@@ -85,7 +85,11 @@ function isOpenAiHost(baseURL: string): boolean {
 
 /** Builds engine options from environment-like input; throws a ZodError listing every bad field. */
 export function engineOptionsFromEnv(env: Record<string, string | undefined>): EngineOptions {
-  const parsed = engineEnvSchema.parse(env);
+  return engineOptionsFromParsedEnv(engineEnvSchema.parse(env));
+}
+
+/** Engine options from variables already checked by `engineEnvSchema` (the server's config.ts). */
+export function engineOptionsFromParsedEnv(parsed: EngineEnv): EngineOptions {
   return {
     provider: parsed.ALT_TEXT_ENGINE,
     openai: {

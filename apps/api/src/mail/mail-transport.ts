@@ -5,6 +5,7 @@ export type OutgoingMail = {
   subject: string;
   text: string;
   html: string;
+  replyTo?: string | null;
 };
 
 /**

@@ -13,6 +13,7 @@ export function createSmtpTransport(options: { url: string; from: string }): Mai
         subject: mail.subject,
         text: mail.text,
         html: mail.html,
+        ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
         headers: { 'X-Altwise-Mail-Id': mail.id },
       });
     },

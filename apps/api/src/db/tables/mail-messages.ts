@@ -11,9 +11,11 @@ export const mailMessages = pgTable(
   'mail_messages',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    /** What the mail is for: confirm-email, reset-password, welcome. */
+    /** What the mail is for: confirm-email, reset-password, welcome, contact-message. */
     kind: text('kind').notNull(),
     to: text('to').notNull(),
+    /** Where replies go instead of MAIL_FROM: the sender of a contact message. */
+    replyTo: text('reply_to'),
     subject: text('subject').notNull(),
     text: text('text').notNull(),
     html: text('html').notNull(),

@@ -12,7 +12,15 @@ import {
   markMailSent,
 } from './repository.ts';
 
-export type MailDraft = { kind: string; to: string; subject: string; text: string; html: string };
+export type MailDraft = {
+  kind: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** Where replies go instead of MAIL_FROM (the sender of a contact message). */
+  replyTo?: string;
+};
 
 export type MailService = ReturnType<typeof createMailService>;
 

@@ -57,3 +57,23 @@ export function welcomeMail(to: { email: string; firstName: string }, dashboardL
     html: layout(lines, { href: dashboardLink, label: 'Open my dashboard' }),
   };
 }
+
+/** Single-line text for a header: no line breaks a sender could use to add headers. */
+const headerText = (text: string) => text.replace(/[\r\n\t\u2028\u2029]+/g, ' ').trim();
+
+/** A contact-form message, to the support address; replying answers the sender. */
+export function contactMessageMail(
+  from: { firstName: string; lastName: string; email: string; message: string },
+  supportEmail: string,
+): MailDraft {
+  const name = headerText(`${from.firstName} ${from.lastName}`);
+  const intro = `${name} <${from.email}> wrote through the contact form:`;
+  return {
+    kind: 'contact-message',
+    to: supportEmail,
+    replyTo: from.email,
+    subject: headerText(`Contact form: ${name}`).slice(0, 200),
+    text: `${intro}\n\n${from.message}\n\nReply to this email to answer ${name}.`,
+    html: `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#111">\n<p>${escapeHtml(intro)}</p>\n<blockquote style="white-space:pre-wrap;border-left:3px solid #ccc;margin:0;padding-left:12px">${escapeHtml(from.message)}</blockquote>\n<p>Reply to this email to answer ${escapeHtml(name)}.</p></body></html>`,
+  };
+}

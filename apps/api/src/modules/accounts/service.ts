@@ -9,6 +9,7 @@ import type { Database, Transaction } from '../../db/client.ts';
 import type { AccountTokenPurpose } from '../../db/tables/account-tokens.ts';
 import type { User } from '../../db/tables/users.ts';
 import { AppError, badRequest, conflict, notFound, unauthorized } from '../../errors.ts';
+import { getContentHistory } from '../content/service.ts';
 import { getCreditsSpent, grantCredits, SIGNUP_BONUS_REFERENCE } from '../credits/service.ts';
 import type { MailService } from '../mail/service.ts';
 import { confirmEmailMail, resetPasswordMail, welcomeMail } from '../mail/templates.ts';
@@ -196,12 +197,12 @@ export function createAccountsService(deps: {
         user: {
           ...toSessionUser(user),
           image_credits: user.imageCredits,
-          // Filled in by the images, billing and content issues.
+          // Filled in by the images and billing issues.
           imagecount: 0,
           subscriptionPlan: DEFAULT_PLAN_LABEL,
           apiRequestCount: await getCreditsSpent(db, user.id),
           monthlyRequestCount: FREE_CREDITS,
-          contentHistory: [],
+          contentHistory: await getContentHistory(db, user.id),
         },
       };
     },

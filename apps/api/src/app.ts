@@ -18,6 +18,7 @@ import { billingRoutes, paymentWebhookRoutes } from './modules/billing/routes.ts
 import { sandboxCheckoutRoutes } from './modules/billing/sandbox-checkout-routes.ts';
 import type { SandboxProvider } from './modules/billing/sandbox-provider.ts';
 import { type BillingService, createBillingService } from './modules/billing/service.ts';
+import { createStripeCardProvider } from './modules/billing/stripe-provider.ts';
 import { creditsRoutes } from './modules/credits/routes.ts';
 import { type CreditsService, createCreditsService } from './modules/credits/service.ts';
 import { filesRoutes } from './modules/files/routes.ts';
@@ -153,6 +154,8 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       db: database.db,
       provider: payments.provider,
       sandbox: payments.sandbox,
+      // STRIPE_SECRET_KEY: the legacy card routes go through Stripe instead of the sandbox.
+      card: config.stripe ? createStripeCardProvider(config.stripe) : null,
       publicUrl: config.publicUrl,
       logger: app.log,
     });

@@ -128,6 +128,11 @@ const envSchema = z.object({
     )
     .default('test_mode'),
   ...dodoProductVariables,
+  STRIPE_SECRET_KEY: optionalText,
+  STRIPE_WEBHOOK_SECRET: optionalText,
+  STRIPE_API_BASE: optionalText.pipe(
+    z.url({ protocol: /^https?$/, error: 'STRIPE_API_BASE must be an absolute http(s) URL' }).optional(),
+  ),
 });
 
 /** Every variable the app reads; `.env.example` lists each of them (a test checks). */
@@ -175,6 +180,8 @@ export type AppConfig = {
     from: string;
   };
   payments: PaymentsConfig;
+  /** Null when STRIPE_SECRET_KEY is unset: the legacy card routes run on the sandbox. */
+  stripe: StripeConfig | null;
 };
 
 export type PaymentsConfig =
@@ -191,6 +198,26 @@ export type PaymentsConfig =
       /** Dodo's product id for each catalogue product id. */
       productIds: Record<ProductId, string>;
     };
+
+/** The legacy card routes through Stripe (ADR 012, "Stripe (legacy card routes)"). */
+export type StripeConfig = {
+  secretKey: string;
+  /** The signing secret (whsec_…) of the Stripe webhook endpoint. */
+  webhookSecret: string;
+  /** A Stripe-compatible server instead of api.stripe.com (tests); null: Stripe itself. */
+  apiBase: { protocol: 'http' | 'https'; host: string; port: number } | null;
+};
+
+function stripeApiBase(url: string | undefined): StripeConfig['apiBase'] {
+  if (!url) return null;
+  const parsed = new URL(url);
+  const protocol = parsed.protocol === 'http:' ? 'http' : 'https';
+  return {
+    protocol,
+    host: parsed.hostname,
+    port: parsed.port ? Number(parsed.port) : protocol === 'http' ? 80 : 443,
+  };
+}
 
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -238,6 +265,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     for (const name of ['DODO_API_KEY', 'DODO_WEBHOOK_SECRET', ...productIds.map(dodoProductVariable)]) {
       if (!has(name)) problems.push(`${name} is required when PAYMENT_PROVIDER=dodo`);
     }
+  }
+  if (has('STRIPE_SECRET_KEY') && !has('STRIPE_WEBHOOK_SECRET')) {
+    problems.push(
+      'STRIPE_WEBHOOK_SECRET is required when STRIPE_SECRET_KEY is set: the signing secret (whsec_...) of the Stripe webhook endpoint that posts to /api/v1/webhooks/payments',
+    );
   }
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
 
@@ -296,5 +328,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             ) as Record<ProductId, string>,
           }
         : { provider: 'sandbox', webhookSecret: e.PAYMENT_WEBHOOK_SECRET },
+    stripe: e.STRIPE_SECRET_KEY
+      ? {
+          secretKey: e.STRIPE_SECRET_KEY,
+          webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? '',
+          apiBase: stripeApiBase(e.STRIPE_API_BASE),
+        }
+      : null,
   };
 }

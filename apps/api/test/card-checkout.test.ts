@@ -76,6 +76,17 @@ describe('legacy card form: POST /stripe/checkout then the sandbox confirm', () 
     expect(wrong.json()).toMatchObject({ error: "The amount does not match the plan's price." });
     expect(await balanceOf(t, user)).toBe(0);
   });
+
+  it('without STRIPE_SECRET_KEY a Stripe-signed webhook is refused with 401', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/webhooks/payments',
+      headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=abc' },
+      payload: JSON.stringify({ id: 'evt_1', type: 'payment_intent.succeeded', data: { object: {} } }),
+    });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({ code: 'UNAUTHORIZED' });
+  });
 });
 
 describe('findCurrentPlanLabel', () => {

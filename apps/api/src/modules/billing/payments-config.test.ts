@@ -42,4 +42,31 @@ describe('payment configuration', () => {
     );
     expect(() => loadConfig({ PAYMENT_WEBHOOK_SECRET: 'short' })).toThrow('at least 24 characters');
   });
+
+  it('runs the card routes on the sandbox without STRIPE_SECRET_KEY, and on Stripe with it', () => {
+    expect(loadConfig({}).stripe).toBeNull();
+    expect(
+      loadConfig({
+        STRIPE_SECRET_KEY: 'sk_test_1',
+        STRIPE_WEBHOOK_SECRET: 'whsec_1',
+        STRIPE_API_BASE: 'http://127.0.0.1:12111',
+      }).stripe,
+    ).toEqual({
+      secretKey: 'sk_test_1',
+      webhookSecret: 'whsec_1',
+      apiBase: { protocol: 'http', host: '127.0.0.1', port: 12111 },
+    });
+    expect(
+      loadConfig({ STRIPE_SECRET_KEY: 'sk_live_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' }).stripe?.apiBase,
+    ).toBeNull();
+  });
+
+  it('names STRIPE_WEBHOOK_SECRET when STRIPE_SECRET_KEY is set without it', () => {
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_test_1' })).toThrow(
+      'STRIPE_WEBHOOK_SECRET is required when STRIPE_SECRET_KEY is set',
+    );
+    expect(() => loadConfig({ STRIPE_API_BASE: 'localhost:12111' })).toThrow(
+      'STRIPE_API_BASE must be an absolute http(s) URL',
+    );
+  });
 });

@@ -126,7 +126,7 @@ export async function billingRoutes(app: FastifyInstance, options: { billing: Bi
         tags: ['billing'],
         summary: 'Legacy card form: start a card payment, answered with its client secret',
         description:
-          'Sandbox provider only (404 otherwise). 400 when the amount matches no price; 409 while another plan renews. 4xx carry `error` besides `message` and `code`.',
+          'With STRIPE_SECRET_KEY: a Stripe PaymentIntent for the catalogue price (the client secret is for Stripe.js confirmCardPayment). Otherwise the sandbox (pay with POST /payments/sandbox/confirm), or 404 when neither runs. 400 when the plan and amount match no price; 409 while another plan renews; 502 when Stripe cannot be reached. 4xx carry `error` besides `message` and `code`.',
         security: bearerAuth,
         body: legacyCheckoutRequestSchema,
         response: {
@@ -171,9 +171,9 @@ export async function billingRoutes(app: FastifyInstance, options: { billing: Bi
       preHandler: app.requireUser,
       schema: {
         tags: ['billing'],
-        summary: 'The stored result of one of your payments (the /success page)',
+        summary: 'The result of one of your payments (the /success page)',
         description:
-          "A payment not (yet) recorded for the caller — not arrived, unknown, or another account's — answers status 'pending' with empty details.",
+          "With STRIPE_SECRET_KEY, a PaymentIntent id (pi_…) not yet settled here is asked of Stripe; when it succeeded it is credited now, once, as its webhook would. A payment not (yet) recorded for the caller — not arrived, unknown, or another account's — answers status 'pending' with empty details ('failed' for the caller's own declined or cancelled PaymentIntent).",
         security: bearerAuth,
         params: z.object({ paymentId: z.string().min(1).max(200) }),
         response: { 200: verifyPaymentResponseSchema },
@@ -199,9 +199,9 @@ export async function paymentWebhookRoutes(app: FastifyInstance, options: { bill
     {
       schema: {
         tags: ['billing'],
-        summary: 'Payment provider webhooks (Standard Webhooks signatures)',
+        summary: 'Payment provider webhooks (Standard Webhooks signatures, or Stripe-Signature)',
         description:
-          '401 for a missing or wrong signature (nothing changes); 200 with duplicate=true for an event id already handled; 503 when the event cannot be applied yet (the provider retries).',
+          'Events of PAYMENT_PROVIDER signed with Standard Webhooks; with STRIPE_SECRET_KEY also Stripe events (payment_intent.succeeded / payment_failed), told apart by their Stripe-Signature header. 401 for a missing or wrong signature (nothing changes); 200 with duplicate=true for an event id already handled; 503 when the event cannot be applied yet (the provider retries).',
         response: { 200: webhookAckResponseSchema },
       },
     },

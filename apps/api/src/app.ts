@@ -5,6 +5,8 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import packageJson from '../package.json' with { type: 'json' };
 import type { AppConfig } from './config.ts';
 import { type DatabaseHandle, databaseOptionsFromConfig, openDatabase } from './db/client.ts';
+import { createAltTextEngine } from './engines/alt-text-engine.ts';
+import type { AltTextEngine } from './engines/types.ts';
 import { createJobQueue, type JobQueue, type WorkOptions } from './jobs/queue.ts';
 import { startWorkers } from './jobs/workers.ts';
 import { createMailTransport } from './mail/create-mail-transport.ts';
@@ -19,6 +21,10 @@ import { sandboxCheckoutRoutes } from './modules/billing/sandbox-checkout-routes
 import type { SandboxProvider } from './modules/billing/sandbox-provider.ts';
 import { type BillingService, createBillingService } from './modules/billing/service.ts';
 import { createStripeCardProvider } from './modules/billing/stripe-provider.ts';
+import { contactRoutes } from './modules/contact/routes.ts';
+import { type ContactService, createContactService } from './modules/contact/service.ts';
+import { contentRoutes } from './modules/content/routes.ts';
+import { type ContentService, createContentService } from './modules/content/service.ts';
 import { creditsRoutes } from './modules/credits/routes.ts';
 import { type CreditsService, createCreditsService } from './modules/credits/service.ts';
 import { filesRoutes } from './modules/files/routes.ts';
@@ -45,6 +51,10 @@ export type AppDeps = {
   accounts: AccountsService;
   credits: CreditsService;
   billing: BillingService;
+  /** The alt-text and text engine, created once; its models load on first use. */
+  engine: AltTextEngine;
+  contact: ContactService;
+  content: ContentService;
   /** Set when PAYMENT_PROVIDER=sandbox: the embedded provider behind /buy/{productId}. */
   sandboxPayments: SandboxProvider | null;
 };
@@ -57,6 +67,8 @@ export type BuildAppOptions = {
   workOptions?: WorkOptions;
   /** Replaces the transport chosen from config (SMTP_URL or the outbox). */
   mailTransport?: MailTransport;
+  /** Replaces the engine chosen from config (ALT_TEXT_ENGINE). */
+  engine?: AltTextEngine;
 };
 
 declare module 'fastify' {
@@ -121,6 +133,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   const database = options.database ?? (await openDatabase(databaseOptionsFromConfig(config)));
   let queue: JobQueue | undefined;
   let mailTransport: MailTransport | undefined;
+  let engine: AltTextEngine | undefined;
   try {
     await database.migrate();
     const storage = options.storage ?? createStorage(config);
@@ -159,6 +172,16 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       publicUrl: config.publicUrl,
       logger: app.log,
     });
+    // Creating the engine loads nothing: the offline models load in worker threads on the first image,
+    // and text generation never needs them, so start-up does not wait for them.
+    engine = options.engine ?? createAltTextEngine(config.engine);
+    const contact = createContactService({
+      db: database.db,
+      mail,
+      supportEmail: config.contact.supportEmail,
+      logger: app.log,
+    });
+    const content = createContentService({ db: database.db, engine, logger: app.log });
     await queue.start();
     if (runsWorkers) await startWorkers(queue, { files, mail }, options.workOptions);
 
@@ -172,11 +195,15 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       accounts,
       credits,
       billing,
+      engine,
+      contact,
+      content,
       sandboxPayments: payments.sandbox,
     });
   } catch (error) {
     await queue?.stop().catch(() => {});
     await mailTransport?.close().catch(() => {});
+    await engine?.close().catch(() => {});
     await database.close().catch(() => {});
     throw error;
   }
@@ -187,6 +214,9 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       .stop()
       .catch((error) => instance.log.error({ err: error }, 'stopping the queue failed'));
     await instance.deps.mail.close().catch(() => {});
+    await instance.deps.engine
+      .close()
+      .catch((error) => instance.log.error({ err: error }, 'closing the engine failed'));
     await instance.deps.database.close();
   });
 
@@ -212,6 +242,16 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     await app.register(creditsRoutes, { prefix: API_BASE, credits: app.deps.credits });
     await app.register(billingRoutes, { prefix: API_BASE, billing: app.deps.billing });
     await app.register(paymentWebhookRoutes, { prefix: API_BASE, billing: app.deps.billing });
+    await app.register(contactRoutes, {
+      prefix: API_BASE,
+      contact: app.deps.contact,
+      rateLimit: config.contact.rateLimit,
+    });
+    await app.register(contentRoutes, {
+      prefix: API_BASE,
+      content: app.deps.content,
+      rateLimit: config.content.rateLimit,
+    });
     if (app.deps.sandboxPayments)
       await app.register(sandboxCheckoutRoutes, {
         sandbox: app.deps.sandboxPayments,

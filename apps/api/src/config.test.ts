@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, configVariableNames, loadConfig } from './config.ts';
+import { engineOptionsFromEnv } from './engines/engine-options.ts';
 
 function problemsOf(env: Record<string, string>): string[] {
   try {
@@ -134,6 +135,53 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: '70000', PROCESS_ROLE: 'boss' })).toThrow(
       /Invalid configuration:\n {2}- PORT must be between 1 and 65535\n {2}- PROCESS_ROLE must be all, api or worker/,
     );
+  });
+
+  it('folds in the engine and contact variables, with the same defaults as the engine itself', () => {
+    const config = loadConfig({});
+    expect(config.engine).toEqual(engineOptionsFromEnv({}));
+    expect(config.contact).toEqual({
+      supportEmail: 'support@localhost',
+      rateLimit: { perIp: 5, windowSeconds: 3600 },
+    });
+    expect(config.content).toEqual({ rateLimit: { perUser: 30, windowSeconds: 3600 } });
+    const configured = loadConfig({
+      ALT_TEXT_ENGINE: 'openai',
+      OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1',
+      OPENAI_MODEL: 'llama3.2-vision',
+      ENGINE_WORKERS: '',
+      SUPPORT_EMAIL: 'help@altwise.example',
+      CONTACT_RATE_LIMIT_PER_IP: '20',
+    });
+    expect(configured.engine).toMatchObject({
+      provider: 'openai',
+      openai: { baseURL: 'http://127.0.0.1:11434/v1', model: 'llama3.2-vision', apiKey: 'not-needed' },
+      offline: { workers: 1 },
+    });
+    expect(configured.contact.supportEmail).toBe('help@altwise.example');
+    expect(configured.contact.rateLimit.perIp).toBe(20);
+  });
+
+  it('lists bad engine and contact variables with the others', () => {
+    const problems = problemsOf({
+      PORT: 'x',
+      ALT_TEXT_ENGINE: 'magic',
+      ENGINE_WORKERS: '0',
+      SUPPORT_EMAIL: 'nobody',
+      CONTACT_RATE_LIMIT_PER_IP: '0',
+    });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'PORT must be a number',
+        expect.stringMatching(/^ALT_TEXT_ENGINE: /),
+        expect.stringMatching(/^ENGINE_WORKERS: /),
+        'SUPPORT_EMAIL must be an email address such as support@example.com',
+        'CONTACT_RATE_LIMIT_PER_IP must be at least 1',
+      ]),
+    );
+    expect(problemsOf({ ALT_TEXT_ENGINE: 'openai' })).toEqual([
+      'OPENAI_API_KEY is required when ALT_TEXT_ENGINE=openai talks to api.openai.com',
+    ]);
   });
 
   it('has every variable listed in .env.example, and nothing else', async () => {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { type ProductId, productIds } from '@altwise/contracts/billing';
 import { z } from 'zod';
+import { type EngineOptions, engineEnvSchema, engineOptionsFromParsedEnv } from './engines/engine-options.ts';
 
 /**
  * The environment, checked once at start. This is the only module that reads `process.env`;
@@ -108,6 +109,18 @@ const envSchema = z.object({
   AUTH_RATE_LIMIT_PER_IP: positiveInt('AUTH_RATE_LIMIT_PER_IP', 50),
   AUTH_RATE_LIMIT_PER_EMAIL: positiveInt('AUTH_RATE_LIMIT_PER_EMAIL', 10),
   AUTH_RATE_LIMIT_WINDOW_SECONDS: positiveInt('AUTH_RATE_LIMIT_WINDOW_SECONDS', 900),
+  SUPPORT_EMAIL: z
+    .preprocess((value) => (value === '' ? undefined : value), z.string().optional())
+    .default('support@localhost')
+    .pipe(
+      z
+        .string()
+        .regex(/^[^\s@<>]+@[^\s@<>]+$/, 'SUPPORT_EMAIL must be an email address such as support@example.com'),
+    ),
+  CONTACT_RATE_LIMIT_PER_IP: positiveInt('CONTACT_RATE_LIMIT_PER_IP', 5),
+  CONTACT_RATE_LIMIT_WINDOW_SECONDS: positiveInt('CONTACT_RATE_LIMIT_WINDOW_SECONDS', 3600),
+  CONTENT_RATE_LIMIT_PER_USER: positiveInt('CONTENT_RATE_LIMIT_PER_USER', 30),
+  CONTENT_RATE_LIMIT_WINDOW_SECONDS: positiveInt('CONTENT_RATE_LIMIT_WINDOW_SECONDS', 3600),
   PAYMENT_PROVIDER: z
     .preprocess(
       (value) => (value === '' ? undefined : value),
@@ -135,8 +148,13 @@ const envSchema = z.object({
   ),
 });
 
+const engineVariableNames = Object.keys(engineEnvSchema.shape) as (keyof typeof engineEnvSchema.shape)[];
+
 /** Every variable the app reads; `.env.example` lists each of them (a test checks). */
-export const configVariableNames = Object.keys(envSchema.shape) as (keyof typeof envSchema.shape)[];
+export const configVariableNames = [
+  ...(Object.keys(envSchema.shape) as (keyof typeof envSchema.shape)[]),
+  ...engineVariableNames,
+];
 
 export type StorageConfig =
   | { driver: 'local'; dir: string }
@@ -182,6 +200,15 @@ export type AppConfig = {
   payments: PaymentsConfig;
   /** Null when STRIPE_SECRET_KEY is unset: the legacy card routes run on the sandbox. */
   stripe: StripeConfig | null;
+  contact: {
+    /** Where contact-form messages are emailed (reply-to: the sender). */
+    supportEmail: string;
+    rateLimit: { perIp: number; windowSeconds: number };
+  };
+  /** Blog posts each user may generate per window (a configured model costs money per call). */
+  content: { rateLimit: { perUser: number; windowSeconds: number } };
+  /** The alt-text and text engine (engines/engine-options.ts, ADR 005). */
+  engine: EngineOptions;
 };
 
 export type PaymentsConfig =
@@ -235,9 +262,14 @@ export class ConfigError extends Error {
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   const parsed = envSchema.safeParse(env);
+  // The engine's variables are checked by its own schema (with its cross-field rule); empty means unset here too.
+  const engineParsed = engineEnvSchema.safeParse(
+    Object.fromEntries(engineVariableNames.map((name) => [name, env[name] === '' ? undefined : env[name]])),
+  );
   const problems: string[] = [];
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
+  for (const result of [parsed, engineParsed]) {
+    if (result.success) continue;
+    for (const issue of result.error.issues) {
       const name = issue.path.join('.');
       problems.push(issue.message.startsWith(name) ? issue.message : `${name}: ${issue.message}`);
     }
@@ -271,7 +303,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'STRIPE_WEBHOOK_SECRET is required when STRIPE_SECRET_KEY is set: the signing secret (whsec_...) of the Stripe webhook endpoint that posts to /api/v1/webhooks/payments',
     );
   }
-  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
+  if (!parsed.success || !engineParsed.success || problems.length > 0) throw new ConfigError(problems);
 
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
@@ -335,5 +367,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           apiBase: stripeApiBase(e.STRIPE_API_BASE),
         }
       : null,
+    contact: {
+      supportEmail: e.SUPPORT_EMAIL,
+      rateLimit: { perIp: e.CONTACT_RATE_LIMIT_PER_IP, windowSeconds: e.CONTACT_RATE_LIMIT_WINDOW_SECONDS },
+    },
+    content: {
+      rateLimit: {
+        perUser: e.CONTENT_RATE_LIMIT_PER_USER,
+        windowSeconds: e.CONTENT_RATE_LIMIT_WINDOW_SECONDS,
+      },
+    },
+    engine: engineOptionsFromParsedEnv(engineParsed.data),
   };
 }

@@ -19,7 +19,11 @@ import { createPaymentProvider } from './modules/billing/create-payment-provider
 import { billingRoutes, paymentWebhookRoutes } from './modules/billing/routes.ts';
 import { sandboxCheckoutRoutes } from './modules/billing/sandbox-checkout-routes.ts';
 import type { SandboxProvider } from './modules/billing/sandbox-provider.ts';
-import { type BillingService, createBillingService } from './modules/billing/service.ts';
+import {
+  type BillingService,
+  createBillingService,
+  findCurrentPlanLabel,
+} from './modules/billing/service.ts';
 import { createStripeCardProvider } from './modules/billing/stripe-provider.ts';
 import { contactRoutes } from './modules/contact/routes.ts';
 import { type ContactService, createContactService } from './modules/contact/service.ts';
@@ -150,6 +154,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       verifyGoogleIdToken: config.auth.google ? createGoogleIdTokenVerifier(config.auth.google) : null,
       publicUrl: config.publicUrl,
       logger: app.log,
+      currentPlanLabel: (userId) => findCurrentPlanLabel(database.db, userId),
     });
     const credits = createCreditsService(database.db);
     const payments = await createPaymentProvider(config.payments, {

@@ -119,6 +119,8 @@ describe('sandbox hosted checkout /buy/{productId}', () => {
       ).json().subscription;
     const subscription = await details();
     expect(subscription).toMatchObject({ current_plan: 'Growth Monthly', payment_status: 'active' });
+    const profile = await t.app.inject({ method: 'GET', url: '/api/v1/users/profile', headers: user.auth });
+    expect(profile.json().user.subscriptionPlan).toBe('Growth Monthly');
     expect(new Date(subscription.next_renewal_date).getTime()).toBeGreaterThan(
       Date.now() + 27 * 24 * 3600 * 1000,
     );

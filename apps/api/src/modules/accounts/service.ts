@@ -73,6 +73,8 @@ export function createAccountsService(deps: {
   verifyGoogleIdToken: GoogleIdTokenVerifier | null;
   publicUrl: string;
   logger: FastifyBaseLogger;
+  /** The plan the profile names (billing knows it); 'Trial' when not given. */
+  currentPlanLabel?: (userId: string) => Promise<string>;
 }) {
   const { db, mail, sessions, verifyGoogleIdToken, publicUrl } = deps;
 
@@ -197,9 +199,9 @@ export function createAccountsService(deps: {
         user: {
           ...toSessionUser(user),
           image_credits: user.imageCredits,
-          // Filled in by the images and billing issues.
+          // Filled in by the images issue.
           imagecount: 0,
-          subscriptionPlan: DEFAULT_PLAN_LABEL,
+          subscriptionPlan: (await deps.currentPlanLabel?.(user.id)) ?? DEFAULT_PLAN_LABEL,
           apiRequestCount: await getCreditsSpent(db, user.id),
           monthlyRequestCount: FREE_CREDITS,
           contentHistory: await getContentHistory(db, user.id),

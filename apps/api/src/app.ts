@@ -37,6 +37,8 @@ import { healthRoutes } from './modules/health/routes.ts';
 import { createHealthService } from './modules/health/service.ts';
 import { devOutboxRoutes } from './modules/mail/routes.ts';
 import { createMailService, type MailService } from './modules/mail/service.ts';
+import { scrapeRoutes } from './modules/scrape/routes.ts';
+import { createScrapeService, type ScrapeService } from './modules/scrape/service.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
@@ -59,6 +61,7 @@ export type AppDeps = {
   engine: AltTextEngine;
   contact: ContactService;
   content: ContentService;
+  scrape: ScrapeService;
   /** Set when PAYMENT_PROVIDER=sandbox: the embedded provider behind /buy/{productId}. */
   sandboxPayments: SandboxProvider | null;
 };
@@ -187,6 +190,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       logger: app.log,
     });
     const content = createContentService({ db: database.db, engine, logger: app.log });
+    const scrape = createScrapeService({ fetch: config.fetch, logger: app.log });
     await queue.start();
     if (runsWorkers) await startWorkers(queue, { files, mail }, options.workOptions);
 
@@ -203,6 +207,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       engine,
       contact,
       content,
+      scrape,
       sandboxPayments: payments.sandbox,
     });
   } catch (error) {
@@ -257,6 +262,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       content: app.deps.content,
       rateLimit: config.content.rateLimit,
     });
+    await app.register(scrapeRoutes, { prefix: API_BASE, scrape: app.deps.scrape });
     if (app.deps.sandboxPayments)
       await app.register(sandboxCheckoutRoutes, {
         sandbox: app.deps.sandboxPayments,

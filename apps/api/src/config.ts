@@ -143,6 +143,7 @@ const envSchema = z.object({
   ...dodoProductVariables,
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_WEBHOOK_SECRET: optionalText,
+  FETCH_ALLOW_PRIVATE: booleanText('FETCH_ALLOW_PRIVATE'),
   STRIPE_API_BASE: optionalText.pipe(
     z.url({ protocol: /^https?$/, error: 'STRIPE_API_BASE must be an absolute http(s) URL' }).optional(),
   ),
@@ -209,6 +210,14 @@ export type AppConfig = {
   content: { rateLimit: { perUser: number; windowSeconds: number } };
   /** The alt-text and text engine (engines/engine-options.ts, ADR 005). */
   engine: EngineOptions;
+  /** Fetching user-given URLs (scraped pages, images): net/safe-fetch.ts. */
+  fetch: {
+    /** FETCH_ALLOW_PRIVATE: private and local addresses may be fetched. For local testing only. */
+    allowPrivate: boolean;
+    connectTimeoutMs: number;
+    /** The whole fetch of a page, redirects and body included. */
+    timeoutMs: number;
+  };
 };
 
 export type PaymentsConfig =
@@ -378,5 +387,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       },
     },
     engine: engineOptionsFromParsedEnv(engineParsed.data),
+    fetch: { allowPrivate: e.FETCH_ALLOW_PRIVATE ?? false, connectTimeoutMs: 5_000, timeoutMs: 15_000 },
   };
 }

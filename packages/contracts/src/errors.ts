@@ -39,6 +39,8 @@ export const errorCodes = {
   /** The card payment provider refused the card (the message is the provider's). */
   paymentDeclined: 'PAYMENT_DECLINED',
   badGateway: 'BAD_GATEWAY',
+  /** A remote server (a page being scraped) did not answer in time. */
+  gatewayTimeout: 'GATEWAY_TIMEOUT',
   unavailable: 'SERVICE_UNAVAILABLE',
   internal: 'INTERNAL_ERROR',
 } as const;

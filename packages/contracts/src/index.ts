@@ -8,3 +8,4 @@ export * from './limits.ts';
 export * from './messages.ts';
 export * from './plans.ts';
 export * from './routes.ts';
+export * from './scrape.ts';

@@ -35,6 +35,8 @@ import { filesRoutes } from './modules/files/routes.ts';
 import { createFilesService, type FilesService } from './modules/files/service.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { createHealthService } from './modules/health/service.ts';
+import { libraryRoutes } from './modules/library/routes.ts';
+import { countLibraryImages, createLibraryService, type LibraryService } from './modules/library/service.ts';
 import { devOutboxRoutes } from './modules/mail/routes.ts';
 import { createMailService, type MailService } from './modules/mail/service.ts';
 import { scrapeRoutes } from './modules/scrape/routes.ts';
@@ -62,6 +64,7 @@ export type AppDeps = {
   contact: ContactService;
   content: ContentService;
   scrape: ScrapeService;
+  library: LibraryService;
   /** Set when PAYMENT_PROVIDER=sandbox: the embedded provider behind /buy/{productId}. */
   sandboxPayments: SandboxProvider | null;
 };
@@ -158,6 +161,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       publicUrl: config.publicUrl,
       logger: app.log,
       currentPlanLabel: (userId) => findCurrentPlanLabel(database.db, userId),
+      countImages: (userId) => countLibraryImages(database.db, userId),
     });
     const credits = createCreditsService(database.db);
     const payments = await createPaymentProvider(config.payments, {
@@ -191,6 +195,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     });
     const content = createContentService({ db: database.db, engine, logger: app.log });
     const scrape = createScrapeService({ fetch: config.fetch, logger: app.log });
+    const library = createLibraryService({ db: database.db });
     await queue.start();
     if (runsWorkers) await startWorkers(queue, { files, mail }, options.workOptions);
 
@@ -208,6 +213,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       contact,
       content,
       scrape,
+      library,
       sandboxPayments: payments.sandbox,
     });
   } catch (error) {
@@ -263,6 +269,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       rateLimit: config.content.rateLimit,
     });
     await app.register(scrapeRoutes, { prefix: API_BASE, scrape: app.deps.scrape });
+    await app.register(libraryRoutes, { prefix: API_BASE, library: app.deps.library });
     if (app.deps.sandboxPayments)
       await app.register(sandboxCheckoutRoutes, {
         sandbox: app.deps.sandboxPayments,

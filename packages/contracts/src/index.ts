@@ -4,6 +4,7 @@ export * from './contact.ts';
 export * from './content.ts';
 export * from './errors.ts';
 export * from './health.ts';
+export * from './library.ts';
 export * from './limits.ts';
 export * from './messages.ts';
 export * from './plans.ts';

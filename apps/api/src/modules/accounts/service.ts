@@ -75,6 +75,8 @@ export function createAccountsService(deps: {
   logger: FastifyBaseLogger;
   /** The plan the profile names (billing knows it); 'Trial' when not given. */
   currentPlanLabel?: (userId: string) => Promise<string>;
+  /** How many images the user's library holds (the library knows it); 0 when not given. */
+  countImages?: (userId: string) => Promise<number>;
 }) {
   const { db, mail, sessions, verifyGoogleIdToken, publicUrl } = deps;
 
@@ -199,8 +201,7 @@ export function createAccountsService(deps: {
         user: {
           ...toSessionUser(user),
           image_credits: user.imageCredits,
-          // Filled in by the images issue.
-          imagecount: 0,
+          imagecount: (await deps.countImages?.(user.id)) ?? 0,
           subscriptionPlan: (await deps.currentPlanLabel?.(user.id)) ?? DEFAULT_PLAN_LABEL,
           apiRequestCount: await getCreditsSpent(db, user.id),
           monthlyRequestCount: FREE_CREDITS,

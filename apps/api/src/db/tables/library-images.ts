@@ -1,0 +1,26 @@
+import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { users } from './users.ts';
+
+/** The user's image library (SPEC.md §3 Image record): one row per image with its alt text. */
+export const libraryImages = pgTable(
+  'library_images',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    src: text('src').notNull(),
+    altText: text('alt_text').notNull(),
+    /** Which engine and model wrote the alt text; null when not known. */
+    engine: text('engine'),
+    model: text('model'),
+    /** The generation batch that produced the row, when it came from one. */
+    batchId: uuid('batch_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('library_images_user_id_created_at_idx').on(table.userId, table.createdAt)],
+);
+
+export type LibraryImage = typeof libraryImages.$inferSelect;
+export type NewLibraryImage = typeof libraryImages.$inferInsert;

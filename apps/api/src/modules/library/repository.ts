@@ -1,0 +1,35 @@
+import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import type { DbExecutor } from '../../db/client.ts';
+import { type LibraryImage, libraryImages, type NewLibraryImage } from '../../db/tables/library-images.ts';
+
+export async function insertLibraryImages(db: DbExecutor, rows: NewLibraryImage[]): Promise<LibraryImage[]> {
+  if (rows.length === 0) return [];
+  return db.insert(libraryImages).values(rows).returning();
+}
+
+/** The user's images, newest first. */
+export async function listLibraryImages(
+  db: DbExecutor,
+  userId: string,
+): Promise<Pick<LibraryImage, 'id' | 'src' | 'altText'>[]> {
+  return db
+    .select({ id: libraryImages.id, src: libraryImages.src, altText: libraryImages.altText })
+    .from(libraryImages)
+    .where(eq(libraryImages.userId, userId))
+    .orderBy(desc(libraryImages.createdAt), desc(libraryImages.id));
+}
+
+export async function countLibraryImagesOf(db: DbExecutor, userId: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(libraryImages).where(eq(libraryImages.userId, userId));
+  return row?.n ?? 0;
+}
+
+/** Deletes those of `ids` that belong to the user; answers how many went. */
+export async function deleteLibraryImagesOf(db: DbExecutor, userId: string, ids: string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const deleted = await db
+    .delete(libraryImages)
+    .where(and(eq(libraryImages.userId, userId), inArray(libraryImages.id, ids)))
+    .returning({ id: libraryImages.id });
+  return deleted.length;
+}

@@ -1,0 +1,152 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { libraryImages } from '../src/db/tables/library-images.ts';
+import { addLibraryImages, countLibraryImages } from '../src/modules/library/service.ts';
+import { createUser } from './billing-helpers.ts';
+import { buildTestApp, type TestApp } from './helper.ts';
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(() => t.cleanup());
+
+const list = (headers: Record<string, string>, query = '') =>
+  t.app.inject({ method: 'GET', url: `/api/v1/images/altText${query}`, headers });
+const remove = (payload: unknown, headers: Record<string, string>) =>
+  t.app.inject({ method: 'DELETE', url: '/api/v1/images/altText', payload: payload as object, headers });
+
+/** Stores images one by one, a millisecond apart, so that their order is known. */
+async function addImages(userId: string, names: string[]) {
+  const stored = [];
+  for (const name of names) {
+    const [row] = await t.app.deps.database.db.transaction((tx) =>
+      addLibraryImages(tx, userId, [
+        { src: `https://example.com/${name}.jpg`, altText: `A photo of ${name}`, engine: 'offline' },
+      ]),
+    );
+    if (!row) throw new Error('no row');
+    stored.push(row);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  return stored;
+}
+
+describe('GET /images/altText', () => {
+  it('needs a signed-in user', async () => {
+    const response = await list({});
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toMatchObject({ code: 'UNAUTHORIZED', message: expect.any(String) });
+    expect((await remove({ ids: [randomUUID()] }, {})).statusCode).toBe(401);
+  });
+
+  it('lists only the caller’s images, newest first, as {id, src, alt_text}', async () => {
+    const owner = await createUser(t);
+    const other = await createUser(t);
+    const [cat, dog] = await addImages(owner.id, ['cat', 'dog']);
+    await addImages(other.id, ['secret']);
+
+    const response = await list(owner.auth, `?userId=${owner.id}`);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.json()).toEqual([
+      { id: dog?.id, src: 'https://example.com/dog.jpg', alt_text: 'A photo of dog' },
+      { id: cat?.id, src: 'https://example.com/cat.jpg', alt_text: 'A photo of cat' },
+    ]);
+    // Without userId too: the token says who is asking.
+    expect((await list(owner.auth)).json()).toHaveLength(2);
+    expect((await list(other.auth)).json()).toEqual([
+      expect.objectContaining({ src: 'https://example.com/secret.jpg' }),
+    ]);
+    const fresh = await createUser(t);
+    expect((await list(fresh.auth)).json()).toEqual([]);
+  });
+
+  it('refuses a userId that names someone else with 403', async () => {
+    const owner = await createUser(t);
+    const other = await createUser(t);
+    await addImages(other.id, ['private']);
+    const response = await list(owner.auth, `?userId=${other.id}`);
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toMatchObject({ code: 'FORBIDDEN', message: expect.any(String) });
+  });
+});
+
+describe('DELETE /images/altText', () => {
+  it('deletes only the caller’s rows among the ids', async () => {
+    const owner = await createUser(t);
+    const other = await createUser(t);
+    const [a, b, c] = await addImages(owner.id, ['a', 'b', 'c']);
+    const [theirs] = await addImages(other.id, ['theirs']);
+
+    const response = await remove({ ids: [a?.id, c?.id, theirs?.id, randomUUID()] }, owner.auth);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ success: true, deleted: 2 });
+    expect((await list(owner.auth)).json()).toEqual([expect.objectContaining({ id: b?.id })]);
+    expect((await list(other.auth)).json()).toEqual([expect.objectContaining({ id: theirs?.id })]);
+
+    // Deleting again changes nothing.
+    expect((await remove({ ids: [a?.id] }, owner.auth)).json()).toEqual({ success: true, deleted: 0 });
+  });
+
+  it('answers 400 with a clear message unless ids is a list of 1 to 500 UUIDs', async () => {
+    const owner = await createUser(t);
+    const [kept] = await addImages(owner.id, ['kept']);
+    for (const payload of [
+      { ids: ['not-an-id'] },
+      { ids: [kept?.id, "1' OR '1'='1"] },
+      { ids: [] },
+      { ids: 'all' },
+      {},
+      { ids: Array.from({ length: 501 }, () => randomUUID()) },
+    ]) {
+      const response = await remove(payload, owner.auth);
+      expect(response.statusCode, JSON.stringify(payload).slice(0, 80)).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.any(String) });
+    }
+    const bad = (await remove({ ids: ['not-an-id'] }, owner.auth)).json();
+    expect(bad.errors).toEqual([
+      expect.objectContaining({ message: 'Each id must be an image id (a UUID)' }),
+    ]);
+    const many = await remove({ ids: Array.from({ length: 501 }, () => randomUUID()) }, owner.auth);
+    expect(many.json().errors).toEqual([
+      expect.objectContaining({ message: 'At most 500 images can be deleted at once' }),
+    ]);
+    expect((await list(owner.auth)).json()).toEqual([expect.objectContaining({ id: kept?.id })]);
+    const ok = await remove({ ids: Array.from({ length: 500 }, () => randomUUID()) }, owner.auth);
+    expect(ok.json()).toEqual({ success: true, deleted: 0 });
+  });
+});
+
+describe('the library in the profile and the account', () => {
+  it('counts the caller’s images as the profile’s imagecount', async () => {
+    const owner = await createUser(t);
+    const other = await createUser(t);
+    const profile = async () =>
+      (await t.app.inject({ method: 'GET', url: '/api/v1/users/profile', headers: owner.auth })).json().user;
+    expect((await profile()).imagecount).toBe(0);
+    const [first] = await addImages(owner.id, ['one', 'two', 'three']);
+    await addImages(other.id, ['elsewhere']);
+    expect((await profile()).imagecount).toBe(3);
+    expect(await countLibraryImages(t.app.deps.database.db, owner.id)).toBe(3);
+    await remove({ ids: [first?.id] }, owner.auth);
+    expect((await profile()).imagecount).toBe(2);
+  });
+
+  it('stores nothing when the caller’s transaction rolls back', async () => {
+    const owner = await createUser(t);
+    await expect(
+      t.app.deps.database.db.transaction(async (tx) => {
+        await addLibraryImages(tx, owner.id, [{ src: 'https://example.com/x.jpg', altText: 'x' }]);
+        throw new Error('batch failed');
+      }),
+    ).rejects.toThrow('batch failed');
+    const rows = await t.app.deps.database.db
+      .select()
+      .from(libraryImages)
+      .where(eq(libraryImages.userId, owner.id));
+    expect(rows).toEqual([]);
+  });
+});

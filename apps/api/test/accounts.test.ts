@@ -98,8 +98,13 @@ describe('register, confirm by email, log in', () => {
     // Only the token's hash is stored; the mail row records the delivery.
     const tokens = await db().select().from(accountTokens);
     expect(tokens.map((row) => row.tokenHash)).not.toContain(confirmationToken);
+    // The job marks the row sent just after the SMTP server has the message, so wait for it.
+    await expect
+      .poll(async () => (await db().select().from(mailMessages).where(eq(mailMessages.to, email)))[0], {
+        timeout: 10_000,
+      })
+      .toMatchObject({ kind: 'confirm-email', status: 'sent', transport: 'smtp', attempts: 1 });
     const [stored] = await db().select().from(mailMessages).where(eq(mailMessages.to, email));
-    expect(stored).toMatchObject({ kind: 'confirm-email', status: 'sent', transport: 'smtp', attempts: 1 });
     expect(stored?.text).toContain(link);
   });
 

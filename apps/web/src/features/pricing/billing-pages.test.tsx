@@ -90,7 +90,7 @@ describe('checkout', () => {
     renderApp('/checkout/platinum?amount=5');
     expect(await screen.findByText(/There is no plan called/, {}, { timeout: 5000 })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Pay' })).not.toBeInTheDocument();
-    expect(error).toHaveBeenCalled();
+    await waitFor(() => expect(error).toHaveBeenCalled());
     expect(calls).toEqual([]);
   });
 

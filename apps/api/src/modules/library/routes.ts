@@ -1,7 +1,13 @@
 import {
+  editAltTextRequestSchema,
+  libraryImageParamsSchema,
+  libraryPagingQuerySchema,
+  TOTAL_COUNT_HEADER,
+} from '@altwise/contracts/generation';
+import {
   deleteLibraryImagesRequestSchema,
   deleteLibraryImagesResponseSchema,
-  listLibraryImagesQuerySchema,
+  libraryImageSchema,
   listLibraryImagesResponseSchema,
 } from '@altwise/contracts/library';
 import type { FastifyInstance } from 'fastify';
@@ -23,16 +29,39 @@ export async function libraryRoutes(app: FastifyInstance, options: { library: Li
         tags: ['images'],
         summary: 'The caller’s library images with their alt texts, newest first',
         description:
-          'Always the signed-in user’s own images. `userId` may be left out; when given it must be the caller’s id, else 403.',
+          'Always the signed-in user’s own images. `userId` may be left out; when given it must be the caller’s id, else 403. ' +
+          'With `page` (from 1) and `pageSize` (25, 50, 100 or 500; default 25) the answer is that page and the ' +
+          `\`${TOTAL_COUNT_HEADER}\` header counts the whole library; without \`page\` it is the whole library.`,
         security: bearerAuth,
-        querystring: listLibraryImagesQuerySchema,
+        querystring: libraryPagingQuerySchema,
         response: { 200: listLibraryImagesResponseSchema },
       },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return library.listImages(request.user.id, request.query.userId);
+      const { page, pageSize, userId } = request.query;
+      if (page === undefined) return library.listImages(request.user.id, userId);
+      const { images, total } = await library.listImagesPage(request.user.id, { userId, page, pageSize });
+      reply.header(TOTAL_COUNT_HEADER, String(total));
+      return images;
     },
+  );
+
+  typed.patch(
+    '/images/altText/:id',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags: ['images'],
+        summary: 'Replace the alt text of one of the caller’s images',
+        description: '404 when the image is not in the caller’s library. Costs no credits.',
+        security: bearerAuth,
+        params: libraryImageParamsSchema,
+        body: editAltTextRequestSchema,
+        response: { 200: libraryImageSchema },
+      },
+    },
+    async (request) => library.editAltText(request.user.id, request.params.id, request.body.alt_text),
   );
 
   typed.delete(

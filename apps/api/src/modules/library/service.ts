@@ -1,12 +1,23 @@
 import type { DeleteLibraryImagesResponse, LibraryImageRecord } from '@altwise/contracts/library';
+import { DEFAULT_LIBRARY_PAGE_SIZE } from '@altwise/contracts/limits';
 import type { Database, DbExecutor } from '../../db/client.ts';
-import { forbidden } from '../../errors.ts';
+import type { LibraryImage } from '../../db/tables/library-images.ts';
+import { forbidden, notFound } from '../../errors.ts';
 import {
   countLibraryImagesOf,
   deleteLibraryImagesOf,
+  findLibraryImageOf,
   insertLibraryImages,
   listLibraryImages,
+  listLibraryImagesPage,
+  updateLibraryImageAltText,
 } from './repository.ts';
+
+const imageNotFound = () => notFound('There is no such image in your library.');
+
+function toRecord(row: Pick<LibraryImage, 'id' | 'src' | 'altText'>): LibraryImageRecord {
+  return { id: row.id, src: row.src, alt_text: row.altText };
+}
 
 export type LibraryService = ReturnType<typeof createLibraryService>;
 
@@ -39,6 +50,25 @@ export async function countLibraryImages(db: DbExecutor, userId: string): Promis
   return countLibraryImagesOf(db, userId);
 }
 
+/** One of the user's images (for regenerate); 404 when it is not theirs or does not exist. */
+export async function findLibraryImage(db: DbExecutor, userId: string, id: string): Promise<LibraryImage> {
+  const row = await findLibraryImageOf(db, userId, id);
+  if (!row) throw imageNotFound();
+  return row;
+}
+
+/** Replaces an image's alt text (a regenerate inside its transaction); 404 when it is not the user's. */
+export async function setLibraryAltText(
+  tx: DbExecutor,
+  userId: string,
+  id: string,
+  change: { altText: string; engine?: string | null; model?: string | null },
+): Promise<LibraryImageRecord> {
+  const row = await updateLibraryImageAltText(tx, userId, id, change);
+  if (!row) throw imageNotFound();
+  return toRecord(row);
+}
+
 /** The image library: only ever the signed-in user's own rows. */
 export function createLibraryService(deps: { db: Database }) {
   const { db } = deps;
@@ -49,7 +79,27 @@ export function createLibraryService(deps: { db: Database }) {
       if (requestedUserId && requestedUserId !== userId)
         throw forbidden('You can only see the images in your own library.');
       const rows = await listLibraryImages(db, userId);
-      return rows.map((row) => ({ id: row.id, src: row.src, alt_text: row.altText }));
+      return rows.map(toRecord);
+    },
+
+    /** One page, newest first, and the size of the whole library (for the pager). */
+    async listImagesPage(
+      userId: string,
+      query: { userId?: string; page: number; pageSize?: number },
+    ): Promise<{ images: LibraryImageRecord[]; total: number }> {
+      if (query.userId && query.userId !== userId)
+        throw forbidden('You can only see the images in your own library.');
+      const limit = query.pageSize ?? DEFAULT_LIBRARY_PAGE_SIZE;
+      const [rows, total] = await Promise.all([
+        listLibraryImagesPage(db, userId, { offset: (query.page - 1) * limit, limit }),
+        countLibraryImagesOf(db, userId),
+      ]);
+      return { images: rows.map(toRecord), total };
+    },
+
+    /** A person's own wording for one of their images. */
+    async editAltText(userId: string, id: string, altText: string): Promise<LibraryImageRecord> {
+      return setLibraryAltText(db, userId, id, { altText, engine: 'manual', model: null });
     },
 
     /** Deletes the caller's images among `ids`; others' ids are left alone and not counted. */

@@ -74,6 +74,109 @@ describe('GET /images/altText', () => {
   });
 });
 
+describe('GET /images/altText?page=&pageSize=', () => {
+  it('pages the caller’s library newest first and counts the whole library in x-total-count', async () => {
+    const owner = await createUser(t);
+    const other = await createUser(t);
+    // 27 images: page 1 of size 25 holds the 25 newest, page 2 the 2 oldest.
+    const names = Array.from({ length: 27 }, (_, i) => `img-${String(i).padStart(2, '0')}`);
+    await t.app.deps.database.db.transaction(async (tx) => {
+      for (const name of names)
+        await addLibraryImages(tx, owner.id, [{ src: `https://example.com/${name}.jpg`, altText: name }]);
+    });
+    await addImages(other.id, ['not-mine']);
+
+    const first = await list(owner.auth, `?userId=${owner.id}&page=1&pageSize=25`);
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['x-total-count']).toBe('27');
+    expect(first.json()).toHaveLength(25);
+    const second = await list(owner.auth, '?page=2&pageSize=25');
+    expect(second.headers['x-total-count']).toBe('27');
+    expect(second.json()).toHaveLength(2);
+    const seen = [...first.json(), ...second.json()].map((row: { alt_text: string }) => row.alt_text);
+    expect(new Set(seen).size).toBe(27);
+    expect(seen).not.toContain('A photo of not-mine');
+    // Past the end: an empty page, not an error. Default page size is 25.
+    expect((await list(owner.auth, '?page=9')).json()).toEqual([]);
+    expect((await list(owner.auth, '?page=1')).json()).toHaveLength(25);
+  });
+
+  it('refuses bad paging with 400 and someone else’s userId with 403', async () => {
+    const owner = await createUser(t);
+    const other = await createUser(t);
+    for (const query of ['?page=0', '?page=-1', '?page=abc', '?page=1&pageSize=7', '?page=1&pageSize=1000']) {
+      const response = await list(owner.auth, query);
+      expect(response.statusCode, query).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.any(String) });
+    }
+    expect((await list(owner.auth, '?page=1&pageSize=7')).json().errors).toEqual([
+      expect.objectContaining({ message: 'pageSize must be one of 25, 50, 100, 500' }),
+    ]);
+    expect((await list(owner.auth, `?page=1&userId=${other.id}`)).statusCode).toBe(403);
+  });
+});
+
+describe('PATCH /images/altText/{id}', () => {
+  const patch = (id: string, payload: unknown, headers: Record<string, string>) =>
+    t.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/images/altText/${id}`,
+      payload: payload as object,
+      headers,
+    });
+
+  it('replaces the caller’s alt text, trimmed, and leaves the image otherwise as it was', async () => {
+    const owner = await createUser(t);
+    const [image] = await addImages(owner.id, ['dog']);
+    const id = image?.id ?? '';
+    const response = await patch(id, { alt_text: '  A brown dog catching a red frisbee  ' }, owner.auth);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      id,
+      src: 'https://example.com/dog.jpg',
+      alt_text: 'A brown dog catching a red frisbee',
+    });
+    expect((await list(owner.auth)).json()).toEqual([response.json()]);
+    const [row] = await t.app.deps.database.db.select().from(libraryImages).where(eq(libraryImages.id, id));
+    expect(row?.engine).toBe('manual');
+  });
+
+  it('answers 404 for another user’s image and for no image, and changes nothing', async () => {
+    const owner = await createUser(t);
+    const other = await createUser(t);
+    const [theirs] = await addImages(other.id, ['theirs']);
+    for (const id of [theirs?.id ?? '', randomUUID()]) {
+      const response = await patch(id, { alt_text: 'Taken over' }, owner.auth);
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toMatchObject({
+        code: 'NOT_FOUND',
+        message: 'There is no such image in your library.',
+      });
+    }
+    expect((await list(other.auth)).json()[0].alt_text).toBe('A photo of theirs');
+    expect((await patch(theirs?.id ?? '', { alt_text: 'x' }, {})).statusCode).toBe(401);
+  });
+
+  it('answers 400 for an empty, missing or overlong alt text and for a malformed id', async () => {
+    const owner = await createUser(t);
+    const [image] = await addImages(owner.id, ['cat']);
+    const id = image?.id ?? '';
+    const cases: [unknown, string][] = [
+      [{ alt_text: '   ' }, 'Alt text cannot be empty'],
+      [{}, 'Alt text is required'],
+      [{ alt_text: 'x'.repeat(1001) }, 'Alt text must be at most 1,000 characters'],
+      [{ alt_text: 'ok', extra: true }, ''],
+    ];
+    for (const [payload, message] of cases) {
+      const response = await patch(id, payload, owner.auth);
+      expect(response.statusCode, JSON.stringify(payload).slice(0, 60)).toBe(400);
+      if (message) expect(response.json().errors).toEqual([expect.objectContaining({ message })]);
+    }
+    expect((await patch('not-a-uuid', { alt_text: 'x' }, owner.auth)).statusCode).toBe(400);
+    expect((await list(owner.auth)).json()[0].alt_text).toBe('A photo of cat');
+  });
+});
+
 describe('DELETE /images/altText', () => {
   it('deletes only the caller’s rows among the ids', async () => {
     const owner = await createUser(t);

@@ -86,3 +86,19 @@ describe('api client', () => {
     });
   });
 });
+
+describe('apiRequestWithHeaders', () => {
+  it('gives the parsed body and the response headers (e.g. x-total-count)', async () => {
+    localStorage.setItem('token', 'jwt-1');
+    mockFetch(
+      new Response(JSON.stringify([{ id: 'a' }]), {
+        status: 200,
+        headers: { 'Content-Type': 'application/json', 'x-total-count': '42' },
+      }),
+    );
+    const { apiRequestWithHeaders } = await import('./api-client.ts');
+    const { data, headers } = await apiRequestWithHeaders('/images/altText', { query: { page: 1 } });
+    expect(data).toEqual([{ id: 'a' }]);
+    expect(headers.get('x-total-count')).toBe('42');
+  });
+});

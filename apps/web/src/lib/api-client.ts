@@ -76,6 +76,16 @@ async function toApiError(response: Response): Promise<ApiError> {
  *   guard sends the person to /login.
  */
 export async function apiRequest<T = unknown>(path: string, options: ApiRequestOptions<T> = {}): Promise<T> {
+  return (await apiRequestWithHeaders(path, options)).data;
+}
+
+/**
+ * Same as apiRequest, and also gives the response headers (e.g. `x-total-count` of a paged list).
+ */
+export async function apiRequestWithHeaders<T = unknown>(
+  path: string,
+  options: ApiRequestOptions<T> = {},
+): Promise<{ data: T; headers: Headers }> {
   const { method = 'GET', body, auth = true, query, signal, responseType = 'json', schema } = options;
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
 
@@ -116,12 +126,13 @@ export async function apiRequest<T = unknown>(path: string, options: ApiRequestO
     throw await toApiError(response);
   }
 
-  if (responseType === 'blob') return (await response.blob()) as T;
-  if (responseType === 'text') return (await response.text()) as T;
-  if (response.status === 204) return undefined as T;
+  const { headers: responseHeaders } = response;
+  if (responseType === 'blob') return { data: (await response.blob()) as T, headers: responseHeaders };
+  if (responseType === 'text') return { data: (await response.text()) as T, headers: responseHeaders };
+  if (response.status === 204) return { data: undefined as T, headers: responseHeaders };
   const text = await response.text();
   const data: unknown = text ? JSON.parse(text) : undefined;
-  return schema ? schema.parse(data) : (data as T);
+  return { data: schema ? schema.parse(data) : (data as T), headers: responseHeaders };
 }
 
 type BodylessOptions<T> = Omit<ApiRequestOptions<T>, 'method' | 'body'>;

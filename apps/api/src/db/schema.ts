@@ -5,6 +5,8 @@ export * from './tables/contact-messages.ts';
 export * from './tables/content-history.ts';
 export * from './tables/credit-ledger.ts';
 export * from './tables/credit-reservations.ts';
+export * from './tables/generation-batches.ts';
+export * from './tables/generation-items.ts';
 export * from './tables/library-images.ts';
 export * from './tables/mail-messages.ts';
 export * from './tables/payments.ts';

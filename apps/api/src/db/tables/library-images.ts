@@ -1,4 +1,4 @@
-import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
 
 /** The user's image library (SPEC.md §3 Image record): one row per image with its alt text. */
@@ -16,6 +16,10 @@ export const libraryImages = pgTable(
     model: text('model'),
     /** The generation batch that produced the row, when it came from one. */
     batchId: uuid('batch_id'),
+    /** What the engine was told about the image (page context, file name); reused by regenerate. */
+    context: jsonb('context').$type<Record<string, string>>(),
+    /** Storage key of an uploaded image, so regenerate reads the bytes from storage. */
+    fileKey: text('file_key'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,0 +1,56 @@
+import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { generationBatches } from './generation-batches.ts';
+import { libraryImages } from './library-images.ts';
+
+export const generationItemStatuses = ['pending', 'processing', 'done', 'failed'] as const;
+export type GenerationItemStatus = (typeof generationItemStatuses)[number];
+
+/** What the engine is told about an image besides its bytes (scraped page context, file name...). */
+export type GenerationItemContext = {
+  pageTitle?: string;
+  heading?: string;
+  caption?: string;
+  surroundingText?: string;
+  linkTarget?: string;
+  /** The page's own alt attribute, if it had one. */
+  existingAlt?: string;
+  /** The uploaded file's name. */
+  fileName?: string;
+};
+
+/**
+ * One image of a batch. A worker claims it (`processing`, `claim_id`, `claimed_at`); a claim older
+ * than the lease belongs to a dead process and may be taken over. Finishing is conditional on the
+ * claim, so only one worker ever writes its result or its refund.
+ */
+export const generationItems = pgTable(
+  'generation_items',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    batchId: uuid('batch_id')
+      .notNull()
+      .references(() => generationBatches.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    /** The image's URL: the scraped source, or the stored upload's public URL. */
+    src: text('src').notNull(),
+    /** Storage key of an uploaded image (read from storage rather than fetched). */
+    fileKey: text('file_key'),
+    context: jsonb('context').$type<GenerationItemContext>().notNull().default({}),
+    status: text('status', { enum: generationItemStatuses }).notNull().default('pending'),
+    /** Why it failed, in words the user can act on. */
+    error: text('error'),
+    /** Engine attempts so far (a claim by a process that then died counts as one). */
+    attempts: integer('attempts').notNull().default(0),
+    claimId: uuid('claim_id'),
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
+    libraryImageId: uuid('library_image_id').references(() => libraryImages.id, { onDelete: 'set null' }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('generation_items_batch_id_position_idx').on(table.batchId, table.position),
+    index('generation_items_batch_id_status_idx').on(table.batchId, table.status),
+  ],
+);
+
+export type GenerationItem = typeof generationItems.$inferSelect;
+export type NewGenerationItem = typeof generationItems.$inferInsert;

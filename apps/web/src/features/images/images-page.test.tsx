@@ -1,0 +1,347 @@
+import { EXPORT_COLUMNS, EXPORT_FILE_NAME, EXPORT_SHEET_NAME } from '@altwise/contracts/limits';
+import { messages } from '@altwise/contracts/messages';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { deferred, findToast, json, type MockCall, mockApi } from '../../test/mock-api.ts';
+import { renderApp, storeSession } from '../../test/render-app.tsx';
+import { buildExportWorkbook } from './export-images.ts';
+
+const m = messages.images;
+
+/** A library of `count` images, newest first, with UUID ids like the server's. */
+function makeLibrary(count: number) {
+  return Array.from({ length: count }, (_, index) => ({
+    id: `00000000-0000-4000-8000-${String(index + 1).padStart(12, '0')}`,
+    src: `https://example.com/photos/image-${index + 1}.jpg`,
+    alt_text: `Alt text ${index + 1}`,
+  }));
+}
+
+/** GET /images/altText paged like the server: x-total-count and the page's slice (all without page). */
+function libraryHandler(library: { current: ReturnType<typeof makeLibrary> }) {
+  return (call: MockCall) => {
+    const page = call.query.get('page');
+    if (!page) return json(library.current);
+    const size = Number(call.query.get('pageSize') ?? 25);
+    const start = (Number(page) - 1) * size;
+    return new Response(JSON.stringify(library.current.slice(start, start + size)), {
+      status: 200,
+      headers: { 'Content-Type': 'application/json', 'x-total-count': String(library.current.length) },
+    });
+  };
+}
+
+const noBatches = { 'GET /images/batches': () => json([]) };
+
+async function openLibrary() {
+  const view = renderApp('/images');
+  await screen.findByRole('heading', { level: 1, name: 'Images' }, { timeout: 5000 });
+  return view;
+}
+
+function rowCheckboxes() {
+  const table = screen.getByRole('table', { name: 'Your images and their alt text' });
+  return within(table).getAllByRole('checkbox', { name: /^Select image \d+$/ });
+}
+
+beforeEach(() => storeSession());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+  localStorage.clear();
+});
+
+describe('image library (/images)', () => {
+  it("shows 'Loading...' and then the first page of 25 rows with the tool links", async () => {
+    const answer = deferred<Response>();
+    const library = { current: makeLibrary(30) };
+    const calls = mockApi({
+      ...noBatches,
+      'GET /images/altText': async (call) => {
+        await answer.promise;
+        return libraryHandler(library)(call);
+      },
+    });
+    await openLibrary();
+    expect(await screen.findByText('Loading...')).toBeInTheDocument();
+    answer.resolve(json([]));
+    expect(await screen.findByText('Alt text 1')).toBeInTheDocument();
+    expect(rowCheckboxes()).toHaveLength(25);
+    expect(screen.getByText('Page 1 of 2')).toBeInTheDocument();
+    const listCall = calls.find((call) => call.path === '/images/altText');
+    expect(listCall?.query.get('userId')).toBe('u1');
+    expect(listCall?.query.get('page')).toBe('1');
+    expect(listCall?.query.get('pageSize')).toBe('25');
+    expect(screen.getByRole('link', { name: 'Scrape' })).toHaveAttribute('href', '/scrape');
+    expect(screen.getByRole('link', { name: 'Upload' })).toHaveAttribute('href', '/upload-images');
+    expect(screen.getByRole('link', { name: 'Edit Image' })).toHaveAttribute('href', '/caption-generator');
+    expect(screen.getByRole('link', { name: 'Reel' })).toHaveAttribute('href', '/reel-generator');
+    const url = screen.getByRole('link', { name: /image-1\.jpg/ });
+    expect(url).toHaveAttribute('href', 'https://example.com/photos/image-1.jpg');
+    expect(url).toHaveAttribute('title', 'https://example.com/photos/image-1.jpg');
+  });
+
+  it("shows 'Error: ' with the SPEC.md message when the library cannot be loaded", async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    mockApi({ ...noBatches, 'GET /images/altText': () => json({ message: 'Boom', code: 'INTERNAL' }, 500) });
+    await openLibrary();
+    expect(await screen.findByText(`Error: ${m.loadFailed}`, {}, { timeout: 8000 })).toBeInTheDocument();
+    expect(log).toHaveBeenCalledWith(m.loadFailed, expect.anything());
+  });
+
+  it("shows 'No images found.' for an empty library, with Delete disabled", async () => {
+    mockApi({ ...noBatches, 'GET /images/altText': libraryHandler({ current: [] }) });
+    await openLibrary();
+    expect(await screen.findByText(m.none)).toBeInTheDocument();
+    expect(screen.getByText('Selected: 0')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Delete' })).toBeDisabled();
+  });
+
+  it("says 'User ID is not available' and asks nothing without a user id", async () => {
+    localStorage.removeItem('userId');
+    localStorage.removeItem('user');
+    const calls = mockApi({ ...noBatches });
+    await openLibrary();
+    expect(await screen.findByText(`Error: ${m.noUserId}`)).toBeInTheDocument();
+    expect(calls.filter((call) => call.path === '/images/altText')).toHaveLength(0);
+  });
+
+  it('pages with Next and Previous, and a new page size goes back to page 1', async () => {
+    const calls = mockApi({
+      ...noBatches,
+      'GET /images/altText': libraryHandler({ current: makeLibrary(120) }),
+    });
+    const user = userEvent.setup();
+    await openLibrary();
+    await screen.findByText('Page 1 of 5');
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText('Alt text 26')).toBeInTheDocument();
+    expect(screen.getByText('Page 2 of 5')).toBeInTheDocument();
+    expect(screen.getByText('26')).toBeInTheDocument();
+    await user.selectOptions(screen.getByLabelText('Items per page'), '50');
+    expect(await screen.findByText('Page 1 of 3')).toBeInTheDocument();
+    expect(await screen.findByText('Alt text 1')).toBeInTheDocument();
+    expect(rowCheckboxes()).toHaveLength(50);
+    expect(calls.at(-1)?.query.get('pageSize')).toBe('50');
+    expect(calls.at(-1)?.query.get('page')).toBe('1');
+    expect(screen.getByRole('button', { name: 'Previous' })).toBeDisabled();
+    expect(
+      [...screen.getByLabelText('Items per page').querySelectorAll('option')].map((o) => o.value),
+    ).toEqual(['25', '50', '100', '500']);
+  });
+
+  it('the header checkbox selects and clears the current page only; the selection survives paging', async () => {
+    mockApi({ ...noBatches, 'GET /images/altText': libraryHandler({ current: makeLibrary(30) }) });
+    const user = userEvent.setup();
+    await openLibrary();
+    await screen.findByText('Alt text 1');
+    const header = screen.getByRole('checkbox', { name: 'Select all images on this page' });
+    await user.click(header);
+    expect(screen.getByText('Selected: 25')).toBeInTheDocument();
+    expect(rowCheckboxes().every((box) => (box as HTMLInputElement).checked)).toBe(true);
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByText('Alt text 26');
+    expect(rowCheckboxes().some((box) => (box as HTMLInputElement).checked)).toBe(false);
+    await user.click(screen.getByRole('checkbox', { name: 'Select image 27' }));
+    expect(screen.getByText('Selected: 26')).toBeInTheDocument();
+    await user.click(screen.getByRole('checkbox', { name: 'Select all images on this page' }));
+    expect(screen.getByText('Selected: 30')).toBeInTheDocument();
+    await user.click(screen.getByRole('checkbox', { name: 'Select all images on this page' }));
+    expect(screen.getByText('Selected: 25')).toBeInTheDocument();
+  });
+
+  it('deletes the selected images, removes the rows and clears the selection', async () => {
+    const library = { current: makeLibrary(5) };
+    const calls = mockApi({
+      ...noBatches,
+      'GET /images/altText': libraryHandler(library),
+      'DELETE /images/altText': (call) => {
+        const ids = (call.body as { ids: string[] }).ids;
+        library.current = library.current.filter((image) => !ids.includes(image.id));
+        return json({ success: true, deleted: ids.length });
+      },
+    });
+    const user = userEvent.setup();
+    await openLibrary();
+    await screen.findByText('Alt text 1');
+    const del = screen.getByRole('button', { name: 'Delete' });
+    expect(del).toBeDisabled();
+    await user.click(screen.getByRole('checkbox', { name: 'Select image 1' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select image 3' }));
+    expect(screen.getByText('Selected: 2')).toBeInTheDocument();
+    await user.click(del);
+    expect(await findToast(m.deleteSuccess)).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('Alt text 1')).not.toBeInTheDocument());
+    expect(screen.queryByText('Alt text 3')).not.toBeInTheDocument();
+    expect(rowCheckboxes()).toHaveLength(3);
+    expect(screen.getByText('Selected: 0')).toBeInTheDocument();
+    const deleteCall = calls.find((call) => call.method === 'DELETE');
+    expect(deleteCall?.body).toEqual({ ids: [makeLibrary(1)[0]?.id, makeLibrary(3)[2]?.id] });
+  });
+
+  it('tells the person when the delete fails and keeps the rows and selection', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    mockApi({
+      ...noBatches,
+      'GET /images/altText': libraryHandler({ current: makeLibrary(2) }),
+      'DELETE /images/altText': () => json({ message: 'Down', code: 'INTERNAL' }, 500),
+    });
+    const user = userEvent.setup();
+    await openLibrary();
+    await screen.findByText('Alt text 1');
+    await user.click(screen.getByRole('checkbox', { name: 'Select image 2' }));
+    await user.click(screen.getByRole('button', { name: 'Delete' }));
+    expect(await findToast(m.deleteFailed)).toBeInTheDocument();
+    expect(screen.getByText('Alt text 2')).toBeInTheDocument();
+    expect(screen.getByText('Selected: 1')).toBeInTheDocument();
+  });
+
+  it("copies an alt text and says 'Alt text copied!'; a refused clipboard says 'Failed to copy text'", async () => {
+    mockApi({ ...noBatches, 'GET /images/altText': libraryHandler({ current: makeLibrary(2) }) });
+    const user = userEvent.setup();
+    const writeText = vi.fn().mockResolvedValueOnce(undefined).mockRejectedValueOnce(new Error('denied'));
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    await openLibrary();
+    await screen.findByText('Alt text 2');
+    await user.click(screen.getByRole('button', { name: 'Copy alt text for image 2' }));
+    expect(writeText).toHaveBeenCalledWith('Alt text 2');
+    expect(await findToast(m.copied)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Copy alt text for image 1' }));
+    expect(await findToast(m.copyFailed)).toBeInTheDocument();
+  });
+
+  it('edits an alt text in a dialog, checked by the contract, and shows the saved text', async () => {
+    const library = { current: makeLibrary(2) };
+    const calls = mockApi({
+      ...noBatches,
+      'GET /images/altText': libraryHandler(library),
+      [`PATCH /images/altText/${library.current[0]?.id}`]: (call) => {
+        const alt = (call.body as { alt_text: string }).alt_text;
+        library.current = library.current.map((image, index) =>
+          index === 0 ? { ...image, alt_text: alt } : image,
+        );
+        return json(library.current[0]);
+      },
+    });
+    const user = userEvent.setup();
+    await openLibrary();
+    await screen.findByText('Alt text 1');
+    await user.click(screen.getByRole('button', { name: 'Edit alt text for image 1' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit alt text for image 1' });
+    const field = within(dialog).getByLabelText('Alt text');
+    expect(field).toHaveValue('Alt text 1');
+    await user.clear(field);
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('Alt text cannot be empty')).toBeInTheDocument();
+    expect(calls.filter((call) => call.method === 'PATCH')).toHaveLength(0);
+    await user.type(field, 'A red bicycle against a brick wall');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await findToast('Alt text updated')).toBeInTheDocument();
+    expect(await screen.findByText('A red bicycle against a brick wall')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(calls.find((call) => call.method === 'PATCH')?.body).toEqual({
+      alt_text: 'A red bicycle against a brick wall',
+    });
+  });
+
+  it('regenerates an alt text for 1 credit after saying so, and refetches the balance', async () => {
+    const library = { current: makeLibrary(1) };
+    let credits = 11;
+    const id = library.current[0]?.id ?? '';
+    const calls = mockApi({
+      ...noBatches,
+      'GET /images/altText': libraryHandler(library),
+      'GET /credits/remaining': () => {
+        credits -= 1;
+        return json({ success: true, imageCredits: credits });
+      },
+      [`POST /images/altText/${id}/regenerate`]: () => {
+        library.current = [{ id, src: 'https://example.com/photos/image-1.jpg', alt_text: 'Fresh words' }];
+        return json({ success: true, image: library.current[0], remainingCredits: 9 });
+      },
+    });
+    const user = userEvent.setup();
+    await openLibrary();
+    await screen.findByText('Alt text 1');
+    await user.click(screen.getByRole('button', { name: /Regenerate alt text for image 1/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Regenerate alt text for image 1' });
+    expect(within(dialog).getByText(/costs 1 credit/)).toBeInTheDocument();
+    await within(dialog).findByText('You have 10 credits.');
+    await user.click(within(dialog).getByRole('button', { name: 'Regenerate (1 credit)' }));
+    expect(await screen.findByText('Fresh words')).toBeInTheDocument();
+    expect(calls.find((call) => call.path.endsWith('/regenerate'))?.body).toEqual({});
+    await waitFor(() => expect(calls.filter((call) => call.path === '/credits/remaining')).toHaveLength(2));
+  });
+
+  it('exports the selected images, or the whole library when none is selected, as exported_images.xlsx', async () => {
+    mockApi({ ...noBatches, 'GET /images/altText': libraryHandler({ current: makeLibrary(30) }) });
+    const blobs: Blob[] = [];
+    const createObjectURL = (blob: Blob) => {
+      blobs.push(blob);
+      return 'blob:export';
+    };
+    Object.defineProperty(URL, 'createObjectURL', { value: createObjectURL, configurable: true });
+    Object.defineProperty(URL, 'revokeObjectURL', { value: () => undefined, configurable: true });
+    const downloads: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      downloads.push(this.download);
+    });
+    const user = userEvent.setup();
+    await openLibrary();
+    await screen.findByText('Alt text 1');
+    await user.click(screen.getByRole('button', { name: 'Export' }));
+    await waitFor(() => expect(blobs).toHaveLength(1), { timeout: 5000 });
+    expect(downloads).toEqual([EXPORT_FILE_NAME]);
+    const all = await readSheet(blobs[0]);
+    expect(all).toHaveLength(31);
+    expect(all[30]).toEqual([30, 'https://example.com/photos/image-30.jpg', 'Alt text 30']);
+
+    await user.click(screen.getByRole('checkbox', { name: 'Select image 2' }));
+    await user.click(screen.getByRole('button', { name: 'Export' }));
+    await waitFor(() => expect(blobs).toHaveLength(2), { timeout: 5000 });
+    expect(await readSheet(blobs[1])).toEqual([
+      [...EXPORT_COLUMNS],
+      [1, 'https://example.com/photos/image-2.jpg', 'Alt text 2'],
+    ]);
+  });
+});
+
+function blobBytes(blob: Blob): Promise<ArrayBuffer> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(reader.result as ArrayBuffer);
+    reader.onerror = () => reject(reader.error);
+    reader.readAsArrayBuffer(blob);
+  });
+}
+
+async function readSheet(data: Blob | ArrayBuffer | undefined) {
+  if (!data) throw new Error('No workbook was produced');
+  const { default: ExcelJS } = await import('exceljs');
+  const workbook = new ExcelJS.Workbook();
+  const bytes = data instanceof ArrayBuffer || ArrayBuffer.isView(data) ? data : await blobBytes(data);
+  await workbook.xlsx.load(bytes as ArrayBuffer);
+  expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual([EXPORT_SHEET_NAME]);
+  const sheet = workbook.getWorksheet(EXPORT_SHEET_NAME);
+  const rows: unknown[][] = [];
+  sheet?.eachRow((row) => {
+    rows.push((row.values as unknown[]).slice(1));
+  });
+  return rows;
+}
+
+describe('export workbook', () => {
+  it("has one sheet 'Images' with 'Sr No' from 1, 'URL' and 'AltText'", async () => {
+    const buffer = await buildExportWorkbook([
+      { src: 'https://a.example/1.png', alt_text: 'One' },
+      { src: 'https://a.example/2.png', alt_text: '' },
+    ]);
+    expect(await readSheet(buffer)).toEqual([
+      ['Sr No', 'URL', 'AltText'],
+      [1, 'https://a.example/1.png', 'One'],
+      [2, 'https://a.example/2.png', ''],
+    ]);
+  });
+});

@@ -1,0 +1,174 @@
+import { useEffect, useRef } from 'react';
+
+export type LibraryRow = { id: string; src: string; alt_text: string };
+
+const iconButton =
+  'inline-flex min-h-9 items-center justify-center rounded-md px-2 text-sm font-medium text-indigo-800 ring-1 ring-inset ring-indigo-300 hover:bg-indigo-50';
+
+function CopyIcon() {
+  return (
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      className="size-4"
+    >
+      <rect x="9" y="9" width="11" height="11" rx="2" />
+      <path d="M5 15V5a2 2 0 0 1 2-2h10" />
+    </svg>
+  );
+}
+
+function HeaderCheckbox({
+  checked,
+  indeterminate,
+  disabled,
+  onChange,
+}: {
+  checked: boolean;
+  indeterminate: boolean;
+  disabled: boolean;
+  onChange: () => void;
+}) {
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (ref.current) ref.current.indeterminate = indeterminate;
+  }, [indeterminate]);
+  return (
+    <input
+      ref={ref}
+      type="checkbox"
+      aria-label="Select all images on this page"
+      className="size-5 accent-indigo-700"
+      checked={checked}
+      disabled={disabled}
+      onChange={onChange}
+    />
+  );
+}
+
+/**
+ * The library table of SPEC.md §2: #, select, URL (truncated; the full URL is the link and its title),
+ * Alt Text with a copy button, and the Edit / Regenerate actions users expect.
+ */
+export function LibraryTable({
+  rows,
+  firstNumber,
+  selected,
+  onToggle,
+  onTogglePage,
+  onCopy,
+  onEdit,
+  onRegenerate,
+}: {
+  rows: readonly LibraryRow[];
+  /** The # of the first row (rows are numbered across pages). */
+  firstNumber: number;
+  selected: ReadonlySet<string>;
+  onToggle: (row: LibraryRow) => void;
+  onTogglePage: (select: boolean) => void;
+  onCopy: (row: LibraryRow) => void;
+  onEdit: (row: LibraryRow, number: number) => void;
+  onRegenerate: (row: LibraryRow, number: number) => void;
+}) {
+  const selectedOnPage = rows.filter((row) => selected.has(row.id)).length;
+  const allOnPage = rows.length > 0 && selectedOnPage === rows.length;
+  return (
+    <div className="overflow-x-auto rounded-lg border border-slate-300">
+      <table className="w-full min-w-[48rem] table-fixed border-collapse text-left text-sm">
+        <caption className="sr-only">Your images and their alt text</caption>
+        <thead className="bg-slate-100 text-slate-900">
+          <tr>
+            <th scope="col" className="w-14 px-3 py-3 font-semibold">
+              #
+            </th>
+            <th scope="col" className="w-14 px-3 py-3">
+              <HeaderCheckbox
+                checked={allOnPage}
+                indeterminate={selectedOnPage > 0 && !allOnPage}
+                disabled={rows.length === 0}
+                onChange={() => onTogglePage(!allOnPage)}
+              />
+            </th>
+            <th scope="col" className="w-[30%] px-3 py-3 font-semibold">
+              URL
+            </th>
+            <th scope="col" className="px-3 py-3 font-semibold">
+              Alt Text
+            </th>
+            <th scope="col" className="w-48 px-3 py-3 font-semibold">
+              Actions
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row, index) => {
+            const number = firstNumber + index;
+            return (
+              <tr key={row.id} className="border-t border-slate-200 align-top">
+                <td className="px-3 py-3 text-slate-800">{number}</td>
+                <td className="px-3 py-3">
+                  <input
+                    type="checkbox"
+                    aria-label={`Select image ${number}`}
+                    className="size-5 accent-indigo-700"
+                    checked={selected.has(row.id)}
+                    onChange={() => onToggle(row)}
+                  />
+                </td>
+                <td className="px-3 py-3">
+                  <a
+                    href={row.src}
+                    title={row.src}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    className="block truncate text-indigo-800 underline"
+                  >
+                    {row.src}
+                    <span className="sr-only"> (opens in a new tab)</span>
+                  </a>
+                </td>
+                <td className="px-3 py-3">
+                  <div className="flex items-start gap-2">
+                    <p className="min-w-0 flex-1 break-words text-slate-900">{row.alt_text}</p>
+                    <button
+                      type="button"
+                      onClick={() => onCopy(row)}
+                      aria-label={`Copy alt text for image ${number}`}
+                      title="Copy alt text"
+                      className={iconButton}
+                    >
+                      <CopyIcon />
+                    </button>
+                  </div>
+                </td>
+                <td className="px-3 py-3">
+                  <div className="flex flex-wrap gap-2">
+                    <button
+                      type="button"
+                      className={iconButton}
+                      aria-label={`Edit alt text for image ${number}`}
+                      onClick={() => onEdit(row, number)}
+                    >
+                      Edit
+                    </button>
+                    <button
+                      type="button"
+                      className={iconButton}
+                      aria-label={`Regenerate alt text for image ${number} (1 credit)`}
+                      onClick={() => onRegenerate(row, number)}
+                    >
+                      Regenerate
+                    </button>
+                  </div>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

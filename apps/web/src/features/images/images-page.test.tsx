@@ -332,6 +332,74 @@ async function readSheet(data: Blob | ArrayBuffer | undefined) {
   return rows;
 }
 
+describe('progress panel', () => {
+  const batchId = '6f9f1c2e-8a4b-4c0e-9a57-1f2d3c4b5a69';
+  const batch = (over: Record<string, unknown>) => ({
+    id: batchId,
+    status: 'processing',
+    total: 3,
+    completed: 1,
+    failed: 0,
+    creditsReserved: 3,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    finishedAt: null,
+    failures: [],
+    ...over,
+  });
+
+  it('follows the batch the previous page started, then refetches the library and says how many failed', async () => {
+    const library = { current: makeLibrary(1) };
+    let reads = 0;
+    mockApi({
+      'GET /images/batches': () => json([]),
+      'GET /images/altText': libraryHandler(library),
+      [`GET /images/batches/${batchId}`]: () => {
+        reads += 1;
+        if (reads < 2) return json(batch({}));
+        library.current = makeLibrary(3);
+        return json(batch({ status: 'completed', completed: 2, failed: 1 }));
+      },
+    });
+    const { router } = renderApp('/dashboard');
+    await router.navigate('/images', {
+      state: {
+        batchId,
+        message: 'Generating alt text for 3 images. Results are added to your library as they finish.',
+      },
+    });
+    await screen.findByRole('heading', { level: 1, name: 'Images' }, { timeout: 5000 });
+    expect(await screen.findByText(/Generating alt text for 3 images/)).toBeInTheDocument();
+    const panel = await screen.findByRole('region', { name: 'Alt text generation progress' });
+    expect(await within(panel).findByText('Processing 3 images...')).toBeInTheDocument();
+    expect(within(panel).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '33');
+    expect(within(panel).getByText('1 of 3 completed')).toBeInTheDocument();
+    expect(await within(panel).findByText('3 of 3 completed', {}, { timeout: 3000 })).toBeInTheDocument();
+    expect(within(panel).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
+    expect(
+      within(panel).getByText(/1 image could not be processed; the credit was refunded/),
+    ).toBeInTheDocument();
+    expect(await screen.findByText('Alt text 3')).toBeInTheDocument();
+    await userEvent.setup().click(within(panel).getByRole('button', { name: 'Close progress' }));
+    expect(screen.queryByRole('region', { name: 'Alt text generation progress' })).not.toBeInTheDocument();
+  });
+
+  it('shows batches still running from GET /images/batches', async () => {
+    mockApi({
+      'GET /images/batches': () => json([batch({ total: 10, completed: 4, failed: 1 })]),
+      'GET /images/altText': libraryHandler({ current: makeLibrary(1) }),
+      [`GET /images/batches/${batchId}`]: () => json(batch({ total: 10, completed: 4, failed: 1 })),
+    });
+    await openLibrary();
+    const panel = await screen.findByRole('region', { name: 'Alt text generation progress' });
+    expect(await within(panel).findByText('Processing 10 images...')).toBeInTheDocument();
+    expect(within(panel).getByText('5 of 10 completed')).toBeInTheDocument();
+    expect(within(panel).getByRole('progressbar', { name: /10 images/ })).toHaveAttribute(
+      'aria-valuenow',
+      '50',
+    );
+  });
+});
+
 describe('export workbook', () => {
   it("has one sheet 'Images' with 'Sr No' from 1, 'URL' and 'AltText'", async () => {
     const buffer = await buildExportWorkbook([

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startFakeGoogleKeys, startMailbox } from './test-services.ts';
+import { startFakeGoogleKeys, startImagePage, startMailbox } from './test-services.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -15,6 +15,8 @@ declare module 'vitest' {
     /** The product's GOOGLE_CLIENT_ID and the private JWK that signs test ID tokens (google.ts). */
     googleClientId: string;
     googlePrivateJwk: string;
+    /** A local page with 30 images for the scrape journey (test-services.ts startImagePage). */
+    imagePageURL: string;
   }
 }
 
@@ -56,6 +58,7 @@ export default async function setup(project: TestProject) {
   const mailDir = join(dataDir, 'e2e-mailbox');
   const mailbox = await startMailbox(mailDir);
   const google = await startFakeGoogleKeys();
+  const imagePage = await startImagePage();
   const baseURL = `http://127.0.0.1:${port}`;
   let output = '';
   const child = spawn(process.execPath, [join(root, 'scripts/serve.ts')], {
@@ -73,6 +76,8 @@ export default async function setup(project: TestProject) {
       MAIL_FROM: 'Altwise <no-reply@altwise.test>',
       GOOGLE_CLIENT_ID: google.clientId,
       GOOGLE_JWKS_URL: google.jwksUrl,
+      // The scrape journey reads a page served on 127.0.0.1 (test-services.ts); off in production.
+      FETCH_ALLOW_PRIVATE: 'true',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -86,7 +91,7 @@ export default async function setup(project: TestProject) {
     await waitForHealth(baseURL, child, () => output);
   } catch (error) {
     child.kill('SIGTERM');
-    await Promise.all([mailbox.close(), google.close()]);
+    await Promise.all([mailbox.close(), google.close(), imagePage.close()]);
     throw error;
   }
   project.provide('baseURL', baseURL);
@@ -94,11 +99,12 @@ export default async function setup(project: TestProject) {
   project.provide('mailDir', mailDir);
   project.provide('googleClientId', google.clientId);
   project.provide('googlePrivateJwk', google.privateJwk);
+  project.provide('imagePageURL', imagePage.url);
 
   return async () => {
     child.kill('SIGTERM');
     await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
-    await Promise.all([mailbox.close(), google.close()]);
+    await Promise.all([mailbox.close(), google.close(), imagePage.close()]);
     rmSync(dataDir, { recursive: true, force: true });
   };
 }

@@ -78,3 +78,65 @@ export async function startFakeGoogleKeys() {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/** How many images the local test page shows (the library journey of issue 6 scrapes it). */
+export const TEST_PAGE_IMAGE_COUNT = 30;
+
+/**
+ * A small web page on 127.0.0.1 with 30 distinct PNG images (made with sharp, each its own colour;
+ * every third has an alt text), for the scrape → generate → library journey. The product reaches it
+ * only because the e2e server runs with FETCH_ALLOW_PRIVATE=true.
+ */
+export async function startImagePage() {
+  const { default: sharp } = await import('sharp');
+  const images = new Map<string, Buffer>();
+  for (let index = 1; index <= TEST_PAGE_IMAGE_COUNT; index += 1) {
+    const hue = (index * 37) % 360;
+    const [r, g, b] = hslToRgb(hue / 360, 0.6, 0.5);
+    const png = await sharp({ create: { width: 48, height: 32, channels: 3, background: { r, g, b } } })
+      .png()
+      .toBuffer();
+    images.set(`/img/photo-${index}.png`, png);
+  }
+  const tags = [...images.keys()].map((path, index) => {
+    const alt = index % 3 === 0 ? ` alt="Colour swatch ${index + 1}"` : '';
+    return `<figure><img src="${path}"${alt} width="48" height="32"><figcaption>Swatch ${index + 1}</figcaption></figure>`;
+  });
+  const html = `<!doctype html><html lang="en"><head><title>Altwise test gallery</title></head><body><h1>Colour swatches</h1>${tags.join('')}</body></html>`;
+  const server: Server = createServer((request, response) => {
+    const path = (request.url ?? '/').split('?')[0] ?? '/';
+    const image = images.get(path);
+    if (image) {
+      response.writeHead(200, { 'content-type': 'image/png', 'content-length': image.length });
+      response.end(image);
+    } else if (path === '/' || path === '/gallery.html') {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(html);
+    } else {
+      response.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/gallery.html`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+function hslToRgb(h: number, s: number, l: number): [number, number, number] {
+  const q = l < 0.5 ? l * (1 + s) : l + s - l * s;
+  const p = 2 * l - q;
+  const channel = (t: number) => {
+    const x = t < 0 ? t + 1 : t > 1 ? t - 1 : t;
+    if (x < 1 / 6) return p + (q - p) * 6 * x;
+    if (x < 1 / 2) return q;
+    if (x < 2 / 3) return p + (q - p) * (2 / 3 - x) * 6;
+    return p;
+  };
+  return [channel(h + 1 / 3), channel(h), channel(h - 1 / 3)].map((v) => Math.round(v * 255)) as [
+    number,
+    number,
+    number,
+  ];
+}

@@ -296,6 +296,7 @@ describe('AI Reel Generator (/reel-generator): uploaded images', () => {
     await user.upload(screen.getByLabelText('Music'), song());
     await user.click(screen.getByRole('button', { name: 'Create & Download Reel' }));
     expect(await findToast(m.reelFailed)).toBeInTheDocument();
+    expect(screen.getByText('Failed to create reel: song.mp3 is not an audio file')).toBeVisible();
     const [reel] = formsSentTo('/images/createReels');
     expect(reel?.getAll('images').map((file) => (file as File).name)).toEqual(['a.jpg', 'b.jpg']);
   });

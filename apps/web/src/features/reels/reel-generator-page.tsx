@@ -63,11 +63,11 @@ function failureText(error: unknown): string {
 }
 
 /**
- * The server takes its credits before the work and gives them back when the work fails; a refusal
- * before the work (bad input 4xx, 402 not enough credits) never charged anything.
+ * The server takes its credits before the work and gives them back when the work fails (5xx, or a
+ * message saying so); a refusal before the work (bad input, 402 not enough credits) charged nothing.
  */
 function wasRefunded(error: unknown): boolean {
-  return isApiError(error) && error.status >= 500;
+  return isApiError(error) && (error.status >= 500 || /credits were refunded/i.test(error.message));
 }
 
 /**
@@ -95,6 +95,7 @@ export function ReelGeneratorPage() {
   const [captioning, setCaptioning] = useState<{ done: number; total: number } | null>(null);
   const [music, setMusic] = useState<File | null>(null);
   const [creatingReel, setCreatingReel] = useState(false);
+  const [reelError, setReelError] = useState<string | null>(null);
   const uploadUrls = useObjectUrls(uploads);
   const generationProgress = useEstimatedProgress(generation.isPending, EXPECTED_GENERATION_MS);
   const reelProgress = useEstimatedProgress(creatingReel, EXPECTED_REEL_MS);
@@ -186,12 +187,15 @@ export function ReelGeneratorPage() {
   const downloadReel = async () => {
     if (!music || reelImages.length === 0) return;
     setCreatingReel(true);
+    setReelError(null);
     try {
       const video = await createReel({ audio: music, images: reelImages });
       saveBlob(video, REEL_FILE_NAME);
       notify.success(m.reelDone);
-    } catch {
+    } catch (error) {
       notify.error(m.reelFailed);
+      // The server names the file it could not use; say it where the person is looking.
+      setReelError(serverMessage(error, messages.common.unknownError) ?? null);
     } finally {
       setCreatingReel(false);
     }
@@ -424,6 +428,11 @@ export function ReelGeneratorPage() {
               Create & Download Reel
             </Button>
           </div>
+          {reelError ? (
+            <MessageBanner type="error" onDismiss={() => setReelError(null)}>
+              {`${m.reelFailed}: ${reelError}`}
+            </MessageBanner>
+          ) : null}
           {creatingReel || reelProgress > 0 ? (
             <ProgressBar
               label={creatingReel ? 'Creating your reel' : 'Reel ready'}

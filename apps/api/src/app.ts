@@ -39,6 +39,8 @@ import { libraryRoutes } from './modules/library/routes.ts';
 import { countLibraryImages, createLibraryService, type LibraryService } from './modules/library/service.ts';
 import { devOutboxRoutes } from './modules/mail/routes.ts';
 import { createMailService, type MailService } from './modules/mail/service.ts';
+import { reelsRoutes } from './modules/reels/routes.ts';
+import { createReelsService, type ReelsService } from './modules/reels/service.ts';
 import { scrapeRoutes } from './modules/scrape/routes.ts';
 import { createScrapeService, type ScrapeService } from './modules/scrape/service.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -65,6 +67,8 @@ export type AppDeps = {
   content: ContentService;
   scrape: ScrapeService;
   library: LibraryService;
+  /** Reels: images and music rendered to an MP4 by ffmpeg. */
+  reels: ReelsService;
   /** Set when PAYMENT_PROVIDER=sandbox: the embedded provider behind /buy/{productId}. */
   sandboxPayments: SandboxProvider | null;
 };
@@ -196,6 +200,15 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     const content = createContentService({ db: database.db, engine, logger: app.log });
     const scrape = createScrapeService({ fetch: config.fetch, logger: app.log });
     const library = createLibraryService({ db: database.db });
+    const reels = createReelsService({
+      files,
+      publicUrl: config.publicUrl,
+      tempDir: config.reels.tempDir,
+      maxRenders: config.reels.maxRenders,
+      maxWaiting: 4,
+      renderTimeoutMs: config.reels.renderTimeoutSeconds * 1000,
+      logger: app.log,
+    });
     await queue.start();
     if (runsWorkers) await startWorkers(queue, { files, mail }, options.workOptions);
 
@@ -214,6 +227,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       content,
       scrape,
       library,
+      reels,
       sandboxPayments: payments.sandbox,
     });
   } catch (error) {
@@ -270,6 +284,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     });
     await app.register(scrapeRoutes, { prefix: API_BASE, scrape: app.deps.scrape });
     await app.register(libraryRoutes, { prefix: API_BASE, library: app.deps.library });
+    await app.register(reelsRoutes, { prefix: API_BASE, reels: app.deps.reels });
     if (app.deps.sandboxPayments)
       await app.register(sandboxCheckoutRoutes, {
         sandbox: app.deps.sandboxPayments,

@@ -144,6 +144,8 @@ const envSchema = z.object({
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_WEBHOOK_SECRET: optionalText,
   FETCH_ALLOW_PRIVATE: booleanText('FETCH_ALLOW_PRIVATE'),
+  REEL_MAX_RENDERS: positiveInt('REEL_MAX_RENDERS', 1),
+  REEL_RENDER_TIMEOUT_SECONDS: positiveInt('REEL_RENDER_TIMEOUT_SECONDS', 120),
   STRIPE_API_BASE: optionalText.pipe(
     z.url({ protocol: /^https?$/, error: 'STRIPE_API_BASE must be an absolute http(s) URL' }).optional(),
   ),
@@ -210,6 +212,8 @@ export type AppConfig = {
   content: { rateLimit: { perUser: number; windowSeconds: number } };
   /** The alt-text and text engine (engines/engine-options.ts, ADR 005). */
   engine: EngineOptions;
+  /** Reels (modules/reels, ADR 017): ffmpeg renders at once, their time limit, their scratch space. */
+  reels: { maxRenders: number; renderTimeoutSeconds: number; tempDir: string };
   /** Fetching user-given URLs (scraped pages, images): net/safe-fetch.ts. */
   fetch: {
     /** FETCH_ALLOW_PRIVATE: private and local addresses may be fetched. For local testing only. */
@@ -387,6 +391,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       },
     },
     engine: engineOptionsFromParsedEnv(engineParsed.data),
+    reels: {
+      maxRenders: e.REEL_MAX_RENDERS,
+      renderTimeoutSeconds: e.REEL_RENDER_TIMEOUT_SECONDS,
+      tempDir: path.join(dataDir, 'tmp', 'reels'),
+    },
     fetch: { allowPrivate: e.FETCH_ALLOW_PRIVATE ?? false, connectTimeoutMs: 5_000, timeoutMs: 15_000 },
   };
 }

@@ -6,6 +6,8 @@ import packageJson from '../package.json' with { type: 'json' };
 import type { AppConfig } from './config.ts';
 import { type DatabaseHandle, databaseOptionsFromConfig, openDatabase } from './db/client.ts';
 import { createAltTextEngine } from './engines/alt-text-engine.ts';
+import { createImageEngine } from './engines/images/create-image-engine.ts';
+import type { ImageEngine } from './engines/images/types.ts';
 import type { AltTextEngine } from './engines/types.ts';
 import { createJobQueue, type JobQueue, type WorkOptions } from './jobs/queue.ts';
 import { startWorkers } from './jobs/workers.ts';
@@ -33,6 +35,8 @@ import { creditsRoutes } from './modules/credits/routes.ts';
 import { type CreditsService, createCreditsService } from './modules/credits/service.ts';
 import { filesRoutes } from './modules/files/routes.ts';
 import { createFilesService, type FilesService } from './modules/files/service.ts';
+import { generationRoutes } from './modules/generation/routes.ts';
+import { createGenerationService, type GenerationService } from './modules/generation/service.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { createHealthService } from './modules/health/service.ts';
 import { libraryRoutes } from './modules/library/routes.ts';
@@ -43,6 +47,8 @@ import { reelsRoutes } from './modules/reels/routes.ts';
 import { createReelsService, type ReelsService } from './modules/reels/service.ts';
 import { scrapeRoutes } from './modules/scrape/routes.ts';
 import { createScrapeService, type ScrapeService } from './modules/scrape/service.ts';
+import { studioRoutes } from './modules/studio/routes.ts';
+import { createStudioService, type StudioService } from './modules/studio/service.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
@@ -69,6 +75,12 @@ export type AppDeps = {
   library: LibraryService;
   /** Reels: images and music rendered to an MP4 by ffmpeg. */
   reels: ReelsService;
+  /** The media studio's image engine (IMAGE_ENGINE): edits and generated images. */
+  imageEngine: ImageEngine;
+  /** Image edits, generated images and styled captions, paid in credits. */
+  studio: StudioService;
+  /** Bulk alt-text generation: batches, their jobs and progress. */
+  generation: GenerationService;
   /** Set when PAYMENT_PROVIDER=sandbox: the embedded provider behind /buy/{productId}. */
   sandboxPayments: SandboxProvider | null;
 };
@@ -83,6 +95,8 @@ export type BuildAppOptions = {
   mailTransport?: MailTransport;
   /** Replaces the engine chosen from config (ALT_TEXT_ENGINE). */
   engine?: AltTextEngine;
+  /** Replaces the image engine chosen from config (IMAGE_ENGINE). */
+  imageEngine?: ImageEngine;
 };
 
 declare module 'fastify' {
@@ -209,8 +223,19 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       renderTimeoutMs: config.reels.renderTimeoutSeconds * 1000,
       logger: app.log,
     });
+    const imageEngine = options.imageEngine ?? createImageEngine(config.images);
+    const studio = createStudioService({ db: database.db, files, engine, imageEngine, logger: app.log });
+    const generation = createGenerationService({
+      db: database.db,
+      queue,
+      files,
+      engine,
+      config,
+      runsWorkers,
+      logger: app.log,
+    });
     await queue.start();
-    if (runsWorkers) await startWorkers(queue, { files, mail }, options.workOptions);
+    if (runsWorkers) await startWorkers(queue, { files, mail, generation }, options.workOptions);
 
     app.decorate('config', config);
     app.decorate('deps', {
@@ -228,6 +253,9 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       scrape,
       library,
       reels,
+      imageEngine,
+      studio,
+      generation,
       sandboxPayments: payments.sandbox,
     });
   } catch (error) {
@@ -239,6 +267,10 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   }
 
   app.addHook('onClose', async (instance) => {
+    // Batches under way stop claiming images and finish the ones in hand; the rest resume later.
+    await instance.deps.generation
+      .close()
+      .catch((error) => instance.log.error({ err: error }, 'stopping generation failed'));
     // Workers finish their current job before the database goes away.
     await instance.deps.queue
       .stop()
@@ -285,6 +317,8 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     await app.register(scrapeRoutes, { prefix: API_BASE, scrape: app.deps.scrape });
     await app.register(libraryRoutes, { prefix: API_BASE, library: app.deps.library });
     await app.register(reelsRoutes, { prefix: API_BASE, reels: app.deps.reels });
+    await app.register(studioRoutes, { prefix: API_BASE, studio: app.deps.studio });
+    await app.register(generationRoutes, { prefix: API_BASE, generation: app.deps.generation });
     if (app.deps.sandboxPayments)
       await app.register(sandboxCheckoutRoutes, {
         sandbox: app.deps.sandboxPayments,

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { type ProductId, productIds } from '@altwise/contracts/billing';
 import { z } from 'zod';
 import { type EngineOptions, engineEnvSchema, engineOptionsFromParsedEnv } from './engines/engine-options.ts';
+import type { ImageEngineConfig } from './engines/images/create-image-engine.ts';
 
 /**
  * The environment, checked once at start. This is the only module that reads `process.env`;
@@ -146,8 +147,38 @@ const envSchema = z.object({
   FETCH_ALLOW_PRIVATE: booleanText('FETCH_ALLOW_PRIVATE'),
   REEL_MAX_RENDERS: positiveInt('REEL_MAX_RENDERS', 1),
   REEL_RENDER_TIMEOUT_SECONDS: positiveInt('REEL_RENDER_TIMEOUT_SECONDS', 120),
+  GENERATION_CONCURRENCY: positiveInt('GENERATION_CONCURRENCY', 8),
+  GENERATION_MAX_ATTEMPTS: positiveInt('GENERATION_MAX_ATTEMPTS', 3),
+  GENERATION_RETRY_DELAY_MS: positiveInt('GENERATION_RETRY_DELAY_MS', 1000),
+  GENERATION_LEASE_SECONDS: positiveInt('GENERATION_LEASE_SECONDS', 60),
+  GENERATION_RATE_LIMIT_PER_MINUTE: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.coerce
+      .number({ error: 'GENERATION_RATE_LIMIT_PER_MINUTE must be a number' })
+      .int('GENERATION_RATE_LIMIT_PER_MINUTE must be a whole number')
+      .min(0, 'GENERATION_RATE_LIMIT_PER_MINUTE must be 0 (unlimited) or more')
+      .default(0),
+  ),
   STRIPE_API_BASE: optionalText.pipe(
     z.url({ protocol: /^https?$/, error: 'STRIPE_API_BASE must be an absolute http(s) URL' }).optional(),
+  ),
+  IMAGE_ENGINE: z
+    .preprocess(
+      (value) => (value === '' ? undefined : value),
+      z.enum(['offline', 'openai'], { error: 'IMAGE_ENGINE must be offline or openai' }).optional(),
+    )
+    .default('offline'),
+  OPENAI_IMAGE_MODEL: z
+    .preprocess((value) => (value === '' ? undefined : value), z.string().optional())
+    .default('gpt-image-1'),
+  OPENAI_IMAGE_TIMEOUT_MS: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.coerce
+      .number({ error: 'OPENAI_IMAGE_TIMEOUT_MS must be a number' })
+      .int('OPENAI_IMAGE_TIMEOUT_MS must be a whole number')
+      .min(1000, 'OPENAI_IMAGE_TIMEOUT_MS must be between 1000 and 600000')
+      .max(600_000, 'OPENAI_IMAGE_TIMEOUT_MS must be between 1000 and 600000')
+      .default(120_000),
   ),
 });
 
@@ -212,6 +243,8 @@ export type AppConfig = {
   content: { rateLimit: { perUser: number; windowSeconds: number } };
   /** The alt-text and text engine (engines/engine-options.ts, ADR 005). */
   engine: EngineOptions;
+  /** The media studio's image engine (engines/images, ADR 016); the API key and base URL are the engine's. */
+  images: ImageEngineConfig;
   /** Reels (modules/reels, ADR 017): ffmpeg renders at once, their time limit, their scratch space. */
   reels: { maxRenders: number; renderTimeoutSeconds: number; tempDir: string };
   /** Fetching user-given URLs (scraped pages, images): net/safe-fetch.ts. */
@@ -222,6 +255,21 @@ export type AppConfig = {
     /** The whole fetch of a page, redirects and body included. */
     timeoutMs: number;
   };
+  /** Bulk alt-text generation (modules/generation, ADR 015). */
+  generation: GenerationConfig;
+};
+
+export type GenerationConfig = {
+  /** Images described at once by one process, across all batches. */
+  concurrency: number;
+  /** Engine attempts per image before it fails and is refunded. */
+  maxAttempts: number;
+  /** First retry delay; doubles each attempt. */
+  retryDelayMs: number;
+  /** How long a claimed image belongs to its worker before another process may take it over. */
+  leaseSeconds: number;
+  /** Engine calls per minute per provider and process; 0: unlimited. */
+  rateLimitPerMinute: number;
 };
 
 export type PaymentsConfig =
@@ -311,6 +359,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       if (!has(name)) problems.push(`${name} is required when PAYMENT_PROVIDER=dodo`);
     }
   }
+  if (
+    env.IMAGE_ENGINE === 'openai' &&
+    !has('OPENAI_API_KEY') &&
+    new URL(env.OPENAI_BASE_URL?.trim() || 'https://api.openai.com/v1', 'https://api.openai.com').hostname ===
+      'api.openai.com'
+  ) {
+    problems.push('OPENAI_API_KEY is required when IMAGE_ENGINE=openai talks to api.openai.com');
+  }
   if (has('STRIPE_SECRET_KEY') && !has('STRIPE_WEBHOOK_SECRET')) {
     problems.push(
       'STRIPE_WEBHOOK_SECRET is required when STRIPE_SECRET_KEY is set: the signing secret (whsec_...) of the Stripe webhook endpoint that posts to /api/v1/webhooks/payments',
@@ -391,11 +447,28 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       },
     },
     engine: engineOptionsFromParsedEnv(engineParsed.data),
+    images: {
+      provider: e.IMAGE_ENGINE,
+      openai: {
+        baseURL: engineParsed.data.OPENAI_BASE_URL,
+        apiKey: engineParsed.data.OPENAI_API_KEY || 'not-needed',
+        model: e.OPENAI_IMAGE_MODEL,
+        timeoutMs: e.OPENAI_IMAGE_TIMEOUT_MS,
+        maxRetries: engineParsed.data.OPENAI_MAX_RETRIES,
+      },
+    },
     reels: {
       maxRenders: e.REEL_MAX_RENDERS,
       renderTimeoutSeconds: e.REEL_RENDER_TIMEOUT_SECONDS,
       tempDir: path.join(dataDir, 'tmp', 'reels'),
     },
     fetch: { allowPrivate: e.FETCH_ALLOW_PRIVATE ?? false, connectTimeoutMs: 5_000, timeoutMs: 15_000 },
+    generation: {
+      concurrency: e.GENERATION_CONCURRENCY,
+      maxAttempts: e.GENERATION_MAX_ATTEMPTS,
+      retryDelayMs: e.GENERATION_RETRY_DELAY_MS,
+      leaseSeconds: e.GENERATION_LEASE_SECONDS,
+      rateLimitPerMinute: e.GENERATION_RATE_LIMIT_PER_MINUTE,
+    },
   };
 }

@@ -27,7 +27,7 @@ export type TestAppOverrides = {
   dataDir?: string;
   /** Open the database from config (a PGlite directory under DATA_DIR) instead of in memory. */
   persistent?: boolean;
-} & Pick<BuildAppOptions, 'storage' | 'workOptions' | 'mailTransport'>;
+} & Pick<BuildAppOptions, 'storage' | 'workOptions' | 'mailTransport' | 'engine' | 'imageEngine'>;
 
 /**
  * The app on a fresh database: an in-memory PGlite by default; when TEST_DATABASE_URL points at a
@@ -64,6 +64,8 @@ export async function buildTestApp(overrides: TestAppOverrides = {}): Promise<Te
       database,
       storage: overrides.storage,
       mailTransport: overrides.mailTransport,
+      imageEngine: overrides.imageEngine,
+      engine: overrides.engine,
       workOptions: overrides.workOptions ?? { pollingIntervalSeconds: 0.5 },
     });
     await overrides.beforeReady?.(app);

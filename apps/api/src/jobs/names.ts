@@ -4,6 +4,8 @@ export const jobNames = {
   purgeExpiredFiles: 'files.purge-expired',
   /** Sends one stored email (mail_messages row) through the configured transport. */
   sendMail: 'mail.send',
+  /** Describes every image of one generation batch (modules/generation); safe to run twice at once. */
+  generateBatch: 'generation.batch',
 } as const;
 
 export type JobName = (typeof jobNames)[keyof typeof jobNames];
@@ -11,6 +13,7 @@ export type JobName = (typeof jobNames)[keyof typeof jobNames];
 export type JobPayloads = {
   'files.purge-expired': { limit?: number };
   'mail.send': { mailId: string };
+  'generation.batch': { batchId: string };
 };
 
 /** How each queue retries and how long a job may run before it counts as stuck. */
@@ -21,6 +24,8 @@ export const jobQueueOptions: Record<
   'files.purge-expired': { retryLimit: 3, retryDelay: 60, retryBackoff: true, expireInSeconds: 600 },
   // About a day of retries while an SMTP server is down, then the row stays `failed`.
   'mail.send': { retryLimit: 10, retryDelay: 30, retryBackoff: true, expireInSeconds: 120 },
+  // Images retry on their own (GENERATION_MAX_ATTEMPTS); a job retry only resumes what a crash left.
+  'generation.batch': { retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 3 * 3600 },
 };
 
 /** Recurring jobs, run by worker processes (cron syntax, UTC). */

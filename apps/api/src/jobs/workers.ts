@@ -1,5 +1,7 @@
 import type { FilesService } from '../modules/files/service.ts';
+import type { GenerationService } from '../modules/generation/service.ts';
 import type { MailService } from '../modules/mail/service.ts';
+import { generateBatchHandler } from './handlers/generate-batch.ts';
 import { purgeExpiredFilesHandler } from './handlers/purge-expired-files.ts';
 import { sendMailHandler } from './handlers/send-mail.ts';
 import { jobNames, jobSchedules } from './names.ts';
@@ -8,11 +10,19 @@ import type { JobQueue, WorkOptions } from './queue.ts';
 /** Starts every job handler and recurring schedule; called only where the role includes workers. */
 export async function startWorkers(
   queue: JobQueue,
-  deps: { files: FilesService; mail: MailService },
+  deps: { files: FilesService; mail: MailService; generation?: GenerationService },
   options: WorkOptions = {},
 ): Promise<void> {
   await queue.work(jobNames.purgeExpiredFiles, purgeExpiredFilesHandler(deps.files), options);
   await queue.work(jobNames.sendMail, sendMailHandler(deps.mail), options);
+  if (deps.generation) {
+    // Several batches at once; their images share the process-wide GENERATION_CONCURRENCY slots.
+    await queue.work(jobNames.generateBatch, generateBatchHandler(deps.generation), {
+      ...options,
+      concurrency: Math.max(options.concurrency ?? 1, 4),
+    });
+    await deps.generation.resumeUnfinishedBatches();
+  }
   for (const schedule of jobSchedules) {
     await queue.schedule(schedule.name, schedule.cron, schedule.data);
   }

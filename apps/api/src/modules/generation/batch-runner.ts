@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { GenerationConfig } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
+import type { GenerationBatch } from '../../db/tables/generation-batches.ts';
+import { refundReservation } from '../credits/service.ts';
+import { classifyFailure, type DescribeDeps, describeOnce, ImageFailure } from './describe.ts';
+import {
+  addToBatchCounts,
+  type ClaimedItem,
+  claimNextItem,
+  countOpenItems,
+  findBatch,
+  finishBatch,
+  finishItem,
+  insertLibraryImage,
+  markBatchProcessing,
+  recordRetry,
+  renewClaims,
+} from './repository.ts';
+import type { Semaphore } from './throttle.ts';
+
+/** The claim was taken over by another worker (this one was too slow): roll back, write nothing. */
+class LostClaim extends Error {}
+
+/** The process is stopping: the batch is left for a job retry or the next start to finish. */
+export class BatchInterrupted extends Error {
+  constructor() {
+    super('The worker stopped before the batch finished; it resumes on retry or at the next start.');
+    this.name = 'BatchInterrupted';
+  }
+}
+
+export type BatchRunnerDeps = DescribeDeps & {
+  db: Database;
+  config: GenerationConfig;
+  /** Shared by every batch of the process: at most `config.concurrency` images at once. */
+  slots: Semaphore;
+};
+
+/**
+ * Works one batch to its end. Safe to run more than once at the same time, in one process or
+ * several: each image is claimed with SKIP LOCKED, and its result or its refund is written only
+ * while the claim is still this worker's, in one transaction with the batch's counts. So every
+ * image is charged once and lands once, whoever finishes it.
+ */
+export function createBatchRunner(deps: BatchRunnerDeps) {
+  const { db, config, slots, logger } = deps;
+  /** Claims this process holds, renewed together so a long engine call keeps its lease. */
+  const held = new Set<string>();
+  let heartbeat: NodeJS.Timeout | undefined;
+
+  function hold(claimId: string) {
+    held.add(claimId);
+    heartbeat ??= setInterval(
+      () => {
+        renewClaims(db, [...held]).catch((error) => logger.warn({ err: error }, 'renewing claims failed'));
+      },
+      Math.max(200, (config.leaseSeconds * 1000) / 3),
+    );
+    heartbeat.unref();
+  }
+
+  function release(claimId: string) {
+    held.delete(claimId);
+    if (held.size === 0 && heartbeat) {
+      clearInterval(heartbeat);
+      heartbeat = undefined;
+    }
+  }
+
+  async function landResult(batch: GenerationBatch, item: ClaimedItem, claimId: string) {
+    const result = await describeOnce(deps, {
+      src: item.src,
+      fileKey: item.fileKey,
+      context: { ...item.context, ...(batch.pageUrl ? { pageUrl: batch.pageUrl } : {}) },
+      prompt: batch.prompt,
+    });
+    await db.transaction(async (tx) => {
+      const image = await insertLibraryImage(tx, {
+        userId: batch.userId,
+        src: item.src,
+        altText: result.altText,
+        engine: result.engine,
+        model: result.model,
+        batchId: batch.id,
+        context: item.context as Record<string, string>,
+        fileKey: item.fileKey,
+      });
+      if (!(await finishItem(tx, item.id, claimId, { status: 'done', libraryImageId: image.id })))
+        throw new LostClaim();
+      await addToBatchCounts(tx, batch.id, { completed: 1 });
+    });
+  }
+
+  async function recordFailure(
+    batch: GenerationBatch,
+    item: ClaimedItem,
+    claimId: string,
+    failure: ImageFailure,
+  ) {
+    await db.transaction(async (tx) => {
+      if (!(await finishItem(tx, item.id, claimId, { status: 'failed', error: failure.message })))
+        throw new LostClaim();
+      await refundReservation(tx, batch.userId, batch.reservationId, 1);
+      await addToBatchCounts(tx, batch.id, { failed: 1 });
+    });
+  }
+
+  async function processItem(batch: GenerationBatch, item: ClaimedItem, claimId: string) {
+    let attempts = item.attempts;
+    for (;;) {
+      let failure: ImageFailure;
+      try {
+        await landResult(batch, item, claimId);
+        return;
+      } catch (error) {
+        if (error instanceof LostClaim) throw error;
+        failure = classifyFailure(error);
+      }
+      if (failure.retryable && attempts < config.maxAttempts) {
+        await sleep(config.retryDelayMs * 2 ** (attempts - 1) * (0.75 + Math.random() * 0.5));
+        const next = await recordRetry(db, item.id, claimId);
+        if (next === undefined) throw new LostClaim();
+        attempts = next;
+        continue;
+      }
+      const gaveUp = failure.retryable && attempts > 1;
+      if (gaveUp) logger.warn({ err: failure.cause, item: item.id, attempts }, 'image failed after retries');
+      const final = gaveUp
+        ? new ImageFailure(`${failure.message} (gave up after ${attempts} attempts)`, false)
+        : failure;
+      await recordFailure(batch, item, claimId, final);
+      return;
+    }
+  }
+
+  /** One lane: claims and works images until the batch has none left to claim. */
+  async function runLane(batch: GenerationBatch, stopping: () => boolean) {
+    for (;;) {
+      const releaseSlot = await slots.acquire();
+      try {
+        if (stopping()) return;
+        const claimId = randomUUID();
+        const item = await claimNextItem(db, batch.id, claimId, config.leaseSeconds);
+        if (!item) return;
+        hold(claimId);
+        try {
+          if (item.attempts > config.maxAttempts)
+            // A process died on this image every time it tried; do not let it take down another.
+            await recordFailure(
+              batch,
+              item,
+              claimId,
+              new ImageFailure(
+                `Describing this image did not finish after ${config.maxAttempts} attempts.`,
+                false,
+              ),
+            );
+          else await processItem(batch, item, claimId);
+        } catch (error) {
+          if (error instanceof LostClaim)
+            logger.warn({ item: item.id }, 'image was taken over by another worker');
+          else throw error;
+        } finally {
+          release(claimId);
+        }
+      } finally {
+        releaseSlot();
+      }
+    }
+  }
+
+  return {
+    /** Works the batch until every image has ended, then closes it. Returns when done. */
+    async runBatch(batchId: string, stopping: () => boolean = () => false): Promise<void> {
+      const batch = await findBatch(db, batchId);
+      if (!batch || batch.finishedAt) return;
+      await markBatchProcessing(db, batchId);
+      for (;;) {
+        await Promise.all(
+          Array.from({ length: Math.min(config.concurrency, batch.total) }, () => runLane(batch, stopping)),
+        );
+        if (stopping()) throw new BatchInterrupted();
+        const open = await countOpenItems(db, batchId);
+        if (open.pending === 0 && open.processing === 0) break;
+        // Images still claimed by another worker: it finishes them, or its lease runs out and we
+        // take them over. Either way, look again shortly.
+        const leaseEnds = open.oldestClaim ? open.oldestClaim.getTime() + config.leaseSeconds * 1000 : 0;
+        await sleep(Math.min(Math.max(250, leaseEnds - Date.now()), 2_000));
+      }
+      if (await finishBatch(db, batchId)) {
+        const done = await findBatch(db, batchId);
+        logger.info(
+          { batch: batchId, total: done?.total, completed: done?.completed, failed: done?.failed },
+          'generation batch finished',
+        );
+      }
+    },
+  };
+}
+
+export type BatchRunner = ReturnType<typeof createBatchRunner>;

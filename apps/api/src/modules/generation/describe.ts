@@ -1,0 +1,102 @@
+import { buffer } from 'node:stream/consumers';
+import { MAX_REMOTE_IMAGE_BYTES } from '@altwise/contracts/generation';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppConfig } from '../../config.ts';
+import { EngineInputError, EngineProviderError } from '../../engines/errors.ts';
+import { fetchImage } from '../../engines/fetch-image.ts';
+import type { AltTextEngine, AltTextResult, PageContext } from '../../engines/types.ts';
+import { SafeFetchError } from '../../net/safe-fetch.ts';
+import type { FilesService } from '../files/service.ts';
+import { detectImageType, supportedImageTypesText } from './image-type.ts';
+import type { RateLimiter } from './throttle.ts';
+
+/** An image to describe: where its bytes are and what the engine is told about it. */
+export type ImageToDescribe = {
+  src: string;
+  /** Set for uploads: the bytes come from storage, not from the network. */
+  fileKey: string | null;
+  context: PageContext;
+  prompt?: string | null;
+};
+
+/** A failure that will not go away by trying again (not an image, 404, refused address...). */
+export class ImageFailure extends Error {
+  readonly retryable: boolean;
+  constructor(message: string, retryable: boolean, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ImageFailure';
+    this.retryable = retryable;
+  }
+}
+
+export type DescribeDeps = {
+  engine: AltTextEngine;
+  files: FilesService;
+  fetch: AppConfig['fetch'];
+  limiter: RateLimiter;
+  logger: FastifyBaseLogger;
+};
+
+const retryableStatus = (status: number | undefined) =>
+  status === 408 || status === 425 || status === 429 || (status !== undefined && status >= 500);
+
+/**
+ * What went wrong, in words the user can act on, and whether another attempt might succeed:
+ * rate limits, outages and timeouts are worth retrying; bad input is not.
+ */
+export function classifyFailure(error: unknown): ImageFailure {
+  if (error instanceof ImageFailure) return error;
+  if (error instanceof EngineInputError) {
+    const cause = error.cause;
+    if (cause instanceof SafeFetchError)
+      return new ImageFailure(
+        `Could not download the image: ${cause.message}`,
+        cause.code === 'TIMEOUT' || cause.code === 'UNREACHABLE' || retryableStatus(cause.status),
+        { cause: error },
+      );
+    if (error.code === 'TOO_LARGE')
+      return new ImageFailure(`The image is larger than ${MAX_REMOTE_IMAGE_BYTES / 1024 / 1024} MB.`, false, {
+        cause: error,
+      });
+    return new ImageFailure(error.message, false, { cause: error });
+  }
+  if (error instanceof EngineProviderError)
+    return new ImageFailure(
+      `The alt-text engine could not describe this image: ${error.message}`,
+      error.retryable || retryableStatus(error.status),
+      { cause: error },
+    );
+  if (error instanceof SafeFetchError)
+    return new ImageFailure(
+      `Could not download the image: ${error.message}`,
+      error.code === 'TIMEOUT' || retryableStatus(error.status),
+      { cause: error },
+    );
+  return new ImageFailure('Something went wrong while describing this image.', true, { cause: error });
+}
+
+async function loadBytes(deps: DescribeDeps, image: ImageToDescribe): Promise<Uint8Array> {
+  if (image.fileKey) {
+    const stored = await deps.files.openFile(image.fileKey);
+    if (!stored) throw new ImageFailure('The uploaded file is no longer stored.', false);
+    return buffer(stored.body);
+  }
+  const { bytes } = await fetchImage(image.src, {
+    allowPrivate: deps.fetch.allowPrivate,
+    maxBytes: MAX_REMOTE_IMAGE_BYTES,
+    timeoutMs: deps.fetch.timeoutMs,
+  });
+  return bytes;
+}
+
+/** Reads the image (storage or the safe fetcher), checks it is an image, and asks the engine once. */
+export async function describeOnce(deps: DescribeDeps, image: ImageToDescribe): Promise<AltTextResult> {
+  const bytes = await loadBytes(deps, image);
+  if (!detectImageType(bytes))
+    throw new ImageFailure(`The file is not an image (expected ${supportedImageTypesText}).`, false);
+  await deps.limiter.take();
+  return deps.engine.describeImage(bytes, {
+    ...(image.prompt ? { prompt: image.prompt } : {}),
+    context: image.context,
+  });
+}

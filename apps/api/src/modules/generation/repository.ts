@@ -1,0 +1,281 @@
+import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { type DbExecutor, queryRows } from '../../db/client.ts';
+import {
+  type GenerationBatch,
+  generationBatches,
+  type NewGenerationBatch,
+} from '../../db/tables/generation-batches.ts';
+import {
+  type GenerationItemContext,
+  generationItems,
+  type NewGenerationItem,
+} from '../../db/tables/generation-items.ts';
+import { type LibraryImage, libraryImages, type NewLibraryImage } from '../../db/tables/library-images.ts';
+import { storedFiles } from '../../db/tables/stored-files.ts';
+
+export async function insertBatch(db: DbExecutor, batch: NewGenerationBatch): Promise<GenerationBatch> {
+  const [row] = await db.insert(generationBatches).values(batch).returning();
+  if (!row) throw new Error('insert into generation_batches returned no row');
+  return row;
+}
+
+export async function insertItems(db: DbExecutor, items: NewGenerationItem[]): Promise<void> {
+  if (items.length > 0) await db.insert(generationItems).values(items);
+}
+
+export async function findBatch(db: DbExecutor, id: string): Promise<GenerationBatch | undefined> {
+  const [row] = await db.select().from(generationBatches).where(eq(generationBatches.id, id));
+  return row;
+}
+
+export async function findBatchOf(
+  db: DbExecutor,
+  userId: string,
+  id: string,
+): Promise<GenerationBatch | undefined> {
+  const [row] = await db
+    .select()
+    .from(generationBatches)
+    .where(and(eq(generationBatches.id, id), eq(generationBatches.userId, userId)));
+  return row;
+}
+
+/** The user's unfinished batches and those finished within `recentSeconds`, oldest first. */
+export async function listRecentBatchesOf(
+  db: DbExecutor,
+  userId: string,
+  recentSeconds: number,
+): Promise<GenerationBatch[]> {
+  return db
+    .select()
+    .from(generationBatches)
+    .where(
+      and(
+        eq(generationBatches.userId, userId),
+        or(
+          isNull(generationBatches.finishedAt),
+          gt(generationBatches.finishedAt, sql`now() - make_interval(secs => ${recentSeconds})`),
+        ),
+      ),
+    )
+    .orderBy(asc(generationBatches.createdAt))
+    .limit(50);
+}
+
+/** Every batch not yet finished, for the worker's start-up resume. */
+export async function listUnfinishedBatchIds(db: DbExecutor): Promise<string[]> {
+  const rows = await db
+    .select({ id: generationBatches.id })
+    .from(generationBatches)
+    .where(isNull(generationBatches.finishedAt))
+    .orderBy(asc(generationBatches.createdAt));
+  return rows.map((row) => row.id);
+}
+
+/** The failed items of these batches, in order, with their reason. */
+export async function listFailuresOf(
+  db: DbExecutor,
+  batchIds: string[],
+): Promise<{ batchId: string; src: string; error: string | null }[]> {
+  if (batchIds.length === 0) return [];
+  return db
+    .select({ batchId: generationItems.batchId, src: generationItems.src, error: generationItems.error })
+    .from(generationItems)
+    .where(and(inArray(generationItems.batchId, batchIds), eq(generationItems.status, 'failed')))
+    .orderBy(asc(generationItems.position));
+}
+
+export async function markBatchProcessing(db: DbExecutor, id: string): Promise<void> {
+  await db
+    .update(generationBatches)
+    .set({ status: 'processing', updatedAt: sql`now()` })
+    .where(and(eq(generationBatches.id, id), eq(generationBatches.status, 'queued')));
+}
+
+export type ClaimedItem = {
+  id: string;
+  position: number;
+  src: string;
+  fileKey: string | null;
+  context: GenerationItemContext;
+  attempts: number;
+};
+
+/**
+ * Takes the next image of the batch for this worker: a pending one, or one whose claim is older
+ * than the lease (its process died). SKIP LOCKED lets concurrent workers, in this process or
+ * another, each take a different row without waiting on one another.
+ */
+export async function claimNextItem(
+  db: DbExecutor,
+  batchId: string,
+  claimId: string,
+  leaseSeconds: number,
+): Promise<ClaimedItem | undefined> {
+  const [row] = await queryRows<{
+    id: string;
+    position: number;
+    src: string;
+    file_key: string | null;
+    context: GenerationItemContext | string;
+    attempts: number;
+  }>(
+    db,
+    sql`update generation_items
+        set status = 'processing', claim_id = ${claimId}, claimed_at = now(), attempts = attempts + 1,
+            updated_at = now()
+        where id = (
+          select id from generation_items
+          where batch_id = ${batchId}
+            and (status = 'pending'
+                 or (status = 'processing' and claimed_at < now() - make_interval(secs => ${leaseSeconds})))
+          order by position
+          limit 1
+          for update skip locked
+        )
+        returning id, position, src, file_key, context, attempts`,
+  );
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    position: row.position,
+    src: row.src,
+    fileKey: row.file_key,
+    context: typeof row.context === 'string' ? JSON.parse(row.context) : row.context,
+    attempts: row.attempts,
+  };
+}
+
+/** Keeps claims alive while their images are being described; answers how many were still held. */
+export async function renewClaims(db: DbExecutor, claimIds: string[]): Promise<number> {
+  if (claimIds.length === 0) return 0;
+  const rows = await db
+    .update(generationItems)
+    .set({ claimedAt: sql`now()` })
+    .where(and(inArray(generationItems.claimId, claimIds), eq(generationItems.status, 'processing')))
+    .returning({ id: generationItems.id });
+  return rows.length;
+}
+
+/** Counts one more attempt on a claim still held; undefined when the claim was lost. */
+export async function recordRetry(
+  db: DbExecutor,
+  itemId: string,
+  claimId: string,
+): Promise<number | undefined> {
+  const [row] = await db
+    .update(generationItems)
+    .set({ attempts: sql`${generationItems.attempts} + 1`, claimedAt: sql`now()`, updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(generationItems.id, itemId),
+        eq(generationItems.claimId, claimId),
+        eq(generationItems.status, 'processing'),
+      ),
+    )
+    .returning({ attempts: generationItems.attempts });
+  return row?.attempts;
+}
+
+/** Ends a claimed item; false when the claim is no longer this worker's (nothing is changed then). */
+export async function finishItem(
+  db: DbExecutor,
+  itemId: string,
+  claimId: string,
+  outcome: { status: 'done'; libraryImageId: string } | { status: 'failed'; error: string },
+): Promise<boolean> {
+  const rows = await db
+    .update(generationItems)
+    .set({
+      status: outcome.status,
+      libraryImageId: outcome.status === 'done' ? outcome.libraryImageId : null,
+      error: outcome.status === 'failed' ? outcome.error : null,
+      claimId: null,
+      updatedAt: sql`now()`,
+    })
+    .where(
+      and(
+        eq(generationItems.id, itemId),
+        eq(generationItems.claimId, claimId),
+        eq(generationItems.status, 'processing'),
+      ),
+    )
+    .returning({ id: generationItems.id });
+  return rows.length === 1;
+}
+
+export async function addToBatchCounts(
+  db: DbExecutor,
+  batchId: string,
+  change: { completed?: number; failed?: number },
+): Promise<void> {
+  await db
+    .update(generationBatches)
+    .set({
+      completed: sql`${generationBatches.completed} + ${change.completed ?? 0}`,
+      failed: sql`${generationBatches.failed} + ${change.failed ?? 0}`,
+      status: 'processing',
+      updatedAt: sql`now()`,
+    })
+    .where(eq(generationBatches.id, batchId));
+}
+
+/** How many of the batch's items are still to do, and when the oldest live claim runs out. */
+export async function countOpenItems(
+  db: DbExecutor,
+  batchId: string,
+): Promise<{ pending: number; processing: number; oldestClaim: Date | null }> {
+  const [row] = await db
+    .select({
+      pending: sql<number>`count(*) filter (where ${generationItems.status} = 'pending')`.mapWith(Number),
+      processing: sql<number>`count(*) filter (where ${generationItems.status} = 'processing')`.mapWith(
+        Number,
+      ),
+      oldestClaim: sql<
+        string | null
+      >`min(${generationItems.claimedAt}) filter (where ${generationItems.status} = 'processing')`,
+    })
+    .from(generationItems)
+    .where(eq(generationItems.batchId, batchId));
+  return {
+    pending: row?.pending ?? 0,
+    processing: row?.processing ?? 0,
+    oldestClaim: row?.oldestClaim ? new Date(row.oldestClaim) : null,
+  };
+}
+
+/**
+ * Closes a batch whose every item has ended: completed, or failed when nothing landed. Only the
+ * first caller changes it; answers whether this call did.
+ */
+export async function finishBatch(db: DbExecutor, batchId: string): Promise<boolean> {
+  const rows = await db
+    .update(generationBatches)
+    .set({
+      status: sql`case when ${generationBatches.completed} = 0 then 'failed' else 'completed' end`,
+      finishedAt: sql`now()`,
+      updatedAt: sql`now()`,
+    })
+    .where(
+      and(
+        eq(generationBatches.id, batchId),
+        isNull(generationBatches.finishedAt),
+        sql`${generationBatches.completed} + ${generationBatches.failed} = ${generationBatches.total}`,
+      ),
+    )
+    .returning({ id: generationBatches.id });
+  return rows.length === 1;
+}
+
+/** A generated alt text with everything regenerate needs later (context, the upload's key). */
+export async function insertLibraryImage(db: DbExecutor, row: NewLibraryImage): Promise<LibraryImage> {
+  const [inserted] = await db.insert(libraryImages).values(row).returning();
+  if (!inserted) throw new Error('insert into library_images returned no row');
+  return inserted;
+}
+
+/** Uploads are saved as temporary files first; once their batch is stored they are kept. */
+export async function keepStoredFiles(db: DbExecutor, keys: string[]): Promise<void> {
+  if (keys.length === 0) return;
+  await db.update(storedFiles).set({ expiresAt: null }).where(inArray(storedFiles.key, keys));
+}

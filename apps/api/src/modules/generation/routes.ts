@@ -1,0 +1,214 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  batchParamsSchema,
+  batchProgressSchema,
+  generateAltTextRequestSchema,
+  libraryImageParamsSchema,
+  listBatchesResponseSchema,
+  MAX_UPLOAD_FILES,
+  regenerateAltTextRequestSchema,
+  regenerateAltTextResponseSchema,
+  startBatchResponseSchema,
+  uploadAndGenerateFieldsSchema,
+} from '@altwise/contracts/generation';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validationFailed } from '../../errors.ts';
+import { discardUploads, readUploads, uploadLimits } from './read-uploads.ts';
+import type { GenerationService } from './service.ts';
+
+const bearerAuth = [{ bearerAuth: [] }];
+/** How often the event stream looks at the database (works whichever process runs the batch). */
+const STREAM_POLL_MS = 500;
+/** A comment line now and then keeps proxies from closing an idle stream. */
+const STREAM_KEEPALIVE_MS = 15_000;
+
+/** Bulk generation, batch progress and regenerate (issue 6), under /api/v1. */
+export async function generationRoutes(
+  app: FastifyInstance,
+  options: { generation: GenerationService; streamPollMs?: number },
+) {
+  const { generation } = options;
+  const pollMs = options.streamPollMs ?? STREAM_POLL_MS;
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  // Multipart only here, with the upload limits; the rest of the API takes JSON.
+  await app.register(multipart, { limits: uploadLimits });
+  let closing = false;
+  app.addHook('onClose', async () => {
+    closing = true;
+  });
+
+  typed.post(
+    '/images/generate-alt-text',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags: ['images'],
+        summary: 'Generate alt text for scraped images in the background (1 credit each)',
+        description:
+          'Reserves one credit per image up front (402 `Insufficient credits` when the balance is short; nothing is stored then), ' +
+          'stores the batch and answers 202 at once. Each image is downloaded through the SSRF-safe fetcher (at most 10 MB, checked by its bytes: JPEG, PNG, WebP, GIF, AVIF or SVG), ' +
+          'described with the optional prompt and the page context, and added to the library; the credit of every image that fails is refunded. ' +
+          '`userId`, if given, must be the caller’s (403 otherwise). Follow the batch with GET /images/batches/{id} or its event stream.',
+        security: bearerAuth,
+        body: generateAltTextRequestSchema,
+        response: { 202: startBatchResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const started = await generation.startScrapeBatch(request.user.id, request.body);
+      return reply.code(202).send(started);
+    },
+  );
+
+  typed.post(
+    '/images/upload-and-generate',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags: ['images'],
+        summary: 'Upload images and generate their alt text in the background (1 credit each)',
+        description:
+          `multipart/form-data: \`images\` (1 to ${MAX_UPLOAD_FILES} files, each at most 5 MB and a JPEG, PNG, WebP, GIF, AVIF or SVG by its bytes), optional \`userId\` (must be the caller’s) and \`chatGptPrompt\`. ` +
+          '413 naming the file over 5 MB, 400 naming the file that is not an image or when no file is sent; nothing is stored or charged then. ' +
+          'Otherwise the files are stored (served at /files/…, the library row’s `src`), one credit per image is reserved and the answer is 202 with the batch.',
+        security: bearerAuth,
+        consumes: ['multipart/form-data'],
+        response: { 202: startBatchResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const { fields, uploads } = await readUploads(request, app.deps.files, request.user.id);
+      try {
+        const parsed = uploadAndGenerateFieldsSchema.safeParse(fields);
+        if (!parsed.success)
+          throw validationFailed(
+            parsed.error.issues[0]?.message ?? 'Invalid form fields',
+            parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+          );
+        const started = await generation.startUploadBatch(request.user.id, parsed.data, uploads);
+        return reply.code(202).send(started);
+      } catch (error) {
+        await discardUploads(app.deps.files, uploads);
+        throw error;
+      }
+    },
+  );
+
+  typed.get(
+    '/images/batches',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags: ['images'],
+        summary: 'The caller’s unfinished generation batches and those finished in the last minute',
+        security: bearerAuth,
+        response: { 200: listBatchesResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return generation.listBatches(request.user.id);
+    },
+  );
+
+  typed.get(
+    '/images/batches/:id',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags: ['images'],
+        summary: 'Progress of one of the caller’s generation batches',
+        description: '404 when the batch is not the caller’s.',
+        security: bearerAuth,
+        params: batchParamsSchema,
+        response: { 200: batchProgressSchema },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return generation.getProgress(request.user.id, request.params.id);
+    },
+  );
+
+  typed.get(
+    '/images/batches/:id/events',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags: ['images'],
+        summary: 'Server-sent events with a batch’s progress until it ends',
+        description:
+          '`text/event-stream`: an event `progress` (data: the same JSON as GET /images/batches/{id}) at once and whenever it changes; ' +
+          'the stream closes after the event with status `completed` or `failed`. Authenticated by the Bearer header (read it with fetch streaming). 404 when the batch is not the caller’s.',
+        security: bearerAuth,
+        params: batchParamsSchema,
+        produces: ['text/event-stream'],
+      },
+    },
+    async (request, reply) => {
+      const userId = request.user.id;
+      const batchId = request.params.id;
+      // Answered in the usual shape (404...) before the stream starts.
+      let progress = await generation.getProgress(userId, batchId);
+      reply.hijack();
+      const raw = reply.raw;
+      let gone = false;
+      raw.on('close', () => {
+        gone = true;
+      });
+      raw.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+        'x-content-type-options': 'nosniff',
+        'x-request-id': request.id,
+      });
+      const send = (data: unknown) => raw.write(`event: progress\ndata: ${JSON.stringify(data)}\n\n`);
+      let last = JSON.stringify(progress);
+      send(progress);
+      let quietSince = Date.now();
+      try {
+        while (!gone && !closing && progress.status !== 'completed' && progress.status !== 'failed') {
+          await sleep(pollMs);
+          if (gone || closing) break;
+          progress = await generation.getProgress(userId, batchId);
+          const json = JSON.stringify(progress);
+          if (json !== last) {
+            last = json;
+            send(progress);
+            quietSince = Date.now();
+          } else if (Date.now() - quietSince > STREAM_KEEPALIVE_MS) {
+            raw.write(': keep-alive\n\n');
+            quietSince = Date.now();
+          }
+        }
+      } catch (error) {
+        request.log.warn({ err: error, batch: batchId }, 'batch event stream ended early');
+      } finally {
+        if (!raw.writableEnded) raw.end();
+      }
+    },
+  );
+
+  typed.post(
+    '/images/altText/:id/regenerate',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags: ['images'],
+        summary: 'Write a new alt text for one of the caller’s images (1 credit)',
+        description:
+          'Reserves 1 credit (402 `Insufficient credits`), describes the image again with its stored page context and the optional prompt, and saves the new alt text. ' +
+          'If no alt text lands the credit is refunded and the answer says why: 404 for an image not in the caller’s library, 422 when the image can no longer be read or is not an image, 502 when the engine fails.',
+        security: bearerAuth,
+        params: libraryImageParamsSchema,
+        body: regenerateAltTextRequestSchema.optional(),
+        response: { 200: regenerateAltTextResponseSchema },
+      },
+    },
+    async (request) => generation.regenerate(request.user.id, request.params.id, request.body?.chatGptPrompt),
+  );
+}

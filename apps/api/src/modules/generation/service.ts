@@ -1,0 +1,276 @@
+import {
+  type BatchProgress,
+  batchStartedMessage,
+  type GenerateAltTextRequest,
+  type generateAltTextRequestSchema,
+  type RegenerateAltTextResponse,
+  type StartBatchResponse,
+} from '@altwise/contracts/generation';
+import type { FastifyBaseLogger } from 'fastify';
+import type { z } from 'zod';
+import type { AppConfig } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
+import type { GenerationBatch, GenerationSource } from '../../db/tables/generation-batches.ts';
+import type { GenerationItemContext } from '../../db/tables/generation-items.ts';
+import type { AltTextEngine } from '../../engines/types.ts';
+import { AppError, badGateway, forbidden, notFound, unprocessable } from '../../errors.ts';
+import { jobNames } from '../../jobs/names.ts';
+import type { JobQueue } from '../../jobs/queue.ts';
+import { getCreditBalance, refundReservation, reserveCredits } from '../credits/service.ts';
+import type { FilesService } from '../files/service.ts';
+import { findLibraryImage, setLibraryAltText } from '../library/service.ts';
+import { createBatchRunner } from './batch-runner.ts';
+import { classifyFailure, type DescribeDeps, describeOnce } from './describe.ts';
+import {
+  findBatchOf,
+  insertBatch,
+  insertItems,
+  keepStoredFiles,
+  listFailuresOf,
+  listRecentBatchesOf,
+  listUnfinishedBatchIds,
+} from './repository.ts';
+import { createProviderLimiters, Semaphore } from './throttle.ts';
+
+/** How long a finished batch still shows in GET /images/batches (the progress panel's last look). */
+export const RECENT_BATCH_SECONDS = 60;
+
+/** An upload already checked (size, magic bytes) and saved as a temporary file. */
+export type SavedUpload = { key: string; url: string; fileName: string };
+
+type NewItem = { src: string; fileKey: string | null; context: GenerationItemContext };
+
+const batchNotFound = () => notFound('There is no such generation batch.');
+
+function toProgress(
+  batch: GenerationBatch,
+  failures: { src: string; error: string | null }[],
+): BatchProgress {
+  return {
+    id: batch.id,
+    status: batch.status,
+    total: batch.total,
+    completed: batch.completed,
+    failed: batch.failed,
+    creditsReserved: batch.total,
+    createdAt: batch.createdAt.toISOString(),
+    finishedAt: batch.finishedAt?.toISOString() ?? null,
+    failures: failures.map((failure) => ({ src: failure.src, error: failure.error ?? 'Failed' })),
+  };
+}
+
+function dropEmpty(context: Record<string, string | undefined>): GenerationItemContext {
+  return Object.fromEntries(
+    Object.entries(context).filter((entry): entry is [string, string] => Boolean(entry[1]?.trim())),
+  );
+}
+
+export type GenerationService = ReturnType<typeof createGenerationService>;
+
+/**
+ * Bulk alt-text generation: batches paid up front (one credit per image, refunded per image that
+ * fails), worked in the background by durable jobs, with their progress readable by the owner.
+ */
+export function createGenerationService(deps: {
+  db: Database;
+  queue: JobQueue;
+  files: FilesService;
+  engine: AltTextEngine;
+  config: Pick<AppConfig, 'fetch' | 'generation'>;
+  /** Whether this process works batches (PROCESS_ROLE all or worker). */
+  runsWorkers: boolean;
+  logger: FastifyBaseLogger;
+}) {
+  const { db, queue, files, engine, config, logger } = deps;
+  const limiterFor = createProviderLimiters(config.generation.rateLimitPerMinute);
+  const describeDeps: DescribeDeps = {
+    engine,
+    files,
+    fetch: config.fetch,
+    limiter: limiterFor(engine.name),
+    logger,
+  };
+  const runner = createBatchRunner({
+    ...describeDeps,
+    db,
+    config: config.generation,
+    slots: new Semaphore(config.generation.concurrency),
+  });
+  const running = new Set<Promise<void>>();
+
+  function assertSelf(userId: string, requestedUserId: string | undefined) {
+    if (requestedUserId && requestedUserId !== userId)
+      throw forbidden('You can only generate alt text for your own account.');
+  }
+
+  /** Reserves the credits, stores the batch and its images and queues the job: all or nothing. */
+  async function startBatch(
+    userId: string,
+    batch: { source: GenerationSource; prompt?: string; pageUrl?: string },
+    items: NewItem[],
+    keepFiles: string[] = [],
+  ): Promise<StartBatchResponse> {
+    const started = await db.transaction(async (tx) => {
+      const { reservationId, balance } = await reserveCredits(
+        tx,
+        userId,
+        items.length,
+        `generation:${batch.source}`,
+      );
+      const row = await insertBatch(tx, {
+        userId,
+        source: batch.source,
+        prompt: batch.prompt || null,
+        pageUrl: batch.pageUrl || null,
+        reservationId,
+        total: items.length,
+      });
+      await insertItems(
+        tx,
+        items.map((item, position) => ({ batchId: row.id, position, ...item })),
+      );
+      await keepStoredFiles(tx, keepFiles);
+      await queue.send(jobNames.generateBatch, { batchId: row.id }, { tx });
+      return { row, balance };
+    });
+    // The job is the durable copy; starting here as well saves the queue's polling delay. Two runs
+    // of one batch share its images safely (batch-runner.ts).
+    if (deps.runsWorkers) kick(started.row.id);
+    return {
+      success: true,
+      message: batchStartedMessage(items.length),
+      batchId: started.row.id,
+      total: items.length,
+      creditsReserved: items.length,
+      remainingCredits: started.balance,
+      status: started.row.status,
+    };
+  }
+
+  let stopping = false;
+  function kick(batchId: string) {
+    if (stopping) return;
+    const run = runner
+      .runBatch(batchId, () => stopping)
+      .catch((error) => {
+        if (!stopping) logger.error({ err: error, batch: batchId }, 'generation batch run failed');
+      })
+      .finally(() => running.delete(run));
+    running.add(run);
+  }
+
+  return {
+    /** POST /images/generate-alt-text: the scraped images the user selected. */
+    async startScrapeBatch(
+      userId: string,
+      request: z.output<typeof generateAltTextRequestSchema>,
+    ): Promise<StartBatchResponse> {
+      assertSelf(userId, request.userId);
+      const items = request.selectedImages.map((image) => ({
+        src: image.src,
+        fileKey: null,
+        context: dropEmpty({ ...image.context, existingAlt: image.alt }),
+      }));
+      return startBatch(
+        userId,
+        { source: 'scrape', prompt: request.chatGptPrompt, pageUrl: request.pageUrl },
+        items,
+      );
+    },
+
+    /** POST /images/upload-and-generate: files already checked and saved as temporary uploads. */
+    async startUploadBatch(
+      userId: string,
+      fields: { userId?: string; chatGptPrompt?: string },
+      uploads: SavedUpload[],
+    ): Promise<StartBatchResponse> {
+      assertSelf(userId, fields.userId);
+      const items = uploads.map((upload) => ({
+        src: upload.url,
+        fileKey: upload.key,
+        context: dropEmpty({ fileName: upload.fileName }),
+      }));
+      return startBatch(
+        userId,
+        { source: 'upload', prompt: fields.chatGptPrompt },
+        items,
+        uploads.map((upload) => upload.key),
+      );
+    },
+
+    async getProgress(userId: string, batchId: string): Promise<BatchProgress> {
+      const batch = await findBatchOf(db, userId, batchId);
+      if (!batch) throw batchNotFound();
+      return toProgress(batch, batch.failed > 0 ? await listFailuresOf(db, [batch.id]) : []);
+    },
+
+    async listBatches(userId: string): Promise<BatchProgress[]> {
+      const batches = await listRecentBatchesOf(db, userId, RECENT_BATCH_SECONDS);
+      const failures = await listFailuresOf(
+        db,
+        batches.filter((batch) => batch.failed > 0).map((batch) => batch.id),
+      );
+      return batches.map((batch) =>
+        toProgress(
+          batch,
+          failures.filter((failure) => failure.batchId === batch.id),
+        ),
+      );
+    },
+
+    /** POST /images/altText/{id}/regenerate: one credit, given back if no new alt text lands. */
+    async regenerate(
+      userId: string,
+      imageId: string,
+      prompt: string | undefined,
+    ): Promise<RegenerateAltTextResponse> {
+      const image = await findLibraryImage(db, userId, imageId);
+      const { reservationId } = await db.transaction((tx) => reserveCredits(tx, userId, 1, 'regenerate'));
+      try {
+        const result = await describeOnce(describeDeps, {
+          src: image.src,
+          fileKey: image.fileKey,
+          context: (image.context ?? {}) as GenerationItemContext,
+          prompt,
+        });
+        const record = await db.transaction((tx) =>
+          setLibraryAltText(tx, userId, imageId, {
+            altText: result.altText,
+            engine: result.engine,
+            model: result.model,
+          }),
+        );
+        return { success: true, image: record, remainingCredits: (await getCreditBalance(db, userId)) ?? 0 };
+      } catch (error) {
+        await db.transaction((tx) => refundReservation(tx, userId, reservationId, 1));
+        if (error instanceof AppError) throw error;
+        const failure = classifyFailure(error);
+        logger.warn({ err: error, image: imageId }, 'regenerate failed; credit refunded');
+        throw failure.retryable
+          ? badGateway(`${failure.message} Your credit was refunded; please try again.`, error)
+          : unprocessable(`${failure.message} Your credit was refunded.`);
+      }
+    },
+
+    /** The job handler: works one batch to its end (or until this process stops). */
+    async runBatch(batchId: string): Promise<void> {
+      await runner.runBatch(batchId, () => stopping);
+    },
+
+    /** On worker start: queue every unfinished batch again (a process may have died mid-way). */
+    async resumeUnfinishedBatches(): Promise<number> {
+      const ids = await listUnfinishedBatchIds(db);
+      for (const batchId of ids) await queue.send(jobNames.generateBatch, { batchId });
+      if (ids.length > 0) logger.info({ batches: ids.length }, 'resuming unfinished generation batches');
+      return ids.length;
+    },
+
+    /** Stops claiming images and waits for the ones under way (app close). */
+    async close(): Promise<void> {
+      stopping = true;
+      await Promise.allSettled([...running]);
+    },
+  };
+}
+
+export type { GenerateAltTextRequest };

@@ -1,0 +1,117 @@
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { EngineProviderError } from '../src/engines/errors.ts';
+import type { AltTextEngine, AltTextResult, DescribeOptions } from '../src/engines/types.ts';
+import type { TestApp } from './helper.ts';
+
+/**
+ * A deterministic alt-text engine for tests: the alt text names the image's bytes (a short hash)
+ * and its context, after an optional delay; `failWith` decides per call whether it throws.
+ */
+export function createTestEngine(
+  options: {
+    delayMs?: number;
+    failWith?: (bytes: Uint8Array, describe: DescribeOptions, call: number) => Error | undefined;
+    /** Calls wait for this before answering (tests that hold images mid-way). */
+    gate?: Promise<void>;
+  } = {},
+) {
+  const calls: { hash: string; options: DescribeOptions }[] = [];
+  const engine: AltTextEngine & { calls: typeof calls } = {
+    name: 'offline',
+    model: 'test-engine',
+    calls,
+    async describeImage(bytes, describe = {}): Promise<AltTextResult> {
+      const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 8);
+      calls.push({ hash, options: describe });
+      if (options.delayMs) await sleep(options.delayMs);
+      if (options.gate) await options.gate;
+      const failure = options.failWith?.(bytes, describe, calls.length);
+      if (failure) throw failure;
+      const label = describe.context?.fileName ?? describe.context?.existingAlt ?? 'an image';
+      return {
+        altText: `Test description of ${label} (${hash})${describe.prompt ? ` per "${describe.prompt}"` : ''}`,
+        decorative: false,
+        signals: {
+          width: 1,
+          height: 1,
+          format: 'png',
+          kind: 'photo',
+          greyscale: false,
+          brightness: 'medium',
+          colours: [],
+          objects: [],
+          faces: [],
+          contextUsed: [],
+          promptApplied: Boolean(describe.prompt),
+          language: 'en',
+          timingsMs: {},
+        },
+        engine: 'offline',
+        model: 'test-engine',
+      };
+    },
+    async generateText() {
+      return { text: 'text', engine: 'offline', model: 'test-engine' };
+    },
+    async warmUp() {},
+    async close() {},
+  };
+  return engine;
+}
+
+export const providerDown = () =>
+  new EngineProviderError('The provider answered 503.', { retryable: true, status: 503 });
+
+/** A multipart/form-data body as a browser sends it. */
+export function multipartBody(
+  parts: (
+    | { name: string; value: string }
+    | { name: string; fileName: string; contentType: string; bytes: Uint8Array }
+  )[],
+) {
+  const boundary = `----altwise${Math.random().toString(16).slice(2)}`;
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    chunks.push(Buffer.from(`--${boundary}\r\n`));
+    if ('value' in part) {
+      chunks.push(
+        Buffer.from(`content-disposition: form-data; name="${part.name}"\r\n\r\n${part.value}\r\n`),
+      );
+    } else {
+      chunks.push(
+        Buffer.from(
+          `content-disposition: form-data; name="${part.name}"; filename="${part.fileName}"\r\ncontent-type: ${part.contentType}\r\n\r\n`,
+        ),
+        Buffer.from(part.bytes),
+        Buffer.from('\r\n'),
+      );
+    }
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return {
+    payload: Buffer.concat(chunks),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+/** Polls GET /images/batches/{id} until the batch has ended. */
+export async function waitForBatch(
+  t: TestApp,
+  auth: Record<string, string>,
+  batchId: string,
+  timeoutMs = 20_000,
+) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/images/batches/${batchId}`,
+      headers: auth,
+    });
+    const body = response.json();
+    if (body.status === 'completed' || body.status === 'failed') return body;
+    if (Date.now() > deadline) throw new Error(`batch ${batchId} did not finish: ${JSON.stringify(body)}`);
+    await sleep(50);
+  }
+}

@@ -26,6 +26,9 @@ export function writeDraft(prompt: string, options: GenerateTextOptions = {}): s
     (/\bcaption\b/i.test(clean) ? 'caption' : /\bblog|article|post\b/i.test(clean) ? 'blog-post' : 'text');
 
   if (purpose === 'caption') {
+    const described = /The photo shows: "([^"]*)"/.exec(prompt)?.[1];
+    if (described !== undefined)
+      return writePhotoCaption(described, /Tone or instructions: "([^"]*)"/.exec(prompt)?.[1]);
     const hashtags = terms.map((t) => `#${t.replace(/[^\p{L}\p{N}]/gu, '')}`).join(' ');
     return [capitalise(topic), hashtags].filter(Boolean).join('\n\n');
   }
@@ -61,6 +64,69 @@ export function writeDraft(prompt: string, options: GenerateTextOptions = {}): s
   const text = lines.join('\n');
   const maxChars = options.maxTokens ? options.maxTokens * 4 : Number.POSITIVE_INFINITY;
   return text.length > maxChars ? text.slice(0, text.lastIndexOf('\n', maxChars)) : text;
+}
+
+const captionStopwords = new Set([
+  ...stopwords,
+  'photo',
+  'photograph',
+  'image',
+  'picture',
+  'shows',
+  'showing',
+  'there',
+  'which',
+  'while',
+  'close',
+  'front',
+  'background',
+  'foreground',
+  'small',
+  'large',
+  'left',
+  'right',
+  'centre',
+  'center',
+]);
+
+/**
+ * A social caption from what the alt-text engine saw (the studio's prompt quotes the description
+ * and the tone): the description as the caption's sentence, a closing line in the asked tone that
+ * states no fact, and hashtags from the description's own words. Nothing is invented.
+ */
+export function writePhotoCaption(description: string, tone = ''): string {
+  const sentence = capitalise(
+    description
+      .replace(/\s+/g, ' ')
+      .trim()
+      .replace(/^(?:an?\s+)?(?:photo(?:graph)?|image|picture|close-up)\s+(?:of|showing)\s+/i, '')
+      .replace(/[.!?\s]+$/, ''),
+  );
+  const wanted = tone.toLowerCase();
+  const closing = /humou?r|funny|playful|witty|joke|silly/.test(wanted)
+    ? 'Ten out of ten, no notes.'
+    : /inspir|motivat|uplift/.test(wanted)
+      ? 'Little moments, big inspiration.'
+      : /excit|energ|hype|bold/.test(wanted)
+        ? 'Loving this one!'
+        : /formal|professional|business|corporate|minimal/.test(wanted)
+          ? ''
+          : /calm|peace|relax|cosy|cozy|soft/.test(wanted)
+            ? 'Slow down and enjoy the view.'
+            : 'A moment worth sharing.';
+  const counts = new Map<string, number>();
+  for (const word of description.toLowerCase().match(/[\p{L}][\p{L}'-]*/gu) ?? []) {
+    if (word.length < 4 || captionStopwords.has(word)) continue;
+    counts.set(word, (counts.get(word) ?? 0) + 1);
+  }
+  const hashtags = [...counts.keys()]
+    .slice(0, 3)
+    .map((word) => `#${word.replace(/[^\p{L}\p{N}]/gu, '')}`)
+    .join(' ');
+  const line = sentence
+    ? `${sentence}.${closing ? ` ${closing}` : ''}`
+    : closing || 'A moment worth sharing.';
+  return [line, hashtags].filter(Boolean).join('\n\n');
 }
 
 function extractTopic(prompt: string): string {

@@ -1,0 +1,260 @@
+import { CAPTION_CREDIT_COST, QUALITY_CREDIT_COST, type Quality } from '@altwise/contracts/limits';
+import type {
+  EditImageResponse,
+  GenerateImagesResponse,
+  StyledCaptionResponse,
+} from '@altwise/contracts/studio';
+import type { FastifyBaseLogger } from 'fastify';
+import sharp, { type Metadata } from 'sharp';
+import type { Database } from '../../db/client.ts';
+import { EngineBusyError, EngineInputError, EngineProviderError } from '../../engines/errors.ts';
+import { EDITOR_MAX_INPUT_PIXELS } from '../../engines/images/apply-edits.ts';
+import { renderCaptionedImage } from '../../engines/images/render-caption.ts';
+import { EditPromptError, type ImageEngine } from '../../engines/images/types.ts';
+import type { AltTextEngine } from '../../engines/types.ts';
+import {
+  AppError,
+  badGateway,
+  badRequest,
+  forbidden,
+  payloadTooLarge,
+  unavailable,
+  unprocessable,
+} from '../../errors.ts';
+import { refundReservation, reserveCredits } from '../credits/service.ts';
+import type { FilesService } from '../files/service.ts';
+import type { UploadedImage } from './read-image-form.ts';
+
+export type StudioService = ReturnType<typeof createStudioService>;
+
+/** Longest caption kept from the writer; the band shows about six lines. */
+export const MAX_CAPTION_CHARS = 300;
+
+/** The reservation's purpose names the work it paid for (the studio's job record). */
+export const studioPurposes = {
+  edit: 'studio:edit-image',
+  generate: 'studio:generate-images',
+  caption: 'studio:styled-caption',
+} as const;
+
+/** A `userId` from the browser may only name the caller (SPEC.md keeps the field; the token decides). */
+export function assertOwnUserId(callerId: string, requested: string | undefined) {
+  if (requested && requested !== callerId) throw forbidden('You can only use your own account’s credits.');
+}
+
+/** The prompt the text engine gets for a social caption; the offline writer reads the quoted parts. */
+export function captionPrompt(description: string, tone: string | undefined): string {
+  const quote = (text: string) => text.replace(/["“”]/g, "'").replace(/\s+/g, ' ').trim();
+  return [
+    'Write one short social media caption (at most 150 characters) for a photo, then up to three hashtags on a new line.',
+    `The photo shows: "${quote(description)}"`,
+    ...(tone?.trim() ? [`Tone or instructions: "${quote(tone)}"`] : []),
+    'Only say what the photo shows; do not invent names, places, events or numbers. Answer with the caption only.',
+  ].join('\n');
+}
+
+/** The writer's answer as a caption: no wrapping quotes or labels, at most MAX_CAPTION_CHARS. */
+export function cleanCaption(text: string): string {
+  let caption = text
+    .trim()
+    .replace(/^caption\s*:\s*/i, '')
+    .replace(/^["“](.*)["”]$/s, '$1')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+  if (caption.length > MAX_CAPTION_CHARS) {
+    const cut = caption.slice(0, MAX_CAPTION_CHARS);
+    caption = `${cut.slice(0, Math.max(cut.lastIndexOf(' '), MAX_CAPTION_CHARS - 40)).trimEnd()}…`;
+  }
+  return caption;
+}
+
+/**
+ * The media studio (issue 7): image edits, generated images and styled captions, each paid in
+ * credits in one transaction with its reservation (the job's record) and refunded by the server
+ * itself when the work fails. Nothing is charged for a prompt or file refused before the work.
+ */
+export function createStudioService(deps: {
+  db: Database;
+  files: FilesService;
+  engine: AltTextEngine;
+  imageEngine: ImageEngine;
+  logger: FastifyBaseLogger;
+}) {
+  const { db, files, engine, imageEngine, logger } = deps;
+
+  async function reserve(userId: string, amount: number, purpose: string) {
+    return db.transaction((tx) => reserveCredits(tx, userId, amount, purpose));
+  }
+
+  /** Gives the reservation back; a failed refund is logged (the ledger shows it) but never hides the cause. */
+  async function refund(userId: string, reservationId: string, amount: number) {
+    try {
+      await db.transaction((tx) => refundReservation(tx, userId, reservationId, amount));
+    } catch (error) {
+      logger.error({ err: error, userId, reservationId, amount }, 'studio: refund failed');
+    }
+  }
+
+  /** Refuses an unreadable or oversized picture before anything is charged. */
+  async function assertReadable(image: UploadedImage) {
+    let metadata: Metadata;
+    try {
+      metadata = await sharp(image.bytes, { limitInputPixels: false }).metadata();
+    } catch {
+      throw badRequest(`${image.fileName || 'The image'} could not be read; it may be damaged.`);
+    }
+    if (!metadata.width || !metadata.height) throw badRequest('The image has no size; it may be damaged.');
+    if (metadata.width * metadata.height > EDITOR_MAX_INPUT_PIXELS) {
+      throw payloadTooLarge(
+        `The image is ${metadata.width}×${metadata.height} pixels; the studio takes up to ${EDITOR_MAX_INPUT_PIXELS / 1_000_000} megapixels.`,
+      );
+    }
+  }
+
+  /** What the person sees when the work failed after the charge (the credits are back by then). */
+  function toStudioError(error: unknown, what: string): unknown {
+    if (error instanceof AppError) return error;
+    if (error instanceof EditPromptError) return unprocessable(error.message);
+    if (error instanceof EngineInputError) {
+      if (error.code === 'TOO_MANY_PIXELS') return payloadTooLarge(error.message);
+      if (error.code === 'TOO_LARGE') return unprocessable(error.message);
+      return badRequest(error.message);
+    }
+    if (error instanceof EngineBusyError) {
+      return unavailable(
+        `The ${what} engine is busy right now. Your credits were refunded; please try again in a minute.`,
+      );
+    }
+    if (error instanceof EngineProviderError) {
+      if (error.status === 400) return unprocessable(`${error.message} Your credits were refunded.`);
+      return badGateway(
+        `The ${what} failed: ${error.message} Your credits were refunded; please try again in a few minutes.`,
+        error,
+      );
+    }
+    return error;
+  }
+
+  return {
+    async editImage(
+      userId: string,
+      input: { image: UploadedImage | null; prompt: string; quality: Quality; userId?: string | undefined },
+    ): Promise<EditImageResponse> {
+      assertOwnUserId(userId, input.userId);
+      if (!input.image) throw badRequest('Please select an image first');
+      // Parse before charging: a prompt the engine cannot carry out costs nothing (422).
+      try {
+        imageEngine.planEdit(input.prompt);
+      } catch (error) {
+        throw toStudioError(error, 'image edit');
+      }
+      await assertReadable(input.image);
+      const cost = QUALITY_CREDIT_COST[input.quality];
+      const { reservationId, balance } = await reserve(userId, cost, studioPurposes.edit);
+      try {
+        const edited = await imageEngine.editImage(input.image.bytes, input.prompt, input.quality);
+        const saved = await files.saveFile({
+          body: edited.png,
+          contentType: 'image/png',
+          folder: 'edited',
+          ownerId: userId,
+        });
+        return {
+          success: true,
+          editedImage: { url: saved.url },
+          creditsCharged: cost,
+          remainingCredits: balance,
+          operations: edited.operations,
+          engine: imageEngine.name,
+          model: imageEngine.model,
+        };
+      } catch (error) {
+        await refund(userId, reservationId, cost);
+        logger.warn({ err: error, engine: imageEngine.name }, 'studio: image edit failed; refunded');
+        throw toStudioError(error, 'image edit');
+      }
+    },
+
+    async generateImages(
+      userId: string,
+      input: { prompt: string; numberOfImages: number; quality: Quality; userId?: string | undefined },
+    ): Promise<GenerateImagesResponse> {
+      assertOwnUserId(userId, input.userId);
+      const cost = QUALITY_CREDIT_COST[input.quality] * input.numberOfImages;
+      // 402 'Insufficient credits' before any work when the balance is short.
+      const { reservationId, balance } = await reserve(userId, cost, studioPurposes.generate);
+      const saved: string[] = [];
+      try {
+        const generated = await imageEngine.generateImages(input.prompt, input.numberOfImages, input.quality);
+        const images: Array<{ url: string }> = [];
+        for (const png of generated.images) {
+          const file = await files.saveFile({
+            body: png,
+            contentType: 'image/png',
+            folder: 'generated',
+            ownerId: userId,
+          });
+          saved.push(file.key);
+          images.push({ url: file.url });
+        }
+        return {
+          success: true,
+          images,
+          creditsCharged: cost,
+          remainingCredits: balance,
+          typographic: generated.typographic,
+          ...(generated.notice ? { notice: generated.notice } : {}),
+          engine: imageEngine.name,
+          model: imageEngine.model,
+        };
+      } catch (error) {
+        await refund(userId, reservationId, cost);
+        for (const key of saved) await files.deleteFile(key).catch(() => {});
+        logger.warn({ err: error, engine: imageEngine.name }, 'studio: image generation failed; refunded');
+        throw toStudioError(error, 'image generation');
+      }
+    },
+
+    async generateStyledCaption(
+      userId: string,
+      input: { image: UploadedImage | null; prompt?: string | undefined; userId?: string | undefined },
+    ): Promise<StyledCaptionResponse> {
+      assertOwnUserId(userId, input.userId);
+      if (!input.image) throw badRequest('Please select images first');
+      await assertReadable(input.image);
+      const image = input.image;
+      const { reservationId, balance } = await reserve(userId, CAPTION_CREDIT_COST, studioPurposes.caption);
+      try {
+        const described = await engine.describeImage(image.bytes, { maxLength: 200 });
+        const description = described.altText.trim() || 'a picture';
+        const generated = await engine.generateText(captionPrompt(description, input.prompt), {
+          purpose: 'caption',
+          maxTokens: 120,
+        });
+        const caption = cleanCaption(generated.text);
+        if (!caption)
+          throw new EngineProviderError('The writer returned an empty caption.', { retryable: true });
+        const png = await renderCaptionedImage(image.bytes, caption);
+        const saved = await files.saveFile({
+          body: png,
+          contentType: 'image/png',
+          folder: 'captioned',
+          ownerId: userId,
+        });
+        return {
+          success: true,
+          captionedImage: { url: saved.url },
+          caption,
+          creditsCharged: CAPTION_CREDIT_COST,
+          remainingCredits: balance,
+          engine: generated.engine,
+          model: generated.model,
+        };
+      } catch (error) {
+        await refund(userId, reservationId, CAPTION_CREDIT_COST);
+        logger.warn({ err: error, engine: engine.name }, 'studio: styled caption failed; refunded');
+        throw toStudioError(error, 'caption');
+      }
+    },
+  };
+}

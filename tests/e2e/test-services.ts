@@ -91,16 +91,18 @@ export async function startImagePage() {
   const { default: sharp } = await import('sharp');
   const images = new Map<string, Buffer>();
   for (let index = 1; index <= TEST_PAGE_IMAGE_COUNT; index += 1) {
+    // Two colours and a shape, so the engine sees a picture rather than a flat (decorative) swatch.
     const hue = (index * 37) % 360;
-    const [r, g, b] = hslToRgb(hue / 360, 0.6, 0.5);
-    const png = await sharp({ create: { width: 48, height: 32, channels: 3, background: { r, g, b } } })
-      .png()
-      .toBuffer();
-    images.set(`/img/photo-${index}.png`, png);
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="160" height="120">
+      <rect width="160" height="120" fill="hsl(${hue},65%,55%)"/>
+      <rect y="70" width="160" height="50" fill="hsl(${(hue + 150) % 360},55%,35%)"/>
+      <circle cx="${40 + ((index * 13) % 80)}" cy="50" r="${14 + (index % 10)}" fill="hsl(${(hue + 60) % 360},80%,85%)"/>
+    </svg>`;
+    images.set(`/img/photo-${index}.png`, await sharp(Buffer.from(svg)).png().toBuffer());
   }
   const tags = [...images.keys()].map((path, index) => {
     const alt = index % 3 === 0 ? ` alt="Colour swatch ${index + 1}"` : '';
-    return `<figure><img src="${path}"${alt} width="48" height="32"><figcaption>Swatch ${index + 1}</figcaption></figure>`;
+    return `<figure><img src="${path}"${alt} width="160" height="120"><figcaption>Swatch ${index + 1}</figcaption></figure>`;
   });
   const html = `<!doctype html><html lang="en"><head><title>Altwise test gallery</title></head><body><h1>Colour swatches</h1>${tags.join('')}</body></html>`;
   const server: Server = createServer((request, response) => {
@@ -122,21 +124,4 @@ export async function startImagePage() {
     url: `http://127.0.0.1:${port}/gallery.html`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-function hslToRgb(h: number, s: number, l: number): [number, number, number] {
-  const q = l < 0.5 ? l * (1 + s) : l + s - l * s;
-  const p = 2 * l - q;
-  const channel = (t: number) => {
-    const x = t < 0 ? t + 1 : t > 1 ? t - 1 : t;
-    if (x < 1 / 6) return p + (q - p) * 6 * x;
-    if (x < 1 / 2) return q;
-    if (x < 2 / 3) return p + (q - p) * (2 / 3 - x) * 6;
-    return p;
-  };
-  return [channel(h + 1 / 3), channel(h), channel(h - 1 / 3)].map((v) => Math.round(v * 255)) as [
-    number,
-    number,
-    number,
-  ];
 }

@@ -146,6 +146,9 @@ describe('AI Image Editor (/caption-generator)', () => {
     await user.type(screen.getByLabelText('Edit prompt'), 'paint a dragon');
     await user.click(screen.getByRole('button', { name: 'Edit Image' }));
     expect(await findToast(m.failed('The editor cannot do "paint a dragon"'))).toBeInTheDocument();
+    // It stays on the page too (the toast closes after 5 s; the message may list what the editor can do).
+    expect(screen.getAllByText(m.failed('The editor cannot do "paint a dragon"'))).toHaveLength(2);
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
   });
 
   it('downloads the edited image as edited-image.png, and says so when there is nothing or it fails', async () => {

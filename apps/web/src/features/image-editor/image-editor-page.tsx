@@ -11,6 +11,7 @@ import { EDITED_IMAGE_FILE_NAME, MAX_STUDIO_PROMPT_CHARS } from '@altwise/contra
 import { useEffect, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
+import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { notify } from '../../components/ui/notify.ts';
 import { serverMessage } from '../../lib/api-error.ts';
 import { useRemainingCredits } from '../../lib/credits.ts';
@@ -36,18 +37,19 @@ const EXPECTED_EDIT_MS = 6000;
 const instructions: readonly { name: string; example: string }[] = [
   { name: 'Black and white', example: 'make it black and white (or greyscale)' },
   { name: 'Sepia', example: 'give it a sepia tone' },
-  { name: 'Blur', example: 'blur the image' },
+  { name: 'Invert', example: 'invert the colours' },
+  { name: 'Blur', example: 'blur it slightly' },
   { name: 'Sharpen', example: 'sharpen it' },
   { name: 'Brighter or darker', example: 'make it brighter / darker' },
-  { name: 'Contrast', example: 'more contrast' },
+  { name: 'Contrast', example: 'more contrast / less contrast' },
   { name: 'Saturation', example: 'more saturation / less saturation' },
   { name: 'Warmer or cooler', example: 'make it warmer / cooler' },
-  { name: 'Rotate', example: 'rotate 90 degrees' },
+  { name: 'Rotate', example: 'rotate left / rotate 180 degrees' },
   { name: 'Flip or mirror', example: 'flip it vertically / mirror it' },
-  { name: 'Crop', example: 'crop to square / crop to 16:9' },
-  { name: 'Resize', example: 'resize to 800 pixels wide' },
+  { name: 'Crop', example: 'crop to square / crop to 16:9 or 4:5' },
+  { name: 'Resize', example: 'resize to 800 px wide / resize to 50%' },
   { name: 'Caption', example: 'add a caption "Summer sale" at the top (or bottom)' },
-  { name: 'Border', example: 'add a border' },
+  { name: 'Border', example: 'add a border / add a navy border' },
 ];
 
 /** The object URL of a chosen file for its preview, revoked when the file changes. */
@@ -209,9 +211,14 @@ export function ImageEditorPage() {
                 Download Edited Image
               </Button>
             </div>
-            {edit.isPending || progress > 0 ? (
+            {edit.isError ? (
+              <MessageBanner type="error" onDismiss={() => edit.reset()}>
+                {m.failed(failureText(edit.error))}
+              </MessageBanner>
+            ) : null}
+            {edit.isPending ? (
               <ProgressBar
-                label={edit.isPending ? 'Editing your image' : 'Edit finished'}
+                label="Editing your image"
                 value={progress}
                 detail="Estimated from the usual editing time"
               />
@@ -322,7 +329,11 @@ export function ImageEditorPage() {
             </li>
           ))}
         </ul>
-        <p className="mt-3 text-sm text-slate-700">
+        <p className="mt-3 text-sm text-slate-800">
+          Combine several in one prompt, e.g. “black and white, crop to square and add a caption "Summer sale"
+          at the bottom”.
+        </p>
+        <p className="mt-2 text-sm text-slate-700">
           A prompt the editor cannot carry out is refused with a list of what it can do, and no credits are
           taken. Credits for an edit that fails are given back.
         </p>

@@ -288,9 +288,9 @@ export function ReelGeneratorPage() {
                 Generate Images
               </Button>
             </div>
-            {generation.isPending || generationProgress > 0 ? (
+            {generation.isPending ? (
               <ProgressBar
-                label={generation.isPending ? 'Generating images' : 'Images generated'}
+                label="Generating images"
                 value={generationProgress}
                 detail="Estimated from the usual generation time"
               />
@@ -433,9 +433,9 @@ export function ReelGeneratorPage() {
               {`${m.reelFailed}: ${reelError}`}
             </MessageBanner>
           ) : null}
-          {creatingReel || reelProgress > 0 ? (
+          {creatingReel ? (
             <ProgressBar
-              label={creatingReel ? 'Creating your reel' : 'Reel ready'}
+              label="Creating your reel"
               value={reelProgress}
               detail="Estimated from the usual rendering time"
             />

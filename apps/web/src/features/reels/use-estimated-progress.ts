@@ -5,17 +5,14 @@ const CAP_PERCENT = 90;
 
 /**
  * A time-based estimate for work whose real progress the server does not report: it climbs towards 90%
- * over about `expectedMs` and slows down near the cap; it jumps to 100% when the work ends and resets when
- * new work starts. Callers label it as an estimate.
+ * over about `expectedMs` and slows down near the cap, and starts again from 0 with new work. Callers show
+ * it only while the work runs and label it as an estimate.
  */
 export function useEstimatedProgress(active: boolean, expectedMs: number): number {
   const [percent, setPercent] = useState(0);
   useEffect(() => {
-    if (!active) {
-      setPercent((current) => (current > 0 ? 100 : 0));
-      return;
-    }
     setPercent(0);
+    if (!active) return;
     const started = Date.now();
     const timer = setInterval(() => {
       const elapsed = Date.now() - started;

@@ -378,6 +378,8 @@ describe('progress panel', () => {
     expect(
       within(panel).getByText(/1 image could not be processed; the credit was refunded/),
     ).toBeInTheDocument();
+    expect(within(panel).getByText('Done: 2 added to your library.')).toBeInTheDocument();
+    expect(within(panel).getByText('Processing 3 images...')).toBeInTheDocument();
     expect(await screen.findByText('Alt text 3')).toBeInTheDocument();
     await userEvent.setup().click(within(panel).getByRole('button', { name: 'Close progress' }));
     expect(screen.queryByRole('region', { name: 'Alt text generation progress' })).not.toBeInTheDocument();

@@ -1,8 +1,10 @@
 import type { BatchProgress } from '@altwise/contracts/generation';
-import { useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
 import { CloseIcon } from '../../../components/ui/icons.tsx';
 import { useActiveBatches } from '../api/active-batches.ts';
 import { isFinished, useBatchProgress } from '../api/batch-progress.ts';
+import { libraryQueryKey } from '../api/list-library-images.ts';
 
 /** Completed and failed images both count as done ('X of N completed', X = completed + failed). */
 export function batchCounts(progress: BatchProgress) {
@@ -11,8 +13,20 @@ export function batchCounts(progress: BatchProgress) {
   return { done, percent };
 }
 
+/** While a batch runs, new rows are fetched at most this often (the end always refetches). */
+const LIVE_REFRESH_MS = 3000;
+
 function BatchRow({ batchId, onDismiss }: { batchId: string; onDismiss: (id: string) => void }) {
   const { progress, error } = useBatchProgress(batchId);
+  const queryClient = useQueryClient();
+  const lastRefresh = useRef(0);
+  const completed = progress?.completed ?? 0;
+  // Results land in the library one by one: show them as they come, without a refetch per image.
+  useEffect(() => {
+    if (completed === 0 || Date.now() - lastRefresh.current < LIVE_REFRESH_MS) return;
+    lastRefresh.current = Date.now();
+    void queryClient.invalidateQueries({ queryKey: libraryQueryKey });
+  }, [completed, queryClient]);
   if (!progress) {
     return error ? (
       <div className="flex items-start justify-between gap-2">
@@ -25,9 +39,8 @@ function BatchRow({ batchId, onDismiss }: { batchId: string; onDismiss: (id: str
   }
   const { done, percent } = batchCounts(progress);
   const finished = isFinished(progress.status);
-  const heading = finished
-    ? `Processed ${progress.total} ${progress.total === 1 ? 'image' : 'images'}`
-    : `Processing ${progress.total} images...`;
+  // SPEC.md's words stay as the heading; the lines below say when it is done.
+  const heading = `Processing ${progress.total} images...`;
   return (
     <div className="flex flex-col gap-2">
       <div className="flex items-start justify-between gap-2">
@@ -61,7 +74,10 @@ function BatchRow({ batchId, onDismiss }: { batchId: string; onDismiss: (id: str
         </p>
       ) : null}
       {finished && progress.failed === 0 ? (
-        <p className="text-sm text-green-800">All alt texts were added to your library.</p>
+        <p className="text-sm text-green-800">Done: all alt texts were added to your library.</p>
+      ) : null}
+      {finished && progress.failed > 0 && progress.completed > 0 ? (
+        <p className="text-sm text-green-800">Done: {progress.completed} added to your library.</p>
       ) : null}
     </div>
   );

@@ -47,25 +47,30 @@ function ToastItem({ toast }: { toast: Toast }) {
   const style = typeStyle[toast.type];
   return (
     <li
-      // Errors interrupt a screen reader; the others are read by the region's polite live setting.
-      role={toast.type === 'error' ? 'alert' : undefined}
-      className={`pointer-events-auto flex w-full items-start gap-3 rounded-lg border-l-4 bg-white p-4 text-sm text-slate-900 shadow-lg ring-1 ring-slate-900/10 ${style.box}`}
+      className="pointer-events-auto w-full"
       onMouseEnter={pause}
       onMouseLeave={start}
       onFocus={pause}
       onBlur={start}
     >
-      <style.Icon className={`mt-0.5 size-5 shrink-0 ${style.icon}`} />
-      <span className="sr-only">{typeLabel[toast.type]}:</span>
-      <p className="flex-1">{toast.message}</p>
-      <button
-        type="button"
-        onClick={() => notify.dismiss(toast.id)}
-        className="-m-1 rounded p-1 text-slate-600 hover:bg-slate-100 hover:text-slate-900"
-        aria-label="Dismiss notification"
+      <div
+        // Errors interrupt a screen reader; the others are read by the region's polite live setting. The
+        // role sits inside the list item: a list item itself may not take role=alert (axe aria-allowed-role).
+        role={toast.type === 'error' ? 'alert' : undefined}
+        className={`flex w-full items-start gap-3 rounded-lg border-l-4 bg-white p-4 text-sm text-slate-900 shadow-lg ring-1 ring-slate-900/10 ${style.box}`}
       >
-        <CloseIcon className="size-4" />
-      </button>
+        <style.Icon className={`mt-0.5 size-5 shrink-0 ${style.icon}`} />
+        <span className="sr-only">{typeLabel[toast.type]}:</span>
+        <p className="flex-1">{toast.message}</p>
+        <button
+          type="button"
+          onClick={() => notify.dismiss(toast.id)}
+          className="-m-1 rounded p-1 text-slate-600 hover:bg-slate-100 hover:text-slate-900"
+          aria-label="Dismiss notification"
+        >
+          <CloseIcon className="size-4" />
+        </button>
+      </div>
     </li>
   );
 }

@@ -213,7 +213,11 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     });
     const content = createContentService({ db: database.db, engine, logger: app.log });
     const scrape = createScrapeService({ fetch: config.fetch, logger: app.log });
-    const library = createLibraryService({ db: database.db });
+    const library = createLibraryService({
+      db: database.db,
+      deleteFile: (key) => files.deleteFile(key),
+      logger: app.log,
+    });
     const reels = createReelsService({
       files,
       publicUrl: config.publicUrl,

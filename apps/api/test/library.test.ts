@@ -223,6 +223,42 @@ describe('DELETE /images/altText', () => {
   });
 });
 
+describe('deleting an uploaded image', () => {
+  it('removes its stored file with its row, and leaves the files of rows that stay', async () => {
+    const owner = await createUser(t);
+    const saved = await Promise.all(
+      ['gone', 'kept'].map((name) =>
+        t.app.deps.files.saveFile({
+          body: new TextEncoder().encode(
+            `<svg xmlns="http://www.w3.org/2000/svg"><title>${name}</title></svg>`,
+          ),
+          contentType: 'image/svg+xml',
+          folder: 'uploads',
+          ownerId: owner.id,
+        }),
+      ),
+    );
+    const rows = await t.app.deps.database.db
+      .insert(libraryImages)
+      .values(
+        saved.map((file) => ({
+          userId: owner.id,
+          src: `http://altwise.test/files/${file.key}`,
+          altText: 'An uploaded drawing',
+          fileKey: file.key,
+        })),
+      )
+      .returning();
+    const fetchFile = (key: string) => t.app.inject({ method: 'GET', url: `/files/${key}` });
+    expect((await fetchFile(saved[0]?.key ?? '')).statusCode).toBe(200);
+
+    expect((await remove({ ids: [rows[0]?.id] }, owner.auth)).json()).toEqual({ success: true, deleted: 1 });
+    expect((await fetchFile(saved[0]?.key ?? '')).statusCode).toBe(404);
+    expect(await t.app.deps.files.findFile(saved[0]?.key ?? '')).toBeUndefined();
+    expect((await fetchFile(saved[1]?.key ?? '')).statusCode).toBe(200);
+  });
+});
+
 describe('the library in the profile and the account', () => {
   it('counts the caller’s images as the profile’s imagecount', async () => {
     const owner = await createUser(t);

@@ -24,14 +24,17 @@ export async function countLibraryImagesOf(db: DbExecutor, userId: string): Prom
   return row?.n ?? 0;
 }
 
-/** Deletes those of `ids` that belong to the user; answers how many went. */
-export async function deleteLibraryImagesOf(db: DbExecutor, userId: string, ids: string[]): Promise<number> {
-  if (ids.length === 0) return 0;
-  const deleted = await db
+/** Deletes those of `ids` that belong to the user; answers the deleted rows' ids and uploaded files. */
+export async function deleteLibraryImagesOf(
+  db: DbExecutor,
+  userId: string,
+  ids: string[],
+): Promise<{ id: string; fileKey: string | null }[]> {
+  if (ids.length === 0) return [];
+  return db
     .delete(libraryImages)
     .where(and(eq(libraryImages.userId, userId), inArray(libraryImages.id, ids)))
-    .returning({ id: libraryImages.id });
-  return deleted.length;
+    .returning({ id: libraryImages.id, fileKey: libraryImages.fileKey });
 }
 
 /** One of the user's images, or undefined when it is not theirs or does not exist. */

@@ -1,5 +1,6 @@
 import type { DeleteLibraryImagesResponse, LibraryImageRecord } from '@altwise/contracts/library';
 import { DEFAULT_LIBRARY_PAGE_SIZE } from '@altwise/contracts/limits';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Database, DbExecutor } from '../../db/client.ts';
 import type { LibraryImage } from '../../db/tables/library-images.ts';
 import { forbidden, notFound } from '../../errors.ts';
@@ -70,8 +71,13 @@ export async function setLibraryAltText(
 }
 
 /** The image library: only ever the signed-in user's own rows. */
-export function createLibraryService(deps: { db: Database }) {
-  const { db } = deps;
+export function createLibraryService(deps: {
+  db: Database;
+  /** Deletes an uploaded image's stored file once its library row is gone. */
+  deleteFile: (key: string) => Promise<void>;
+  logger: FastifyBaseLogger;
+}) {
+  const { db, deleteFile, logger } = deps;
 
   return {
     /** `requestedUserId` is the browser's `?userId=`; it may only name the caller. */
@@ -107,7 +113,15 @@ export function createLibraryService(deps: { db: Database }) {
       const deleted = await deleteLibraryImagesOf(db, userId, [
         ...new Set(ids.map((id) => id.toLowerCase())),
       ]);
-      return { success: true, deleted };
+      // An uploaded image lives only in the library: its file goes with its row. The rows are already
+      // gone, so a storage failure is logged, not answered (the file is unreachable from the product).
+      for (const { fileKey } of deleted) {
+        if (!fileKey) continue;
+        await deleteFile(fileKey).catch((error: unknown) =>
+          logger.warn({ err: error, key: fileKey }, 'could not delete an uploaded image file'),
+        );
+      }
+      return { success: true, deleted: deleted.length };
     },
   };
 }

@@ -180,6 +180,34 @@ describe('image library (/images)', () => {
     expect(deleteCall?.body).toEqual({ ids: [makeLibrary(1)[0]?.id, makeLibrary(3)[2]?.id] });
   });
 
+  it('deletes a selection of more than 500 images in calls of at most 500 ids', async () => {
+    const library = { current: makeLibrary(600) };
+    const calls = mockApi({
+      ...noBatches,
+      'GET /images/altText': libraryHandler(library),
+      'DELETE /images/altText': (call) => {
+        const ids = (call.body as { ids: string[] }).ids;
+        library.current = library.current.filter((image) => !ids.includes(image.id));
+        return json({ success: true, deleted: ids.length });
+      },
+    });
+    const user = userEvent.setup();
+    await openLibrary();
+    await screen.findByText('Alt text 1');
+    await user.selectOptions(screen.getByLabelText('Items per page'), '500');
+    await screen.findByText('Page 1 of 2');
+    await user.click(screen.getByRole('checkbox', { name: 'Select all images on this page' }));
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByText('Alt text 501');
+    await user.click(screen.getByRole('checkbox', { name: 'Select all images on this page' }));
+    expect(screen.getByText('Selected: 600')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Delete' }));
+    expect(await findToast(m.deleteSuccess)).toBeInTheDocument();
+    const deletes = calls.filter((call) => call.method === 'DELETE');
+    expect(deletes.map((call) => (call.body as { ids: string[] }).ids.length)).toEqual([500, 100]);
+    expect(await screen.findByText(m.none)).toBeInTheDocument();
+  }, 20_000);
+
   it('tells the person when the delete fails and keeps the rows and selection', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     mockApi({

@@ -479,3 +479,28 @@ describe('refunds when the image engine fails', () => {
     }
   });
 });
+
+describe('styled caption with the embedded offline engine', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(() => t.cleanup());
+
+  it('describes the photo offline and captions it from that description', { timeout: 60_000 }, async () => {
+    const user = await createUser(t, 2);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: CAPTION,
+      headers: user.auth,
+      payload: imageForm({ prompt: 'calm' }, { bytes: coffee, name: 'coffee.jpg' }),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ engine: 'offline', creditsCharged: 1, remainingCredits: 1 });
+    // The offline description of this photo names the cup; the caption says nothing it did not see.
+    expect(body.caption).toMatch(/\bcup\b/i);
+    expect(body.caption).toMatch(/Slow down and enjoy the view\./);
+    expect(body.caption).not.toMatch(/undefined|The photo shows/);
+  });
+});

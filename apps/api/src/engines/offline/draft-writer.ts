@@ -87,6 +87,22 @@ const captionStopwords = new Set([
   'right',
   'centre',
   'center',
+  'close-up',
+  'photograph',
+  'tones',
+  'tone',
+  'colours',
+  'colors',
+  'dark',
+  'bright',
+  'light',
+  ...'against near next beside behind between along across around through above below onto inside outside during'.split(
+    ' ',
+  ),
+  // Colours say little as hashtags; the sentence keeps them.
+  ...'white black grey gray brown navy beige gold silver teal orange purple pink yellow green blue red'.split(
+    ' ',
+  ),
 ]);
 
 /**
@@ -115,7 +131,8 @@ export function writePhotoCaption(description: string, tone = ''): string {
             ? 'Slow down and enjoy the view.'
             : 'A moment worth sharing.';
   const counts = new Map<string, number>();
-  for (const word of description.toLowerCase().match(/[\p{L}][\p{L}'-]*/gu) ?? []) {
+  for (const raw of description.toLowerCase().match(/[\p{L}][\p{L}'-]*/gu) ?? []) {
+    const word = raw.replace(/['-]+$/, '');
     if (word.length < 4 || captionStopwords.has(word)) continue;
     counts.set(word, (counts.get(word) ?? 0) + 1);
   }

@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../src/db/client.ts';
+import { generationItems } from '../src/db/tables/generation-items.ts';
+import { libraryImages } from '../src/db/tables/library-images.ts';
+import { reserveCredits } from '../src/modules/credits/service.ts';
+import {
+  addToBatchCounts,
+  claimNextItem,
+  finishItem,
+  insertBatch,
+  insertItems,
+  insertLibraryImage,
+} from '../src/modules/generation/repository.ts';
+import { balanceOf, createUser } from './billing-helpers.ts';
+import { createTestEngine, waitForBatch } from './generation-helpers.ts';
+import { buildTestApp } from './helper.ts';
+
+const fixtures = path.resolve(import.meta.dirname, 'fixtures/images');
+const names = ['astronaut.jpg', 'coffee.jpg', 'chelsea.jpg', 'rocket.jpg', 'camera.jpg', 'horse.webp'];
+
+let server: Server;
+let base: string;
+let dataDir: string;
+const hits = new Map<string, number>();
+
+beforeAll(async () => {
+  server = createServer(async (req, res) => {
+    const url = req.url ?? '';
+    hits.set(url, (hits.get(url) ?? 0) + 1);
+    try {
+      const bytes = await readFile(path.join(fixtures, path.basename(url.split('?')[0] ?? '')));
+      res.writeHead(200).end(bytes);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'altwise-resume-'));
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('a batch interrupted by a crash', () => {
+  it('resumes when the next process starts: every image charged once, no result lost or duplicated', {
+    timeout: 60_000,
+  }, async () => {
+    const env = { FETCH_ALLOW_PRIVATE: 'true', GENERATION_LEASE_SECONDS: '1' };
+    // The first process stores the batch as the route does (credits reserved, items pending) but
+    // dies before its job runs: the batch is written directly, with no job queued.
+    const first = await buildTestApp({ env, dataDir, persistent: true });
+    const user = await createUser(first, 10);
+    const db = first.app.deps.database.db;
+    const batchId = await db.transaction(async (tx) => {
+      const { reservationId } = await reserveCredits(tx, user.id, names.length, 'generation:scrape');
+      const batch = await insertBatch(tx, {
+        userId: user.id,
+        source: 'scrape',
+        reservationId,
+        total: names.length,
+      });
+      await insertItems(
+        tx,
+        names.map((name, position) => ({ batchId: batch.id, position, src: `${base}/${name}`, context: {} })),
+      );
+      return batch.id;
+    });
+
+    // What a worker killed mid-batch leaves behind: two images done (library rows written with the
+    // counts), two claimed and still `processing` (their claim now stale), two never started.
+    for (let i = 0; i < 2; i++) {
+      const claimId = randomUUID();
+      const item = await claimNextItem(db, batchId, claimId, 60);
+      if (!item) throw new Error('nothing to claim');
+      await db.transaction(async (tx) => {
+        const image = await insertLibraryImage(tx, {
+          userId: user.id,
+          src: item.src,
+          altText: `Done before the crash: ${item.src}`,
+          batchId,
+        });
+        await finishItem(tx, item.id, claimId, { status: 'done', libraryImageId: image.id });
+        await addToBatchCounts(tx, batchId, { completed: 1 });
+      });
+    }
+    for (let i = 0; i < 2; i++) await claimNextItem(db, batchId, randomUUID(), 60);
+    await db
+      .update(generationItems)
+      .set({ claimedAt: sql`now() - interval '5 seconds'` })
+      .where(eq(generationItems.status, 'processing'));
+    const before = await queryRows<{ status: string; n: number }>(
+      db,
+      sql`select status, count(*)::int as n from generation_items group by status order by status`,
+    );
+    expect(before).toEqual([
+      { status: 'done', n: 2 },
+      { status: 'pending', n: 2 },
+      { status: 'processing', n: 2 },
+    ]);
+    await first.cleanup();
+
+    // The next process on the same data finds the unfinished batch at start and finishes it.
+    const engine = createTestEngine({ delayMs: 10 });
+    const second = await buildTestApp({ env, dataDir, persistent: true, engine });
+    try {
+      const done = await waitForBatch(second, user.auth, batchId, 30_000);
+      expect(done).toMatchObject({ status: 'completed', total: 6, completed: 6, failed: 0 });
+      // The two finished before the crash are not described again.
+      expect(engine.calls).toHaveLength(4);
+      const rows = await second.app.deps.database.db
+        .select()
+        .from(libraryImages)
+        .where(eq(libraryImages.userId, user.id));
+      expect(rows.map((row) => row.src).sort()).toEqual(names.map((name) => `${base}/${name}`).sort());
+      expect(rows.filter((row) => row.altText.startsWith('Done before the crash'))).toHaveLength(2);
+      // Charged once per image: 10 - 6, one reservation, no refund.
+      expect(await balanceOf(second, user)).toBe(4);
+      const ledger = await queryRows<{ reason: string; delta: number }>(
+        second.app.deps.database.db,
+        sql`select reason, delta from credit_ledger where user_id = ${user.id} order by created_at`,
+      );
+      expect(ledger).toEqual([
+        { reason: 'grant', delta: 10 },
+        { reason: 'spend', delta: -6 },
+      ]);
+    } finally {
+      await second.cleanup();
+    }
+  });
+
+  it('lets two workers share one batch without describing any image twice', { timeout: 60_000 }, async () => {
+    const engine = createTestEngine({ delayMs: 30 });
+    const t = await buildTestApp({ env: { FETCH_ALLOW_PRIVATE: 'true' }, engine });
+    try {
+      const user = await createUser(t, 20);
+      const selectedImages = Array.from(
+        { length: 12 },
+        (_, i) => `${base}/${names[i % names.length]}?n=${i}`,
+      );
+      const { batchId } = (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/v1/images/generate-alt-text',
+          headers: user.auth,
+          payload: { selectedImages },
+        })
+      ).json();
+      // The route already started a run and queued the job; three more at once, as when a job
+      // retry overlaps a resumed run in another process.
+      await Promise.all([1, 2, 3].map(() => t.app.deps.generation.runBatch(batchId)));
+      const done = await waitForBatch(t, user.auth, batchId);
+      expect(done).toMatchObject({ status: 'completed', completed: 12, failed: 0 });
+      expect(engine.calls).toHaveLength(12);
+      const rows = await t.app.deps.database.db
+        .select()
+        .from(libraryImages)
+        .where(eq(libraryImages.userId, user.id));
+      expect(new Set(rows.map((row) => row.src)).size).toBe(12);
+      expect(rows).toHaveLength(12);
+      expect(await balanceOf(t, user)).toBe(8);
+    } finally {
+      await t.cleanup();
+    }
+  });
+});

@@ -247,6 +247,38 @@ describe('POST /images/edit-image (offline editor)', () => {
     expect(await balanceOf(t, user)).toBe(100);
   });
 
+  it('takes one image only, in the field "image"', async () => {
+    const user = await createUser(t, 100);
+    const two = imageForm({ prompt: 'blur' }, { bytes: coffee, name: 'a.jpg' });
+    two.append('image', new Blob([coffee], { type: 'image/jpeg' }), 'b.jpg');
+    const twoRes = await t.app.inject({ method: 'POST', url: EDIT, headers: user.auth, payload: two });
+    expect(twoRes.statusCode).toBe(400);
+    expect(twoRes.json().message).toBe('Send one image at a time.');
+    const wrong = new FormData();
+    wrong.append('prompt', 'blur');
+    wrong.append('photo', new Blob([coffee], { type: 'image/jpeg' }), 'a.jpg');
+    const wrongRes = await t.app.inject({ method: 'POST', url: EDIT, headers: user.auth, payload: wrong });
+    expect(wrongRes.statusCode).toBe(400);
+    expect(wrongRes.json().message).toMatch(/field "photo"/);
+    expect(await balanceOf(t, user)).toBe(100);
+  });
+
+  it('keeps a logo’s transparency through the edit', async () => {
+    const user = await createUser(t, 100);
+    const logo = await readFile(join(fixtures, 'logo.png'));
+    const res = await edit(
+      user,
+      { prompt: 'greyscale and rotate left', quality: 'low' },
+      { bytes: logo, name: 'logo.png', type: 'image/png' },
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const png = await fetchStored(t, res.json().editedImage.url);
+    const source = await sharp(logo).metadata();
+    const meta = await sharp(png).metadata();
+    expect([meta.width, meta.height, meta.hasAlpha]).toEqual([source.height, source.width, true]);
+    expect((await sharp(png).stats()).isOpaque).toBe(false);
+  });
+
   it('refuses another user’s userId with 403 and needs a session', async () => {
     const user = await createUser(t, 100);
     const other = await createUser(t, 100);

@@ -163,4 +163,45 @@ describe('media studio, as a person uses it', () => {
     expect(bytes.length).toBeGreaterThan(10_000);
     await context.close();
   }, 120_000);
+
+  it('generates slides from a text prompt, says they are slides, and makes a reel of them', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await page.goto('/');
+    await storeSession(page, await createSession());
+
+    await page.goto('/reel-generator');
+    await page.getByRole('heading', { level: 1, name: 'AI Reel Generator' }).waitFor();
+    await page.getByText('Credits remaining: 25').waitFor();
+    await page.getByRole('button', { name: 'Generate Images', exact: true }).click();
+    await toast(page, messages.reel.promptRequired);
+
+    await page.getByLabel('Text prompt').fill('Three reasons to write alt text');
+    await page.getByLabel('Number of images').selectOption('5');
+    // 5 × 25 credits at the default high quality is more than a new account has.
+    await page.getByRole('button', { name: 'Generate Images', exact: true }).click();
+    await toast(page, messages.reel.notEnoughCredits(125, 25));
+
+    await page.getByLabel('Number of images').selectOption('2');
+    await page.getByLabel('Quality').selectOption('low');
+    await page.getByRole('button', { name: 'Generate Images', exact: true }).click();
+    await toast(page, messages.reel.generated(2));
+    await page.getByText('Credits remaining: 15').waitFor();
+    // The offline engine is honest that these are text slides, not pictures.
+    await expect.poll(() => page.getByTestId('generation-notice').innerText()).toContain('text slides');
+    await expect.poll(() => page.getByRole('img', { name: /^Text slide \d of 2: / }).count()).toBe(2);
+    await dismissToasts(page);
+    await expectNoAxeViolations(page);
+
+    await page.getByLabel('Music').setInputFiles(tone);
+    const downloading = page.waitForEvent('download', { timeout: 60_000 });
+    await page.getByRole('button', { name: 'Create & Download Reel' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe('reel.mp4');
+    await toast(page, messages.reel.reelDone);
+    const saved = join(workDir, 'slides-reel.mp4');
+    await download.saveAs(saved);
+    expect(readFileSync(saved).subarray(4, 8).toString('latin1')).toBe('ftyp');
+    await context.close();
+  }, 120_000);
 });

@@ -296,7 +296,12 @@ export function ReelGeneratorPage() {
               />
             ) : null}
             {generation.data?.notice ? (
-              <MessageBanner type="success">{generation.data.notice}</MessageBanner>
+              <p
+                data-testid="generation-notice"
+                className="rounded-md border border-slate-300 bg-slate-50 px-4 py-3 text-sm text-slate-900"
+              >
+                {generation.data.notice}
+              </p>
             ) : null}
             {generated.length > 0 ? (
               <ul aria-label="Generated images" className="grid grid-cols-2 gap-3 sm:grid-cols-5">

@@ -354,7 +354,7 @@ export function ReelGeneratorPage() {
                       <img
                         src={image.url}
                         alt={`${image.name} with the caption: ${image.caption}`}
-                        className="aspect-square w-full rounded-md object-contain"
+                        className="h-auto max-h-72 w-full rounded-md object-contain object-left-top"
                       />
                       <p className="text-sm text-slate-900">{image.caption}</p>
                       <div>

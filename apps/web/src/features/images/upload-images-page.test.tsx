@@ -7,6 +7,7 @@ import userEvent from '@testing-library/user-event';
 import { useSyncExternalStore } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { notify } from '../../components/ui/notify.ts';
+import { ApiError } from '../../lib/api-error.ts';
 import { findToast, json, mockApi } from '../../test/mock-api.ts';
 import { renderApp, storeSession } from '../../test/render-app.tsx';
 
@@ -339,5 +340,19 @@ describe('upload images (/upload-images)', () => {
     expect(alert).toHaveTextContent('The file is not a supported image');
     expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/upload-images');
+  });
+
+  it('a batch that cannot be followed from here (gone, not ours) hands over to the library', async () => {
+    const user = userEvent.setup();
+    const { router } = await openUpload();
+    await user.upload(picker(), [image('one.jpg'), image('two.jpg')]);
+    await user.click(generateButton());
+    FakeXhr.requests[0]?.respond(202, started);
+    await waitFor(() => expect(batch.ids).toContain('b-9'));
+    act(() =>
+      batch.set(undefined, new ApiError({ status: 404, code: 'NOT_FOUND', message: 'No such batch' })),
+    );
+    await waitFor(() => expect(router.state.location.pathname).toBe('/images'));
+    expect(router.state.location.state).toEqual({ batchId: 'b-9', message: batchStartedMessage(2) });
   });
 });

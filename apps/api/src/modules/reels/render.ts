@@ -9,7 +9,7 @@ export const MIN_SECONDS_PER_IMAGE = 2;
 /** The music decides the length up to this; more images than fit at 2 s each make it longer. */
 export const MAX_MUSIC_DRIVEN_SECONDS = 30;
 /** Fade from and to black at each image change, at most this long (and at most a quarter of a share). */
-const MAX_IMAGE_FADE_SECONDS = 0.5;
+const MAX_IMAGE_FADE_SECONDS = 0.3;
 /** The music fades out over the end of the video. */
 const MAX_MUSIC_FADE_SECONDS = 1.5;
 
@@ -51,27 +51,33 @@ const MAX_INPUT_PIXELS = 100_000_000;
 
 /**
  * Turns any accepted image into a safe 1080×1920 JPEG: upright (EXIF), first frame only, the whole
- * picture fitted in the frame over a blurred, darkened copy of itself. ffmpeg only ever sees these.
+ * picture fitted in the frame over a blurred, darkened copy of itself filling the rest. ffmpeg only ever sees these.
  * Throws sharp's error when the image does not decode.
  */
 export async function normaliseImage(inputPath: string, outputPath: string): Promise<void> {
-  const open = () => sharp(inputPath, { animated: false, limitInputPixels: MAX_INPUT_PIXELS }).rotate();
-  const foreground = await open()
-    .resize(REEL_WIDTH, REEL_HEIGHT, { fit: 'inside', withoutEnlargement: false })
-    .png({ compressionLevel: 0 })
-    .toBuffer();
-  // Blurring a tiny copy and scaling it up is as soft as a large blur and costs almost nothing.
-  const background = await open()
-    .flatten({ background: '#111111' })
-    .resize(REEL_WIDTH / 10, REEL_HEIGHT / 10, { fit: 'cover' })
-    .blur(4)
-    .modulate({ brightness: 0.55 })
+  // One decode: upright, first frame, fitted inside the frame (JPEGs shrink while decoding);
+  // transparency goes on white, as logos and icons are drawn for a light page.
+  const picture = await sharp(inputPath, { animated: false, limitInputPixels: MAX_INPUT_PIXELS })
+    .rotate()
+    .flatten({ background: '#ffffff' })
+    .resize(REEL_WIDTH, REEL_HEIGHT, { fit: 'inside' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const raw = { width: picture.info.width, height: picture.info.height, channels: picture.info.channels };
+  // The backdrop: the picture cropped to fill, shrunk to a 20th, darkened; scaling it back up blurs it.
+  const backdrop = await sharp(picture.data, { raw })
+    .resize(REEL_WIDTH / 20, REEL_HEIGHT / 20, { fit: 'cover' })
+    .modulate({ brightness: 0.5 })
+    .blur(1.5)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  await sharp(backdrop.data, {
+    raw: { width: backdrop.info.width, height: backdrop.info.height, channels: backdrop.info.channels },
+  })
     .resize(REEL_WIDTH, REEL_HEIGHT, { kernel: 'cubic' })
-    .toBuffer();
-  await sharp(background)
-    .composite([{ input: foreground, gravity: 'center' }])
+    .composite([{ input: picture.data, raw, gravity: 'center' }])
     .flatten({ background: '#111111' })
-    .jpeg({ quality: 90, chromaSubsampling: '4:2:0' })
+    .jpeg({ quality: 90 })
     .toFile(outputPath);
 }
 
@@ -83,7 +89,12 @@ export type EncoderSettings = {
   threads: number;
 };
 
-export const defaultEncoderSettings: EncoderSettings = { preset: 'veryfast', crf: 23, threads: 0 };
+/**
+ * Measured on the 2-core reference machine (npm run bench:reel, ADR 017): superfast with the
+ * still-image tune costs about a fifth less CPU than veryfast for the same crf, the file being
+ * larger (~2.5 MB for 10 s instead of ~0.9 MB), which a download of a short reel can afford.
+ */
+export const defaultEncoderSettings: EncoderSettings = { preset: 'superfast', crf: 23, threads: 0 };
 
 const seconds = (value: number) => value.toFixed(3);
 
@@ -115,8 +126,9 @@ export function buildRenderArgs(input: {
       `fade=t=out:st=${seconds(fadeOutStart)}:d=${seconds(fade)}`,
     ].filter(Boolean);
     return (
-      `[${index}:v]loop=loop=${plan.framesPerImage - 1}:size=1:start=0,setpts=N/${REEL_FPS}/TB,` +
-      `format=yuv420p,${fades.join(',')}[v${index}]`
+      // Converted to yuv420p once, before the one decoded frame is repeated.
+      `[${index}:v]format=yuv420p,loop=loop=${plan.framesPerImage - 1}:size=1:start=0,setpts=N/${REEL_FPS}/TB,` +
+      `${fades.join(',')}[v${index}]`
     );
   });
   const joined = imagePaths.map((_, index) => `[v${index}]`).join('');

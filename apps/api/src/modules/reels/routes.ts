@@ -50,6 +50,10 @@ export async function reelsRoutes(app: FastifyInstance, options: { reels: ReelsS
           .header('content-disposition', `attachment; filename="${REEL_FILE_NAME}"`)
           .header('cache-control', 'no-store')
           .header('x-reel-duration-seconds', reel.plan.totalSeconds.toFixed(3))
+          .header(
+            'server-timing',
+            `prepare;dur=${reel.timings.prepareMs.toFixed(0)}, wait;dur=${reel.timings.waitMs.toFixed(0)}, render;dur=${reel.timings.renderMs.toFixed(0)}`,
+          )
           .send(reel.video);
       } catch (error) {
         if (error instanceof AppError && error.statusCode === 503)

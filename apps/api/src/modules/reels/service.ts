@@ -38,7 +38,12 @@ export type ReelsOptions = {
   logger: FastifyBaseLogger;
 };
 
-export type RenderedReel = { video: Buffer; plan: ReelPlan };
+export type RenderedReel = {
+  video: Buffer;
+  plan: ReelPlan;
+  /** Milliseconds spent checking and normalising the inputs, waiting for a slot, and in ffmpeg. */
+  timings: { prepareMs: number; waitMs: number; renderMs: number };
+};
 
 export type ReelsService = ReturnType<typeof createReelsService>;
 
@@ -209,13 +214,28 @@ export function createReelsService(options: ReelsOptions) {
           );
         }
 
-        const musicSeconds = await checkAudio(audio, signal);
+        const preparing = performance.now();
+        // The music check (ffmpeg) and the images (sharp's threads) run side by side; every one
+        // settles before anything is reported, so nothing still writes into the directory being removed.
+        const [[audioCheck], imageChecks] = await Promise.all([
+          Promise.allSettled([checkAudio(audio, signal)]),
+          Promise.allSettled(images.map((image, index) => prepareImage(image, index, dir))),
+        ]);
+        if (audioCheck?.status !== 'fulfilled') throw audioCheck?.reason;
+        const musicSeconds = audioCheck.value;
         const frames: string[] = [];
-        for (const [index, image] of images.entries()) frames.push(await prepareImage(image, index, dir));
+        for (const check of imageChecks) {
+          if (check.status === 'rejected') throw check.reason;
+          frames.push(check.value);
+        }
 
         const plan = planReel(frames.length, musicSeconds);
         const outputPath = path.join(dir, 'reel.mp4');
+        const prepareMs = performance.now() - preparing;
+        const waiting = performance.now();
         const release = await gate.acquire(signal);
+        const waitMs = performance.now() - waiting;
+        let renderMs = 0;
         try {
           const started = performance.now();
           await runFfmpeg(
@@ -228,12 +248,9 @@ export function createReelsService(options: ReelsOptions) {
             }),
             { timeoutMs: options.renderTimeoutMs, signal },
           );
+          renderMs = performance.now() - started;
           logger.info(
-            {
-              images: frames.length,
-              seconds: plan.totalSeconds,
-              renderMs: Math.round(performance.now() - started),
-            },
+            { images: frames.length, seconds: plan.totalSeconds, prepareMs, waitMs, renderMs },
             'rendered a reel',
           );
         } catch (error) {
@@ -247,7 +264,7 @@ export function createReelsService(options: ReelsOptions) {
         } finally {
           release();
         }
-        return { video: await readFile(outputPath), plan };
+        return { video: await readFile(outputPath), plan, timings: { prepareMs, waitMs, renderMs } };
       } finally {
         leave();
         if (workDir)

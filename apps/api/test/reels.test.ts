@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -301,4 +303,41 @@ describe('POST /images/createReels', () => {
     expect(otherUserId.statusCode).toBe(403);
     expect(await leftovers()).toEqual([]);
   });
+
+  it('stops the render and removes its files when the client goes away', async () => {
+    const user = await createUser(t);
+    // 30 s of music and five images: a render of several seconds, cut short by the client.
+    const longTone = path.join(scratch, 'long.mp3');
+    await ffmpeg(['-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=30', longTone]);
+    const photo = await fixture('coffee.jpg');
+    const body = multipart([
+      music('long.mp3', await readFile(longTone)),
+      ...Array.from({ length: 5 }, (_, i) => image(`photo-${i}.jpg`, photo)),
+    ]);
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as AddressInfo;
+    const request = http.request({
+      port,
+      host: '127.0.0.1',
+      method: 'POST',
+      path: '/api/v1/images/createReels',
+      headers: { ...user.auth, 'content-type': body.contentType, 'content-length': body.payload.length },
+    });
+    request.on('error', () => {});
+    request.end(body.payload);
+
+    // Wait until ffmpeg is rendering, then hang up.
+    const until = async (done: () => boolean, ms: number) => {
+      const deadline = Date.now() + ms;
+      while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+      return done();
+    };
+    expect(await until(() => t.app.deps.reels.stats().rendering === 1, 15_000)).toBe(true);
+    const hungUp = Date.now();
+    request.destroy();
+    expect(await until(() => t.app.deps.reels.stats().admitted === 0, 5_000)).toBe(true);
+    // Well before the render could have finished on its own.
+    expect(Date.now() - hungUp).toBeLessThan(3_000);
+    expect(await leftovers()).toEqual([]);
+  }, 60_000);
 });

@@ -2,7 +2,7 @@ import { MAX_REEL_IMAGES } from '@altwise/contracts/limits';
 import { REEL_FILE_NAME } from '@altwise/contracts/studio';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../../errors.ts';
+import { AppError, badRequest } from '../../errors.ts';
 import { readReelForm, reelMultipartLimits } from './read-reel-form.ts';
 import type { ReelsService } from './service.ts';
 
@@ -56,6 +56,8 @@ export async function reelsRoutes(app: FastifyInstance, options: { reels: ReelsS
           )
           .send(reel.video);
       } catch (error) {
+        // Nobody is listening any more: no error to log, and whatever is sent goes nowhere.
+        if (aborted.signal.aborted) throw badRequest('The request was closed before the reel was ready.');
         if (error instanceof AppError && error.statusCode === 503)
           reply.header('retry-after', String(reels.retryAfterSeconds));
         throw error;

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -43,6 +43,12 @@ beforeAll(async () => {
   await ffmpeg(['-y', '-f', 'lavfi', '-i', 'sine=frequency=660:duration=3', wav]);
   toneMp3 = await readFile(mp3);
   toneWav = await readFile(wav);
+  // What a process killed mid-reel leaves behind: removed by the first reel after a start.
+  const crashed = path.join(t.config.reels.tempDir, 'reel-left-by-a-crash');
+  await mkdir(crashed, { recursive: true });
+  await writeFile(path.join(crashed, 'upload-1'), 'half an upload');
+  const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+  await utimes(crashed, twoHoursAgo, twoHoursAgo);
 });
 afterAll(async () => {
   await t.cleanup();
@@ -168,6 +174,7 @@ describe('POST /images/createReels', () => {
     const video = response.rawPayload;
     expect(video.indexOf('moov')).toBeGreaterThan(0);
     expect(video.indexOf('moov')).toBeLessThan(video.indexOf('mdat'));
+    // Its own work directory is gone, and so is the one an earlier crash left.
     expect(await leftovers()).toEqual([]);
   }, 60_000);
 

@@ -46,8 +46,11 @@ export function planReel(imageCount: number, musicSeconds: number | null): ReelP
   };
 }
 
-/** Images larger than this many pixels are refused before decoding (a decompression bomb guard). */
-const MAX_INPUT_PIXELS = 100_000_000;
+/**
+ * Images larger than this many pixels are refused before decoding (a decompression bomb guard), the
+ * engine's limit too (engines/prepare-image.ts): five of them may be decoded side by side.
+ */
+const MAX_INPUT_PIXELS = 40_000_000;
 
 /**
  * Turns any accepted image into a safe 1080×1920 JPEG: upright (EXIF), first frame only, the whole

@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, open, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { MAX_MUSIC_BYTES, MAX_REEL_IMAGE_BYTES } from '@altwise/contracts/limits';
@@ -48,6 +48,8 @@ export type RenderedReel = {
 export type ReelsService = ReturnType<typeof createReelsService>;
 
 const AUDIO_CHECK_TIMEOUT_MS = 20_000;
+/** Work directories older than this are leftovers of a process that died mid-reel. */
+const STALE_WORK_DIR_MS = 60 * 60 * 1000;
 
 /** `${publicUrl}/files/<key>` or `/files/<key>` → the storage key; null for any other URL. */
 export function storedFileKey(url: string, publicUrl: string): string | null {
@@ -97,6 +99,26 @@ export function createReelsService(options: ReelsOptions) {
     maxWaiting: options.maxWaiting,
     retryAfterSeconds: 30,
   });
+
+  /**
+   * A killed process never reaches its `finally`: the first reel after a start removes work
+   * directories left from before (only old ones, as another process may share DATA_DIR).
+   */
+  let sweptStale = false;
+  async function sweepStaleWorkDirs(): Promise<void> {
+    if (sweptStale) return;
+    sweptStale = true;
+    const entries = await readdir(options.tempDir).catch(() => []);
+    for (const entry of entries) {
+      if (!entry.startsWith('reel-')) continue;
+      const dir = path.join(options.tempDir, entry);
+      const info = await stat(dir).catch(() => null);
+      if (info && Date.now() - info.mtimeMs > STALE_WORK_DIR_MS) {
+        await rm(dir, { recursive: true, force: true }).catch(() => {});
+        logger.warn({ dir }, 'removed a reel work directory left by an earlier process');
+      }
+    }
+  }
 
   /** Copies the caller's own stored file named by `source.url` into `workDir`. */
   async function fetchStoredFile(
@@ -183,6 +205,7 @@ export function createReelsService(options: ReelsOptions) {
       let workDir: string | undefined;
       try {
         await mkdir(options.tempDir, { recursive: true });
+        await sweepStaleWorkDirs();
         workDir = await mkdtemp(path.join(options.tempDir, 'reel-'));
         const form = await readForm(workDir);
 

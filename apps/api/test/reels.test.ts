@@ -203,6 +203,25 @@ describe('POST /images/createReels', () => {
     expect(info.video).toMatchObject({ width: 1080, height: 1920 });
   }, 60_000);
 
+  it('accepts M4A music with PNG and GIF images', async () => {
+    const user = await createUser(t);
+    const m4a = path.join(scratch, 'tone.m4a');
+    await ffmpeg(['-y', '-f', 'lavfi', '-i', 'sine=frequency=550:duration=5', '-c:a', 'aac', m4a]);
+    const response = await createReel(
+      [
+        music('tone.m4a', await readFile(m4a), 'audio/mp4'),
+        image('logo.png', await fixture('logo.png'), 'image/png'),
+        image('spacer.gif', await fixture('spacer.gif'), 'image/gif'),
+      ],
+      user.auth,
+    );
+    expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
+    const { info } = await inspect(response.rawPayload);
+    // 5 s of music for two images: 2.5 s each.
+    expect(info.durationSeconds).toBeGreaterThan(4.9);
+    expect(info.durationSeconds).toBeLessThan(5.2);
+  }, 60_000);
+
   it('refuses a sixth image with the SPEC message', async () => {
     const user = await createUser(t);
     const photo = await fixture('coffee.jpg');

@@ -13,12 +13,11 @@ import {
   findBatch,
   finishBatch,
   finishItem,
-  insertLibraryImage,
+  landItem,
   markBatchProcessing,
   recordRetry,
   renewClaims,
 } from './repository.ts';
-import type { Semaphore } from './throttle.ts';
 
 /** The claim was taken over by another worker (this one was too slow): roll back, write nothing. */
 class LostClaim extends Error {}
@@ -34,8 +33,6 @@ export class BatchInterrupted extends Error {
 export type BatchRunnerDeps = DescribeDeps & {
   db: Database;
   config: GenerationConfig;
-  /** Shared by every batch of the process: at most `config.concurrency` images at once. */
-  slots: Semaphore;
 };
 
 /**
@@ -45,7 +42,7 @@ export type BatchRunnerDeps = DescribeDeps & {
  * image is charged once and lands once, whoever finishes it.
  */
 export function createBatchRunner(deps: BatchRunnerDeps) {
-  const { db, config, slots, logger } = deps;
+  const { db, config, logger } = deps;
   /** Claims this process holds, renewed together so a long engine call keeps its lease. */
   const held = new Set<string>();
   let heartbeat: NodeJS.Timeout | undefined;
@@ -76,21 +73,21 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
       context: { ...item.context, ...(batch.pageUrl ? { pageUrl: batch.pageUrl } : {}) },
       prompt: batch.prompt,
     });
-    await db.transaction(async (tx) => {
-      const image = await insertLibraryImage(tx, {
+    const landed = await landItem(
+      db,
+      { itemId: item.id, claimId },
+      {
+        id: randomUUID(),
         userId: batch.userId,
         src: item.src,
         altText: result.altText,
         engine: result.engine,
         model: result.model,
-        batchId: batch.id,
         context: item.context as Record<string, string>,
         fileKey: item.fileKey,
-      });
-      if (!(await finishItem(tx, item.id, claimId, { status: 'done', libraryImageId: image.id })))
-        throw new LostClaim();
-      await addToBatchCounts(tx, batch.id, { completed: 1 });
-    });
+      },
+    );
+    if (!landed) throw new LostClaim();
   }
 
   async function recordFailure(
@@ -137,36 +134,30 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
 
   /** One lane: claims and works images until the batch has none left to claim. */
   async function runLane(batch: GenerationBatch, stopping: () => boolean) {
-    for (;;) {
-      const releaseSlot = await slots.acquire();
+    while (!stopping()) {
+      const claimId = randomUUID();
+      const item = await claimNextItem(db, batch.id, claimId, config.leaseSeconds);
+      if (!item) return;
+      hold(claimId);
       try {
-        if (stopping()) return;
-        const claimId = randomUUID();
-        const item = await claimNextItem(db, batch.id, claimId, config.leaseSeconds);
-        if (!item) return;
-        hold(claimId);
-        try {
-          if (item.attempts > config.maxAttempts)
-            // A process died on this image every time it tried; do not let it take down another.
-            await recordFailure(
-              batch,
-              item,
-              claimId,
-              new ImageFailure(
-                `Describing this image did not finish after ${config.maxAttempts} attempts.`,
-                false,
-              ),
-            );
-          else await processItem(batch, item, claimId);
-        } catch (error) {
-          if (error instanceof LostClaim)
-            logger.warn({ item: item.id }, 'image was taken over by another worker');
-          else throw error;
-        } finally {
-          release(claimId);
-        }
+        if (item.attempts > config.maxAttempts)
+          // A process died on this image every time it tried; do not let it take down another.
+          await recordFailure(
+            batch,
+            item,
+            claimId,
+            new ImageFailure(
+              `Describing this image did not finish after ${config.maxAttempts} attempts.`,
+              false,
+            ),
+          );
+        else await processItem(batch, item, claimId);
+      } catch (error) {
+        if (error instanceof LostClaim)
+          logger.warn({ item: item.id }, 'image was taken over by another worker');
+        else throw error;
       } finally {
-        releaseSlot();
+        release(claimId);
       }
     }
   }
@@ -179,7 +170,10 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
       await markBatchProcessing(db, batchId);
       for (;;) {
         await Promise.all(
-          Array.from({ length: Math.min(config.concurrency, batch.total) }, () => runLane(batch, stopping)),
+          // Twice as many lanes as engine slots: while some wait for the engine, others download.
+          Array.from({ length: Math.min(config.concurrency * 2, batch.total) }, () =>
+            runLane(batch, stopping),
+          ),
         );
         if (stopping()) throw new BatchInterrupted();
         const open = await countOpenItems(db, batchId);

@@ -8,7 +8,7 @@ import type { AltTextEngine, AltTextResult, PageContext } from '../../engines/ty
 import { SafeFetchError } from '../../net/safe-fetch.ts';
 import type { FilesService } from '../files/service.ts';
 import { detectImageType, supportedImageTypesText } from './image-type.ts';
-import type { RateLimiter } from './throttle.ts';
+import type { RateLimiter, Semaphore } from './throttle.ts';
 
 /** An image to describe: where its bytes are and what the engine is told about it. */
 export type ImageToDescribe = {
@@ -34,6 +34,8 @@ export type DescribeDeps = {
   files: FilesService;
   fetch: AppConfig['fetch'];
   limiter: RateLimiter;
+  /** Engine calls at once in this process (GENERATION_CONCURRENCY), across batches and regenerates. */
+  engineSlots: Semaphore;
   logger: FastifyBaseLogger;
 };
 
@@ -94,9 +96,16 @@ export async function describeOnce(deps: DescribeDeps, image: ImageToDescribe): 
   const bytes = await loadBytes(deps, image);
   if (!detectImageType(bytes))
     throw new ImageFailure(`The file is not an image (expected ${supportedImageTypesText}).`, false);
-  await deps.limiter.take();
-  return deps.engine.describeImage(bytes, {
-    ...(image.prompt ? { prompt: image.prompt } : {}),
-    context: image.context,
-  });
+  // Only the engine call holds a slot: the next image downloads while the engine is busy, so the
+  // provider always has GENERATION_CONCURRENCY requests in flight.
+  const release = await deps.engineSlots.acquire();
+  try {
+    await deps.limiter.take();
+    return await deps.engine.describeImage(bytes, {
+      ...(image.prompt ? { prompt: image.prompt } : {}),
+      context: image.context,
+    });
+  } finally {
+    release();
+  }
 }

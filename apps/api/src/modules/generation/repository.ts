@@ -274,6 +274,43 @@ export async function insertLibraryImage(db: DbExecutor, row: NewLibraryImage): 
   return inserted;
 }
 
+/**
+ * Lands one image's alt text as a single statement (one round trip, atomic): the item becomes
+ * `done`, its library row is written and the batch's count goes up, but only while the claim is
+ * still this worker's. Answers false, writing nothing, when the claim was lost.
+ */
+export async function landItem(
+  db: DbExecutor,
+  claim: { itemId: string; claimId: string },
+  image: Omit<NewLibraryImage, 'id' | 'batchId'> & { id: string },
+): Promise<boolean> {
+  const rows = await queryRows<{ landed: number }>(
+    db,
+    sql`with item as (
+          update generation_items
+          set status = 'done', library_image_id = ${image.id}, claim_id = null, error = null, updated_at = now()
+          where id = ${claim.itemId} and claim_id = ${claim.claimId} and status = 'processing'
+          returning batch_id
+        ),
+        image as (
+          insert into library_images (id, user_id, src, alt_text, engine, model, batch_id, context, file_key)
+          select ${image.id}, ${image.userId}, ${image.src}, ${image.altText}, ${image.engine ?? null},
+                 ${image.model ?? null}, item.batch_id, ${JSON.stringify(image.context ?? {})}::jsonb,
+                 ${image.fileKey ?? null}
+          from item
+          returning id
+        ),
+        batch as (
+          update generation_batches
+          set completed = completed + 1, status = 'processing', updated_at = now()
+          where id = (select batch_id from item)
+          returning id
+        )
+        select (select count(*) from image)::int + (select count(*) from batch)::int as landed`,
+  );
+  return rows[0]?.landed === 2;
+}
+
 /** Uploads are saved as temporary files first; once their batch is stored they are kept. */
 export async function keepStoredFiles(db: DbExecutor, keys: string[]): Promise<void> {
   if (keys.length === 0) return;

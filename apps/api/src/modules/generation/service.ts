@@ -88,14 +88,10 @@ export function createGenerationService(deps: {
     files,
     fetch: config.fetch,
     limiter: limiterFor(engine.name),
+    engineSlots: new Semaphore(config.generation.concurrency),
     logger,
   };
-  const runner = createBatchRunner({
-    ...describeDeps,
-    db,
-    config: config.generation,
-    slots: new Semaphore(config.generation.concurrency),
-  });
+  const runner = createBatchRunner({ ...describeDeps, db, config: config.generation });
   const running = new Set<Promise<void>>();
 
   function assertSelf(userId: string, requestedUserId: string | undefined) {

@@ -10,6 +10,7 @@ import { queryRows } from '../src/db/client.ts';
 import { generationItems } from '../src/db/tables/generation-items.ts';
 import { libraryImages } from '../src/db/tables/library-images.ts';
 import { reserveCredits } from '../src/modules/credits/service.ts';
+import { createBatchRunner } from '../src/modules/generation/batch-runner.ts';
 import {
   addToBatchCounts,
   claimNextItem,
@@ -18,6 +19,7 @@ import {
   insertItems,
   insertLibraryImage,
 } from '../src/modules/generation/repository.ts';
+import { RateLimiter, Semaphore } from '../src/modules/generation/throttle.ts';
 import { balanceOf, createUser } from './billing-helpers.ts';
 import { createTestEngine, waitForBatch } from './generation-helpers.ts';
 import { buildTestApp } from './helper.ts';
@@ -155,9 +157,24 @@ describe('a batch interrupted by a crash', () => {
           payload: { selectedImages },
         })
       ).json();
-      // The route already started a run and queued the job; three more at once, as when a job
-      // retry overlaps a resumed run in another process.
-      await Promise.all([1, 2, 3].map(() => t.app.deps.generation.runBatch(batchId)));
+      // The route already started a run and queued the job; two more runners with their own
+      // engine slots work the same batch at once, as other worker processes would.
+      const otherProcess = () =>
+        createBatchRunner({
+          db: t.app.deps.database.db,
+          engine,
+          files: t.app.deps.files,
+          fetch: t.config.fetch,
+          limiter: new RateLimiter(0),
+          engineSlots: new Semaphore(4),
+          logger: t.app.log,
+          config: t.config.generation,
+        });
+      await Promise.all([
+        otherProcess().runBatch(batchId),
+        otherProcess().runBatch(batchId),
+        t.app.deps.generation.runBatch(batchId),
+      ]);
       const done = await waitForBatch(t, user.auth, batchId);
       expect(done).toMatchObject({ status: 'completed', completed: 12, failed: 0 });
       expect(engine.calls).toHaveLength(12);

@@ -92,7 +92,8 @@ export function createGenerationService(deps: {
     logger,
   };
   const runner = createBatchRunner({ ...describeDeps, db, config: config.generation });
-  const running = new Set<Promise<void>>();
+  /** This process's run of each batch: a job for a batch already running here joins that run. */
+  const running = new Map<string, Promise<void>>();
 
   function assertSelf(userId: string, requestedUserId: string | undefined) {
     if (requestedUserId && requestedUserId !== userId)
@@ -144,15 +145,19 @@ export function createGenerationService(deps: {
   }
 
   let stopping = false;
+  function runOnce(batchId: string): Promise<void> {
+    const existing = running.get(batchId);
+    if (existing) return existing;
+    const run = runner.runBatch(batchId, () => stopping).finally(() => running.delete(batchId));
+    running.set(batchId, run);
+    return run;
+  }
+
   function kick(batchId: string) {
     if (stopping) return;
-    const run = runner
-      .runBatch(batchId, () => stopping)
-      .catch((error) => {
-        if (!stopping) logger.error({ err: error, batch: batchId }, 'generation batch run failed');
-      })
-      .finally(() => running.delete(run));
-    running.add(run);
+    runOnce(batchId).catch((error) => {
+      if (!stopping) logger.error({ err: error, batch: batchId }, 'generation batch run failed');
+    });
   }
 
   return {
@@ -250,7 +255,10 @@ export function createGenerationService(deps: {
 
     /** The job handler: works one batch to its end (or until this process stops). */
     async runBatch(batchId: string): Promise<void> {
-      await runner.runBatch(batchId, () => stopping);
+      // Started here already (right after the request): wait for that run, then look once more, so
+      // the job ends only when the batch has (or throws to be retried when this process stops).
+      await running.get(batchId)?.catch(() => {});
+      await runOnce(batchId);
     },
 
     /** On worker start: queue every unfinished batch again (a process may have died mid-way). */
@@ -264,7 +272,7 @@ export function createGenerationService(deps: {
     /** Stops claiming images and waits for the ones under way (app close). */
     async close(): Promise<void> {
       stopping = true;
-      await Promise.allSettled([...running]);
+      await Promise.allSettled([...running.values()]);
     },
   };
 }

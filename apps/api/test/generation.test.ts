@@ -9,7 +9,7 @@ import { generationBatches } from '../src/db/tables/generation-batches.ts';
 import { libraryImages } from '../src/db/tables/library-images.ts';
 import { EngineProviderError } from '../src/engines/errors.ts';
 import { balanceOf, createUser, type TestUser } from './billing-helpers.ts';
-import { createTestEngine, multipartBody, waitForBatch } from './generation-helpers.ts';
+import { createTestEngine, multipartBody, providerDown, waitForBatch } from './generation-helpers.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 
 const fixtures = path.resolve(import.meta.dirname, 'fixtures/images');
@@ -52,12 +52,19 @@ const libraryOf = (t: TestApp, user: TestUser) =>
 
 describe('POST /images/generate-alt-text', () => {
   let t: TestApp;
+  let busyOnceSeen = false;
   const engine = createTestEngine({
     delayMs: 20,
-    failWith: (_bytes, describe) =>
-      describe.context?.existingAlt === 'engine refuses'
-        ? new EngineProviderError('Bad answer', { retryable: false })
-        : undefined,
+    failWith: (_bytes, describe) => {
+      const alt = describe.context?.existingAlt;
+      if (alt === 'engine refuses') return new EngineProviderError('Bad answer', { retryable: false });
+      if (alt === 'always busy') return providerDown();
+      if (alt === 'busy once' && !busyOnceSeen) {
+        busyOnceSeen = true;
+        return providerDown();
+      }
+      return undefined;
+    },
   });
   beforeAll(async () => {
     t = await buildTestApp({ env: testEnv, engine });
@@ -147,6 +154,30 @@ describe('POST /images/generate-alt-text', () => {
     expect(done.failures[0].error).toContain('The alt-text engine could not describe this image: Bad answer');
     expect(await balanceOf(t, user)).toBe(3);
     expect(await libraryOf(t, user)).toEqual([]);
+  });
+
+  it('retries an engine that is down, and refunds the image when it stays down', async () => {
+    const user = await createUser(t, 2);
+    const response = await generate(t, user, {
+      selectedImages: [
+        { src: `${base}/camera.jpg`, alt: 'busy once' },
+        { src: `${base}/horse.webp`, alt: 'always busy' },
+      ],
+    });
+    const done = await waitForBatch(t, user.auth, response.json().batchId);
+    expect(done).toMatchObject({ status: 'completed', completed: 1, failed: 1 });
+    expect(done.failures).toEqual([
+      {
+        src: `${base}/horse.webp`,
+        error:
+          'The alt-text engine could not describe this image: The provider answered 503. (gave up after 3 attempts)',
+      },
+    ]);
+    expect(engine.calls.filter((call) => call.options.context?.existingAlt === 'always busy')).toHaveLength(
+      3,
+    );
+    expect(engine.calls.filter((call) => call.options.context?.existingAlt === 'busy once')).toHaveLength(2);
+    expect(await balanceOf(t, user)).toBe(1);
   });
 
   it('refuses with 402 Insufficient credits and writes nothing when the balance is short', async () => {

@@ -288,6 +288,59 @@ describe('batch progress', () => {
   });
 });
 
+describe('the event stream over a real connection', () => {
+  let t: TestApp;
+  let release: () => void = () => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  beforeAll(async () => {
+    t = await buildTestApp({ env: testEnv, engine: createTestEngine({ gate }) });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    release();
+    await t.cleanup();
+  });
+
+  it('sends the first event at once and lets go of the connection when the client leaves', async () => {
+    const user = await createUser(t, 2);
+    const { batchId } = (await generate(t, user, { selectedImages: [`${base}/rocket.jpg`] })).json();
+    const address = t.app.server.address() as AddressInfo;
+    const abort = new AbortController();
+    const response = await fetch(`http://127.0.0.1:${address.port}/api/v1/images/batches/${batchId}/events`, {
+      headers: user.auth,
+      signal: abort.signal,
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const reader = response.body?.getReader();
+    const first = new TextDecoder().decode((await reader?.read())?.value);
+    expect(first).toMatch(/^event: progress\ndata: \{.*"total":1/);
+    abort.abort();
+    const openConnections = () =>
+      new Promise<number>((resolve, reject) =>
+        t.app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+      );
+    const deadline = Date.now() + 5_000;
+    while ((await openConnections()) > 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(await openConnections()).toBe(0);
+    // The server stopped looking at the batch for the stream that went away.
+    const reads = { count: 0 };
+    const getProgress = t.app.deps.generation.getProgress;
+    t.app.deps.generation.getProgress = (...args) => {
+      reads.count++;
+      return getProgress(...args);
+    };
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    t.app.deps.generation.getProgress = getProgress;
+    expect(reads.count).toBe(0);
+    release();
+    await waitForBatch(t, user.auth, batchId);
+  });
+});
+
 describe('POST /images/upload-and-generate', () => {
   let t: TestApp;
   beforeAll(async () => {

@@ -155,7 +155,10 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
       } catch (error) {
         if (error instanceof LostClaim)
           logger.warn({ item: item.id }, 'image was taken over by another worker');
-        else throw error;
+        // Its result or refund could not be written (the database failed): the claim runs out and
+        // the image is tried again, by this run's next pass or another's.
+        else
+          logger.error({ err: error, item: item.id }, 'image could not be finished; retried after its lease');
       } finally {
         release(claimId);
       }

@@ -17,9 +17,9 @@ import {
   finishItem,
   insertBatch,
   insertItems,
-  insertLibraryImage,
 } from '../src/modules/generation/repository.ts';
 import { RateLimiter, Semaphore } from '../src/modules/generation/throttle.ts';
+import { addLibraryImages } from '../src/modules/library/service.ts';
 import { balanceOf, createUser } from './billing-helpers.ts';
 import { createTestEngine, waitForBatch } from './generation-helpers.ts';
 import { buildTestApp } from './helper.ts';
@@ -85,12 +85,10 @@ describe('a batch interrupted by a crash', () => {
       const item = await claimNextItem(db, batchId, claimId, 60);
       if (!item) throw new Error('nothing to claim');
       await db.transaction(async (tx) => {
-        const image = await insertLibraryImage(tx, {
-          userId: user.id,
-          src: item.src,
-          altText: `Done before the crash: ${item.src}`,
-          batchId,
-        });
+        const [image] = await addLibraryImages(tx, user.id, [
+          { src: item.src, altText: `Done before the crash: ${item.src}`, batchId },
+        ]);
+        if (!image) throw new Error('no library row');
         await finishItem(tx, item.id, claimId, { status: 'done', libraryImageId: image.id });
         await addToBatchCounts(tx, batchId, { completed: 1 });
       });

@@ -8,8 +8,6 @@ export interface PreparedImage {
   rgb: Buffer;
   width: number;
   height: number;
-  /** Lossless encoding of the same pixels, for OCR. */
-  png: Buffer;
   original: {
     format: string;
     width: number;
@@ -81,15 +79,11 @@ export async function prepareImage(
       .raw()
       .toBuffer({ resolveWithObject: true });
     const rgb = info.channels === 3 ? data : toRgb(data, info.channels);
-    const png = await sharp(rgb, { raw: { width: info.width, height: info.height, channels: 3 } })
-      .png({ compressionLevel: 1 })
-      .toBuffer();
     const uprightSwap = (metadata.orientation ?? 1) >= 5;
     return {
       rgb,
       width: info.width,
       height: info.height,
-      png,
       original: {
         format: metadata.format,
         width: uprightSwap ? metadata.height : metadata.width,
@@ -102,6 +96,13 @@ export async function prepareImage(
   } catch (error) {
     throw toInputError(error);
   }
+}
+
+/** Lossless encoding of the prepared pixels, for OCR (only the engines that read text need it). */
+export async function encodePng(image: PreparedImage): Promise<Buffer> {
+  return sharp(image.rgb, { raw: { width: image.width, height: image.height, channels: 3 } })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
 }
 
 /** JPEG of the prepared pixels, for providers that take a data URL (small and cheap in image tokens). */

@@ -2,7 +2,7 @@ import type { EngineOptions } from '../engine-options.ts';
 import { EngineBusyError, EngineProviderError } from '../errors.ts';
 import { dominantColourIn, measurePixels } from '../image-stats.ts';
 import { cleanContext } from '../page-context.ts';
-import { prepareImage } from '../prepare-image.ts';
+import { encodePng, prepareImage } from '../prepare-image.ts';
 import { applyQualityRules } from '../quality-rules.ts';
 import type {
   AltTextEngine,
@@ -43,7 +43,7 @@ export function createOfflineEngine(options: EngineOptions): AltTextEngine {
             rgb: toArrayBuffer(prepared.rgb),
             width: prepared.width,
             height: prepared.height,
-            png: toArrayBuffer(prepared.png),
+            png: toArrayBuffer(await encodePng(prepared)),
             ocr: { minConfidence: options.offline.ocrMinConfidence, timeoutMs: options.offline.ocrTimeoutMs },
           });
     describe.signal?.throwIfAborted();

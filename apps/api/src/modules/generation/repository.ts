@@ -10,7 +10,7 @@ import {
   generationItems,
   type NewGenerationItem,
 } from '../../db/tables/generation-items.ts';
-import { type LibraryImage, libraryImages, type NewLibraryImage } from '../../db/tables/library-images.ts';
+import type { NewLibraryImage } from '../../db/tables/library-images.ts';
 import { storedFiles } from '../../db/tables/stored-files.ts';
 
 export async function insertBatch(db: DbExecutor, batch: NewGenerationBatch): Promise<GenerationBatch> {
@@ -265,13 +265,6 @@ export async function finishBatch(db: DbExecutor, batchId: string): Promise<bool
     )
     .returning({ id: generationBatches.id });
   return rows.length === 1;
-}
-
-/** A generated alt text with everything regenerate needs later (context, the upload's key). */
-export async function insertLibraryImage(db: DbExecutor, row: NewLibraryImage): Promise<LibraryImage> {
-  const [inserted] = await db.insert(libraryImages).values(row).returning();
-  if (!inserted) throw new Error('insert into library_images returned no row');
-  return inserted;
 }
 
 /**

@@ -22,16 +22,20 @@ function toRecord(row: Pick<LibraryImage, 'id' | 'src' | 'altText'>): LibraryIma
 
 export type LibraryService = ReturnType<typeof createLibraryService>;
 
-/** One alt text that landed, as a generation job stores it. */
+/** One alt text that landed. (The batch runner lands its rows in one guarded statement of its own.) */
 export type NewLibraryImageRow = {
   src: string;
   altText: string;
   engine?: string | null;
   model?: string | null;
   batchId?: string | null;
+  /** What the engine was told; regenerate reuses it. */
+  context?: Record<string, string> | null;
+  /** The stored upload behind `src`, deleted with the row. */
+  fileKey?: string | null;
 };
 
-/** Stores generated alt texts in the user's library, inside the caller's transaction (the batch jobs). */
+/** Stores alt texts in the user's library, inside the caller's transaction. */
 export async function addLibraryImages(tx: DbExecutor, userId: string, rows: NewLibraryImageRow[]) {
   return insertLibraryImages(
     tx,
@@ -42,6 +46,8 @@ export async function addLibraryImages(tx: DbExecutor, userId: string, rows: New
       engine: row.engine ?? null,
       model: row.model ?? null,
       batchId: row.batchId ?? null,
+      context: row.context ?? null,
+      fileKey: row.fileKey ?? null,
     })),
   );
 }

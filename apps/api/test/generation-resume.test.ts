@@ -22,7 +22,7 @@ import { RateLimiter, Semaphore } from '../src/modules/generation/throttle.ts';
 import { addLibraryImages } from '../src/modules/library/service.ts';
 import { balanceOf, createUser } from './billing-helpers.ts';
 import { createTestEngine, waitForBatch } from './generation-helpers.ts';
-import { buildTestApp } from './helper.ts';
+import { buildTestApp, createPostgresDatabase } from './helper.ts';
 
 const fixtures = path.resolve(import.meta.dirname, 'fixtures/images');
 const names = ['astronaut.jpg', 'coffee.jpg', 'chelsea.jpg', 'rocket.jpg', 'camera.jpg', 'horse.webp'];
@@ -30,6 +30,8 @@ const names = ['astronaut.jpg', 'coffee.jpg', 'chelsea.jpg', 'rocket.jpg', 'came
 let server: Server;
 let base: string;
 let dataDir: string;
+/** On Postgres both processes must open the same database (PGlite shares the data directory). */
+let sharedPostgres: { url: string; drop: () => Promise<void> } | undefined;
 const hits = new Map<string, number>();
 
 beforeAll(async () => {
@@ -46,18 +48,25 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'altwise-resume-'));
+  if (process.env.TEST_DATABASE_URL)
+    sharedPostgres = await createPostgresDatabase(process.env.TEST_DATABASE_URL);
 });
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
   await rm(dataDir, { recursive: true, force: true });
+  await sharedPostgres?.drop();
 });
 
 describe('a batch interrupted by a crash', () => {
   it('resumes when the next process starts: every image charged once, no result lost or duplicated', {
     timeout: 60_000,
   }, async () => {
-    const env = { FETCH_ALLOW_PRIVATE: 'true', GENERATION_LEASE_SECONDS: '1' };
+    const env = {
+      FETCH_ALLOW_PRIVATE: 'true',
+      GENERATION_LEASE_SECONDS: '1',
+      ...(sharedPostgres ? { DATABASE_URL: sharedPostgres.url } : {}),
+    };
     // The first process stores the batch as the route does (credits reserved, items pending) but
     // dies before its job runs: the batch is written directly, with no job queued.
     const first = await buildTestApp({ env, dataDir, persistent: true });

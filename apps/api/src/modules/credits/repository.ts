@@ -31,13 +31,19 @@ export async function insertLedgerEntry(
   return rows.length > 0;
 }
 
-/** The balance, with the user's row locked until the transaction ends (serialises credit changes). */
+/**
+ * The balance, with the user's row locked until the transaction ends (serialises credit changes).
+ * `no key update` rather than `update`: it still excludes every other credit change, but not the
+ * key-share locks that inserts referencing the user take for their foreign keys (a library row, a
+ * ledger row). With `for update`, a refund waiting on a batch row held by an insert that waits on
+ * this user row would deadlock (seen on Postgres with concurrent batch images).
+ */
 export async function lockCreditBalance(tx: DbExecutor, userId: string): Promise<number | null> {
   const [row] = await tx
     .select({ balance: users.imageCredits })
     .from(users)
     .where(eq(users.id, userId))
-    .for('update')
+    .for('no key update')
     .limit(1);
   return row?.balance ?? null;
 }

@@ -16,6 +16,7 @@ import {
   landItem,
   markBatchProcessing,
   recordRetry,
+  releaseClaim,
   renewClaims,
 } from './repository.ts';
 
@@ -155,10 +156,14 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
       } catch (error) {
         if (error instanceof LostClaim)
           logger.warn({ item: item.id }, 'image was taken over by another worker');
-        // Its result or refund could not be written (the database failed): the claim runs out and
-        // the image is tried again, by this run's next pass or another's.
-        else
-          logger.error({ err: error, item: item.id }, 'image could not be finished; retried after its lease');
+        else {
+          // Its result or refund could not be written (the database failed): give the image back
+          // after a pause so it is tried again now (each claim counts an attempt, so a lasting failure
+          // ends as a refunded failure). If even that write fails, the lease runs out instead.
+          logger.error({ err: error, item: item.id }, 'image could not be finished; it will be tried again');
+          await sleep(config.retryDelayMs);
+          await releaseClaim(db, item.id, claimId).catch(() => {});
+        }
       } finally {
         release(claimId);
       }

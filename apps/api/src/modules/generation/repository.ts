@@ -146,6 +146,20 @@ export async function claimNextItem(
   };
 }
 
+/** Gives an image back to the queue (its result could not be written); only while the claim is held. */
+export async function releaseClaim(db: DbExecutor, itemId: string, claimId: string): Promise<void> {
+  await db
+    .update(generationItems)
+    .set({ status: 'pending', claimId: null, claimedAt: null, updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(generationItems.id, itemId),
+        eq(generationItems.claimId, claimId),
+        eq(generationItems.status, 'processing'),
+      ),
+    );
+}
+
 /** Keeps claims alive while their images are being described; answers how many were still held. */
 export async function renewClaims(db: DbExecutor, claimIds: string[]): Promise<number> {
   if (claimIds.length === 0) return 0;

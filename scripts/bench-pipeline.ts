@@ -148,12 +148,13 @@ function fixedLatencyEngine(latencyMs: number, stats: ServerStats): AltTextEngin
   };
 }
 
-async function main() {
+const targetRatio = 1.2;
+
+/** One run through scrape → batch → library; answers the ratio to the ideal. */
+async function run(fixed: boolean): Promise<number> {
   const imageCount = Number(process.env.BENCH_IMAGES ?? 200);
   const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 200);
   const concurrency = Number(process.env.GENERATION_CONCURRENCY ?? 8);
-  const fixed = process.env.BENCH_ENGINE === 'fixed';
-  const targetRatio = 1.2;
 
   const servers = new Worker(new URL(import.meta.url), { workerData: { imageCount, latencyMs } });
   const { pageBase, modelBase } = await new Promise<{ pageBase: string; modelBase: string }>(
@@ -235,16 +236,38 @@ async function main() {
     console.log(`batch             ${ms(batchMs)}`);
     console.log(`total             ${ms(totalMs)}`);
     console.log(`ideal             ${ms(idealMs)} (${imageCount} × ${latencyMs} ms ÷ ${concurrency})`);
-    console.log(`ratio             ${ratio.toFixed(3)} (target < ${targetRatio})`);
-    if (progress.completed !== imageCount || library.length !== imageCount) process.exitCode = 1;
-    else if (ratio >= targetRatio) {
-      console.log('ratio above target');
-      process.exitCode = 1;
-    }
+    console.log(`ratio             ${ratio.toFixed(3)}`);
+    if (progress.completed !== imageCount || library.length !== imageCount)
+      throw new Error('not every image landed in the library');
+    return ratio;
   } finally {
     await t.cleanup();
     await servers.terminate();
   }
+}
+
+/**
+ * The target is the issue's: an engine of fixed latency, so the ratio measures the pipeline (fetching,
+ * claiming, landing, progress). The second run puts the real OpenAI adapter in front of the same
+ * latency: its own image preparation (decode, resize, JPEG, ~30-45 ms of CPU per image on 2 cores)
+ * adds to every call, so its ratio is shown for information. BENCH_ENGINE=fixed|openai runs one.
+ */
+async function main() {
+  const modes = process.env.BENCH_ENGINE ? [process.env.BENCH_ENGINE === 'fixed'] : [true, false];
+  const ratios = new Map<boolean, number>();
+  for (const fixed of modes) {
+    ratios.set(fixed, await run(fixed));
+    console.log('');
+  }
+  const pipeline = ratios.get(true);
+  const adapter = ratios.get(false);
+  if (pipeline !== undefined)
+    console.log(
+      `pipeline ratio    ${pipeline.toFixed(3)} (target < ${targetRatio}) ${pipeline < targetRatio ? 'OK' : 'ABOVE TARGET'}`,
+    );
+  if (adapter !== undefined)
+    console.log(`with the adapter  ${adapter.toFixed(3)} (the adapter's image preparation included)`);
+  if (pipeline !== undefined && pipeline >= targetRatio) process.exitCode = 1;
 }
 
 if (isMainThread) await main();

@@ -41,7 +41,11 @@ export async function libraryRoutes(app: FastifyInstance, options: { library: Li
       reply.header('cache-control', 'no-store');
       const { page, pageSize, userId } = request.query;
       if (page === undefined) return library.listImages(request.user.id, userId);
-      const { images, total } = await library.listImagesPage(request.user.id, { userId, page, pageSize });
+      const { images, total } = await library.listImagesPage(request.user.id, {
+        requestedUserId: userId,
+        page,
+        pageSize,
+      });
       reply.header(TOTAL_COUNT_HEADER, String(total));
       return images;
     },

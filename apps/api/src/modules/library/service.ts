@@ -97,13 +97,13 @@ export function createLibraryService(deps: {
     /** One page, newest first, and the size of the whole library (for the pager). */
     async listImagesPage(
       userId: string,
-      query: { userId?: string; page: number; pageSize?: number },
+      paging: { requestedUserId?: string; page: number; pageSize?: number },
     ): Promise<{ images: LibraryImageRecord[]; total: number }> {
-      if (query.userId && query.userId !== userId)
+      if (paging.requestedUserId && paging.requestedUserId !== userId)
         throw forbidden('You can only see the images in your own library.');
-      const limit = query.pageSize ?? DEFAULT_LIBRARY_PAGE_SIZE;
+      const limit = paging.pageSize ?? DEFAULT_LIBRARY_PAGE_SIZE;
       const [rows, total] = await Promise.all([
-        listLibraryImagesPage(db, userId, { offset: (query.page - 1) * limit, limit }),
+        listLibraryImagesPage(db, userId, { offset: (paging.page - 1) * limit, limit }),
         countLibraryImagesOf(db, userId),
       ]);
       return { images: rows.map(toRecord), total };

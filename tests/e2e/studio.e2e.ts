@@ -117,10 +117,9 @@ describe('media studio, as a person uses it', () => {
     await page.getByText('Credits remaining: 25').waitFor();
     await expectNoAxeViolations(page);
 
-    await page.getByRole('button', { name: 'Upload Images' }).click();
-    expect(await page.getByRole('button', { name: 'Upload Images' }).getAttribute('aria-pressed')).toBe(
-      'true',
-    );
+    // The source is a radio pair; a person clicks its label.
+    await page.getByText('Upload Images', { exact: true }).click();
+    expect(await page.getByRole('radio', { name: 'Upload Images' }).isChecked()).toBe(true);
     const captionedTab = page.getByRole('tab', { name: 'Captioned Images' });
     expect(await captionedTab.isDisabled()).toBe(true);
 
@@ -173,18 +172,18 @@ describe('media studio, as a person uses it', () => {
     await page.goto('/reel-generator');
     await page.getByRole('heading', { level: 1, name: 'AI Reel Generator' }).waitFor();
     await page.getByText('Credits remaining: 25').waitFor();
-    await page.getByRole('button', { name: 'Generate Images', exact: true }).click();
+    await page.getByRole('button', { name: 'Generate Images' }).click();
     await toast(page, messages.reel.promptRequired);
 
     await page.getByLabel('Text prompt').fill('Three reasons to write alt text');
     await page.getByLabel('Number of images').selectOption('5');
     // 5 × 25 credits at the default high quality is more than a new account has.
-    await page.getByRole('button', { name: 'Generate Images', exact: true }).click();
+    await page.getByRole('button', { name: 'Generate Images' }).click();
     await toast(page, messages.reel.notEnoughCredits(125, 25));
 
     await page.getByLabel('Number of images').selectOption('2');
     await page.getByLabel('Quality').selectOption('low');
-    await page.getByRole('button', { name: 'Generate Images', exact: true }).click();
+    await page.getByRole('button', { name: 'Generate Images' }).click();
     await toast(page, messages.reel.generated(2));
     await page.getByText('Credits remaining: 15').waitFor();
     // The offline engine is honest that these are text slides, not pictures.

@@ -73,10 +73,8 @@ describe('image library (/images)', () => {
     expect(listCall?.query.get('userId')).toBe('u1');
     expect(listCall?.query.get('page')).toBe('1');
     expect(listCall?.query.get('pageSize')).toBe('25');
-    expect(screen.getByRole('link', { name: 'Scrape' })).toHaveAttribute('href', '/scrape');
-    expect(screen.getByRole('link', { name: 'Upload' })).toHaveAttribute('href', '/upload-images');
-    expect(screen.getByRole('link', { name: 'Edit Image' })).toHaveAttribute('href', '/caption-generator');
-    expect(screen.getByRole('link', { name: 'Reel' })).toHaveAttribute('href', '/reel-generator');
+    for (const name of ['Scrape', 'Upload', 'Edit Image', 'Reel'])
+      expect(screen.getByRole('button', { name })).toBeEnabled();
     const url = screen.getByRole('link', { name: /image-1\.jpg/ });
     expect(url).toHaveAttribute('href', 'https://example.com/photos/image-1.jpg');
     expect(url).toHaveAttribute('title', 'https://example.com/photos/image-1.jpg');
@@ -105,6 +103,14 @@ describe('image library (/images)', () => {
     await openLibrary();
     expect(await screen.findByText(`Error: ${m.noUserId}`)).toBeInTheDocument();
     expect(calls.filter((call) => call.path === '/images/altText')).toHaveLength(0);
+  });
+
+  it('the Scrape button opens /scrape', async () => {
+    mockApi({ ...noBatches, 'GET /images/altText': libraryHandler({ current: makeLibrary(1) }) });
+    const user = userEvent.setup();
+    await openLibrary();
+    await user.click(screen.getByRole('button', { name: 'Scrape' }));
+    expect(await screen.findByLabelText('Web Page URL', {}, { timeout: 5000 })).toBeInTheDocument();
   });
 
   it('pages with Next and Previous, and a new page size goes back to page 1', async () => {

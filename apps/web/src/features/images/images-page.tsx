@@ -2,8 +2,8 @@ import { DEFAULT_LIBRARY_PAGE_SIZE, LIBRARY_PAGE_SIZES, TOAST_COPY_MS } from '@a
 import { messages } from '@altwise/contracts/messages';
 import { routes } from '@altwise/contracts/routes';
 import { useEffect, useId, useState } from 'react';
-import { useLocation } from 'react-router';
-import { Button, ButtonLink } from '../../components/ui/button.tsx';
+import { useLocation, useNavigate } from 'react-router';
+import { Button } from '../../components/ui/button.tsx';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { notify } from '../../components/ui/notify.ts';
 import { Spinner } from '../../components/ui/spinner.tsx';
@@ -38,6 +38,7 @@ function readLocationState(state: unknown) {
 export function ImagesPage() {
   usePageTitle('Images');
   const location = useLocation();
+  const navigate = useNavigate();
   const started = readLocationState(location.state);
   const [userId] = useState(readUserId);
   const [page, setPage] = useState(1);
@@ -182,16 +183,17 @@ export function ImagesPage() {
     <div className="mx-auto max-w-6xl px-4 py-10 sm:py-14">
       <div className="flex flex-wrap items-end justify-between gap-4">
         <h1 className="text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">Images</h1>
-        <nav aria-label="Image tools" className="flex flex-wrap gap-2">
-          <ButtonLink to={routes.scrape}>Scrape</ButtonLink>
-          <ButtonLink to={routes.uploadImages}>Upload</ButtonLink>
-          <ButtonLink to={routes.captionGenerator} variant="secondary">
+        {/* SPEC.md §2 calls these buttons; they navigate, as the original's did. */}
+        <div className="flex flex-wrap gap-2">
+          <Button onClick={() => navigate(routes.scrape)}>Scrape</Button>
+          <Button onClick={() => navigate(routes.uploadImages)}>Upload</Button>
+          <Button variant="secondary" onClick={() => navigate(routes.captionGenerator)}>
             Edit Image
-          </ButtonLink>
-          <ButtonLink to={routes.reelGenerator} variant="secondary">
+          </Button>
+          <Button variant="secondary" onClick={() => navigate(routes.reelGenerator)}>
             Reel
-          </ButtonLink>
-        </nav>
+          </Button>
+        </div>
       </div>
 
       {showStarted && started.message ? (

@@ -59,12 +59,9 @@ function formsSentTo(path: string): FormData[] {
 }
 
 async function chooseUploadMode(user: ReturnType<typeof userEvent.setup>) {
-  await user.click(screen.getByRole('button', { name: 'Upload Images' }));
-  expect(screen.getByRole('button', { name: 'Upload Images' })).toHaveAttribute('aria-pressed', 'true');
-  expect(screen.getByRole('button', { name: 'Generate Images from Text' })).toHaveAttribute(
-    'aria-pressed',
-    'false',
-  );
+  await user.click(screen.getByRole('radio', { name: 'Upload Images' }));
+  expect(screen.getByRole('radio', { name: 'Upload Images' })).toBeChecked();
+  expect(screen.getByRole('radio', { name: 'Generate Images from Text' })).not.toBeChecked();
 }
 
 describe('AI Reel Generator (/reel-generator): generating images from text', () => {
@@ -72,10 +69,9 @@ describe('AI Reel Generator (/reel-generator): generating images from text', () 
     const calls = mockApi(credits(20));
     const user = userEvent.setup();
     await openReels();
-    expect(screen.getByRole('button', { name: 'Generate Images from Text' })).toHaveAttribute(
-      'aria-pressed',
-      'true',
-    );
+    expect(screen.getByRole('radio', { name: 'Generate Images from Text' })).toBeChecked();
+    // The action is the only button of its name (the source choice is a radio group).
+    expect(screen.getAllByRole('button', { name: /Generate Images/ })).toHaveLength(1);
     await user.click(screen.getByRole('button', { name: 'Generate Images' }));
     expect(await findToast(m.promptRequired)).toBeInTheDocument();
 

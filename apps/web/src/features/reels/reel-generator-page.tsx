@@ -235,18 +235,25 @@ export function ReelGeneratorPage() {
                 ['upload', 'Upload Images'],
               ] as const
             ).map(([value, label], index) => (
-              <button
+              // Radios, not toggle buttons: one of two choices, and 'Generate Images' stays the one
+              // button of that name on the page.
+              <label
                 key={value}
-                type="button"
-                aria-pressed={source === value}
-                onClick={() => setSource(value)}
-                disabled={busy}
-                className={`min-h-11 px-4 text-sm font-semibold ring-1 ring-inset ring-indigo-300 disabled:cursor-not-allowed disabled:opacity-60 ${
+                className={`relative flex min-h-11 cursor-pointer items-center px-4 text-sm font-semibold ring-1 ring-inset ring-indigo-300 focus-within:z-10 focus-within:outline-2 focus-within:outline-offset-2 focus-within:outline-indigo-700 has-disabled:cursor-not-allowed has-disabled:opacity-60 ${
                   index === 0 ? 'rounded-l-md' : '-ml-px rounded-r-md'
                 } ${source === value ? 'bg-indigo-700 text-white' : 'bg-white text-indigo-800 hover:bg-indigo-50'}`}
               >
+                <input
+                  type="radio"
+                  name="image-source"
+                  value={value}
+                  checked={source === value}
+                  onChange={() => setSource(value)}
+                  disabled={busy}
+                  className="sr-only"
+                />
                 {label}
-              </button>
+              </label>
             ))}
           </div>
         </fieldset>

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../src/db/client.ts';
 import { generationItems } from '../src/db/tables/generation-items.ts';
 import { libraryImages } from '../src/db/tables/library-images.ts';
+import { RateLimiter, Semaphore } from '../src/lib/throttle.ts';
 import { reserveCredits } from '../src/modules/credits/service.ts';
 import { createBatchRunner } from '../src/modules/generation/batch-runner.ts';
 import {
@@ -18,7 +19,6 @@ import {
   insertBatch,
   insertItems,
 } from '../src/modules/generation/repository.ts';
-import { RateLimiter, Semaphore } from '../src/modules/generation/throttle.ts';
 import { addLibraryImages } from '../src/modules/library/service.ts';
 import { balanceOf, createUser } from './billing-helpers.ts';
 import { createTestEngine, waitForBatch } from './generation-helpers.ts';

@@ -1,3 +1,4 @@
+import { Semaphore } from '../../lib/throttle.ts';
 import { applyEdits } from './apply-edits.ts';
 import { describeStep, parseEditInstructions } from './edit-instructions.ts';
 import type { ImageEngine } from './types.ts';
@@ -13,7 +14,10 @@ export const TYPOGRAPHIC_NOTICE =
  * renders text slides instead of pretending to paint. Quality changes nothing here; the price is
  * the product's.
  */
-export function createOfflineImageEngine(): ImageEngine {
+export function createOfflineImageEngine(options: { maxConcurrent?: number } = {}): ImageEngine {
+  // An edit of a 40-megapixel photo holds a few hundred MB in libvips: two at a time per process,
+  // the others wait their turn (the request is already paid for and stays open).
+  const gate = new Semaphore(options.maxConcurrent ?? 2);
   return {
     name: 'offline',
     model: OFFLINE_IMAGE_MODEL,
@@ -22,14 +26,24 @@ export function createOfflineImageEngine(): ImageEngine {
     },
     async editImage(image, prompt) {
       const steps = parseEditInstructions(prompt);
-      return { png: await applyEdits(image, steps), operations: steps.map(describeStep) };
+      const release = await gate.acquire();
+      try {
+        return { png: await applyEdits(image, steps), operations: steps.map(describeStep) };
+      } finally {
+        release();
+      }
     },
     async generateImages(prompt, count) {
-      return {
-        images: await renderTypographicSlides(prompt, count),
-        typographic: true,
-        notice: TYPOGRAPHIC_NOTICE,
-      };
+      const release = await gate.acquire();
+      try {
+        return {
+          images: await renderTypographicSlides(prompt, count),
+          typographic: true,
+          notice: TYPOGRAPHIC_NOTICE,
+        };
+      } finally {
+        release();
+      }
     },
   };
 }

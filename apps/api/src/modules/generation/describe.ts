@@ -5,10 +5,10 @@ import type { AppConfig } from '../../config.ts';
 import { EngineInputError, EngineProviderError } from '../../engines/errors.ts';
 import { fetchImage } from '../../engines/fetch-image.ts';
 import type { AltTextEngine, AltTextResult, PageContext } from '../../engines/types.ts';
+import type { RateLimiter, Semaphore } from '../../lib/throttle.ts';
 import { SafeFetchError } from '../../net/safe-fetch.ts';
 import type { FilesService } from '../files/service.ts';
 import { detectImageType, supportedImageTypesText } from './image-type.ts';
-import type { RateLimiter, Semaphore } from './throttle.ts';
 
 /** An image to describe: where its bytes are and what the engine is told about it. */
 export type ImageToDescribe = {

@@ -16,6 +16,7 @@ import type { AltTextEngine } from '../../engines/types.ts';
 import { AppError, badGateway, forbidden, notFound, unprocessable } from '../../errors.ts';
 import { jobNames } from '../../jobs/names.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
+import { createProviderLimiters, Semaphore } from '../../lib/throttle.ts';
 import { getCreditBalance, refundReservation, reserveCredits } from '../credits/service.ts';
 import type { FilesService } from '../files/service.ts';
 import { findLibraryImage, setLibraryAltText } from '../library/service.ts';
@@ -30,7 +31,6 @@ import {
   listRecentBatchesOf,
   listUnfinishedBatchIds,
 } from './repository.ts';
-import { createProviderLimiters, Semaphore } from './throttle.ts';
 
 /** How long a finished batch still shows in GET /images/batches (the progress panel's last look). */
 export const RECENT_BATCH_SECONDS = 60;

@@ -239,7 +239,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       logger: app.log,
     });
     await queue.start();
-    if (runsWorkers) await startWorkers(queue, { files, mail, generation }, options.workOptions);
+    if (runsWorkers) await startWorkers(queue, { files, mail, generation, studio }, options.workOptions);
 
     app.decorate('config', config);
     app.decorate('deps', {

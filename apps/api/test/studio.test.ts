@@ -5,11 +5,13 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditReservations } from '../src/db/tables/credit-reservations.ts';
 import { storedFiles } from '../src/db/tables/stored-files.ts';
+import { studioJobs } from '../src/db/tables/studio-jobs.ts';
 import { EngineProviderError } from '../src/engines/errors.ts';
 import { createOfflineImageEngine } from '../src/engines/images/offline-image-engine.ts';
 import type { ImageEngine } from '../src/engines/images/types.ts';
 import { writeDraft } from '../src/engines/offline/draft-writer.ts';
 import type { AltTextEngine, AltTextResult } from '../src/engines/types.ts';
+import { reserveCredits } from '../src/modules/credits/service.ts';
 import { balanceOf, createUser, type TestUser } from './billing-helpers.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 
@@ -113,6 +115,11 @@ describe('POST /images/edit-image (offline editor)', () => {
       engine: 'offline',
     });
     expect(await balanceOf(t, user)).toBe(75);
+    const [job] = await t.app.deps.database.db
+      .select()
+      .from(studioJobs)
+      .where(eq(studioJobs.userId, user.id));
+    expect(job).toMatchObject({ kind: 'edit-image', status: 'succeeded', credits: 25, error: null });
 
     const png = await fetchStored(t, body.editedImage.url);
     const meta = await sharp(png).metadata();
@@ -480,6 +487,49 @@ describe('refunds when the image engine fails', () => {
       .from(creditReservations)
       .where(eq(creditReservations.userId, user.id));
     expect(reservation).toMatchObject({ amount: 25, refunded: 25, purpose: 'studio:edit-image' });
+    const [job] = await t.app.deps.database.db
+      .select()
+      .from(studioJobs)
+      .where(eq(studioJobs.userId, user.id));
+    expect(job).toMatchObject({ kind: 'edit-image', status: 'failed', credits: 25 });
+    expect(job?.error).toMatch(/^The image edit failed/);
+    expect(job?.finishedAt).toBeInstanceOf(Date);
+  });
+
+  it('refunds a job a stopped process left running, once, and leaves recent and finished jobs alone', async () => {
+    const user = await createUser(t, 40);
+    const db = t.app.deps.database.db;
+    // What a process killed mid-edit leaves: the credits reserved and the job recorded as running.
+    const leftRunning = async (minutesAgo: number) =>
+      db.transaction(async (tx) => {
+        const { reservationId } = await reserveCredits(tx, user.id, 10, 'studio:edit-image');
+        const [job] = await tx
+          .insert(studioJobs)
+          .values({
+            userId: user.id,
+            kind: 'edit-image',
+            reservationId,
+            credits: 10,
+            createdAt: new Date(Date.now() - minutesAgo * 60_000),
+          })
+          .returning();
+        return job;
+      });
+    const old = await leftRunning(45);
+    const recent = await leftRunning(1);
+    expect(await balanceOf(t, user)).toBe(20);
+
+    expect(await t.app.deps.studio.recoverAbandonedJobs()).toEqual({ refunded: 1 });
+    expect(await balanceOf(t, user)).toBe(30);
+    const jobs = await db.select().from(studioJobs).where(eq(studioJobs.userId, user.id));
+    expect(jobs.find((job) => job.id === old?.id)).toMatchObject({
+      status: 'failed',
+      error: 'The work was interrupted.',
+    });
+    expect(jobs.find((job) => job.id === recent?.id)).toMatchObject({ status: 'running' });
+    // Run again: nothing more comes back.
+    expect(await t.app.deps.studio.recoverAbandonedJobs()).toEqual({ refunded: 0 });
+    expect(await balanceOf(t, user)).toBe(30);
   });
 
   it('gives a generation’s credits back', async () => {

@@ -1,6 +1,7 @@
 import type { FilesService } from '../modules/files/service.ts';
 import type { GenerationService } from '../modules/generation/service.ts';
 import type { MailService } from '../modules/mail/service.ts';
+import type { StudioService } from '../modules/studio/service.ts';
 import { generateBatchHandler } from './handlers/generate-batch.ts';
 import { purgeExpiredFilesHandler } from './handlers/purge-expired-files.ts';
 import { sendMailHandler } from './handlers/send-mail.ts';
@@ -10,11 +11,20 @@ import type { JobQueue, WorkOptions } from './queue.ts';
 /** Starts every job handler and recurring schedule; called only where the role includes workers. */
 export async function startWorkers(
   queue: JobQueue,
-  deps: { files: FilesService; mail: MailService; generation?: GenerationService },
+  deps: { files: FilesService; mail: MailService; generation?: GenerationService; studio?: StudioService },
   options: WorkOptions = {},
 ): Promise<void> {
   await queue.work(jobNames.purgeExpiredFiles, purgeExpiredFilesHandler(deps.files), options);
   await queue.work(jobNames.sendMail, sendMailHandler(deps.mail), options);
+  const { studio } = deps;
+  if (studio)
+    await queue.work(
+      jobNames.recoverStudioJobs,
+      async (job) => {
+        await studio.recoverAbandonedJobs({ limit: job.data.limit ?? 100 });
+      },
+      options,
+    );
   if (deps.generation) {
     // Several batches at once; their images share the process-wide GENERATION_CONCURRENCY slots.
     await queue.work(jobNames.generateBatch, generateBatchHandler(deps.generation), {

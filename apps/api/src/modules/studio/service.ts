@@ -7,6 +7,7 @@ import type {
 import type { FastifyBaseLogger } from 'fastify';
 import sharp, { type Metadata } from 'sharp';
 import type { Database } from '../../db/client.ts';
+import type { StudioJobKind } from '../../db/tables/studio-jobs.ts';
 import { EngineBusyError, EngineInputError, EngineProviderError } from '../../engines/errors.ts';
 import { EDITOR_MAX_INPUT_PIXELS } from '../../engines/images/apply-edits.ts';
 import { renderCaptionedImage } from '../../engines/images/render-caption.ts';
@@ -24,18 +25,31 @@ import {
 import { refundReservation, reserveCredits } from '../credits/service.ts';
 import type { FilesService } from '../files/service.ts';
 import type { UploadedImage } from './read-image-form.ts';
+import { finishStudioJob, insertStudioJob, listAbandonedStudioJobs } from './repository.ts';
 
 export type StudioService = ReturnType<typeof createStudioService>;
 
 /** Longest caption kept from the writer; the band shows about six lines. */
 export const MAX_CAPTION_CHARS = 300;
 
-/** The reservation's purpose names the work it paid for (the studio's job record). */
+/** The reservation's purpose names the work it paid for; the studio_jobs row is the job's record. */
 export const studioPurposes = {
   edit: 'studio:edit-image',
   generate: 'studio:generate-images',
   caption: 'studio:styled-caption',
 } as const;
+
+const jobKinds = {
+  edit: 'edit-image',
+  generate: 'generate-images',
+  caption: 'styled-caption',
+} as const satisfies Record<keyof typeof studioPurposes, StudioJobKind>;
+
+/**
+ * A job still running after this long belongs to a process that died (the longest studio request,
+ * an image model's 120 s timeout with retries, ends well before): the recovery job refunds it.
+ */
+export const ABANDONED_STUDIO_JOB_MINUTES = 30;
 
 /** A `userId` from the browser may only name the caller (SPEC.md keeps the field; the token decides). */
 export function assertOwnUserId(callerId: string, requested: string | undefined) {
@@ -82,16 +96,38 @@ export function createStudioService(deps: {
 }) {
   const { db, files, engine, imageEngine, logger } = deps;
 
-  async function reserve(userId: string, amount: number, purpose: string) {
-    return db.transaction((tx) => reserveCredits(tx, userId, amount, purpose));
+  type Job = { jobId: string; userId: string; reservationId: string; credits: number };
+
+  /** Reserves the credits and records the job in one transaction (402 and nothing written when short). */
+  async function start(
+    userId: string,
+    credits: number,
+    work: keyof typeof studioPurposes,
+  ): Promise<Job & { balance: number }> {
+    return db.transaction(async (tx) => {
+      const { reservationId, balance } = await reserveCredits(tx, userId, credits, studioPurposes[work]);
+      const job = await insertStudioJob(tx, { userId, kind: jobKinds[work], reservationId, credits });
+      return { jobId: job.id, userId, reservationId, credits, balance };
+    });
   }
 
-  /** Gives the reservation back; a failed refund is logged (the ledger shows it) but never hides the cause. */
-  async function refund(userId: string, reservationId: string, amount: number) {
+  async function succeed(job: Job) {
+    await finishStudioJob(db, job.jobId, { status: 'succeeded' });
+  }
+
+  /**
+   * Ends the job as failed and gives its credits back, in one transaction; only if it was still
+   * running, so the recovery job and a late failure never both refund. A failed refund is logged
+   * (the job stays running and the recovery job retries it) but never hides the cause.
+   */
+  async function fail(job: Job, reason: string) {
     try {
-      await db.transaction((tx) => refundReservation(tx, userId, reservationId, amount));
+      await db.transaction(async (tx) => {
+        if (await finishStudioJob(tx, job.jobId, { status: 'failed', error: reason.slice(0, 1000) }))
+          await refundReservation(tx, job.userId, job.reservationId, job.credits);
+      });
     } catch (error) {
-      logger.error({ err: error, userId, reservationId, amount }, 'studio: refund failed');
+      logger.error({ err: error, job: job.jobId }, 'studio: refund failed; the recovery job will retry');
     }
   }
 
@@ -136,6 +172,26 @@ export function createStudioService(deps: {
   }
 
   return {
+    /**
+     * Refunds the jobs a dead process left running (the studio.recover-abandoned job, every few
+     * minutes): their person never got a result, so they keep no credit for it.
+     */
+    async recoverAbandonedJobs(options: { now?: Date; limit?: number } = {}): Promise<{ refunded: number }> {
+      const cutoff = new Date((options.now ?? new Date()).getTime() - ABANDONED_STUDIO_JOB_MINUTES * 60_000);
+      const abandoned = await listAbandonedStudioJobs(db, cutoff, options.limit ?? 100);
+      let refunded = 0;
+      for (const job of abandoned) {
+        await db.transaction(async (tx) => {
+          if (!(await finishStudioJob(tx, job.id, { status: 'failed', error: 'The work was interrupted.' })))
+            return;
+          await refundReservation(tx, job.userId, job.reservationId, job.credits);
+          refunded++;
+        });
+      }
+      if (refunded > 0) logger.warn({ refunded }, 'studio: refunded jobs a stopped process left running');
+      return { refunded };
+    },
+
     async editImage(
       userId: string,
       input: { image: UploadedImage | null; prompt: string; quality: Quality; userId?: string | undefined },
@@ -150,7 +206,7 @@ export function createStudioService(deps: {
       }
       await assertReadable(input.image);
       const cost = QUALITY_CREDIT_COST[input.quality];
-      const { reservationId, balance } = await reserve(userId, cost, studioPurposes.edit);
+      const job = await start(userId, cost, 'edit');
       try {
         const edited = await imageEngine.editImage(input.image.bytes, input.prompt, input.quality);
         const saved = await files.saveFile({
@@ -159,19 +215,21 @@ export function createStudioService(deps: {
           folder: 'edited',
           ownerId: userId,
         });
+        await succeed(job);
         return {
           success: true,
           editedImage: { url: saved.url },
           creditsCharged: cost,
-          remainingCredits: balance,
+          remainingCredits: job.balance,
           operations: edited.operations,
           engine: imageEngine.name,
           model: imageEngine.model,
         };
       } catch (error) {
-        await refund(userId, reservationId, cost);
+        const reported = toStudioError(error, 'image edit');
+        await fail(job, reported instanceof Error ? reported.message : 'The work failed.');
         logger.warn({ err: error, engine: imageEngine.name }, 'studio: image edit failed; refunded');
-        throw toStudioError(error, 'image edit');
+        throw reported;
       }
     },
 
@@ -182,7 +240,7 @@ export function createStudioService(deps: {
       assertOwnUserId(userId, input.userId);
       const cost = QUALITY_CREDIT_COST[input.quality] * input.numberOfImages;
       // 402 'Insufficient credits' before any work when the balance is short.
-      const { reservationId, balance } = await reserve(userId, cost, studioPurposes.generate);
+      const job = await start(userId, cost, 'generate');
       const saved: string[] = [];
       try {
         const generated = await imageEngine.generateImages(input.prompt, input.numberOfImages, input.quality);
@@ -197,21 +255,23 @@ export function createStudioService(deps: {
           saved.push(file.key);
           images.push({ url: file.url });
         }
+        await succeed(job);
         return {
           success: true,
           images,
           creditsCharged: cost,
-          remainingCredits: balance,
+          remainingCredits: job.balance,
           typographic: generated.typographic,
           ...(generated.notice ? { notice: generated.notice } : {}),
           engine: imageEngine.name,
           model: imageEngine.model,
         };
       } catch (error) {
-        await refund(userId, reservationId, cost);
+        const reported = toStudioError(error, 'image generation');
+        await fail(job, reported instanceof Error ? reported.message : 'The work failed.');
         for (const key of saved) await files.deleteFile(key).catch(() => {});
         logger.warn({ err: error, engine: imageEngine.name }, 'studio: image generation failed; refunded');
-        throw toStudioError(error, 'image generation');
+        throw reported;
       }
     },
 
@@ -223,7 +283,7 @@ export function createStudioService(deps: {
       if (!input.image) throw badRequest('Please select images first');
       await assertReadable(input.image);
       const image = input.image;
-      const { reservationId, balance } = await reserve(userId, CAPTION_CREDIT_COST, studioPurposes.caption);
+      const job = await start(userId, CAPTION_CREDIT_COST, 'caption');
       try {
         const described = await engine.describeImage(image.bytes, { maxLength: 200 });
         const description = described.altText.trim() || 'a picture';
@@ -241,19 +301,21 @@ export function createStudioService(deps: {
           folder: 'captioned',
           ownerId: userId,
         });
+        await succeed(job);
         return {
           success: true,
           captionedImage: { url: saved.url },
           caption,
           creditsCharged: CAPTION_CREDIT_COST,
-          remainingCredits: balance,
+          remainingCredits: job.balance,
           engine: generated.engine,
           model: generated.model,
         };
       } catch (error) {
-        await refund(userId, reservationId, CAPTION_CREDIT_COST);
+        const reported = toStudioError(error, 'caption');
+        await fail(job, reported instanceof Error ? reported.message : 'The work failed.');
         logger.warn({ err: error, engine: engine.name }, 'studio: styled caption failed; refunded');
-        throw toStudioError(error, 'caption');
+        throw reported;
       }
     },
   };

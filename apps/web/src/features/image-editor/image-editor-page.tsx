@@ -11,17 +11,17 @@ import { EDITED_IMAGE_FILE_NAME, MAX_STUDIO_PROMPT_CHARS } from '@altwise/contra
 import { useEffect, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
+import { FileField, ProgressBar, SelectField, TextAreaField } from '../../components/ui/form-fields.tsx';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { notify } from '../../components/ui/notify.ts';
 import { serverMessage } from '../../lib/api-error.ts';
 import { useRemainingCredits } from '../../lib/credits.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
+import { saveBlob } from '../../lib/save-file.ts';
+import { useEstimatedProgress } from '../../lib/use-estimated-progress.ts';
 import { fetchFileBlob } from './api/download-file.ts';
 import { useEditImage } from './api/edit-image.ts';
 import { useGenerateStyledCaption } from './api/generate-styled-caption.ts';
-import { FileField, ProgressBar, SelectField, TextAreaField } from './components/fields.tsx';
-import { saveBlob } from './save-file.ts';
-import { useEstimatedProgress } from './use-estimated-progress.ts';
 
 const m = messages.editor;
 const capitalise = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);

@@ -12,8 +12,8 @@ import { Link } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
-import { notify } from '../../components/ui/notify.ts';
 import { errorMessage } from '../../lib/api-error.ts';
+import { copyText } from '../../lib/copy-text.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useForm } from '../../lib/use-form.ts';
 import { useGenerateContent } from './api/generate-content.ts';
@@ -39,14 +39,11 @@ export function GenerateContentPage() {
     });
   });
 
-  const copy = async (text: string) => {
-    try {
-      await navigator.clipboard.writeText(text);
-      notify.success('Blog post copied!', { position: 'top-right' });
-    } catch {
-      notify.error(messages.images.copyFailed, { position: 'top-right' });
-    }
-  };
+  const copy = (text: string) =>
+    copyText(text, 'Blog post copied!', {
+      success: { position: 'top-right' },
+      failure: { position: 'top-right' },
+    });
 
   const blurOf = (name: keyof typeof emptyForm) => form.field(name).onBlur;
 

@@ -8,6 +8,7 @@ import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { notify } from '../../components/ui/notify.ts';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { readUserId } from '../../lib/auth-storage.ts';
+import { copyText } from '../../lib/copy-text.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useDeleteLibraryImages } from './api/delete-library-images.ts';
 import { listAllLibraryImages, useLibraryPage } from './api/list-library-images.ts';
@@ -92,15 +93,10 @@ export function ImagesPage() {
       return next;
     });
 
-  const copy = async (row: LibraryRow) => {
-    try {
-      await navigator.clipboard.writeText(row.alt_text);
-      notify.success(messages.images.copied, { position: 'top-right', duration: TOAST_COPY_MS });
-    } catch (error) {
-      console.error(messages.images.copyFailed, error);
-      notify.error(messages.images.copyFailed);
-    }
-  };
+  const copy = (row: LibraryRow) =>
+    copyText(row.alt_text, messages.images.copied, {
+      success: { position: 'top-right', duration: TOAST_COPY_MS },
+    });
 
   const deleteSelected = () => {
     if (selected.size === 0) return;

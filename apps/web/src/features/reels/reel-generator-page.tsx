@@ -20,6 +20,7 @@ import { FileField, ProgressBar, SelectField, TextAreaField } from '../../compon
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { notify } from '../../components/ui/notify.ts';
 import { isApiError, serverMessage } from '../../lib/api-error.ts';
+import { copyText } from '../../lib/copy-text.ts';
 import { creditsQueryKey, useRemainingCredits } from '../../lib/credits.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { saveBlob } from '../../lib/save-file.ts';
@@ -201,14 +202,7 @@ export function ReelGeneratorPage() {
     }
   };
 
-  const copyCaption = async (text: string) => {
-    try {
-      await navigator.clipboard.writeText(text);
-      notify.success('Caption copied!');
-    } catch {
-      notify.error(messages.images.copyFailed);
-    }
-  };
+  const copyCaption = (text: string) => copyText(text, 'Caption copied!');
 
   return (
     <div className="mx-auto max-w-5xl px-4 py-10 sm:py-14">

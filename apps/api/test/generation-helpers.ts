@@ -32,6 +32,9 @@ export function createTestEngine(
       return {
         altText: `Test description of ${label} (${hash})${describe.prompt ? ` per "${describe.prompt}"` : ''}`,
         decorative: false,
+        confidence: 0.9,
+        reasons: [],
+        needsReview: false,
         signals: {
           width: 1,
           height: 1,

@@ -34,6 +34,9 @@ function describingEngine(options: { failDescribe?: boolean } = {}): AltTextEngi
       return {
         altText: 'A cup of espresso on a wooden table',
         decorative: false,
+        confidence: 0.9,
+        reasons: [],
+        needsReview: false,
         signals: {} as AltTextResult['signals'],
         engine: 'offline',
         model: 'test-describer',

@@ -44,6 +44,8 @@ export interface EngineOptions {
   limits: ImageLimits;
   defaultMaxLength: number;
   defaultLanguage: string;
+  /** Results whose confidence is below this (0..1) are marked needsReview. */
+  reviewThreshold: number;
 }
 
 const intFromEnv = (fallback: number, min: number, max: number) =>
@@ -66,6 +68,7 @@ export const engineEnvSchema = z
     ENGINE_MAX_INPUT_BYTES: intFromEnv(20 * 1024 * 1024, 1024, 200 * 1024 * 1024),
     ALT_TEXT_MAX_LENGTH: intFromEnv(125, 20, 1_000),
     ALT_TEXT_LANGUAGE: z.string().min(2).default('en'),
+    ALT_TEXT_REVIEW_THRESHOLD: z.coerce.number().min(0).max(1).default(0.5),
   })
   .superRefine((env, ctx) => {
     if (env.ALT_TEXT_ENGINE === 'openai' && env.OPENAI_API_KEY === '' && isOpenAiHost(env.OPENAI_BASE_URL)) {
@@ -116,6 +119,7 @@ export function engineOptionsFromParsedEnv(parsed: EngineEnv): EngineOptions {
     },
     defaultMaxLength: parsed.ALT_TEXT_MAX_LENGTH,
     defaultLanguage: parsed.ALT_TEXT_LANGUAGE,
+    reviewThreshold: parsed.ALT_TEXT_REVIEW_THRESHOLD,
   };
 }
 

@@ -17,7 +17,10 @@ export function cleanContext(context: PageContext | undefined): PageContext {
       .replace(/&nbsp;/g, ' ')
       .replace(/\s+/g, ' ')
       .trim();
-    if (text) cleaned[key] = text.slice(0, maxFieldLength);
+    if (!text) continue;
+    if (key === 'role') {
+      if (text === 'link' || text === 'button' || text === 'figure') cleaned.role = text;
+    } else cleaned[key] = text.slice(0, maxFieldLength);
   }
   return cleaned;
 }

@@ -16,6 +16,13 @@ export interface PageContext {
   surroundingText?: string;
   /** Where the image links to, when it is inside a link. */
   linkTarget?: string;
+  /**
+   * The image's role on the page (W3C alt decision tree): inside a link, inside a button, or inside a
+   * figure. Absent for an image in running content.
+   */
+  role?: 'link' | 'button' | 'figure';
+  /** The enclosing link's or button's own text, without the image; absent when the image is its only content. */
+  linkText?: string;
   /** The alt attribute the image already has. */
   existingAlt?: string;
   fileName?: string;
@@ -78,9 +85,36 @@ export interface ImageSignals {
   timingsMs: Record<string, number>;
 }
 
+/** One piece of evidence an engine used, shown to the reviewer ("why this alt text?"). */
+export interface AltTextReason {
+  source:
+    | 'caption'
+    | 'existingAlt'
+    | 'pageTitle'
+    | 'heading'
+    | 'surroundingText'
+    | 'link'
+    | 'role'
+    | 'ocr'
+    | 'detection'
+    | 'face'
+    | 'pixels'
+    | 'model';
+  /** What was taken from it: the caption text, the words read, "dog", ... */
+  detail: string;
+  /** The model's own score for it, 0..1, where there is one. */
+  score?: number;
+}
+
 export interface AltTextResult {
   altText: string;
   decorative: boolean;
+  /** How sure the engine is that the alt text is right, 0..1. */
+  confidence: number;
+  /** The evidence used, most important first. */
+  reasons: AltTextReason[];
+  /** confidence below the configured review threshold (ALT_TEXT_REVIEW_THRESHOLD): a person should look. */
+  needsReview: boolean;
   textInImage?: string;
   signals: ImageSignals;
   engine: EngineName;

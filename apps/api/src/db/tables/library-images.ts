@@ -1,4 +1,6 @@
-import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { boolean, index, jsonb, pgTable, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { AltTextReason } from '../../engines/types.ts';
 import { users } from './users.ts';
 
 /** The user's image library (SPEC.md §3 Image record): one row per image with its alt text. */
@@ -20,10 +22,22 @@ export const libraryImages = pgTable(
     context: jsonb('context').$type<Record<string, string>>(),
     /** Storage key of an uploaded image, so regenerate reads the bytes from storage. */
     fileKey: text('file_key'),
+    /** How sure the engine was (0..1); null for rows written before confidence existed (ADR 018). */
+    confidence: real('confidence'),
+    /** The evidence the engine used: caption, title, OCR text, detections with scores. */
+    reasons: jsonb('reasons').$type<AltTextReason[]>(),
+    /** Below the review threshold and not yet approved by the user. */
+    needsReview: boolean('needs_review').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('library_images_user_id_created_at_idx').on(table.userId, table.createdAt)],
+  (table) => [
+    index('library_images_user_id_created_at_idx').on(table.userId, table.createdAt),
+    // The "needs review" filter reads only flagged rows, newest first.
+    index('library_images_needs_review_idx')
+      .on(table.userId, table.createdAt)
+      .where(sql`${table.needsReview}`),
+  ],
 );
 
 export type LibraryImage = typeof libraryImages.$inferSelect;

@@ -4,6 +4,7 @@ import { dominantColourIn, measurePixels } from '../image-stats.ts';
 import { cleanContext } from '../page-context.ts';
 import { encodePng, prepareImage } from '../prepare-image.ts';
 import { applyQualityRules } from '../quality-rules.ts';
+import { reviewVerdict } from '../review.ts';
 import type {
   AltTextEngine,
   AltTextResult,
@@ -74,9 +75,13 @@ export function createOfflineEngine(options: EngineOptions): AltTextEngine {
       total: Math.round(performance.now() - t0),
     };
     if (models) Object.assign(timingsMs, models.timingsMs);
+    // Interim evidence score until the composer reports its own (issue 11): page text plus detections.
+    const evidence = composition.contextUsed.length * 0.25 + composition.objects.length * 0.1;
     return {
       altText: ruled.altText,
       decorative: ruled.decorative,
+      ...reviewVerdict(composition.decorative ? 0.9 : Math.min(0.9, 0.2 + evidence), options.reviewThreshold),
+      reasons: [],
       ...(composition.textInImage ? { textInImage: composition.textInImage } : {}),
       signals: {
         width: prepared.original.width,

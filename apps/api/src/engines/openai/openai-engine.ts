@@ -8,6 +8,7 @@ import { cleanContext } from '../page-context.ts';
 import { encodeJpeg, prepareImage } from '../prepare-image.ts';
 import { altTextSystemPrompt, altTextUserPrompt } from '../prompts.ts';
 import { applyQualityRules } from '../quality-rules.ts';
+import { reviewVerdict } from '../review.ts';
 import type {
   AltTextEngine,
   AltTextResult,
@@ -86,6 +87,8 @@ export function createOpenAiEngine(options: EngineOptions): AltTextEngine {
     return {
       altText: ruled.altText,
       decorative: ruled.decorative,
+      ...reviewVerdict(0.8, options.reviewThreshold),
+      reasons: [{ source: 'model', detail: settings.model }],
       ...(textInImage ? { textInImage } : {}),
       signals: {
         width: prepared.original.width,

@@ -1,0 +1,146 @@
+/**
+ * Alt-text quality eval (issue 11): runs the configured engine (offline unless ALT_TEXT_ENGINE says
+ * otherwise) over a quality set twice, (a) the image alone and (b) with the context a real page gives,
+ * built through the product's own scraper code, and prints the set's numbers.
+ *   npm run eval:quality -- --set ../shared/quality-dev [--out .tmp/eval-quality.jsonl] [--limit N]
+ * A set is a folder with refs.json ({file, alt, caption, article, context}[]) and images/<file>;
+ * its README defines the metric (see recall.ts). Per-image results go to --out as JSON lines.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createAltTextEngine } from '../src/engines/alt-text-engine.ts';
+import { engineOptionsFromEnv } from '../src/engines/engine-options.ts';
+import type { AltTextResult, PageContext } from '../src/engines/types.ts';
+import { extractImages } from '../src/modules/scrape/extract-images.ts';
+import { contentWordRecall } from './recall.ts';
+
+interface Ref {
+  file: string;
+  alt: string;
+  caption: string;
+  article: string;
+  context: string;
+}
+
+const { values } = parseArgs({
+  options: {
+    set: { type: 'string' },
+    out: { type: 'string', default: '.tmp/eval-quality.jsonl' },
+    limit: { type: 'string' },
+  },
+});
+if (!values.set) {
+  process.stderr.write('usage: npm run eval:quality -- --set <folder> [--out file.jsonl] [--limit N]\n');
+  process.exit(2);
+}
+// npm runs scripts from the root; INIT_CWD is where the command was typed.
+const base = process.env.INIT_CWD ?? process.cwd();
+const setDir = resolve(base, values.set);
+const outFile = resolve(base, values.out);
+const refs = (JSON.parse(await readFile(join(setDir, 'refs.json'), 'utf8')) as Ref[]).slice(
+  0,
+  values.limit ? Number(values.limit) : undefined,
+);
+
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** The page a Wikipedia article gives the image: title and h1, the figure with its caption, the next paragraph. */
+function pageFor(ref: Ref): string {
+  return `<!doctype html><html><head><title>${escapeHtml(ref.article)}</title></head><body>
+<h1>${escapeHtml(ref.article)}</h1>
+<figure><img src="images/${encodeURIComponent(ref.file)}"><figcaption>${escapeHtml(ref.caption)}</figcaption></figure>
+<p>${escapeHtml(ref.context)}</p>
+</body></html>`;
+}
+
+/** The context the product passes the engine for a scraped image (as generation does: existing alt included). */
+function scrapedContext(ref: Ref): PageContext {
+  const [image] = extractImages(pageFor(ref), new URL('https://example.org/wiki/page'), 1);
+  if (!image) throw new Error(`the scraper found no image on the page for ${ref.file}`);
+  const context: Record<string, unknown> = { ...image.context, existingAlt: image.alt };
+  for (const [key, value] of Object.entries(context))
+    if (value === '' || value === undefined) delete context[key];
+  return context as PageContext;
+}
+
+/** The offline engine's colour-and-tone fallback: nothing recognised, only the pixels' look. */
+function isFallback(altText: string): boolean {
+  return /^(?:Plain background|(?:Dark |Bright )?(?:black-and-white )?(?:photograph|graphic)(?: in .* tones| with no clearly recognisable subject)?)\.?$/i.test(
+    altText.trim(),
+  );
+}
+
+const options = engineOptionsFromEnv({
+  ...process.env,
+  ALT_TEXT_ENGINE: process.env.ALT_TEXT_ENGINE ?? 'offline',
+});
+const engine = createAltTextEngine(options);
+await engine.warmUp();
+
+interface Row {
+  file: string;
+  mode: 'a' | 'b';
+  reference: string;
+  altText: string;
+  recall: number;
+  confidence: number;
+  needsReview: boolean;
+  decorative: boolean;
+  fallback: boolean;
+  reasons: AltTextResult['reasons'];
+  context?: PageContext;
+  ms: number;
+}
+
+const rows: Row[] = [];
+const started = performance.now();
+for (const [index, ref] of refs.entries()) {
+  const bytes = await readFile(join(setDir, 'images', ref.file));
+  for (const mode of ['a', 'b'] as const) {
+    const context = mode === 'b' ? scrapedContext(ref) : undefined;
+    const t0 = performance.now();
+    const result = await engine.describeImage(bytes, context ? { context } : {});
+    rows.push({
+      file: ref.file,
+      mode,
+      reference: ref.alt,
+      altText: result.altText,
+      recall: contentWordRecall(ref.alt, result.altText),
+      confidence: result.confidence,
+      needsReview: result.needsReview,
+      decorative: result.decorative,
+      fallback: isFallback(result.altText),
+      reasons: result.reasons,
+      ...(context ? { context } : {}),
+      ms: Math.round(performance.now() - t0),
+    });
+  }
+  if ((index + 1) % 25 === 0) process.stderr.write(`${index + 1}/${refs.length} images\n`);
+}
+await engine.close();
+
+await mkdir(dirname(outFile), { recursive: true });
+await writeFile(outFile, `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`);
+
+const mean = (xs: number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : 0);
+const share = (xs: boolean[]) =>
+  `${((100 * xs.filter(Boolean).length) / Math.max(1, xs.length)).toFixed(1)} %`;
+const of = (mode: 'a' | 'b') => rows.filter((r) => r.mode === mode);
+const lines = [
+  `alt-text quality: ${refs.length} images from ${setDir}, engine ${engine.name} (${engine.model}), review threshold ${options.reviewThreshold}`,
+  '                          (a) image alone   (b) with page context',
+  `content-word recall       ${mean(of('a').map((r) => r.recall))
+    .toFixed(3)
+    .padStart(15)}   ${mean(of('b').map((r) => r.recall))
+    .toFixed(3)
+    .padStart(21)}`,
+  `colour/tone fallbacks     ${share(of('a').map((r) => r.fallback)).padStart(15)}   ${share(of('b').map((r) => r.fallback)).padStart(21)}`,
+  `flagged for review        ${share(of('a').map((r) => r.needsReview)).padStart(15)}   ${share(of('b').map((r) => r.needsReview)).padStart(21)}`,
+  `over ${String(options.defaultMaxLength).padEnd(3)} characters      ${String(of('a').filter((r) => r.altText.length > options.defaultMaxLength).length).padStart(15)}   ${String(of('b').filter((r) => r.altText.length > options.defaultMaxLength).length).padStart(21)}`,
+  `"an other"                ${String(of('a').filter((r) => /\ban other\b/i.test(r.altText)).length).padStart(15)}   ${String(of('b').filter((r) => /\ban other\b/i.test(r.altText)).length).padStart(21)}`,
+  `time                      ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  `per-image results         ${outFile}`,
+];
+process.stdout.write(`${lines.join('\n')}\n`);

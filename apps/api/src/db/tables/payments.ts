@@ -10,9 +10,8 @@ export const payments = pgTable(
   'payments',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Null once the account is deleted: the payment stays for the books, without the person (ADR 022). */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     provider: text('provider').notNull(),
     /** The provider's payment id; the transactionId users see. */
     providerPaymentId: text('provider_payment_id').notNull(),

@@ -1,4 +1,5 @@
-import { index, integer, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { index, integer, pgTable, text, timestamp, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { checkoutSessions } from './checkout-sessions.ts';
 import { users } from './users.ts';
 
@@ -35,6 +36,11 @@ export const payments = pgTable(
   (table) => [
     unique('payments_provider_payment_key').on(table.provider, table.providerPaymentId),
     index('payments_user_id_idx').on(table.userId, table.createdAt),
+    // One checkout is paid once (issue 12): the backstop behind the checkout's claim. Renewals of a
+    // subscription are not linked to the checkout that started it.
+    uniqueIndex('payments_checkout_succeeded_key')
+      .on(table.checkoutSessionId)
+      .where(sql`${table.status} = 'succeeded'`),
   ],
 );
 

@@ -131,6 +131,7 @@ describe('POST /users/scrape-and-generate', () => {
         heading: 'Lazy ones',
         caption: 'The red boat, 1998',
         linkTarget: `${base}/boats/red`,
+        role: 'link',
       },
     });
     expect(rows[7]).toMatchObject({ alt: 'Inline', invalid: true, error: 'Invalid image source' });

@@ -29,10 +29,20 @@ export const scrapedImageContextSchema = z.object({
   heading: z.string().optional(),
   /** The enclosing figure's `figcaption`. */
   caption: z.string().optional(),
-  /** Text of the block the image sits in, at most 300 characters. */
+  /**
+   * Text next to the image, at most 300 characters: its block's text (a figure's without the
+   * caption), else the paragraph after it.
+   */
   surroundingText: z.string().optional(),
   /** Where the image links to, when it is inside a link. */
   linkTarget: z.string().optional(),
+  /**
+   * The image's role (W3C alt decision tree): inside a link or a button (the nearest one), else
+   * inside a figure. Absent for an image in running content.
+   */
+  role: z.enum(['link', 'button', 'figure']).optional(),
+  /** The enclosing link's or button's own text without the image; absent when the image is all of it. */
+  linkText: z.string().optional(),
 });
 export type ScrapedImageContext = z.infer<typeof scrapedImageContextSchema>;
 

@@ -12,6 +12,10 @@ export type GenerationItemContext = {
   caption?: string;
   surroundingText?: string;
   linkTarget?: string;
+  /** Inside a link, a button or a figure (W3C alt decision tree). */
+  role?: 'link' | 'button' | 'figure';
+  /** The enclosing link's or button's own text, without the image. */
+  linkText?: string;
   /** The page's own alt attribute, if it had one. */
   existingAlt?: string;
   /** The uploaded file's name. */

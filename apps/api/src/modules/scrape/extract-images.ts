@@ -103,6 +103,74 @@ function closest(node: Element, test: (element: Element) => boolean): Element | 
   return null;
 }
 
+/** The nearest link (`a[href]`) or button (`button`, `role="button"`) around the image, if any. */
+function interactiveAncestor(img: Element): { element: Element; role: 'link' | 'button' } | null {
+  const found = closest(
+    img,
+    (element) =>
+      element.name === 'button' ||
+      element.attribs.role?.trim().toLowerCase() === 'button' ||
+      (element.name === 'a' && Boolean(element.attribs.href?.trim())),
+  );
+  if (!found) return null;
+  const isButton = found.name === 'button' || found.attribs.role?.trim().toLowerCase() === 'button';
+  return { element: found, role: isButton ? 'button' : 'link' };
+}
+
+/**
+ * What a link or button says without this image: its `aria-label` (which names it whatever it
+ * contains), else its text and the alt of any other image in it.
+ */
+function ownText(control: Element, img: Element): string {
+  const label = squash(control.attribs['aria-label'] ?? '');
+  if (label) return label;
+  const parts: string[] = [];
+  const walk = (nodes: Node[]) => {
+    for (const node of nodes) {
+      if (DomUtils.isText(node)) parts.push(node.data);
+      else if (DomUtils.isTag(node) && node !== img) {
+        if (node.name === 'img') parts.push(` ${node.attribs.alt ?? ''} `);
+        else if (node.name !== 'template' && node.name !== 'script' && node.name !== 'style')
+          walk(node.children as Node[]);
+      }
+    }
+  };
+  walk(control.children as Node[]);
+  return squash(parts.join(''));
+}
+
+/** The element after `element` among its siblings, skipping text and comments. */
+function nextElement(element: Element): Element | null {
+  let next = element.next;
+  while (next && !DomUtils.isTag(next)) next = next.next;
+  return next && DomUtils.isTag(next) ? next : null;
+}
+
+/**
+ * Text next to the image: the text of its block without the figure caption (that is `caption`);
+ * when the block says nothing else (a figure, an image alone in a div), the paragraph after it,
+ * which is where pages explain a figure.
+ */
+function adjacentText(img: Element, figure: Element | null, figcaption: Element | null): string {
+  const block = figure ?? closest(img, (element) => blockTags.has(element.name));
+  if (!block) return '';
+  const parts: string[] = [];
+  const walk = (nodes: Node[]) => {
+    for (const node of nodes) {
+      if (DomUtils.isText(node)) parts.push(node.data);
+      else if (DomUtils.isTag(node) && node !== figcaption && node.name !== 'template') {
+        walk(node.children as Node[]);
+        if (blockTags.has(node.name) || node.name === 'br') parts.push(' ');
+      }
+    }
+  };
+  walk(block.children as Node[]);
+  const own = squash(parts.join(''));
+  if (own) return own;
+  const next = nextElement(block);
+  return next && (next.name === 'p' || next.name === 'blockquote') ? textOf(next) : '';
+}
+
 function contextOf(
   img: Element,
   base: { pageTitle: string; heading: string },
@@ -117,16 +185,23 @@ function contextOf(
     : null;
   const caption = figcaption ? textOf(figcaption) : '';
   if (caption) context.caption = caption;
-  const block = closest(img, (element) => blockTags.has(element.name));
-  const surrounding = block ? textOf(block) : '';
+  const surrounding = adjacentText(img, figure, figcaption);
   if (surrounding) context.surroundingText = surrounding.slice(0, SURROUNDING_TEXT_MAX_CHARS);
-  const link = closest(img, (element) => element.name === 'a' && Boolean(element.attribs.href?.trim()));
-  if (link) {
-    try {
-      context.linkTarget = new URL(link.attribs.href?.trim() ?? '', pageUrl).href;
-    } catch {
-      // An unparsable href is no context.
+  // The nearest link or button decides the role: the alt text becomes its name. A figure comes next.
+  const control = interactiveAncestor(img);
+  if (control) {
+    context.role = control.role;
+    const text = ownText(control.element, img);
+    if (text) context.linkText = text;
+    if (control.role === 'link') {
+      try {
+        context.linkTarget = new URL(control.element.attribs.href?.trim() ?? '', pageUrl).href;
+      } catch {
+        // An unparsable href is no context.
+      }
     }
+  } else if (figure) {
+    context.role = 'figure';
   }
   return context;
 }

@@ -14,6 +14,16 @@ afterEach(() => {
 });
 
 const pageUrl = 'https://blog.example/post';
+/** Every field the scraper records (W3C alt decision tree): sent to the API as it came. */
+const linkedContext = {
+  pageTitle: 'Post',
+  heading: 'B',
+  caption: 'Our prices',
+  surroundingText: 'See the plans.',
+  linkTarget: 'https://blog.example/pricing',
+  role: 'link' as const,
+  linkText: 'Pricing',
+};
 const images = [
   {
     src: 'https://blog.example/img/cat%20photo.jpg',
@@ -23,7 +33,7 @@ const images = [
   },
   { src: 'https://blog.example/', alt: '', invalid: false, context: {} },
   { src: 'data:image/png;base64,AAAA', alt: '', invalid: true, error: 'Invalid image source', context: {} },
-  { src: 'https://cdn.example/b.png?w=800', alt: '  ', invalid: false, context: { heading: 'B' } },
+  { src: 'https://cdn.example/b.png?w=800', alt: '  ', invalid: false, context: linkedContext },
 ];
 
 const credits = (n: number) => ({ 'GET /credits/remaining': () => json({ success: true, imageCredits: n }) });
@@ -153,7 +163,7 @@ describe('scraped images (/scraped-images)', () => {
     expect(post?.body).toEqual({
       selectedImages: [
         { src: images[0]?.src, alt: 'A cat', context: { pageTitle: 'Post' } },
-        { src: images[3]?.src, alt: '  ', context: { heading: 'B' } },
+        { src: images[3]?.src, alt: '  ', context: linkedContext },
       ],
       userId: 'u1',
       chatGptPrompt: 'Mention the colours',

@@ -1,91 +1,277 @@
-import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { once } from 'node:events';
+import { type FileHandle, open, readFile, stat } from 'node:fs/promises';
+import type { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { createAltTextEngine } from '../src/engines/alt-text-engine.ts';
 import { engineOptionsFromEnv } from '../src/engines/engine-options.ts';
 import { EngineInputError, EngineProviderError } from '../src/engines/errors.ts';
 import { fetchImage } from '../src/engines/fetch-image.ts';
-import type { PageContext } from '../src/engines/types.ts';
+import type { AltTextEngine, DescribeOptions, PageContext } from '../src/engines/types.ts';
+import { contextSchema, describeIssues, isFolder, listWork, type WorkItem } from './describe-inputs.ts';
+import {
+  csvHeader,
+  csvRow,
+  isFailed,
+  jsonLine,
+  type OutputRow,
+  readableLine,
+  toDescribedRow,
+} from './describe-output.ts';
+import { mapInOrder } from './map-in-order.ts';
 
-const usage = `Usage: altwise describe <file-or-url> [options]
+const usage = `Usage: altwise describe <file|folder|url>... [--manifest items.jsonl] [options]
+
+Describes every image given: files, the images at the top level of each folder (sub-folders and
+non-image files are skipped and reported), http(s) URLs, and the lines of each manifest. The models
+load once for the whole run; results come out in input order.
 
 Options:
-  --context-file <f>   JSON file with page context: pageTitle, heading, caption,
-                       surroundingText, linkTarget, existingAlt, fileName, pageUrl
+  --manifest <f>       JSON Lines, one image a line (repeatable):
+                       {"id"?: "...", "image": "path-or-URL", "context"?: {...}}
+                       relative paths are relative to the manifest's folder
+  --context-file <f>   JSON page context for every image: pageTitle, heading, caption,
+                       surroundingText, linkTarget, linkText, existingAlt, pageUrl, role,
+                       fileName (a manifest line's context overrides it field by field)
+  --json               one JSON line per image: {id, image, altText, decorative, confidence,
+                       needsReview, reasons, engine, model, textInImage?, signals}
+                       or {id, image, error}
+  --csv <out.csv>      write the same columns (and error) as CSV; "-" writes it to stdout
+  --concurrency <n>    images described at a time (default 4)
   --prompt "<text>"    your own instruction (followed by the openai engine)
   --max-length <n>     maximum characters (default 125)
   --language <tag>     language of the alt text (default en)
   --keywords <a,b>     SEO keywords, used only where true
-  --json               print the full result with signals and timings
   --allow-private      allow URLs on private or local addresses
   -h, --help           show this help
 
+An image that cannot be read or described gets an error line and the others go on. The exit code is
+2 for a usage error and 0 otherwise; a single file or URL given alone exits 1 when it fails, as before.
 The engine comes from the environment (ALT_TEXT_ENGINE=offline|openai, OPENAI_*, ENGINE_*).`;
 
-export async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      'context-file': { type: 'string' },
-      prompt: { type: 'string' },
-      'max-length': { type: 'string' },
-      language: { type: 'string' },
-      keywords: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      'allow-private': { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  const [command, target] = positionals;
-  if (values.help || command !== 'describe' || !target) {
-    (values.help ? process.stdout : process.stderr).write(`${usage}\n`);
-    return values.help ? 0 : 2;
-  }
-  const maxLength = values['max-length'] ? Number(values['max-length']) : undefined;
-  if (maxLength !== undefined && (!Number.isInteger(maxLength) || maxLength < 20)) {
-    process.stderr.write('--max-length must be a whole number of at least 20\n');
-    return 2;
-  }
+class UsageError extends Error {}
 
-  // The CLI is an entry point like server.ts: it reads the environment through the engine's schema.
-  const options = engineOptionsFromEnv(process.env);
-  const isUrl = /^https?:\/\//i.test(target);
-  const context: PageContext = values['context-file']
-    ? (JSON.parse(await readFile(values['context-file'], 'utf8')) as PageContext)
-    : {};
-  context.fileName ??= basename(isUrl ? new URL(target).pathname : target);
-  const image = isUrl
-    ? (
-        await fetchImage(target, {
-          allowPrivate: values['allow-private'],
-          maxBytes: options.limits.maxInputBytes,
-        })
-      ).bytes
-    : await readFile(target);
+interface Settings {
+  targets: string[];
+  manifests: string[];
+  context: PageContext;
+  format: 'text' | 'json' | 'csv';
+  csvPath?: string;
+  concurrency: number;
+  describe: DescribeOptions;
+  allowPrivate: boolean;
+}
 
-  const engine = createAltTextEngine(options);
-  const started = performance.now();
+async function readSettings(argv: string[]): Promise<Settings | 'help'> {
+  let parsed: ReturnType<typeof parseCommandLine>;
   try {
-    await engine.warmUp();
-    const warmMs = Math.round(performance.now() - started);
-    const result = await engine.describeImage(image, {
-      context,
+    parsed = parseCommandLine(argv);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return 'help';
+  const [command, ...targets] = positionals;
+  if (command !== 'describe') {
+    throw new UsageError(command ? `Unknown command "${command}".` : 'Say what to do: altwise describe …');
+  }
+  const manifests = values.manifest ?? [];
+  if (targets.length === 0 && manifests.length === 0) {
+    throw new UsageError('Give at least one image, folder, URL or --manifest.');
+  }
+  if (values.json && values.csv !== undefined) throw new UsageError('Use either --json or --csv, not both.');
+  const maxLength = wholeNumber(values['max-length'], '--max-length', 20, 1_000);
+  const concurrency = wholeNumber(values.concurrency, '--concurrency', 1, 32) ?? 4;
+  for (const manifest of manifests) {
+    const info = await stat(manifest).catch(() => undefined);
+    if (!info?.isFile()) throw new UsageError(`The manifest ${manifest} does not exist or is not a file.`);
+  }
+  return {
+    targets,
+    manifests,
+    context: values['context-file'] ? await readContextFile(values['context-file']) : {},
+    format: values.json ? 'json' : values.csv !== undefined ? 'csv' : 'text',
+    ...(values.csv !== undefined ? { csvPath: values.csv } : {}),
+    concurrency,
+    allowPrivate: values['allow-private'],
+    describe: {
       ...(values.prompt ? { prompt: values.prompt } : {}),
       ...(maxLength ? { maxLength } : {}),
       ...(values.language ? { language: values.language } : {}),
       ...(values.keywords ? { keywords: values.keywords.split(',').map((k) => k.trim()) } : {}),
-    });
-    if (values.json) {
-      result.signals.timingsMs.startup = warmMs;
-      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-    } else {
-      process.stdout.write(`${result.decorative ? '(decorative: alt="")' : result.altText}\n`);
-    }
+    },
+  };
+}
+
+function parseCommandLine(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      manifest: { type: 'string', multiple: true },
+      'context-file': { type: 'string' },
+      json: { type: 'boolean', default: false },
+      csv: { type: 'string' },
+      concurrency: { type: 'string' },
+      prompt: { type: 'string' },
+      'max-length': { type: 'string' },
+      language: { type: 'string' },
+      keywords: { type: 'string' },
+      'allow-private': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+}
+
+function wholeNumber(value: string | undefined, flag: string, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new UsageError(`${flag} must be a whole number from ${min} to ${max}.`);
+  }
+  return n;
+}
+
+async function readContextFile(path: string): Promise<PageContext> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`Cannot read the context file ${path}: ${(error as Error).message}`);
+  }
+  const parsed = contextSchema.safeParse(raw);
+  if (!parsed.success) throw new UsageError(`The context file ${path}: ${describeIssues(parsed.error)}`);
+  return parsed.data;
+}
+
+/** Describes one item; never rejects, so one bad image cannot stop the others. */
+async function describeItem(
+  engine: AltTextEngine,
+  item: WorkItem,
+  settings: Settings,
+  maxBytes: number,
+): Promise<OutputRow> {
+  if (item.kind === 'invalid') return { id: item.id, image: item.image, error: item.error };
+  try {
+    const bytes =
+      item.source.type === 'url'
+        ? (await fetchImage(item.source.url, { allowPrivate: settings.allowPrivate, maxBytes })).bytes
+        : await readImageFile(item.source.path, maxBytes);
+    const result = await engine.describeImage(bytes, { ...settings.describe, context: item.context });
+    return toDescribedRow(item.id, item.image, result);
+  } catch (error) {
+    return { id: item.id, image: item.image, error: errorMessage(error) };
+  }
+}
+
+async function readImageFile(path: string, maxBytes: number): Promise<Uint8Array> {
+  const info = await stat(path);
+  if (info.isDirectory()) throw new EngineInputError('NOT_AN_IMAGE', 'This is a folder, not an image.');
+  // Checked before reading so that a huge file by mistake is not loaded into memory.
+  if (info.size > maxBytes) throw new EngineInputError('TOO_LARGE', 'The image is too large.');
+  return readFile(path);
+}
+
+function errorMessage(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'The file does not exist.';
+  if (code === 'EACCES' || code === 'EPERM') return 'The file cannot be read (permission denied).';
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function write(stream: Writable, text: string): Promise<void> {
+  if (!stream.write(text)) await once(stream, 'drain');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let settings: Settings | 'help';
+  try {
+    settings = await readSettings(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`altwise: ${error.message}\n\n${usage}\n`);
+    return 2;
+  }
+  if (settings === 'help') {
+    process.stdout.write(`${usage}\n`);
     return 0;
+  }
+  // One file or URL on its own keeps the original single-image behaviour: the bare alt text, and
+  // exit 1 when it cannot be described.
+  const [first] = settings.targets;
+  const lone =
+    first !== undefined &&
+    settings.targets.length === 1 &&
+    settings.manifests.length === 0 &&
+    !(await isFolder(first));
+
+  let csvFile: FileHandle | undefined;
+  let csv: Writable | undefined;
+  if (settings.format === 'csv') {
+    if (settings.csvPath === '-') csv = process.stdout;
+    else {
+      try {
+        csvFile = await open(settings.csvPath as string, 'w');
+      } catch (error) {
+        process.stderr.write(`altwise: cannot write ${settings.csvPath}: ${(error as Error).message}\n`);
+        return 2;
+      }
+      csv = csvFile.createWriteStream();
+    }
+    await write(csv, csvHeader());
+  }
+
+  // The CLI is an entry point like server.ts: it reads the environment through the engine's schema.
+  const options = engineOptionsFromEnv(process.env);
+  const engine = createAltTextEngine(options);
+  const counts = { described: 0, failed: 0, review: 0, skipped: 0 };
+  try {
+    await engine.warmUp();
+    const work = listWork({
+      targets: settings.targets,
+      manifests: settings.manifests,
+      context: settings.context,
+      skipped: (path, why) => {
+        counts.skipped += 1;
+        process.stderr.write(`altwise: skipped ${path} (${why})\n`);
+      },
+    });
+    // The offline engine refuses work beyond its queue; stay within it.
+    const limit = Math.min(settings.concurrency, options.offline.maxQueue + options.offline.workers);
+    const rows = mapInOrder(work, limit, (item) =>
+      describeItem(engine as AltTextEngine, item, settings, options.limits.maxInputBytes),
+    );
+    for await (const row of rows) {
+      if (isFailed(row)) counts.failed += 1;
+      else {
+        counts.described += 1;
+        if (row.needsReview) counts.review += 1;
+      }
+      if (settings.format === 'json') await write(process.stdout, jsonLine(row));
+      else if (settings.format === 'csv') {
+        await write(csv as Writable, csvRow(row));
+        if (csv !== process.stdout) await write(process.stdout, readableLine(row));
+      } else if (lone) {
+        if (isFailed(row)) process.stderr.write(`altwise: ${row.error}\n`);
+        else process.stdout.write(`${row.decorative ? '(decorative: alt="")' : row.altText}\n`);
+      } else await write(process.stdout, readableLine(row));
+    }
   } finally {
     await engine.close();
+    if (csvFile && csv) {
+      csv.end();
+      await once(csv, 'close');
+    }
   }
+  if (!lone) {
+    const total = counts.described + counts.failed;
+    const parts = [`${counts.described} of ${total} image${total === 1 ? '' : 's'} described`];
+    if (counts.failed) parts.push(`${counts.failed} failed`);
+    if (counts.review) parts.push(`${counts.review} to review`);
+    if (counts.skipped) parts.push(`${counts.skipped} skipped`);
+    const destination = csvFile ? ` (written to ${settings.csvPath})` : '';
+    process.stderr.write(`altwise: ${parts.join(', ')}${destination}\n`);
+  }
+  return lone && counts.failed > 0 ? 1 : 0;
 }
 
 try {

@@ -1,0 +1,98 @@
+import type { AltTextReason, AltTextResult } from '../src/engines/types.ts';
+
+/**
+ * The three ways `altwise describe` reports a result: a JSON line, a CSV row (RFC 4180) and a line a
+ * person reads. Every item gets exactly one, described or not, so outputs line up with the inputs.
+ */
+
+export type DescribedRow = { id: string; image: string } & Pick<
+  AltTextResult,
+  'altText' | 'decorative' | 'confidence' | 'needsReview' | 'reasons' | 'engine' | 'model'
+> &
+  Partial<Pick<AltTextResult, 'textInImage' | 'signals'>>;
+
+export type FailedRow = { id: string; image: string | null; error: string };
+
+export type OutputRow = DescribedRow | FailedRow;
+
+export const isFailed = (row: OutputRow): row is FailedRow => 'error' in row;
+
+export function toDescribedRow(id: string, image: string, result: AltTextResult): DescribedRow {
+  return {
+    id,
+    image,
+    altText: result.altText,
+    decorative: result.decorative,
+    confidence: result.confidence,
+    needsReview: result.needsReview,
+    reasons: result.reasons,
+    engine: result.engine,
+    model: result.model,
+    // After the promised fields: what the engine read and saw, for whoever wants to dig.
+    ...(result.textInImage ? { textInImage: result.textInImage } : {}),
+    signals: result.signals,
+  };
+}
+
+export const jsonLine = (row: OutputRow) => `${JSON.stringify(row)}\n`;
+
+const clip = (text: string, max: number) =>
+  text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;
+
+/** `caption “Peter Taylor was…”; detection person 0.91`: the evidence in one short line. */
+export function reasonsText(reasons: AltTextReason[]): string {
+  return reasons
+    .map((reason) => {
+      const detail = clip(reason.detail.replace(/\s+/g, ' ').trim(), 60);
+      const score = reason.score === undefined ? '' : ` ${reason.score.toFixed(2)}`;
+      return `${reason.source}${detail ? ` “${detail}”` : ''}${score}`;
+    })
+    .join('; ');
+}
+
+export const csvColumns = [
+  'id',
+  'image',
+  'altText',
+  'decorative',
+  'confidence',
+  'needsReview',
+  'reasons',
+  'engine',
+  'model',
+  'error',
+] as const;
+
+/** RFC 4180: a field with a comma, a quote or a line break is quoted, and quotes inside are doubled. */
+export function csvField(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+export const csvRecord = (fields: string[]) => `${fields.map(csvField).join(',')}\r\n`;
+
+export const csvHeader = () => csvRecord([...csvColumns]);
+
+export function csvRow(row: OutputRow): string {
+  if (isFailed(row)) return csvRecord([row.id, row.image ?? '', '', '', '', '', '', '', '', row.error]);
+  return csvRecord([
+    row.id,
+    row.image,
+    row.altText,
+    String(row.decorative),
+    String(row.confidence),
+    String(row.needsReview),
+    reasonsText(row.reasons),
+    row.engine,
+    row.model,
+    '',
+  ]);
+}
+
+/** `photos/a.jpg: A dog on a beach (confidence 0.72, needs review)`. */
+export function readableLine(row: OutputRow): string {
+  const label = row.id === row.image || !row.image ? row.id : `${row.id} (${row.image})`;
+  if (isFailed(row)) return `${label}: error: ${row.error}\n`;
+  const alt = row.decorative ? '(decorative: alt="")' : row.altText;
+  const review = row.needsReview ? ', needs review' : '';
+  return `${label}: ${alt} (confidence ${row.confidence.toFixed(2)}${review})\n`;
+}

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { DbExecutor } from '../../db/client.ts';
 import { type CheckoutSession, checkoutSessions } from '../../db/tables/checkout-sessions.ts';
 import { type Payment, payments } from '../../db/tables/payments.ts';
@@ -38,6 +38,53 @@ export async function insertCheckoutSession(
 export async function findCheckoutSession(db: DbExecutor, id: string): Promise<CheckoutSession | null> {
   if (!uuidPattern.test(id)) return null;
   const [row] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, id)).limit(1);
+  return row ?? null;
+}
+
+/**
+ * Takes a pending (or failed) checkout for one payment attempt: a conditional update, so of any
+ * number of concurrent attempts exactly one gets the row. Null when it is paid or being paid.
+ */
+export async function claimCheckoutSession(db: DbExecutor, id: string): Promise<CheckoutSession | null> {
+  if (!uuidPattern.test(id)) return null;
+  const [row] = await db
+    .update(checkoutSessions)
+    .set({ status: 'paying', updatedAt: new Date() })
+    .where(and(eq(checkoutSessions.id, id), inArray(checkoutSessions.status, ['pending', 'failed'])))
+    .returning();
+  return row ?? null;
+}
+
+/** Gives a claimed checkout back after an attempt that charged nothing (a declined card). */
+export async function releaseCheckoutSession(db: DbExecutor, id: string) {
+  await db
+    .update(checkoutSessions)
+    .set({ status: 'pending', updatedAt: new Date() })
+    .where(and(eq(checkoutSessions.id, id), eq(checkoutSessions.status, 'paying')));
+}
+
+/** The checkout, locked until the transaction ends (payments of one checkout apply one at a time). */
+export async function lockCheckoutSession(db: DbExecutor, id: string): Promise<CheckoutSession | null> {
+  if (!uuidPattern.test(id)) return null;
+  const [row] = await db
+    .select()
+    .from(checkoutSessions)
+    .where(eq(checkoutSessions.id, id))
+    .limit(1)
+    .for('update');
+  return row ?? null;
+}
+
+/** The succeeded payment of a checkout, if it has one (at most one: a unique index). */
+export async function findCheckoutPayment(
+  db: DbExecutor,
+  checkoutSessionId: string,
+): Promise<Payment | null> {
+  const [row] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.checkoutSessionId, checkoutSessionId), eq(payments.status, 'succeeded')))
+    .limit(1);
   return row ?? null;
 }
 

@@ -35,9 +35,11 @@ import type {
   ProviderSubscription,
 } from './payment-provider.ts';
 import {
+  claimCheckoutSession,
   countSucceededSubscriptionPayments,
   countUserPayments,
   findBuyer,
+  findCheckoutPayment,
   findCheckoutSession,
   findCurrentSubscription,
   findSubscriptionByProviderId,
@@ -47,6 +49,8 @@ import {
   insertSubscription,
   insertWebhookEvent,
   listUserPayments,
+  lockCheckoutSession,
+  releaseCheckoutSession,
   setCheckoutSessionStatus,
   updateSubscription,
   upsertPayment,
@@ -108,6 +112,12 @@ function isOurCardPayment(payment: ProviderPayment): boolean {
     payment.amountCents === amountCentsFor(product, payment.quantity)
   );
 }
+
+/** Why a checkout cannot be claimed for a payment now. */
+const alreadyPaid = (status: string) =>
+  status === 'completed'
+    ? 'This payment has already been made.'
+    : 'A payment for this checkout is already being processed.';
 
 function isRenewing(subscription: Subscription): boolean {
   return (
@@ -176,22 +186,35 @@ export function createBillingService({
       logger.error({ paymentId: payment.paymentId }, 'payment webhook for no known user; nothing recorded');
       return;
     }
+    const succeeded = type === 'payment.succeeded';
+    const isRenewal =
+      succeeded &&
+      payment.subscriptionId !== null &&
+      (await countSucceededSubscriptionPayments(tx, providerName, payment.subscriptionId)) > 0;
+    // A checkout is paid once. Renewals carry the metadata of the checkout that started the
+    // subscription but are the subscription's payments, not the checkout's.
+    const checkoutPaid = checkout && !isRenewal ? await lockCheckoutSession(tx, checkout.id) : null;
+    if (checkoutPaid && succeeded) {
+      const paid = await findCheckoutPayment(tx, checkoutPaid.id);
+      if (paid && paid.providerPaymentId !== payment.paymentId) {
+        logger.error(
+          { paymentId: payment.paymentId, checkoutId: checkoutPaid.id, paidBy: paid.providerPaymentId },
+          'a second payment for a checkout already paid; not credited',
+        );
+        return;
+      }
+    }
     const productId = payment.productId ?? subscription?.productId ?? checkout?.productId ?? '';
     const product = findBillingProduct(productId);
     // Not knowable yet (e.g. a renewal whose subscription event has not arrived): the provider retries.
     if (!product) throw unavailable('The product of this payment is not known yet; retry later.');
     const quantity = product.kind === 'pack' ? payment.quantity : 1;
-    const succeeded = type === 'payment.succeeded';
     const credits = succeeded ? product.credits * quantity : 0;
-    const isRenewal =
-      succeeded &&
-      payment.subscriptionId !== null &&
-      (await countSucceededSubscriptionPayments(tx, providerName, payment.subscriptionId)) > 0;
     await upsertPayment(tx, {
       userId,
       provider: providerName,
       providerPaymentId: payment.paymentId,
-      checkoutSessionId: checkout?.id ?? null,
+      checkoutSessionId: checkoutPaid?.id ?? null,
       providerSubscriptionId: payment.subscriptionId,
       productId: product.id,
       quantity,
@@ -226,7 +249,7 @@ export function createBillingService({
         });
       }
     }
-    if (checkout) await setCheckoutSessionStatus(tx, checkout.id, succeeded ? 'completed' : 'failed');
+    if (checkoutPaid) await setCheckoutSessionStatus(tx, checkoutPaid.id, succeeded ? 'completed' : 'failed');
   }
 
   async function applySubscription(tx: Transaction, type: string, event: ProviderSubscription) {
@@ -350,12 +373,17 @@ export function createBillingService({
     }) {
       const checkoutId = sandbox?.checkoutIdFromClientSecret(request.clientSecret);
       if (!sandbox || !checkoutId) throw badRequest('This payment link is not valid.');
-      const checkout = await findCheckoutSession(db, checkoutId);
-      if (!checkout) throw badRequest('This payment link is not valid.');
-      if (checkout.status === 'completed') throw conflict('This payment has already been made.');
+      const existing = await findCheckoutSession(db, checkoutId);
+      if (!existing) throw badRequest('This payment link is not valid.');
+      // Of any number of concurrent confirms, one claims the checkout; the others are refused.
+      const checkout = await claimCheckoutSession(db, checkoutId);
+      if (!checkout) throw conflict(alreadyPaid(existing.status));
       const product = findBillingProduct(checkout.productId);
       const buyer = await findBuyer(db, checkout.userId);
-      if (!product || !buyer) throw badRequest('This payment link is not valid.');
+      if (!product || !buyer) {
+        await releaseCheckoutSession(db, checkoutId);
+        throw badRequest('This payment link is not valid.');
+      }
       const result = await sandbox.charge({
         product,
         quantity: checkout.quantity,
@@ -365,6 +393,9 @@ export function createBillingService({
         card: { number: request.cardNumber, expiry: request.expiry, cvc: request.cvc },
       });
       if (result.ok) return { status: 'succeeded' as const, paymentIntentId: result.paymentId };
+      // Nothing was charged: the checkout can be paid again. After a 'delivery' failure the card
+      // was charged, so it stays claimed.
+      if (result.reason !== 'delivery') await releaseCheckoutSession(db, checkoutId);
       if (result.reason === 'declined') throw new AppError(402, errorCodes.paymentDeclined, result.message);
       if (result.reason === 'invalid') throw badRequest(result.message);
       throw badGateway(result.message);

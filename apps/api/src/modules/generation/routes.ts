@@ -15,6 +15,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { validationFailed } from '../../errors.ts';
+import { ownershipGate } from '../../plugins/ownership.ts';
 import { discardUploads, readUploads, uploadLimits } from './read-uploads.ts';
 import type { GenerationService } from './service.ts';
 
@@ -32,6 +33,8 @@ export async function generationRoutes(
   const { generation } = options;
   const pollMs = options.streamPollMs ?? STREAM_POLL_MS;
   const typed = app.withTypeProvider<ZodTypeProvider>();
+  // A userId in a body or form of this group must be the caller's (403 otherwise).
+  await app.register(ownershipGate);
   // Multipart only here, with the upload limits; the rest of the API takes JSON.
   await app.register(multipart, { limits: uploadLimits });
   let closing = false;

@@ -13,7 +13,7 @@ import type { Database } from '../../db/client.ts';
 import type { GenerationBatch, GenerationSource } from '../../db/tables/generation-batches.ts';
 import type { GenerationItemContext } from '../../db/tables/generation-items.ts';
 import type { AltTextEngine } from '../../engines/types.ts';
-import { AppError, badGateway, forbidden, notFound, unprocessable } from '../../errors.ts';
+import { AppError, badGateway, notFound, unprocessable } from '../../errors.ts';
 import { jobNames } from '../../jobs/names.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { createProviderLimiters, Semaphore } from '../../lib/throttle.ts';
@@ -95,11 +95,6 @@ export function createGenerationService(deps: {
   /** This process's run of each batch: a job for a batch already running here joins that run. */
   const running = new Map<string, Promise<void>>();
 
-  function assertSelf(userId: string, requestedUserId: string | undefined) {
-    if (requestedUserId && requestedUserId !== userId)
-      throw forbidden('You can only generate alt text for your own account.');
-  }
-
   /** Reserves the credits, stores the batch and its images and queues the job: all or nothing. */
   async function startBatch(
     userId: string,
@@ -166,7 +161,6 @@ export function createGenerationService(deps: {
       userId: string,
       request: z.output<typeof generateAltTextRequestSchema>,
     ): Promise<StartBatchResponse> {
-      assertSelf(userId, request.userId);
       const items = request.selectedImages.map((image) => ({
         src: image.src,
         fileKey: null,
@@ -182,10 +176,9 @@ export function createGenerationService(deps: {
     /** POST /images/upload-and-generate: files already checked and saved as temporary uploads. */
     async startUploadBatch(
       userId: string,
-      fields: { userId?: string; chatGptPrompt?: string },
+      fields: { chatGptPrompt?: string },
       uploads: SavedUpload[],
     ): Promise<StartBatchResponse> {
-      assertSelf(userId, fields.userId);
       const items = uploads.map((upload) => ({
         src: upload.url,
         fileKey: upload.key,

@@ -3,6 +3,7 @@ import { REEL_FILE_NAME } from '@altwise/contracts/studio';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { AppError, badRequest } from '../../errors.ts';
+import { ownershipGate } from '../../plugins/ownership.ts';
 import { readReelForm, reelMultipartLimits } from './read-reel-form.ts';
 import type { ReelsService } from './service.ts';
 
@@ -11,6 +12,8 @@ const bearerAuth = [{ bearerAuth: [] }];
 /** POST /images/createReels (SPEC.md §7), under /api/v1, with multipart parsing in this scope only. */
 export async function reelsRoutes(app: FastifyInstance, options: { reels: ReelsService }) {
   const { reels } = options;
+  // A userId field of the form must be the caller's (403 otherwise), checked as the form is read.
+  await app.register(ownershipGate);
   await app.register(multipart, { limits: reelMultipartLimits, throwFileSizeLimit: false });
 
   app.post(

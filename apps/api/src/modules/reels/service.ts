@@ -218,8 +218,6 @@ export function createReelsService(options: ReelsOptions) {
               message: issue.message,
             })),
           );
-        if (fields.data.userId && fields.data.userId !== userId)
-          throw forbidden('You can only make reels for your own account.');
         if (form.images.length === 0) throw badRequest('Add at least one image to the reel (up to 5).');
         if (!form.audio) throw badRequest('Add a music file (audioFile) to the reel.');
 

@@ -13,6 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { validationFailed } from '../../errors.ts';
+import { ownershipGate } from '../../plugins/ownership.ts';
 import { ACCEPTED_IMAGE_FORMATS, readImageForm } from './read-image-form.ts';
 import type { StudioService } from './service.ts';
 
@@ -31,6 +32,8 @@ function parseFields<S extends z.ZodType>(schema: S, fields: Record<string, stri
 export async function studioRoutes(app: FastifyInstance, options: { studio: StudioService }) {
   const { studio } = options;
   const typed = app.withTypeProvider<ZodTypeProvider>();
+  // A userId in a body or form of this group must be the caller's (403 otherwise).
+  await app.register(ownershipGate);
   // Multipart only in this scope: one image, a few short text fields.
   await app.register(multipart, {
     limits: {

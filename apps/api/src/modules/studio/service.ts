@@ -17,7 +17,6 @@ import {
   AppError,
   badGateway,
   badRequest,
-  forbidden,
   payloadTooLarge,
   unavailable,
   unprocessable,
@@ -50,11 +49,6 @@ const jobKinds = {
  * an image model's 120 s timeout with retries, ends well before): the recovery job refunds it.
  */
 export const ABANDONED_STUDIO_JOB_MINUTES = 30;
-
-/** A `userId` from the browser may only name the caller (SPEC.md keeps the field; the token decides). */
-export function assertOwnUserId(callerId: string, requested: string | undefined) {
-  if (requested && requested !== callerId) throw forbidden('You can only use your own account’s credits.');
-}
 
 /** The prompt the text engine gets for a social caption; the offline writer reads the quoted parts. */
 export function captionPrompt(description: string, tone: string | undefined): string {
@@ -194,9 +188,8 @@ export function createStudioService(deps: {
 
     async editImage(
       userId: string,
-      input: { image: UploadedImage | null; prompt: string; quality: Quality; userId?: string | undefined },
+      input: { image: UploadedImage | null; prompt: string; quality: Quality },
     ): Promise<EditImageResponse> {
-      assertOwnUserId(userId, input.userId);
       if (!input.image) throw badRequest('Please select an image first');
       // Parse before charging: a prompt the engine cannot carry out costs nothing (422).
       try {
@@ -235,9 +228,8 @@ export function createStudioService(deps: {
 
     async generateImages(
       userId: string,
-      input: { prompt: string; numberOfImages: number; quality: Quality; userId?: string | undefined },
+      input: { prompt: string; numberOfImages: number; quality: Quality },
     ): Promise<GenerateImagesResponse> {
-      assertOwnUserId(userId, input.userId);
       const cost = QUALITY_CREDIT_COST[input.quality] * input.numberOfImages;
       // 402 'Insufficient credits' before any work when the balance is short.
       const job = await start(userId, cost, 'generate');
@@ -277,9 +269,8 @@ export function createStudioService(deps: {
 
     async generateStyledCaption(
       userId: string,
-      input: { image: UploadedImage | null; prompt?: string | undefined; userId?: string | undefined },
+      input: { image: UploadedImage | null; prompt?: string | undefined },
     ): Promise<StyledCaptionResponse> {
-      assertOwnUserId(userId, input.userId);
       if (!input.image) throw badRequest('Please select images first');
       await assertReadable(input.image);
       const image = input.image;

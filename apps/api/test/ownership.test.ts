@@ -1,0 +1,196 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyRequest } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import openapi from '../openapi.json' with { type: 'json' };
+import { checkoutSessions } from '../src/db/tables/checkout-sessions.ts';
+import { creditReservations } from '../src/db/tables/credit-reservations.ts';
+import { generationBatches } from '../src/db/tables/generation-batches.ts';
+import { storedFiles } from '../src/db/tables/stored-files.ts';
+import { studioJobs } from '../src/db/tables/studio-jobs.ts';
+import { addLibraryImages } from '../src/modules/library/service.ts';
+import { assertOwnUserId } from '../src/plugins/ownership.ts';
+import { balanceOf, createUser, type TestUser } from './billing-helpers.ts';
+import { multipartBody } from './generation-helpers.ts';
+import { buildTestApp, type TestApp } from './helper.ts';
+
+const fixture = (name: string) => readFile(path.join(import.meta.dirname, 'fixtures', 'images', name));
+
+/** Every route that takes a `userId` (query, path, JSON body) or a multipart form, tested below. */
+const gatedRoutes = [
+  'GET /api/v1/images/altText',
+  'POST /api/v1/images/generate-alt-text',
+  'POST /api/v1/images/upload-and-generate',
+  'POST /api/v1/images/generate',
+  'POST /api/v1/images/edit-image',
+  'POST /api/v1/images/generate-styled-caption',
+  'POST /api/v1/images/createReels',
+  'POST /api/v1/payments/create-checkout-session',
+];
+
+let t: TestApp;
+let owner: TestUser;
+let other: TestUser;
+let jpeg: Buffer;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  owner = await createUser(t, 100);
+  other = await createUser(t, 100);
+  jpeg = await fixture('rocket.jpg');
+  await t.app.deps.database.db.transaction((tx) =>
+    addLibraryImages(tx, other.id, [
+      { src: 'https://example.com/private.jpg', altText: 'A private photo', engine: 'offline' },
+    ]),
+  );
+});
+afterAll(() => t.cleanup());
+
+/** What a refused request could have left behind: none of it may change. */
+async function traces() {
+  const db = t.app.deps.database.db;
+  const count = (table: Parameters<typeof db.$count>[0]) => db.$count(table);
+  const reelDirs = await readdir(t.config.reels.tempDir).catch(() => []);
+  return {
+    ownerCredits: await balanceOf(t, owner),
+    otherCredits: await balanceOf(t, other),
+    files: await count(storedFiles),
+    reservations: await count(creditReservations),
+    batches: await count(generationBatches),
+    studioJobs: await count(studioJobs),
+    checkouts: await count(checkoutSessions),
+    reelWorkDirs: reelDirs.filter((name) => name.startsWith('reel-')).length,
+  };
+}
+
+function expectForbidden(response: { statusCode: number; json: () => unknown }) {
+  expect(response.statusCode).toBe(403);
+  expect(response.json()).toEqual({ message: 'You can only act for your own account.', code: 'FORBIDDEN' });
+}
+
+const image = () => ({ name: 'image', fileName: 'rocket.jpg', contentType: 'image/jpeg', bytes: jpeg });
+
+describe('the ownership gate: a userId naming someone else is 403 and nothing is done', () => {
+  it('covers every route that takes a userId or a form', () => {
+    const found: string[] = [];
+    for (const [route, operations] of Object.entries(openapi.paths as Record<string, object>)) {
+      for (const [method, operation] of Object.entries(
+        operations as Record<string, Record<string, unknown>>,
+      )) {
+        const parameters = (operation.parameters ?? []) as Array<{ name: string }>;
+        const body = JSON.stringify(operation.requestBody ?? {});
+        // A multipart route documents its form fields in its description.
+        const form = String(operation.description ?? '').includes('multipart/form-data');
+        const takesUserId =
+          parameters.some((parameter) => parameter.name === 'userId') || body.includes('"userId"') || form;
+        if (takesUserId) found.push(`${method.toUpperCase()} ${route}`);
+      }
+    }
+    expect(found.sort()).toEqual([...gatedRoutes].sort());
+  });
+
+  it('POST /images/generate-alt-text: no batch, no credits reserved', async () => {
+    const before = await traces();
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/images/generate-alt-text',
+      headers: owner.auth,
+      payload: { userId: other.id, selectedImages: [{ src: 'https://example.com/a.jpg', alt: '' }] },
+    });
+    expectForbidden(response);
+    expect(await traces()).toEqual(before);
+  });
+
+  it('POST /images/upload-and-generate: the userId field before or after the files stores nothing', async () => {
+    const before = await traces();
+    const files = [
+      { name: 'images', fileName: 'a.jpg', contentType: 'image/jpeg', bytes: jpeg },
+      { name: 'images', fileName: 'b.jpg', contentType: 'image/jpeg', bytes: jpeg },
+    ];
+    for (const parts of [
+      [{ name: 'userId', value: other.id }, ...files],
+      [...files, { name: 'userId', value: other.id }],
+    ]) {
+      const form = multipartBody(parts);
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/images/upload-and-generate',
+        headers: { ...owner.auth, ...form.headers },
+        payload: form.payload,
+      });
+      expectForbidden(response);
+    }
+    expect(await traces()).toEqual(before);
+  });
+
+  it('POST /images/generate: nothing generated or charged', async () => {
+    const before = await traces();
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/images/generate',
+      headers: owner.auth,
+      payload: { prompt: 'A red bicycle', numberOfImages: 1, quality: 'low', userId: other.id },
+    });
+    expectForbidden(response);
+    expect(await traces()).toEqual(before);
+  });
+
+  it('POST /images/edit-image and /images/generate-styled-caption: the form is refused, nothing charged', async () => {
+    const before = await traces();
+    for (const [url, fields] of [
+      ['/api/v1/images/edit-image', [{ name: 'prompt', value: 'black and white' }]],
+      ['/api/v1/images/generate-styled-caption', [{ name: 'prompt', value: 'playful' }]],
+    ] as const) {
+      for (const parts of [
+        [...fields, { name: 'userId', value: other.id }, image()],
+        [image(), ...fields, { name: 'userId', value: other.id }],
+      ]) {
+        const form = multipartBody(parts);
+        const response = await t.app.inject({
+          method: 'POST',
+          url,
+          headers: { ...owner.auth, ...form.headers },
+          payload: form.payload,
+        });
+        expectForbidden(response);
+      }
+    }
+    expect(await traces()).toEqual(before);
+  });
+
+  it('POST /images/createReels: no reel is made and the uploads are removed', async () => {
+    const before = await traces();
+    const form = multipartBody([
+      { name: 'images', fileName: 'rocket.jpg', contentType: 'image/jpeg', bytes: jpeg },
+      { name: 'audioFile', fileName: 'tone.mp3', contentType: 'audio/mpeg', bytes: Buffer.alloc(4096, 1) },
+      { name: 'userId', value: other.id },
+    ]);
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/images/createReels',
+      headers: { ...owner.auth, ...form.headers },
+      payload: form.payload,
+    });
+    expectForbidden(response);
+    expect(response.headers['content-type']).not.toContain('video/mp4');
+    expect(await traces()).toEqual(before);
+  });
+});
+
+describe('assertOwnUserId, the one rule', () => {
+  const as = (user: { id: string } | null) => ({ user }) as unknown as FastifyRequest;
+
+  it('lets through an absent, blank or own id', () => {
+    for (const requested of [undefined, null, '', '   ', 'me-1', ' me-1 '])
+      expect(() => assertOwnUserId(as({ id: 'me-1' }), requested)).not.toThrow();
+  });
+
+  it('refuses any other id, a non-string, or any id when nobody is signed in', () => {
+    for (const requested of ['me-2', 'ME-1', ['me-1'], 1, { id: 'me-1' }])
+      expect(() => assertOwnUserId(as({ id: 'me-1' }), requested)).toThrow(
+        expect.objectContaining({ statusCode: 403, code: 'FORBIDDEN' }),
+      );
+    expect(() => assertOwnUserId(as(null), 'me-1')).toThrow(expect.objectContaining({ statusCode: 403 }));
+    expect(() => assertOwnUserId(as(null), undefined)).not.toThrow();
+  });
+});

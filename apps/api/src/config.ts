@@ -128,6 +128,7 @@ const envSchema = z.object({
       z.enum(paymentProviders, { error: 'PAYMENT_PROVIDER must be sandbox or dodo' }).optional(),
     )
     .default('sandbox'),
+  ALLOW_SANDBOX_PAYMENTS: booleanText('ALLOW_SANDBOX_PAYMENTS'),
   PAYMENT_WEBHOOK_SECRET: optionalText.pipe(
     z.string().min(24, 'PAYMENT_WEBHOOK_SECRET must be at least 24 characters').optional(),
   ),
@@ -307,6 +308,22 @@ function stripeApiBase(url: string | undefined): StripeConfig['apiBase'] {
   };
 }
 
+/** localhost, *.localhost, 127.0.0.0/8 or ::1: a PUBLIC_URL only this machine can reach. */
+export function isLoopbackUrl(url: string): boolean {
+  let hostname: string;
+  try {
+    hostname = new URL(url).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return (
+    hostname === 'localhost' ||
+    hostname.endsWith('.localhost') ||
+    hostname === '[::1]' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
+  );
+}
+
 export class ConfigError extends Error {
   readonly problems: string[];
 
@@ -352,6 +369,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (env.NODE_ENV === 'production' && !has('JWT_SECRET')) {
     problems.push(
       'JWT_SECRET is required when NODE_ENV=production: set it to a long random string (e.g. openssl rand -base64 48), the same for every API process',
+    );
+  }
+  if (
+    env.NODE_ENV === 'production' &&
+    (env.PAYMENT_PROVIDER || 'sandbox') === 'sandbox' &&
+    !isLoopbackUrl(env.PUBLIC_URL?.trim() || 'http://localhost') &&
+    !['true', '1', 'yes'].includes(env.ALLOW_SANDBOX_PAYMENTS?.trim() ?? '')
+  ) {
+    problems.push(
+      'PAYMENT_PROVIDER=sandbox on a public address (PUBLIC_URL is not localhost): the sandbox takes test cards, so anyone could buy credits without paying. Set PAYMENT_PROVIDER=dodo for real payments, or ALLOW_SANDBOX_PAYMENTS=true for a public demo where free credits are intended',
     );
   }
   if (env.PAYMENT_PROVIDER === 'dodo') {

@@ -36,6 +36,40 @@ describe('payment configuration', () => {
     expect(payments.productIds['credit-pack']).toBe('pdt_pack');
   });
 
+  it('refuses the sandbox in production on a public address unless ALLOW_SANDBOX_PAYMENTS=true', () => {
+    const production = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(48) };
+    const refusal = (env: Record<string, string>) => {
+      try {
+        loadConfig({ ...production, ...env });
+        return null;
+      } catch (error) {
+        if (!(error instanceof ConfigError)) throw error;
+        return error.problems.find((problem) => problem.startsWith('PAYMENT_PROVIDER=sandbox')) ?? null;
+      }
+    };
+    const message = refusal({ PUBLIC_URL: 'https://altwise.example' });
+    expect(message).toContain('PUBLIC_URL is not localhost');
+    expect(message).toContain('anyone could buy credits without paying');
+    expect(message).toContain('ALLOW_SANDBOX_PAYMENTS=true');
+    // The default provider is the sandbox, so an unset PAYMENT_PROVIDER is refused as well.
+    expect(refusal({ PUBLIC_URL: 'http://203.0.113.7:3000', PAYMENT_PROVIDER: 'sandbox' })).toBe(message);
+    // `npm start` on this machine, and a deliberate public demo, keep working.
+    const local: Record<string, string>[] = [
+      {},
+      { PUBLIC_URL: 'http://localhost:3000' },
+      { PUBLIC_URL: 'http://127.0.0.1:8080' },
+      { PUBLIC_URL: 'http://[::1]:3000' },
+      { PUBLIC_URL: 'http://app.localhost' },
+      { PUBLIC_URL: 'https://demo.altwise.example', ALLOW_SANDBOX_PAYMENTS: 'true' },
+    ];
+    for (const env of local) expect(refusal(env)).toBeNull();
+    // Outside production the sandbox runs anywhere (tests, development).
+    expect(loadConfig({ PUBLIC_URL: 'https://altwise.example' }).payments.provider).toBe('sandbox');
+    expect(() => loadConfig({ ALLOW_SANDBOX_PAYMENTS: 'maybe' })).toThrow(
+      'ALLOW_SANDBOX_PAYMENTS must be true or false',
+    );
+  });
+
   it('refuses an unknown provider and a short sandbox secret', () => {
     expect(() => loadConfig({ PAYMENT_PROVIDER: 'paypal' })).toThrow(
       'PAYMENT_PROVIDER must be sandbox or dodo',

@@ -178,8 +178,24 @@ function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** Set when the reader of stdout went away (`altwise describe … --json | head`): stop quietly. */
+let outputClosed = false;
+
+const isBrokenPipe = (error: unknown) => (error as NodeJS.ErrnoException).code === 'EPIPE';
+
+process.stdout.on('error', (error) => {
+  if (!isBrokenPipe(error)) throw error;
+  outputClosed = true;
+});
+
 async function write(stream: Writable, text: string): Promise<void> {
-  if (!stream.write(text)) await once(stream, 'drain');
+  if (outputClosed && stream === process.stdout) return;
+  try {
+    if (!stream.write(text)) await once(stream, 'drain');
+  } catch (error) {
+    if (!isBrokenPipe(error) || stream !== process.stdout) throw error;
+    outputClosed = true;
+  }
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -254,6 +270,7 @@ export async function main(argv: string[]): Promise<number> {
         if (isFailed(row)) process.stderr.write(`altwise: ${row.error}\n`);
         else process.stdout.write(`${row.decorative ? '(decorative: alt="")' : row.altText}\n`);
       } else await write(process.stdout, readableLine(row));
+      if (outputClosed) break;
     }
   } finally {
     await engine.close();
@@ -268,6 +285,7 @@ export async function main(argv: string[]): Promise<number> {
     if (counts.failed) parts.push(`${counts.failed} failed`);
     if (counts.review) parts.push(`${counts.review} to review`);
     if (counts.skipped) parts.push(`${counts.skipped} skipped`);
+    if (outputClosed) parts.push('stopped early: the output was closed');
     const destination = csvFile ? ` (written to ${settings.csvPath})` : '';
     process.stderr.write(`altwise: ${parts.join(', ')}${destination}\n`);
   }

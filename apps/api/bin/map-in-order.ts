@@ -20,10 +20,15 @@ export async function* mapInOrder<T, R>(
       else running.push(work(next.value));
     }
   };
-  await fill();
-  while (running.length > 0) {
-    // biome-ignore lint/style/noNonNullAssertion: the loop condition guarantees an element.
-    yield await running.shift()!;
+  try {
     await fill();
+    while (running.length > 0) {
+      // biome-ignore lint/style/noNonNullAssertion: the loop condition guarantees an element.
+      yield await running.shift()!;
+      await fill();
+    }
+  } finally {
+    // The consumer stopped early: let the source close its files.
+    if (!exhausted) await source.return?.();
   }
 }

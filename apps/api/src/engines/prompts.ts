@@ -1,6 +1,11 @@
+import type { RoleDecision } from './role.ts';
 import type { PageContext } from './types.ts';
 
-/** Prompts for language-model providers: the same rules the offline engine follows, in words. */
+/**
+ * Prompts for language-model providers: the same rules the offline engine follows, in words, with
+ * every piece of page context, the image's role and what the W3C alt decision tree says to do for it,
+ * and a JSON answer the engine can check.
+ */
 
 export function languageName(tag: string): string {
   try {
@@ -10,39 +15,97 @@ export function languageName(tag: string): string {
   }
 }
 
+/** The answer every alt-text prompt asks for, in the words the model sees. */
+export const answerFormat = '{"altText": string, "decorative": boolean, "confidence": number from 0 to 1}';
+
 export function altTextSystemPrompt(options: { maxLength: number; language: string }): string {
   return [
     'You write alt text for images on web pages, for people who use screen readers.',
     'Rules:',
     `- Write in ${languageName(options.language)}.`,
     `- At most ${options.maxLength} characters. One or two short sentences; the most important thing first.`,
+    '- Follow the W3C alt decision tree: an image that is the only content of a link or button gets alt text that says where the link goes or what the button does; an image whose information is already in the text next to it, or that is pure decoration, is decorative; an informative image gets a short description of what it conveys on this page.',
     '- Describe what matters in the image: the subject, what it is doing, the setting, and any text that carries meaning (quote it).',
     '- Do not begin with "Image of", "Picture of" or "Photo of". Say "Photograph", "Illustration", "Chart", "Screenshot" or "Logo" only when the kind of image matters.',
-    '- Use the page context to name people, places, products and events only when the image is consistent with it. Never invent a name or a fact.',
+    '- Use the page context to name people, places, products and events only when the image is consistent with it. Never name anything that is neither in the image nor in the page context.',
     '- Never guess age, gender, ethnicity or health. Mention an expression only when it is obvious, such as smiling.',
     '- Never use the file name as alt text.',
-    '- If the image is purely decorative (a spacer, a plain background, a divider, a tiny icon with no meaning), set "decorative" to true and "altText" to "".',
-    '- Use the SEO keywords only where they truthfully describe the image; never stuff them.',
-    'Reply with JSON only, no prose: {"altText": string, "decorative": boolean, "textInImage": string or null}',
+    '- A decorative image gets "decorative": true and "altText": "".',
+    '- Use an SEO keyword only where it truthfully describes what the image shows; never stuff keywords.',
+    '- "confidence" is how sure you are that the alt text is right and names the main subject correctly: 0.9 or more only when the image is clear and the context agrees, below 0.5 when you are guessing.',
+    `Reply with JSON only, no prose and no code fence: ${answerFormat}`,
   ].join('\n');
 }
 
+/** Each context field as the model sees it; `role` and `linkText` are told in the role section. */
 const contextLabels: Array<[keyof PageContext, string]> = [
   ['pageTitle', 'Page title'],
   ['heading', 'Nearest heading'],
   ['caption', 'Figure caption'],
-  ['surroundingText', 'Surrounding text'],
+  ['surroundingText', 'Text next to the image'],
   ['linkTarget', 'The image links to'],
-  ['existingAlt', 'Existing alt text'],
+  ['linkText', 'The link’s or button’s own text (without the image)'],
+  ['existingAlt', 'Existing alt text on the page'],
   ['fileName', 'File name (not a description)'],
   ['pageUrl', 'Page address'],
 ];
 
+/**
+ * What the W3C alt decision tree says to do for this image's role, with the decision the page
+ * context already supports (a link's name from its target, a repeated caption).
+ */
+export function roleInstruction(context: PageContext, decision: RoleDecision): string {
+  const lines: string[] = [];
+  const control = context.role === 'button' ? 'button' : 'link';
+  if ((context.role === 'link' || context.role === 'button') && context.linkText) {
+    lines.push(
+      decision.kind === 'decorative'
+        ? `Image role: inside a ${control} whose own text is “${context.linkText}”. That text is the ${control}’s name; if it already says what the image conveys, the image is decorative: answer "decorative": true and "altText": "". Otherwise give only what the image adds, without repeating the ${control}’s text.`
+        : `Image role: inside a ${control} whose own text (“${context.linkText}”) does not say where it goes. Write alt text that, read together with that text, says where the ${control} goes or what it does.`,
+    );
+  } else if (context.role === 'link' || context.role === 'button') {
+    const linksToImage =
+      decision.kind === 'describe' && decision.reasons.some((reason) => reason.source === 'link');
+    if (linksToImage) {
+      lines.push(
+        'Image role: the only content of a link to a larger version of the same image. Describe the picture.',
+      );
+    } else {
+      lines.push(
+        context.role === 'link'
+          ? `Image role: the only content of a link${context.linkTarget ? ` to ${context.linkTarget}` : ''}. Its alt text is the link’s name: say where the link goes or what it does (for example "Pricing" or "Altwise home"), not what the picture looks like.`
+          : 'Image role: the only content of a button. Its alt text is the button’s name: say what the button does (for example "Search" or "Close menu"), not what the icon looks like.',
+      );
+      if (decision.kind === 'functional') {
+        lines.push(
+          `Suggested name from the page: “${decision.altText}”. Use it unless the image clearly shows a better name for the same destination or action (such as the words of a logo).`,
+        );
+      }
+    }
+  } else if (context.role === 'figure') {
+    lines.push(
+      'Image role: in a figure; its caption is read with it. Do not repeat the caption word for word: describe what the image shows that the caption leaves out, or answer "decorative": true if the caption already says everything the image shows.',
+    );
+  } else {
+    lines.push(
+      'Image role: in the page’s running content. Describe what the image conveys on this page; if it only repeats the text next to it, or is pure decoration, answer "decorative": true.',
+    );
+  }
+  if (decision.kind === 'decorative' && !context.linkText) {
+    lines.push(
+      `${decision.reasons[0]?.detail ?? 'Its information is already in the text next to it'}: by the W3C alt decision tree the image is then decorative (alt=""), unless it shows something the text does not say.`,
+    );
+  }
+  return lines.join('\n');
+}
+
 export function altTextUserPrompt(options: {
   context: PageContext;
+  decision: RoleDecision;
   prompt?: string;
   keywords?: string[];
   maxLength: number;
+  language: string;
 }): string {
   const lines: string[] = [];
   const context = contextLabels
@@ -51,10 +114,23 @@ export function altTextUserPrompt(options: {
   lines.push(
     context.length ? `Page context:\n${context.join('\n')}` : 'There is no page context for this image.',
   );
-  if (options.keywords?.length) lines.push(`SEO keywords: ${options.keywords.join(', ')}`);
+  lines.push(roleInstruction(options.context, options.decision));
+  const keywords = options.keywords?.map((keyword) => keyword.trim()).filter(Boolean) ?? [];
+  if (keywords.length) {
+    lines.push(
+      `SEO keywords: ${keywords.join(', ')}. Use one only where it truthfully describes what the image shows; otherwise leave it out.`,
+    );
+  }
   if (options.prompt?.trim()) {
     lines.push(`Instruction from the user (follow it unless it breaks a rule): ${options.prompt.trim()}`);
   }
-  lines.push(`Write the alt text for the attached image, at most ${options.maxLength} characters.`);
+  lines.push(
+    `Write the alt text for the attached image in ${languageName(options.language)}, at most ${options.maxLength} characters. Reply with JSON only: ${answerFormat}`,
+  );
   return lines.join('\n\n');
+}
+
+/** The follow-up message after an answer the engine could not use: what was wrong and what to send. */
+export function correctiveMessage(problem: string, maxLength: number): string {
+  return `${problem} Answer again with JSON only, no prose and no code fence: ${answerFormat}. The altText must be at most ${maxLength} characters, or "" with "decorative": true.`;
 }

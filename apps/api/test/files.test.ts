@@ -1,14 +1,22 @@
-import { readFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../src/db/tables/users.ts';
+import { deleteFilesLater } from '../src/modules/files/deletion.ts';
+import { expireStoredFiles } from '../src/modules/files/repository.ts';
 import { createLocalStorage } from '../src/storage/local.ts';
-import { buildTestApp, type TestApp } from './helper.ts';
+import { createUser } from './billing-helpers.ts';
+import { buildTestApp, type TestApp, waitFor } from './helper.ts';
 
 const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
 let t: TestApp;
+let ownerId: string;
 beforeAll(async () => {
   t = await buildTestApp();
+  ownerId = (await createUser(t)).id;
 });
 afterAll(() => t.cleanup());
 
@@ -55,21 +63,21 @@ describe('GET /files/<key>', () => {
       body: png,
       contentType: 'image/png',
       folder: 'uploads',
-      ownerId: 'user-1',
+      ownerId,
     });
     expect(saved.key).toMatch(/^uploads\/\d{4}-\d{2}\/[0-9a-f-]{36}\.png$/);
     expect(saved.url).toBe(`http://altwise.test/files/${saved.key}`);
     expect(saved).toMatchObject({
       contentType: 'image/png',
       sizeBytes: png.length,
-      ownerId: 'user-1',
+      ownerId,
       expiresAt: null,
     });
 
     const response = await t.app.inject({ method: 'GET', url: `/files/${saved.key}` });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('image/png');
-    expect(response.headers['cache-control']).toBe('public, max-age=86400');
+    expect(response.headers['cache-control']).toBe('private, max-age=300');
     expect(response.headers['content-disposition']).toBeUndefined();
     expect(response.rawPayload).toEqual(png);
     expect((await t.app.deps.files.findFile(saved.key))?.sizeBytes).toBe(png.length);
@@ -80,6 +88,7 @@ describe('GET /files/<key>', () => {
       body: Buffer.from('<script>alert(1)</script>'),
       contentType: 'text/html',
       folder: 'uploads',
+      ownerId,
     });
     const response = await t.app.inject({ method: 'GET', url: `/files/${saved.key}` });
     expect(response.headers['content-disposition']).toMatch(/^attachment/);
@@ -108,15 +117,17 @@ describe('temporary files', () => {
       body: png,
       contentType: 'image/png',
       folder: 'tmp',
+      ownerId,
       expiresAt: new Date(Date.now() - 1000),
     });
     const later = await files.saveFile({
       body: png,
       contentType: 'image/png',
       folder: 'tmp',
+      ownerId,
       expiresAt: new Date(Date.now() + 3_600_000),
     });
-    const kept = await files.saveFile({ body: png, contentType: 'image/png', folder: 'uploads' });
+    const kept = await files.saveFile({ body: png, contentType: 'image/png', folder: 'uploads', ownerId });
 
     const { deleted } = await files.purgeExpiredFiles();
     expect(deleted).toBe(1);
@@ -125,5 +136,86 @@ describe('temporary files', () => {
     expect(await storage.exists(later.key)).toBe(true);
     expect(await storage.exists(kept.key)).toBe(true);
     expect((await t.app.inject({ method: 'GET', url: `/files/${expired.key}` })).statusCode).toBe(404);
+  });
+});
+
+describe('files that outlive their purpose (ADR 022)', () => {
+  it('an expired file answers 404 at once, and the purge job deletes its bytes', async () => {
+    const { files, storage, database } = t.app.deps;
+    const saved = await files.saveFile({ body: png, contentType: 'image/png', folder: 'uploads', ownerId });
+    expect((await t.app.inject({ method: 'GET', url: `/files/${saved.key}` })).statusCode).toBe(200);
+
+    await expireStoredFiles(database.db, [saved.key]);
+    const response = await t.app.inject({ method: 'GET', url: `/files/${saved.key}` });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toMatchObject({ code: 'NOT_FOUND' });
+    expect(await storage.exists(saved.key)).toBe(true);
+
+    await files.purgeExpiredFiles();
+    expect(await storage.exists(saved.key)).toBe(false);
+    expect(await files.findFile(saved.key)).toBeUndefined();
+  });
+
+  it('deleteFilesLater removes the records with the transaction and a files.delete job the bytes', async () => {
+    const { files, storage, database, queue } = t.app.deps;
+    const saved = await Promise.all(
+      [1, 2, 3].map(() =>
+        files.saveFile({ body: png, contentType: 'image/png', folder: 'uploads', ownerId }),
+      ),
+    );
+    const keys = saved.map((file) => file.key);
+
+    // Rolled back: nothing changes.
+    await expect(
+      database.db.transaction(async (tx) => {
+        await deleteFilesLater(tx, queue, keys);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    for (const key of keys) {
+      expect((await t.app.inject({ method: 'GET', url: `/files/${key}` })).statusCode).toBe(200);
+    }
+
+    await database.db.transaction((tx) => deleteFilesLater(tx, queue, keys));
+    for (const key of keys) {
+      expect((await t.app.inject({ method: 'GET', url: `/files/${key}` })).statusCode).toBe(404);
+    }
+    await waitFor(async () => {
+      for (const key of keys) if (await storage.exists(key)) return false;
+      return true;
+    });
+  });
+
+  it("a file's record goes with its owner's account", async () => {
+    const { files, database } = t.app.deps;
+    const owner = await createUser(t);
+    const saved = await files.saveFile({
+      body: png,
+      contentType: 'image/png',
+      folder: 'uploads',
+      ownerId: owner.id,
+    });
+    expect(saved.ownerId).toBe(owner.id);
+    await database.db.delete(users).where(eq(users.id, owner.id));
+    expect(await files.findFile(saved.key)).toBeUndefined();
+    expect((await t.app.inject({ method: 'GET', url: `/files/${saved.key}` })).statusCode).toBe(404);
+  });
+
+  it('a file cannot be saved for an account that does not exist', async () => {
+    const stored = async () =>
+      (await readdir(path.join(t.dataDir, 'files/uploads'), { recursive: true })).filter((entry) =>
+        entry.endsWith('.png'),
+      ).length;
+    const before = await stored();
+    await expect(
+      t.app.deps.files.saveFile({
+        body: png,
+        contentType: 'image/png',
+        folder: 'uploads',
+        ownerId: randomUUID(),
+      }),
+    ).rejects.toThrow();
+    // The bytes written before the refused record are removed again.
+    expect(await stored()).toBe(before);
   });
 });

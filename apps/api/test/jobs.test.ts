@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobNames } from '../src/jobs/names.ts';
+import { createUser } from './billing-helpers.ts';
 import { buildTestApp, createPostgresDatabase, waitFor } from './helper.ts';
 
 const png = Buffer.from('89504e47', 'hex');
@@ -38,6 +39,7 @@ describe('durable jobs', () => {
         body: png,
         contentType: 'image/png',
         folder: 'tmp',
+        ownerId: (await createUser(api)).id,
         expiresAt: new Date(Date.now() - 60_000),
       });
       key = saved.key;

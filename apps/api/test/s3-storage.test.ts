@@ -6,6 +6,7 @@ import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileStorage } from '../src/storage/file-storage.ts';
 import { createS3Storage } from '../src/storage/s3.ts';
+import { createUser } from './billing-helpers.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 
 let s3: S3rver;
@@ -97,6 +98,7 @@ describe('S3 file storage (against s3rver)', () => {
         body: Buffer.from('png!'),
         contentType: 'image/png',
         folder: 'uploads',
+        ownerId: (await createUser(t)).id,
       });
       const response = await t.app.inject({ method: 'GET', url: `/files/${saved.key}` });
       expect(response.statusCode).toBe(200);

@@ -15,6 +15,13 @@ export async function startWorkers(
   options: WorkOptions = {},
 ): Promise<void> {
   await queue.work(jobNames.purgeExpiredFiles, purgeExpiredFilesHandler(deps.files), options);
+  await queue.work(
+    jobNames.deleteFiles,
+    async (job) => {
+      await deps.files.deleteFiles(job.data.keys);
+    },
+    options,
+  );
   await queue.work(jobNames.sendMail, sendMailHandler(deps.mail), options);
   const { studio } = deps;
   if (studio)

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull, lte } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { DbExecutor } from '../../db/client.ts';
 import { type NewStoredFile, type StoredFile, storedFiles } from '../../db/tables/stored-files.ts';
 
@@ -11,6 +11,38 @@ export async function insertStoredFile(db: DbExecutor, file: NewStoredFile): Pro
 export async function findStoredFileByKey(db: DbExecutor, key: string): Promise<StoredFile | undefined> {
   const [row] = await db.select().from(storedFiles).where(eq(storedFiles.key, key)).limit(1);
   return row;
+}
+
+/** The file's record while it is live: not expired (ADR 022: only live files are served). */
+export async function findLiveStoredFileByKey(
+  db: DbExecutor,
+  key: string,
+  now: Date,
+): Promise<StoredFile | undefined> {
+  const [row] = await db
+    .select()
+    .from(storedFiles)
+    .where(and(eq(storedFiles.key, key), or(isNull(storedFiles.expiresAt), gt(storedFiles.expiresAt, now))))
+    .limit(1);
+  return row;
+}
+
+/** Every file key the user owns. */
+export async function listStoredFileKeysOf(db: DbExecutor, ownerId: string): Promise<string[]> {
+  const rows = await db
+    .select({ key: storedFiles.key })
+    .from(storedFiles)
+    .where(eq(storedFiles.ownerId, ownerId));
+  return rows.map((row) => row.key);
+}
+
+/**
+ * Makes files temporary files whose time is up: they stop being served at once, and the
+ * `files.purge-expired` job deletes their bytes and records (retrying until storage agrees).
+ */
+export async function expireStoredFiles(db: DbExecutor, keys: string[]): Promise<void> {
+  if (keys.length === 0) return;
+  await db.update(storedFiles).set({ expiresAt: sql`now()` }).where(inArray(storedFiles.key, keys));
 }
 
 export async function listExpiredStoredFiles(

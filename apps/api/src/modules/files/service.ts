@@ -7,6 +7,7 @@ import type { FileStorage, StoredObject } from '../../storage/file-storage.ts';
 import { isValidStorageKey } from '../../storage/file-storage.ts';
 import {
   deleteStoredFilesByKey,
+  findLiveStoredFileByKey,
   findStoredFileByKey,
   insertStoredFile,
   listExpiredStoredFiles,
@@ -34,7 +35,8 @@ export type SaveFileInput = {
   contentType: string;
   /** Top-level folder of the key, e.g. "uploads" or "reels". */
   folder: string;
-  ownerId?: string | null;
+  /** The user the file belongs to: deleting the account deletes the file (ADR 022). */
+  ownerId: string;
   /** Makes the file temporary: the purge job deletes it after this moment. */
   expiresAt?: Date | null;
 };
@@ -60,7 +62,7 @@ export function createFilesService(deps: { db: Database; storage: FileStorage; l
           key,
           contentType: input.contentType,
           sizeBytes: put.sizeBytes,
-          ownerId: input.ownerId ?? null,
+          ownerId: input.ownerId,
           expiresAt: input.expiresAt ?? null,
         });
         return { ...row, url: put.url };
@@ -77,6 +79,17 @@ export function createFilesService(deps: { db: Database; storage: FileStorage; l
       return storage.get(key);
     },
 
+    /**
+     * What GET /files/<key> serves (ADR 022): only a file whose record is live. A file whose record
+     * is gone (its account was deleted) or expired (a failed upload, a finished temporary file) is
+     * null at once, even while the job that deletes its bytes has not run yet.
+     */
+    async openPublicFile(key: string): Promise<StoredObject | null> {
+      if (!isValidStorageKey(key)) return null;
+      if (!(await findLiveStoredFileByKey(db, key, new Date()))) return null;
+      return storage.get(key);
+    },
+
     findFile(key: string): Promise<StoredFile | undefined> {
       return findStoredFileByKey(db, key);
     },
@@ -84,6 +97,27 @@ export function createFilesService(deps: { db: Database; storage: FileStorage; l
     async deleteFile(key: string): Promise<void> {
       await storage.delete(key);
       await deleteStoredFilesByKey(db, [key]);
+    },
+
+    /**
+     * The `files.delete` job: deletes every key's bytes, then whatever records are left. Throws when
+     * storage refused any of them, after trying all, so the job is retried (deleting is idempotent).
+     */
+    async deleteFiles(keys: string[]): Promise<{ deleted: number }> {
+      const failed = new Set<string>();
+      for (const key of keys) {
+        if (!isValidStorageKey(key)) continue;
+        try {
+          await storage.delete(key);
+        } catch (error) {
+          logger.warn({ err: error, key }, 'could not delete a file; the job will retry');
+          failed.add(key);
+        }
+      }
+      const done = keys.filter((key) => !failed.has(key));
+      await deleteStoredFilesByKey(db, done);
+      if (failed.size > 0) throw new Error(`Storage did not delete ${failed.size} of ${keys.length} files`);
+      return { deleted: done.length };
     },
 
     /**

@@ -4,6 +4,7 @@ import type { GenerationConfig } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import type { GenerationBatch } from '../../db/tables/generation-batches.ts';
 import { refundReservation } from '../credits/service.ts';
+import { expireStoredFiles } from '../files/repository.ts';
 import { classifyFailure, type DescribeDeps, describeOnce, ImageFailure } from './describe.ts';
 import {
   addToBatchCounts,
@@ -102,6 +103,8 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
         throw new LostClaim();
       await refundReservation(tx, batch.userId, batch.reservationId, 1);
       await addToBatchCounts(tx, batch.id, { failed: 1 });
+      // The upload has no purpose left: it stops being served now and the purge job deletes it.
+      if (item.fileKey) await expireStoredFiles(tx, [item.fileKey]);
     });
   }
 

@@ -11,26 +11,41 @@ import type { PageContext } from '../src/engines/types.ts';
  * it only lists the work, in input order, with a stable id for every item.
  */
 
-const text = z.string().trim().min(1).max(10_000);
+// Scrapers write "" or null for a field they did not find: both mean "not given", never an error.
+const text = z
+  .string()
+  .nullish()
+  .transform((value) => value?.trim() || undefined);
+
+/** Keeps only the fields that were given, so they cannot blank out `--context-file`'s. */
+const given = <T extends object>(fields: T) =>
+  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined && value !== null)) as {
+    [K in keyof T]?: Exclude<T[K], undefined | null>;
+  };
 
 /** The page context a manifest line or `--context-file` may give; unknown keys are refused (typos). */
-export const contextSchema = z.strictObject({
-  pageTitle: text.optional(),
-  heading: text.optional(),
-  caption: text.optional(),
-  surroundingText: text.optional(),
-  linkTarget: text.optional(),
-  linkText: text.optional(),
-  existingAlt: text.optional(),
-  pageUrl: text.optional(),
-  role: z.enum(['link', 'button', 'figure']).optional(),
-  fileName: text.optional(),
-});
+export const contextSchema = z
+  .strictObject({
+    pageTitle: text,
+    heading: text,
+    caption: text,
+    surroundingText: text,
+    linkTarget: text,
+    linkText: text,
+    existingAlt: text,
+    pageUrl: text,
+    role: z.enum(['link', 'button', 'figure']).nullish(),
+    fileName: text,
+  })
+  .transform(given);
 
 export const manifestLineSchema = z.strictObject({
-  id: z.union([z.string().trim().min(1).max(500), z.number().transform(String)]).optional(),
+  id: z
+    .union([z.string(), z.number().transform(String)])
+    .nullish()
+    .transform((value) => value?.trim() || undefined),
   image: z.string().trim().min(1, 'image must be a file path or an http(s) URL'),
-  context: contextSchema.optional(),
+  context: contextSchema.nullish(),
 });
 
 export type ImageSource = { type: 'file'; path: string } | { type: 'url'; url: string };
@@ -73,7 +88,7 @@ export function looksLikeImage(head: Uint8Array): boolean {
   if (ascii(0, 8) === '\x89PNG\r\n\x1a\n') return true;
   if (ascii(0, 4) === 'GIF8') return true;
   if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return true;
-  if (ascii(0, 2) === 'BM') return true;
+  if (ascii(0, 2) === 'BM' && b.length >= 10 && b.readUInt32LE(6) === 0) return true; // BMP, reserved = 0
   if (ascii(0, 4) === 'II*\0' || ascii(0, 4) === 'MM\0*') return true; // TIFF
   if (ascii(4, 8) === 'ftyp' && /^(avi[fs]|hei[cxms]|hev[cx]|mif1|msf1)$/.test(ascii(8, 12))) return true;
   const start = b

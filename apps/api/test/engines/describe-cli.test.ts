@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { looksLikeImage } from '../../bin/describe-inputs.ts';
+import { contextSchema, looksLikeImage } from '../../bin/describe-inputs.ts';
 import { csvColumns, csvField, reasonsText } from '../../bin/describe-output.ts';
 import { mapInOrder } from '../../bin/map-in-order.ts';
 
@@ -110,7 +110,8 @@ beforeAll(async () => {
       image: 'img/astronaut.jpg',
       context: { pageTitle: 'Peter Taylor', caption: taylorCaption },
     },
-    { id: 'no-context', image: 'img/astronaut.jpg' },
+    // Scrapers write "" or null for what they did not find: that is no context, not an error.
+    { id: 'no-context', image: 'img/astronaut.jpg', context: { caption: '', existingAlt: null } },
     '{"id": "broken", "image": ',
     { id: 'gone', image: 'img/missing.jpg' },
     { id: 'typo', image: 'img/astronaut.jpg', context: { captoin: 'A typo in a key' } },
@@ -313,6 +314,14 @@ describe('batch helpers', () => {
       ]),
     ).toMatch(/^caption “A very long caption .{30,}…”; detection “person” 0\.91$/);
     expect(reasonsText([])).toBe('');
+  });
+
+  it('reads a page context, dropping empty fields and refusing unknown ones', () => {
+    expect(contextSchema.parse({ caption: ' A dog ', heading: '', pageTitle: null, role: null })).toEqual({
+      caption: 'A dog',
+    });
+    expect(contextSchema.safeParse({ caption: 'A dog', captoin: 'typo' }).success).toBe(false);
+    expect(contextSchema.safeParse({ role: 'banner' }).success).toBe(false);
   });
 
   it('recognises images by their first bytes', async () => {

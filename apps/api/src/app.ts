@@ -9,10 +9,13 @@ import { createAltTextEngine } from './engines/alt-text-engine.ts';
 import { createImageEngine } from './engines/images/create-image-engine.ts';
 import type { ImageEngine } from './engines/images/types.ts';
 import type { AltTextEngine } from './engines/types.ts';
+import { AppError } from './errors.ts';
 import { createJobQueue, type JobQueue, type WorkOptions } from './jobs/queue.ts';
 import { startWorkers } from './jobs/workers.ts';
 import { createMailTransport } from './mail/create-mail-transport.ts';
 import type { MailTransport } from './mail/mail-transport.ts';
+import { type AccountDeletion, createAccountDeletion } from './modules/accounts/account-deletion.ts';
+import { accountDeletionRoutes } from './modules/accounts/account-deletion-routes.ts';
 import { createGoogleIdTokenVerifier } from './modules/accounts/google-id-tokens.ts';
 import { accountsRoutes } from './modules/accounts/routes.ts';
 import { type AccountsService, createAccountsService } from './modules/accounts/service.ts';
@@ -65,6 +68,8 @@ export type AppDeps = {
   files: FilesService;
   mail: MailService;
   accounts: AccountsService;
+  /** DELETE /users/me: the account and everything in it (ADR 022). */
+  accountDeletion: AccountDeletion;
   credits: CreditsService;
   billing: BillingService;
   /** The alt-text and text engine, created once; its models load on first use. */
@@ -213,6 +218,17 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     });
     const content = createContentService({ db: database.db, engine, logger: app.log });
     const scrape = createScrapeService({ fetch: config.fetch, logger: app.log });
+    const accountDeletion = createAccountDeletion({
+      db: database.db,
+      queue,
+      // Renewal stops through billing's own cancel; having nothing to cancel is not an error here.
+      cancelSubscriptions: async (userId) => {
+        await billing.cancelSubscription(userId).catch((error: unknown) => {
+          if (!(error instanceof AppError && error.statusCode === 404)) throw error;
+        });
+      },
+      logger: app.log,
+    });
     const library = createLibraryService({
       db: database.db,
       deleteFile: (key) => files.deleteFile(key),
@@ -249,6 +265,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       files,
       mail,
       accounts,
+      accountDeletion,
       credits,
       billing,
       engine,
@@ -305,6 +322,11 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     await app.register(healthRoutes, { prefix: API_BASE, health });
     await app.register(authPlugin, { authenticate: app.deps.accounts.authenticate });
     await app.register(accountsRoutes, { prefix: API_BASE, accounts: app.deps.accounts, config });
+    await app.register(accountDeletionRoutes, {
+      prefix: API_BASE,
+      deletion: app.deps.accountDeletion,
+      config,
+    });
     await app.register(creditsRoutes, { prefix: API_BASE, credits: app.deps.credits });
     await app.register(billingRoutes, { prefix: API_BASE, billing: app.deps.billing });
     await app.register(paymentWebhookRoutes, { prefix: API_BASE, billing: app.deps.billing });
@@ -323,9 +345,9 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     await app.register(reelsRoutes, { prefix: API_BASE, reels: app.deps.reels });
     await app.register(studioRoutes, { prefix: API_BASE, studio: app.deps.studio });
     await app.register(generationRoutes, { prefix: API_BASE, generation: app.deps.generation });
-    if (app.deps.sandboxPayments)
+    if (app.deps.billing.sandboxPayments)
       await app.register(sandboxCheckoutRoutes, {
-        sandbox: app.deps.sandboxPayments,
+        payments: app.deps.billing.sandboxPayments,
         publicUrl: config.publicUrl,
       });
     if (config.env === 'development') await app.register(devOutboxRoutes, { mail: app.deps.mail });

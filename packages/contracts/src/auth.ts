@@ -250,3 +250,31 @@ export const publicConfigResponseSchema = z.object({
   googleClientId: z.string().nullable(),
 });
 export type PublicConfigResponse = z.infer<typeof publicConfigResponseSchema>;
+
+/**
+ * DELETE /users/me (ADR 022): the account's password confirms that its owner is at the keyboard.
+ * 204 on success; a wrong password is 400 and deletes nothing.
+ */
+export const deleteAccountRequestSchema = z.strictObject({
+  password: password('Enter your password to delete your account.'),
+});
+export type DeleteAccountRequest = z.infer<typeof deleteAccountRequestSchema>;
+
+/** Texts of account deletion, on the server and on the /account screen. */
+export const accountDeletionMessages = {
+  heading: 'Delete account',
+  warning:
+    'Deleting your account removes your images, alt texts, uploaded and generated files and generation history at once, ends every session and stops any subscription from renewing. Unused credits are lost. Receipts of your payments are kept without your name or email. This cannot be undone.',
+  passwordLabel: 'Password',
+  button: 'Delete account',
+  dialogTitle: 'Delete your account?',
+  dialogText: 'Your account and everything in it will be deleted now. This cannot be undone.',
+  confirm: 'Yes, delete my account',
+  cancel: 'Cancel',
+  deleting: 'Deleting...',
+  deleted: 'Your account has been deleted.',
+  wrongPassword: 'The password is incorrect. Your account has not been deleted.',
+  noPassword:
+    'This account signs in with Google and has no password. Use "Forgot password?" on the login screen to set one, then delete the account with it.',
+  failed: 'Your account could not be deleted. Please try again.',
+} as const;

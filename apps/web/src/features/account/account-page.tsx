@@ -9,9 +9,9 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { isApiError, serverMessage } from '../../lib/api-error.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
+import { useProfile } from '../../lib/profile.ts';
 import { useForm } from '../../lib/use-form.ts';
 import { useChangePassword } from './api/change-password.ts';
-import { useProfile } from './api/get-profile.ts';
 import { useUpdateProfile } from './api/update-profile.ts';
 
 /** The account banner of SPEC.md §4: empty, loading ('Updating...'), success or error. */

@@ -3,9 +3,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { creditsQueryKey } from '../../lib/credits.ts';
+import { subscriptionQueryKey } from '../../lib/subscription.ts';
 import { billingHistoryKey } from './api/get-billing-history.ts';
 import { useReturnedPayment } from './api/get-returned-payment.ts';
-import { subscriptionDetailsQuery } from './api/get-subscription-details.ts';
 import { transactionTitle } from './billing-display.ts';
 
 /**
@@ -27,7 +27,7 @@ export function ReturnedPaymentBanner({
   useEffect(() => {
     if (status !== 'succeeded') return;
     void queryClient.invalidateQueries({ queryKey: creditsQueryKey });
-    void queryClient.invalidateQueries({ queryKey: subscriptionDetailsQuery.queryKey });
+    void queryClient.invalidateQueries({ queryKey: subscriptionQueryKey });
     void queryClient.invalidateQueries({ queryKey: billingHistoryKey });
   }, [status, queryClient]);
 

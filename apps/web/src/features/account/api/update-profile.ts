@@ -2,7 +2,7 @@ import { updateProfileResponseSchema } from '@altwise/contracts/auth';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { toStoredUser, writeUser } from '../../../lib/auth-storage.ts';
-import { profileQuery } from './get-profile.ts';
+import { profileQueryKey } from '../../../lib/profile.ts';
 
 /** PUT /users/update-profile: first and last name. */
 export function updateProfile(body: { firstName: string; lastName: string }) {
@@ -17,7 +17,7 @@ export function useUpdateProfile() {
     onSuccess: async (response) => {
       const user = toStoredUser(response.user);
       if (user) writeUser(user);
-      await queryClient.invalidateQueries({ queryKey: profileQuery.queryKey });
+      await queryClient.invalidateQueries({ queryKey: profileQueryKey });
     },
   });
 }

@@ -1,8 +1,8 @@
 import { cancelSubscriptionResponseSchema } from '@altwise/contracts/billing';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { subscriptionQueryKey } from '../../../lib/subscription.ts';
 import { billingHistoryKey } from './get-billing-history.ts';
-import { subscriptionDetailsQuery } from './get-subscription-details.ts';
 
 /** PATCH /users/cancel-subscription: renewal stops at the end of the paid period. */
 export function cancelSubscription() {
@@ -16,7 +16,7 @@ export function useCancelSubscription() {
     mutationFn: cancelSubscription,
     onSettled: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: subscriptionDetailsQuery.queryKey }),
+        queryClient.invalidateQueries({ queryKey: subscriptionQueryKey }),
         queryClient.invalidateQueries({ queryKey: billingHistoryKey }),
       ]),
   });

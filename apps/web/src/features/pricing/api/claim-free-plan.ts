@@ -1,6 +1,7 @@
 import { freePlanResponseSchema } from '@altwise/contracts/billing';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { subscriptionQueryKey } from '../../../lib/subscription.ts';
 
 /** POST /stripe/free-plan (empty body). A refusal carries its reason in `error` (= `message`). */
 export function claimFreePlan() {
@@ -12,6 +13,6 @@ export function useClaimFreePlan() {
   return useMutation({
     mutationFn: claimFreePlan,
     // The dashboard's plan card reads this; refetch it next time it is shown.
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['subscription'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: subscriptionQueryKey }),
   });
 }

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EngineProviderError } from '../src/engines/errors.ts';
-import type { AltTextEngine, AltTextResult, DescribeOptions } from '../src/engines/types.ts';
+import { reviewVerdict } from '../src/engines/review.ts';
+import type { AltTextEngine, AltTextReason, AltTextResult, DescribeOptions } from '../src/engines/types.ts';
 import type { TestApp } from './helper.ts';
 
 /**
@@ -14,6 +15,14 @@ export function createTestEngine(
     failWith?: (bytes: Uint8Array, describe: DescribeOptions, call: number) => Error | undefined;
     /** Calls wait for this before answering (tests that hold images mid-way). */
     gate?: Promise<void>;
+    /**
+     * How sure the engine says it is about each image, and why (default 0.9, no reasons); results
+     * below 0.5 are marked needsReview, as the engine's default threshold does.
+     */
+    verdict?: (
+      bytes: Uint8Array,
+      describe: DescribeOptions,
+    ) => { confidence: number; reasons?: AltTextReason[] };
   } = {},
 ) {
   const calls: { hash: string; options: DescribeOptions }[] = [];
@@ -29,12 +38,12 @@ export function createTestEngine(
       const failure = options.failWith?.(bytes, describe, calls.length);
       if (failure) throw failure;
       const label = describe.context?.fileName ?? describe.context?.existingAlt ?? 'an image';
+      const verdict = options.verdict?.(bytes, describe) ?? { confidence: 0.9 };
       return {
         altText: `Test description of ${label} (${hash})${describe.prompt ? ` per "${describe.prompt}"` : ''}`,
         decorative: false,
-        confidence: 0.9,
-        reasons: [],
-        needsReview: false,
+        ...reviewVerdict(verdict.confidence, 0.5),
+        reasons: verdict.reasons ?? [],
         signals: {
           width: 1,
           height: 1,

@@ -42,7 +42,7 @@ describe('GET /images/altText', () => {
     expect((await remove({ ids: [randomUUID()] }, {})).statusCode).toBe(401);
   });
 
-  it('lists only the caller’s images, newest first, as {id, src, alt_text}', async () => {
+  it('lists only the caller’s images, newest first, as {id, src, alt_text} and the review fields', async () => {
     const owner = await createUser(t);
     const other = await createUser(t);
     const [cat, dog] = await addImages(owner.id, ['cat', 'dog']);
@@ -51,9 +51,11 @@ describe('GET /images/altText', () => {
     const response = await list(owner.auth, `?userId=${owner.id}`);
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
+    // Rows written without an engine verdict: no confidence, no reasons, nothing to review.
+    const unrated = { confidence: null, needsReview: false, reasons: [] };
     expect(response.json()).toEqual([
-      { id: dog?.id, src: 'https://example.com/dog.jpg', alt_text: 'A photo of dog' },
-      { id: cat?.id, src: 'https://example.com/cat.jpg', alt_text: 'A photo of cat' },
+      { id: dog?.id, src: 'https://example.com/dog.jpg', alt_text: 'A photo of dog', ...unrated },
+      { id: cat?.id, src: 'https://example.com/cat.jpg', alt_text: 'A photo of cat', ...unrated },
     ]);
     // Without userId too: the token says who is asking.
     expect((await list(owner.auth)).json()).toHaveLength(2);
@@ -135,6 +137,9 @@ describe('PATCH /images/altText/{id}', () => {
       id,
       src: 'https://example.com/dog.jpg',
       alt_text: 'A brown dog catching a red frisbee',
+      confidence: null,
+      needsReview: false,
+      reasons: [],
     });
     expect((await list(owner.auth)).json()).toEqual([response.json()]);
     const [row] = await t.app.deps.database.db.select().from(libraryImages).where(eq(libraryImages.id, id));

@@ -1,22 +1,47 @@
 import { z } from 'zod';
+import { libraryPagingQuerySchema } from './generation.ts';
 
 /** Most ids DELETE /images/altText takes in one call (the largest library page size). */
 export const MAX_LIBRARY_DELETE_IDS = 500;
 
-/** An image record of the library (SPEC.md §3): its id, source URL and alt text. */
+/**
+ * One piece of evidence the engine used for an alt text (issue 11): where it came from (`caption`,
+ * `existingAlt`, `pageTitle`, `heading`, `surroundingText`, `link`, `role`, `ocr`, `detection`, `face`,
+ * `pixels`, `model`), what was taken from it, and the model's own score (0..1) where there is one.
+ */
+export const altTextReasonSchema = z.object({
+  source: z.string(),
+  detail: z.string(),
+  score: z.number().min(0).max(1).optional(),
+});
+export type AltTextReasonRecord = z.infer<typeof altTextReasonSchema>;
+
+/**
+ * An image record of the library (SPEC.md §3): its id, source URL and alt text; beside them (issue 11)
+ * how sure the engine was (0..1; null for rows written before confidence existed), whether a person
+ * should look at it (below the review threshold and not yet approved or edited), and the evidence used.
+ */
 export const libraryImageSchema = z.object({
   id: z.string(),
   src: z.string(),
   alt_text: z.string(),
+  confidence: z.number().min(0).max(1).nullable(),
+  needsReview: z.boolean(),
+  reasons: z.array(altTextReasonSchema),
 });
 export type LibraryImageRecord = z.infer<typeof libraryImageSchema>;
 
 /**
- * GET /images/altText?userId=: the browser sends its user id (SPEC.md §7); the server lists the
- * signed-in user's images whatever it says, and refuses a userId that names someone else.
+ * GET /images/altText?userId=&page=&pageSize=&needsReview=: the browser sends its user id (SPEC.md §7);
+ * the server lists the signed-in user's images whatever it says, and refuses a userId that names
+ * someone else. `needsReview=true` lists only the images a person should look at (issue 11), `false` only the others;
+ * `x-total-count` then counts those.
  */
-export const listLibraryImagesQuerySchema = z.object({
-  userId: z.string().trim().optional(),
+export const listLibraryImagesQuerySchema = libraryPagingQuerySchema.extend({
+  needsReview: z
+    .enum(['true', 'false'], { error: 'needsReview must be true or false' })
+    .transform((value) => value === 'true')
+    .optional(),
 });
 export type ListLibraryImagesQuery = z.infer<typeof listLibraryImagesQuerySchema>;
 

@@ -87,6 +87,9 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
         model: result.model,
         context: item.context as Record<string, string>,
         fileKey: item.fileKey,
+        confidence: result.confidence,
+        reasons: result.reasons,
+        needsReview: result.needsReview,
       },
     );
     if (!landed) throw new LostClaim();

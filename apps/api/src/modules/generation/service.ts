@@ -232,6 +232,9 @@ export function createGenerationService(deps: {
             altText: result.altText,
             engine: result.engine,
             model: result.model,
+            confidence: result.confidence,
+            reasons: result.reasons,
+            needsReview: result.needsReview,
           }),
         );
         return { success: true, image: record, remainingCredits: (await getCreditBalance(db, userId)) ?? 0 };

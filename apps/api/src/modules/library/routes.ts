@@ -1,13 +1,13 @@
 import {
   editAltTextRequestSchema,
   libraryImageParamsSchema,
-  libraryPagingQuerySchema,
   TOTAL_COUNT_HEADER,
 } from '@altwise/contracts/generation';
 import {
   deleteLibraryImagesRequestSchema,
   deleteLibraryImagesResponseSchema,
   libraryImageSchema,
+  listLibraryImagesQuerySchema,
   listLibraryImagesResponseSchema,
 } from '@altwise/contracts/library';
 import type { FastifyInstance } from 'fastify';
@@ -31,21 +31,25 @@ export async function libraryRoutes(app: FastifyInstance, options: { library: Li
         description:
           'Always the signed-in user’s own images. `userId` may be left out; when given it must be the caller’s id, else 403. ' +
           'With `page` (from 1) and `pageSize` (25, 50, 100 or 500; default 25) the answer is that page and the ' +
-          `\`${TOTAL_COUNT_HEADER}\` header counts the whole library; without \`page\` it is the whole library.`,
+          `\`${TOTAL_COUNT_HEADER}\` header counts the whole library; without \`page\` it is the whole library. ` +
+          'Beside `id`, `src` and `alt_text`, each image has the engine’s `confidence` (0 to 1, null when unknown), ' +
+          '`needsReview` (below the review threshold and not yet approved or edited) and `reasons` (the evidence used). ' +
+          `With \`needsReview=true\` only the images needing review are listed (\`false\`: only the others), and \`${TOTAL_COUNT_HEADER}\` counts those.`,
         security: bearerAuth,
-        querystring: libraryPagingQuerySchema,
+        querystring: listLibraryImagesQuerySchema,
         response: { 200: listLibraryImagesResponseSchema },
       },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      const { page, pageSize, userId } = request.query;
-      if (page === undefined) return library.listImages(request.user.id, userId);
-      const { images, total } = await library.listImagesPage(request.user.id, {
-        requestedUserId: userId,
-        page,
-        pageSize,
-      });
+      const { page, pageSize, userId, needsReview } = request.query;
+      const filter = { needsReview };
+      if (page === undefined) return library.listImages(request.user.id, userId, filter);
+      const { images, total } = await library.listImagesPage(
+        request.user.id,
+        { requestedUserId: userId, page, pageSize },
+        filter,
+      );
       reply.header(TOTAL_COUNT_HEADER, String(total));
       return images;
     },
@@ -58,7 +62,8 @@ export async function libraryRoutes(app: FastifyInstance, options: { library: Li
       schema: {
         tags: ['images'],
         summary: 'Replace the alt text of one of the caller’s images',
-        description: '404 when the image is not in the caller’s library. Costs no credits.',
+        description:
+          'A person’s edit is a review: it also clears `needsReview`. 404 when the image is not in the caller’s library. Costs no credits.',
         security: bearerAuth,
         params: libraryImageParamsSchema,
         body: editAltTextRequestSchema,
@@ -66,6 +71,23 @@ export async function libraryRoutes(app: FastifyInstance, options: { library: Li
       },
     },
     async (request) => library.editAltText(request.user.id, request.params.id, request.body.alt_text),
+  );
+
+  typed.post(
+    '/images/altText/:id/approve',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags: ['images'],
+        summary: 'Keep an image’s alt text as it is: clears its needs-review flag',
+        description:
+          'Answers the updated image. Approving an image that needs no review changes nothing. 404 when the image is not in the caller’s library. Costs no credits.',
+        security: bearerAuth,
+        params: libraryImageParamsSchema,
+        response: { 200: libraryImageSchema },
+      },
+    },
+    async (request) => library.approveAltText(request.user.id, request.params.id),
   );
 
   typed.delete(

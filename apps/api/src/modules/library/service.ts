@@ -3,22 +3,40 @@ import { DEFAULT_LIBRARY_PAGE_SIZE } from '@altwise/contracts/limits';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, DbExecutor } from '../../db/client.ts';
 import type { LibraryImage } from '../../db/tables/library-images.ts';
+import type { AltTextReason } from '../../engines/types.ts';
 import { forbidden, notFound } from '../../errors.ts';
 import {
   countLibraryImagesOf,
   deleteLibraryImagesOf,
   findLibraryImageOf,
   insertLibraryImages,
+  type LibraryFilter,
+  type ListedLibraryImage,
   listLibraryImages,
   listLibraryImagesPage,
-  updateLibraryImageAltText,
+  updateLibraryImage,
 } from './repository.ts';
 
 const imageNotFound = () => notFound('There is no such image in your library.');
 
-function toRecord(row: Pick<LibraryImage, 'id' | 'src' | 'altText'>): LibraryImageRecord {
-  return { id: row.id, src: row.src, alt_text: row.altText };
+function toRecord(row: ListedLibraryImage): LibraryImageRecord {
+  return {
+    id: row.id,
+    src: row.src,
+    alt_text: row.altText,
+    confidence: row.confidence,
+    needsReview: row.needsReview,
+    reasons: row.reasons ?? [],
+  };
 }
+
+/** What an engine said about an alt text it wrote (AltTextResult): stored with the row (issue 11). */
+export type AltTextVerdict = {
+  /** 0..1; null when unknown (rows written before engines reported it). */
+  confidence?: number | null;
+  reasons?: AltTextReason[] | null;
+  needsReview?: boolean;
+};
 
 export type LibraryService = ReturnType<typeof createLibraryService>;
 
@@ -33,7 +51,7 @@ export type NewLibraryImageRow = {
   context?: Record<string, string> | null;
   /** The stored upload behind `src`, deleted with the row. */
   fileKey?: string | null;
-};
+} & AltTextVerdict;
 
 /** Stores alt texts in the user's library, inside the caller's transaction. */
 export async function addLibraryImages(tx: DbExecutor, userId: string, rows: NewLibraryImageRow[]) {
@@ -48,6 +66,9 @@ export async function addLibraryImages(tx: DbExecutor, userId: string, rows: New
       batchId: row.batchId ?? null,
       context: row.context ?? null,
       fileKey: row.fileKey ?? null,
+      confidence: row.confidence ?? null,
+      reasons: row.reasons ?? null,
+      needsReview: row.needsReview ?? false,
     })),
   );
 }
@@ -64,14 +85,17 @@ export async function findLibraryImage(db: DbExecutor, userId: string, id: strin
   return row;
 }
 
-/** Replaces an image's alt text (a regenerate inside its transaction); 404 when it is not the user's. */
+/**
+ * Replaces an image's alt text (a regenerate inside its transaction), with the new result's confidence,
+ * reasons and review flag; 404 when it is not the user's.
+ */
 export async function setLibraryAltText(
   tx: DbExecutor,
   userId: string,
   id: string,
-  change: { altText: string; engine?: string | null; model?: string | null },
+  change: { altText: string; engine?: string | null; model?: string | null } & AltTextVerdict,
 ): Promise<LibraryImageRecord> {
-  const row = await updateLibraryImageAltText(tx, userId, id, change);
+  const row = await updateLibraryImage(tx, userId, id, change);
   if (!row) throw imageNotFound();
   return toRecord(row);
 }
@@ -87,31 +111,51 @@ export function createLibraryService(deps: {
 
   return {
     /** `requestedUserId` is the browser's `?userId=`; it may only name the caller. */
-    async listImages(userId: string, requestedUserId?: string): Promise<LibraryImageRecord[]> {
+    async listImages(
+      userId: string,
+      requestedUserId?: string,
+      filter: LibraryFilter = {},
+    ): Promise<LibraryImageRecord[]> {
       if (requestedUserId && requestedUserId !== userId)
         throw forbidden('You can only see the images in your own library.');
-      const rows = await listLibraryImages(db, userId);
+      const rows = await listLibraryImages(db, userId, filter);
       return rows.map(toRecord);
     },
 
-    /** One page, newest first, and the size of the whole library (for the pager). */
+    /** One page, newest first, and how many rows the whole listing has (for the pager). */
     async listImagesPage(
       userId: string,
       paging: { requestedUserId?: string; page: number; pageSize?: number },
+      filter: LibraryFilter = {},
     ): Promise<{ images: LibraryImageRecord[]; total: number }> {
       if (paging.requestedUserId && paging.requestedUserId !== userId)
         throw forbidden('You can only see the images in your own library.');
       const limit = paging.pageSize ?? DEFAULT_LIBRARY_PAGE_SIZE;
       const [rows, total] = await Promise.all([
-        listLibraryImagesPage(db, userId, { offset: (paging.page - 1) * limit, limit }),
-        countLibraryImagesOf(db, userId),
+        listLibraryImagesPage(db, userId, { offset: (paging.page - 1) * limit, limit }, filter),
+        countLibraryImagesOf(db, userId, filter),
       ]);
       return { images: rows.map(toRecord), total };
     },
 
-    /** A person's own wording for one of their images. */
+    /**
+     * A person's own wording for one of their images. Writing it is a review, so the flag clears; the
+     * engine's confidence and reasons stay, as what the generator saw.
+     */
     async editAltText(userId: string, id: string, altText: string): Promise<LibraryImageRecord> {
-      return setLibraryAltText(db, userId, id, { altText, engine: 'manual', model: null });
+      return setLibraryAltText(db, userId, id, {
+        altText,
+        engine: 'manual',
+        model: null,
+        needsReview: false,
+      });
+    },
+
+    /** A person has looked at the alt text and keeps it: the review flag clears (nothing else changes). */
+    async approveAltText(userId: string, id: string): Promise<LibraryImageRecord> {
+      const row = await updateLibraryImage(db, userId, id, { needsReview: false });
+      if (!row) throw imageNotFound();
+      return toRecord(row);
     },
 
     /** Deletes the caller's images among `ids`; others' ids are left alone and not counted. */

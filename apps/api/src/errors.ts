@@ -43,6 +43,47 @@ export const badGateway = (message: string, cause?: unknown) =>
   new AppError(502, errorCodes.badGateway, message, { cause });
 export const unavailable = (message: string) => new AppError(503, errorCodes.unavailable, message);
 
+/**
+ * Multipart failures of @fastify/multipart and busboy (a missing or wrong boundary, a body cut off,
+ * a limit reached) as the caller's 4xx; null for anything else. Busboy reports a broken body with
+ * plain errors, told apart by their fixed messages.
+ */
+function multipartFailure(error: unknown): AppError | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  switch (code) {
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return new AppError(415, errorCodes.unsupportedMediaType, 'Send the form as multipart/form-data.');
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FILES_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return payloadTooLarge('The form has too many files or fields.');
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return payloadTooLarge('A file of the form is too large.');
+    case 'FST_PROTO_VIOLATION':
+    case 'FST_INVALID_JSON_FIELD_ERROR':
+      return badRequest('A form field has a name or value that is not allowed.');
+    case 'FST_MP_PREMATURE_CLOSE':
+      return badRequest('The upload was cut off before it finished; please try again.');
+  }
+  if (!(error instanceof Error) || code !== undefined) return null;
+  if (error.message === 'Multipart: Boundary not found' || error.message === 'Unsupported Content-Type.')
+    return badRequest(
+      'The form could not be read: its Content-Type must be multipart/form-data with the boundary its body uses.',
+    );
+  if (/unexpected end of multipart data/i.test(error.message))
+    return badRequest('The form could not be read: the body ends before the form does.');
+  return null;
+}
+
+/**
+ * The one map from what a service, a plugin or a library throws to the HTTP answer (STYLE.md habit
+ * 13): an AppError as it is, a known failure as its AppError, anything else null (a 500).
+ */
+export function toAppError(error: unknown): AppError | null {
+  if (error instanceof AppError) return error;
+  return multipartFailure(error);
+}
+
 /** A start-up problem an operator fixes (configuration, a data directory in use): printed without a stack. */
 export class StartupError extends Error {
   constructor(message: string) {

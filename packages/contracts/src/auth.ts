@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { errorResponseSchema } from './errors.ts';
 import { messages } from './messages.ts';
 
 /** Length caps every account field shares (issue 3: names ≤ 100, email ≤ 254, password ≤ 256). */
@@ -212,6 +213,8 @@ export const confirmEmailResponseSchema = z.object({
   code: z.string().optional(),
 });
 export type ConfirmEmailResponse = z.infer<typeof confirmEmailResponseSchema>;
+/** Its failures: the one error shape plus `status: 'error'`. */
+export const confirmEmailErrorResponseSchema = errorResponseSchema.extend({ status: z.literal('error') });
 
 /** PUT /users/update-profile. */
 export const updateProfileResponseSchema = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { errorResponseSchema } from './errors.ts';
 import { DEFAULT_PAYMENT_STATUS, DEFAULT_PLAN_LABEL, NOT_AVAILABLE } from './limits.ts';
 import { messages } from './messages.ts';
 import { type BillingPeriod, billingPeriods, creditPack, findPlan, type Plan, plans } from './plans.ts';
@@ -282,9 +283,7 @@ export type BillingHistoryResponse = z.infer<typeof billingHistoryResponseSchema
  * `{message, code}` plus `error` (same text) because the SPEC's browser reads `error`.
  */
 export const freePlanResponseSchema = z.object({ success: z.literal(true), message: z.string() });
-export const legacyErrorResponseSchema = z.object({
-  message: z.string(),
-  code: z.string(),
+export const legacyErrorResponseSchema = errorResponseSchema.extend({
   error: z.string(),
 });
 

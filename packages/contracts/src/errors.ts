@@ -12,8 +12,21 @@ export const errorResponseSchema = z.object({
       }),
     )
     .optional(),
+  /** Set when the failed work had been charged and its credits are back on the balance. */
+  refunded: z.literal(true).optional(),
 });
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;
+
+/**
+ * The error responses of every route: added to each route's `response` by the error handler's
+ * onRoute hook (apps/api/src/plugins/error-handler.ts), so no route can answer an error that its
+ * schema would refuse to serialize. A route that adds SPEC fields to its errors declares its own
+ * '4xx' schema extending errorResponseSchema.
+ */
+export const errorResponses = {
+  '4xx': errorResponseSchema,
+  '5xx': errorResponseSchema,
+} as const;
 
 /** Machine-readable error codes shared by server and browser. */
 export const errorCodes = {
@@ -38,6 +51,10 @@ export const errorCodes = {
   insufficientCredits: 'INSUFFICIENT_CREDITS',
   /** The card payment provider refused the card (the message is the provider's). */
   paymentDeclined: 'PAYMENT_DECLINED',
+  /** The engine (alt text, image editing, writing) is busy; try again in a minute (503). */
+  engineBusy: 'ENGINE_BUSY',
+  /** The engine or its provider failed on this input or right now (502, or 422 for input it refused). */
+  engineFailed: 'ENGINE_FAILED',
   badGateway: 'BAD_GATEWAY',
   /** A remote server (a page being scraped) did not answer in time. */
   gatewayTimeout: 'GATEWAY_TIMEOUT',

@@ -1,8 +1,18 @@
-import { type ErrorCode, type ErrorResponse, errorCodes } from '@altwise/contracts/errors';
+import { type ErrorCode, type ErrorResponse, errorCodes, errorResponses } from '@altwise/contracts/errors';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError, type FieldError } from '../errors.ts';
+import { type FieldError, toAppError } from '../errors.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Fields SPEC.md adds to this route's error answers besides `{message, code, errors?}` (e.g. the
+     * legacy card routes' `error`, a copy of the message). The route's '4xx' schema declares them.
+     */
+    errorExtras?: (body: ErrorResponse) => Record<string, string>;
+  }
+}
 
 const codeByStatus: Record<number, ErrorCode> = {
   400: errorCodes.badRequest,
@@ -10,6 +20,7 @@ const codeByStatus: Record<number, ErrorCode> = {
   402: errorCodes.insufficientCredits,
   403: errorCodes.forbidden,
   404: errorCodes.notFound,
+  406: errorCodes.unsupportedMediaType,
   409: errorCodes.conflict,
   413: errorCodes.payloadTooLarge,
   415: errorCodes.unsupportedMediaType,
@@ -47,10 +58,11 @@ export function toErrorResponse(
   error: FastifyError | Error,
   request: FastifyRequest,
 ): { statusCode: number; body: ErrorResponse; log: boolean } {
-  if (error instanceof AppError) {
-    const body: ErrorResponse = { message: error.message, code: error.code };
-    if (error.errors) body.errors = error.errors;
-    return { statusCode: error.statusCode, body, log: error.statusCode >= 500 };
+  const known = toAppError(error);
+  if (known) {
+    const body: ErrorResponse = { message: known.message, code: known.code };
+    if (known.errors) body.errors = known.errors;
+    return { statusCode: known.statusCode, body, log: known.statusCode >= 500 };
   }
 
   const fastifyError = error as FastifyError;
@@ -102,11 +114,21 @@ export function toErrorResponse(
 /** The one error handler (STYLE.md habit 5): every failure answers `{message, code, errors?}`. */
 export const errorHandlerPlugin = fp(
   async (app: FastifyInstance) => {
+    // Every route's 4xx and 5xx answers are declared with the one error schema (a route may narrow
+    // them with its own '4xx'): an error body can never fail serialization and turn into a 500.
+    app.addHook('onRoute', (route) => {
+      if (!route.schema) return;
+      route.schema.response = { ...errorResponses, ...(route.schema.response as object | undefined) };
+    });
     app.setErrorHandler((error: FastifyError, request, reply) => {
       const { statusCode, body, log } = toErrorResponse(error, request);
       if (log) request.log.error({ err: error }, 'request failed');
       else request.log.info({ code: body.code, statusCode }, body.message);
-      return reply.code(statusCode).type('application/json; charset=utf-8').send(body);
+      const extras = request.routeOptions.config?.errorExtras?.(body);
+      return reply
+        .code(statusCode)
+        .type('application/json; charset=utf-8')
+        .send(extras ? { ...body, ...extras } : body);
     });
   },
   { name: 'error-handler' },

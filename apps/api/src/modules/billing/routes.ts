@@ -17,11 +17,12 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../../errors.ts';
 import type { BillingService } from './service.ts';
 
 const bearerAuth = [{ bearerAuth: [] }];
 const noStore = { 'cache-control': 'no-store' };
+/** The legacy card routes' 4xx also carry `error`, a copy of the message (the SPEC's browser reads it). */
+const legacyErrorExtras = (body: { message: string }) => ({ error: body.message });
 
 /** Checkout, subscription, billing history and the legacy card routes of SPEC.md §7, under /api/v1. */
 export async function billingRoutes(app: FastifyInstance, options: { billing: BillingService }) {
@@ -31,7 +32,7 @@ export async function billingRoutes(app: FastifyInstance, options: { billing: Bi
   typed.post(
     '/payments/create-checkout-session',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags: ['billing'],
         summary: 'Start a hosted checkout for a plan or credit packs',
@@ -48,7 +49,7 @@ export async function billingRoutes(app: FastifyInstance, options: { billing: Bi
   typed.get(
     '/users/subscription-details',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags: ['billing'],
         summary: "The signed-in user's current plan",
@@ -65,7 +66,7 @@ export async function billingRoutes(app: FastifyInstance, options: { billing: Bi
   typed.patch(
     '/users/cancel-subscription',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags: ['billing'],
         summary: 'Cancel renewal: the plan runs to the end of the paid period; credits stay',
@@ -80,7 +81,7 @@ export async function billingRoutes(app: FastifyInstance, options: { billing: Bi
   typed.get(
     '/users/billing-history',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags: ['billing'],
         summary: 'Payments, newest first, one page at a time',
@@ -98,30 +99,24 @@ export async function billingRoutes(app: FastifyInstance, options: { billing: Bi
   typed.post(
     '/stripe/free-plan',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags: ['billing'],
         summary: 'Choose the free plan (grants nothing: the 25 free credits come at email confirmation)',
         description:
           "Failures carry `error` besides `message` and `code` (the SPEC's browser reads `error`).",
         security: bearerAuth,
-        response: { 200: freePlanResponseSchema, 409: legacyErrorResponseSchema },
+        response: { 200: freePlanResponseSchema, '4xx': legacyErrorResponseSchema },
       },
+      config: { errorExtras: legacyErrorExtras },
     },
-    async (request, reply) => {
-      try {
-        return await billing.selectFreePlan(request.user.id);
-      } catch (error) {
-        if (!(error instanceof AppError) || error.statusCode !== 409) throw error;
-        return reply.code(409).send({ message: error.message, code: error.code, error: error.message });
-      }
-    },
+    async (request) => billing.selectFreePlan(request.user.id),
   );
 
   typed.post(
     '/stripe/checkout',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags: ['billing'],
         summary: 'Legacy card form: start a card payment, answered with its client secret',
@@ -129,24 +124,11 @@ export async function billingRoutes(app: FastifyInstance, options: { billing: Bi
           'With STRIPE_SECRET_KEY: a Stripe PaymentIntent for the catalogue price (the client secret is for Stripe.js confirmCardPayment). Otherwise the sandbox (pay with POST /payments/sandbox/confirm), or 404 when neither runs. 400 when the plan and amount match no price; 409 while another plan renews; 502 when Stripe cannot be reached. 4xx carry `error` besides `message` and `code`.',
         security: bearerAuth,
         body: legacyCheckoutRequestSchema,
-        response: {
-          200: legacyCheckoutResponseSchema,
-          400: legacyErrorResponseSchema,
-          404: legacyErrorResponseSchema,
-          409: legacyErrorResponseSchema,
-        },
+        response: { 200: legacyCheckoutResponseSchema, '4xx': legacyErrorResponseSchema },
       },
+      config: { errorExtras: legacyErrorExtras },
     },
-    async (request, reply) => {
-      try {
-        return await billing.createCardCheckout(request.user.id, request.body);
-      } catch (error) {
-        if (!(error instanceof AppError) || ![400, 404, 409].includes(error.statusCode)) throw error;
-        return reply
-          .code(error.statusCode as 400 | 404 | 409)
-          .send({ message: error.message, code: error.code, error: error.message });
-      }
-    },
+    async (request) => billing.createCardCheckout(request.user.id, request.body),
   );
 
   typed.post(
@@ -168,7 +150,7 @@ export async function billingRoutes(app: FastifyInstance, options: { billing: Bi
   typed.post(
     '/stripe/verify-payment/:paymentId',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags: ['billing'],
         summary: 'The result of one of your payments (the /success page)',

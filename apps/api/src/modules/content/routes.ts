@@ -42,7 +42,8 @@ export async function contentRoutes(
   typed.post(
     '/openai/generate-content',
     {
-      preHandler: [app.requireUser, limitPerUser],
+      onRequest: app.requireUser,
+      preHandler: limitPerUser,
       schema: {
         tags: ['content'],
         summary: 'Write a blog post from a prompt and keep it in the caller’s history',
@@ -59,7 +60,7 @@ export async function contentRoutes(
   typed.get(
     '/users/content-history',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags: ['content'],
         summary: 'The caller’s generated texts, newest first (at most 100)',

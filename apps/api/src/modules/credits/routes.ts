@@ -20,7 +20,7 @@ export async function creditsRoutes(app: FastifyInstance, options: { credits: Cr
   typed.get(
     '/credits/remaining',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags: ['credits'],
         summary: "The signed-in user's credit balance",
@@ -37,7 +37,7 @@ export async function creditsRoutes(app: FastifyInstance, options: { credits: Cr
   typed.post(
     '/credits/deduct',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags: ['credits'],
         summary: 'Spend credits; the answer names the reservation a refund must cite',
@@ -54,7 +54,7 @@ export async function creditsRoutes(app: FastifyInstance, options: { credits: Cr
   typed.post(
     '/credits/refund',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags: ['credits'],
         summary: 'Give back credits of one of your reservations',

@@ -45,7 +45,7 @@ export async function generationRoutes(
   typed.post(
     '/images/generate-alt-text',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags: ['images'],
         summary: 'Generate alt text for scraped images in the background (1 credit each)',
@@ -68,7 +68,7 @@ export async function generationRoutes(
   typed.post(
     '/images/upload-and-generate',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags: ['images'],
         summary: 'Upload images and generate their alt text in the background (1 credit each)',
@@ -102,7 +102,7 @@ export async function generationRoutes(
   typed.get(
     '/images/batches',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags: ['images'],
         summary: 'The caller’s unfinished generation batches and those finished in the last minute',
@@ -119,7 +119,7 @@ export async function generationRoutes(
   typed.get(
     '/images/batches/:id',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags: ['images'],
         summary: 'Progress of one of the caller’s generation batches',
@@ -138,7 +138,7 @@ export async function generationRoutes(
   typed.get(
     '/images/batches/:id/events',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags: ['images'],
         summary: 'Server-sent events with a batch’s progress until it ends',
@@ -199,7 +199,7 @@ export async function generationRoutes(
   typed.post(
     '/images/altText/:id/regenerate',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags: ['images'],
         summary: 'Write a new alt text for one of the caller’s images (1 credit)',

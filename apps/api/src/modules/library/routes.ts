@@ -24,7 +24,7 @@ export async function libraryRoutes(app: FastifyInstance, options: { library: Li
   typed.get(
     '/images/altText',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags: ['images'],
         summary: 'The caller’s library images with their alt texts, newest first',
@@ -58,7 +58,7 @@ export async function libraryRoutes(app: FastifyInstance, options: { library: Li
   typed.patch(
     '/images/altText/:id',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags: ['images'],
         summary: 'Replace the alt text of one of the caller’s images',
@@ -76,7 +76,7 @@ export async function libraryRoutes(app: FastifyInstance, options: { library: Li
   typed.post(
     '/images/altText/:id/approve',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags: ['images'],
         summary: 'Keep an image’s alt text as it is: clears its needs-review flag',
@@ -93,7 +93,7 @@ export async function libraryRoutes(app: FastifyInstance, options: { library: Li
   typed.delete(
     '/images/altText',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags: ['images'],
         summary: 'Delete some of the caller’s library images',

@@ -19,7 +19,7 @@ export async function reelsRoutes(app: FastifyInstance, options: { reels: ReelsS
   app.post(
     '/images/createReels',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags: ['images'],
         summary: 'Make a 1080×1920 MP4 reel from 1–5 images and a music file',

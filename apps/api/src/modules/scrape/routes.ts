@@ -9,7 +9,7 @@ export async function scrapeRoutes(app: FastifyInstance, options: { scrape: Scra
   app.withTypeProvider<ZodTypeProvider>().post(
     '/users/scrape-and-generate',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags: ['images'],
         summary: 'Read a web page’s images: their sources, alt attributes and page context',

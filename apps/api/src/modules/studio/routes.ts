@@ -50,7 +50,7 @@ export async function studioRoutes(app: FastifyInstance, options: { studio: Stud
   typed.post(
     '/images/edit-image',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags: ['studio'],
         summary: 'Edit an image from a plain-English prompt',
@@ -76,7 +76,7 @@ export async function studioRoutes(app: FastifyInstance, options: { studio: Stud
   typed.post(
     '/images/generate',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags: ['studio'],
         summary: 'Generate 1 to 5 images from a text prompt',
@@ -95,7 +95,7 @@ export async function studioRoutes(app: FastifyInstance, options: { studio: Stud
   typed.post(
     '/images/generate-styled-caption',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags: ['studio'],
         summary: 'Write a social caption for an image and render it onto the image',

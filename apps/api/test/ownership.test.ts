@@ -89,6 +89,32 @@ describe('the ownership gate: a userId naming someone else is 403 and nothing is
     expect(found.sort()).toEqual([...gatedRoutes].sort());
   });
 
+  it('GET /images/altText?userId=: the other library stays unseen', async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/images/altText?userId=${other.id}`,
+      headers: owner.auth,
+    });
+    expectForbidden(response);
+    expect(response.body).not.toContain('private');
+    const paged = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/images/altText?page=1&userId=${other.id}`,
+      headers: owner.auth,
+    });
+    expectForbidden(paged);
+    // The caller's own id, blank or padded, is the caller.
+    for (const userId of [owner.id, '', `%20${owner.id}%20`]) {
+      const own = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/images/altText?userId=${userId}`,
+        headers: owner.auth,
+      });
+      expect(own.statusCode, userId).toBe(200);
+      expect(own.json()).toEqual([]);
+    }
+  });
+
   it('POST /images/generate-alt-text: no batch, no credits reserved', async () => {
     const before = await traces();
     const response = await t.app.inject({

@@ -12,6 +12,7 @@ import {
 } from '@altwise/contracts/library';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ownershipGate } from '../../plugins/ownership.ts';
 import type { LibraryService } from './service.ts';
 
 const bearerAuth = [{ bearerAuth: [] }];
@@ -20,6 +21,8 @@ const bearerAuth = [{ bearerAuth: [] }];
 export async function libraryRoutes(app: FastifyInstance, options: { library: LibraryService }) {
   const { library } = options;
   const typed = app.withTypeProvider<ZodTypeProvider>();
+  // `?userId=` (SPEC.md §7) must be the caller's (403 otherwise).
+  await app.register(ownershipGate);
 
   typed.get(
     '/images/altText',
@@ -42,14 +45,10 @@ export async function libraryRoutes(app: FastifyInstance, options: { library: Li
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      const { page, pageSize, userId, needsReview } = request.query;
+      const { page, pageSize, needsReview } = request.query;
       const filter = { needsReview };
-      if (page === undefined) return library.listImages(request.user.id, userId, filter);
-      const { images, total } = await library.listImagesPage(
-        request.user.id,
-        { requestedUserId: userId, page, pageSize },
-        filter,
-      );
+      if (page === undefined) return library.listImages(request.user.id, filter);
+      const { images, total } = await library.listImagesPage(request.user.id, { page, pageSize }, filter);
       reply.header(TOTAL_COUNT_HEADER, String(total));
       return images;
     },

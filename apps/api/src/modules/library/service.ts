@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database, DbExecutor } from '../../db/client.ts';
 import type { LibraryImage } from '../../db/tables/library-images.ts';
 import type { AltTextReason } from '../../engines/types.ts';
-import { forbidden, notFound } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
 import {
   countLibraryImagesOf,
   deleteLibraryImagesOf,
@@ -110,14 +110,8 @@ export function createLibraryService(deps: {
   const { db, deleteFile, logger } = deps;
 
   return {
-    /** `requestedUserId` is the browser's `?userId=`; it may only name the caller. */
-    async listImages(
-      userId: string,
-      requestedUserId?: string,
-      filter: LibraryFilter = {},
-    ): Promise<LibraryImageRecord[]> {
-      if (requestedUserId && requestedUserId !== userId)
-        throw forbidden('You can only see the images in your own library.');
+    /** The caller's images, newest first (a `?userId=` naming anyone else never gets here: the gate). */
+    async listImages(userId: string, filter: LibraryFilter = {}): Promise<LibraryImageRecord[]> {
       const rows = await listLibraryImages(db, userId, filter);
       return rows.map(toRecord);
     },
@@ -125,11 +119,9 @@ export function createLibraryService(deps: {
     /** One page, newest first, and how many rows the whole listing has (for the pager). */
     async listImagesPage(
       userId: string,
-      paging: { requestedUserId?: string; page: number; pageSize?: number },
+      paging: { page: number; pageSize?: number },
       filter: LibraryFilter = {},
     ): Promise<{ images: LibraryImageRecord[]; total: number }> {
-      if (paging.requestedUserId && paging.requestedUserId !== userId)
-        throw forbidden('You can only see the images in your own library.');
       const limit = paging.pageSize ?? DEFAULT_LIBRARY_PAGE_SIZE;
       const [rows, total] = await Promise.all([
         listLibraryImagesPage(db, userId, { offset: (paging.page - 1) * limit, limit }, filter),

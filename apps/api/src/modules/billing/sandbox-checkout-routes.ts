@@ -1,26 +1,22 @@
-import {
-  type BillingProduct,
-  findBillingProduct,
-  hostedCheckoutQuerySchema,
-} from '@altwise/contracts/billing';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { SandboxProvider } from './sandbox-provider.ts';
+import { hostedCheckoutQuerySchema } from '@altwise/contracts/billing';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { AppError } from '../../errors.ts';
+import type { HostedCheckout, SandboxPaymentService } from './sandbox-payment-service.ts';
 
 /**
  * The sandbox provider's hosted checkout, served by this app at /buy/{productId} (the path Dodo
  * uses): GET shows the order, the buyer (not editable) and a card form; POST "charges" a test card,
  * sends the signed webhooks to our own endpoint, and redirects to redirect_url. Plain server-rendered
  * HTML with no script, so it works wherever the API runs.
+ *
+ * Only a checkout session a signed-in user created can be shown or paid: the link carries its id
+ * and the checkout token made with it (ADR 020). The order, the quantity and the account all come
+ * from the session; the link's SPEC parameters (quantity, names, email) are never read.
  */
 
-type CheckoutFields = {
-  quantity: number;
-  firstName: string;
-  lastName: string;
-  email: string;
-  redirectUrl: string;
-  checkoutId: string;
-};
+/** The link's parameters: the SPEC's, plus the checkout token. */
+const linkSchema = hostedCheckoutQuerySchema.extend({ checkout_token: z.string().max(200).optional() });
 
 const escapeHtml = (value: string) =>
   value.replace(
@@ -96,8 +92,10 @@ function errorPage(message: string): string {
   );
 }
 
-function checkoutPage(product: BillingProduct, fields: CheckoutFields, error?: string): string {
-  const quantity = product.kind === 'pack' ? fields.quantity : 1;
+type LinkFields = { redirectUrl: string; checkoutToken: string };
+
+function checkoutPage(checkout: HostedCheckout, link: LinkFields, error?: string): string {
+  const { product, quantity, buyer } = checkout;
   const total = product.amount * quantity;
   const item =
     product.kind === 'plan'
@@ -116,15 +114,15 @@ function checkoutPage(product: BillingProduct, fields: CheckoutFields, error?: s
 <dt>Total</dt><dd class="total">${usd(total)}${product.kind === 'plan' ? (product.period === 'monthly' ? ' per month' : ' per year') : ''}</dd>
 </dl>
 <form method="post" action="/buy/${encodeURIComponent(product.id)}" novalidate>
-${hidden('quantity', quantity)}
-${hidden('redirect_url', fields.redirectUrl)}
-${hidden('metadata_checkout_id', fields.checkoutId)}
+${hidden('redirect_url', link.redirectUrl)}
+${hidden('metadata_checkout_id', checkout.checkoutId)}
+${hidden('checkout_token', link.checkoutToken)}
 <h2>Customer</h2>
 <div class="row">
-<div><label for="firstName">First name</label><input id="firstName" name="firstName" value="${e(fields.firstName)}" readonly autocomplete="given-name"></div>
-<div><label for="lastName">Last name</label><input id="lastName" name="lastName" value="${e(fields.lastName)}" readonly autocomplete="family-name"></div>
+<div><label for="firstName">First name</label><input id="firstName" value="${e(buyer.firstName)}" readonly autocomplete="given-name"></div>
+<div><label for="lastName">Last name</label><input id="lastName" value="${e(buyer.lastName)}" readonly autocomplete="family-name"></div>
 </div>
-<label for="email">Email</label><input id="email" name="email" type="email" value="${e(fields.email)}" readonly autocomplete="email">
+<label for="email">Email</label><input id="email" type="email" value="${e(buyer.email)}" readonly autocomplete="email">
 <h2>Card</h2>
 <label for="cardNumber">Card number</label><input id="cardNumber" name="cardNumber" inputmode="numeric" autocomplete="cc-number" placeholder="4242 4242 4242 4242" required${error ? ' aria-describedby="payment-error" aria-invalid="true"' : ''}>
 <div class="row">
@@ -139,11 +137,14 @@ ${error ? `<p id="payment-error" class="error" role="alert">${e(error)}</p>` : '
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
+const invalidLink =
+  'This checkout link is not valid: its redirect address is not allowed or a parameter is malformed.';
+
 export async function sandboxCheckoutRoutes(
   app: FastifyInstance,
-  options: { sandbox: SandboxProvider; publicUrl: string },
+  options: { payments: SandboxPaymentService; publicUrl: string },
 ) {
-  const { sandbox } = options;
+  const { payments } = options;
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: 16 * 1024 },
@@ -156,24 +157,24 @@ export async function sandboxCheckoutRoutes(
     return origins;
   };
 
-  const readFields = (request: FastifyRequest, source: Record<string, unknown>) => {
-    const parsed = hostedCheckoutQuerySchema.safeParse(source);
-    const query = parsed.success ? parsed.data : { quantity: 1 };
+  /** The link's checkout id, token and redirect address; null when a parameter is unusable. */
+  const readLink = (request: FastifyRequest, source: unknown) => {
+    const parsed = linkSchema.safeParse(source && typeof source === 'object' ? source : {});
     // Oversized or malformed parameters make the link unusable, like a foreign redirect.
     const redirectUrl = parsed.success
       ? safeRedirectUrl(parsed.data.redirect_url, allowedOrigins(request))
       : null;
+    if (!parsed.success || !redirectUrl) return null;
     return {
-      redirectUrl,
-      fields: {
-        quantity: query.quantity,
-        firstName: parsed.data?.firstName ?? '',
-        lastName: parsed.data?.lastName ?? '',
-        email: parsed.data?.email ?? '',
-        redirectUrl: redirectUrl ?? '',
-        checkoutId: parsed.data?.metadata_checkout_id ?? '',
-      } satisfies CheckoutFields,
+      checkoutId: parsed.data.metadata_checkout_id ?? '',
+      link: { redirectUrl, checkoutToken: parsed.data.checkout_token ?? '' } satisfies LinkFields,
     };
+  };
+
+  /** A refusal (403/404/409) as a page; anything else goes on to the error handler. */
+  const refuse = (reply: FastifyReply, error: unknown) => {
+    if (!(error instanceof AppError) || error.statusCode >= 500) throw error;
+    return reply.code(error.statusCode).send(errorPage(error.message));
   };
 
   app.get<{ Params: { productId: string } }>(
@@ -181,18 +182,18 @@ export async function sandboxCheckoutRoutes(
     { schema: { hide: true } },
     async (request, reply) => {
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
-      const product = findBillingProduct(request.params.productId);
-      if (!product) return reply.code(404).send(errorPage('This product does not exist.'));
-      const { redirectUrl, fields } = readFields(request, request.query as Record<string, unknown>);
-      if (!redirectUrl)
-        return reply
-          .code(400)
-          .send(
-            errorPage(
-              'This checkout link is not valid: its redirect address is not allowed or a parameter is malformed.',
-            ),
-          );
-      return checkoutPage(product, fields);
+      const link = readLink(request, request.query);
+      if (!link) return reply.code(400).send(errorPage(invalidLink));
+      try {
+        const checkout = await payments.openHostedCheckout(
+          request.params.productId,
+          link.checkoutId,
+          link.link.checkoutToken,
+        );
+        return checkoutPage(checkout, link.link);
+      } catch (error) {
+        return refuse(reply, error);
+      }
     },
   );
 
@@ -201,29 +202,28 @@ export async function sandboxCheckoutRoutes(
     { schema: { hide: true } },
     async (request, reply) => {
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
-      const product = findBillingProduct(request.params.productId);
-      if (!product) return reply.code(404).send(errorPage('This product does not exist.'));
       const body = request.body && typeof request.body === 'object' ? request.body : {};
-      const { redirectUrl, fields } = readFields(request, body);
-      if (!redirectUrl)
-        return reply
-          .code(400)
-          .send(
-            errorPage(
-              'This checkout link is not valid: its redirect address is not allowed or a parameter is malformed.',
-            ),
-          );
-      const result = await sandbox.charge({
-        product,
-        quantity: fields.quantity,
-        checkoutId: fields.checkoutId || null,
-        email: fields.email,
-        name: `${fields.firstName} ${fields.lastName}`.trim(),
-        card: { number: text(body.cardNumber), expiry: text(body.expiry), cvc: text(body.cvc) },
-      });
-      if (result.ok) return reply.redirect(withPaymentResult(redirectUrl, result.paymentId), 303);
+      const link = readLink(request, body);
+      if (!link) return reply.code(400).send(errorPage(invalidLink));
+      let paid: Awaited<ReturnType<SandboxPaymentService['payHostedCheckout']>>;
+      try {
+        paid = await payments.payHostedCheckout(
+          request.params.productId,
+          link.checkoutId,
+          link.link.checkoutToken,
+          {
+            number: text(body.cardNumber),
+            expiry: text(body.expiry),
+            cvc: text(body.cvc),
+          },
+        );
+      } catch (error) {
+        return refuse(reply, error);
+      }
+      const { checkout, result } = paid;
+      if (result.ok) return reply.redirect(withPaymentResult(link.link.redirectUrl, result.paymentId), 303);
       if (result.reason === 'delivery') return reply.code(502).send(errorPage(result.message));
-      return reply.code(402).send(checkoutPage(product, fields, result.message));
+      return reply.code(402).send(checkoutPage(checkout, link.link, result.message));
     },
   );
 }

@@ -27,6 +27,12 @@ export type SandboxChargeResult =
   /** Charged, but the store did not take the webhook (the page says so). */
   | { ok: false; reason: 'delivery'; message: string; paymentId: string };
 
+/** How long a hosted checkout link can be used after the session was created. */
+export const CHECKOUT_TOKEN_TTL_SECONDS = 60 * 60;
+
+/** A hosted checkout link's token: valid, past its hour, or not one this sandbox made. */
+export type CheckoutTokenCheck = 'valid' | 'expired' | 'invalid';
+
 const providerId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 
 export function addPeriod(from: Date, period: 'monthly' | 'yearly'): Date {
@@ -100,6 +106,13 @@ export function createSandboxProvider(options: { secret: string; deliver: Webhoo
 
   const clientSecretTag = (checkoutId: string) =>
     createHmac('sha256', secret).update(`client-secret:${checkoutId}`).digest('base64url').slice(0, 32);
+  const checkoutTokenTag = (checkoutId: string, expires: number) =>
+    createHmac('sha256', secret).update(`checkout-token:${checkoutId}:${expires}`).digest('base64url');
+  const sameText = (a: string, b: string) => {
+    const left = Buffer.from(a);
+    const right = Buffer.from(b);
+    return left.length === right.length && timingSafeEqual(left, right);
+  };
 
   const provider: PaymentProvider & {
     charge(charge: SandboxCharge, now?: Date): Promise<SandboxChargeResult>;
@@ -107,6 +120,12 @@ export function createSandboxProvider(options: { secret: string; deliver: Webhoo
     clientSecretFor(checkoutId: string): string;
     /** The checkout a client secret pays, or null when it was not made by this sandbox. */
     checkoutIdFromClientSecret(clientSecret: string): string | null;
+    /**
+     * The hosted checkout page's authority to show and pay one checkout, made when its signed-in
+     * creator starts it (ADR 020): `{expiry}.{HMAC of the checkout id and expiry}`.
+     */
+    checkoutTokenFor(checkoutId: string, now?: Date): string;
+    checkCheckoutToken(checkoutId: string, token: string, now?: Date): CheckoutTokenCheck;
   } = {
     name: 'sandbox',
 
@@ -119,6 +138,7 @@ export function createSandboxProvider(options: { secret: string; deliver: Webhoo
         disableEmail: 'true',
         redirect_url: redirectUrl,
         metadata_checkout_id: checkoutId,
+        checkout_token: provider.checkoutTokenFor(checkoutId),
       });
       return { checkoutUrl: `/buy/${encodeURIComponent(product.id)}?${query}` };
     },
@@ -138,9 +158,20 @@ export function createSandboxProvider(options: { secret: string; deliver: Webhoo
     checkoutIdFromClientSecret(clientSecret) {
       const [checkoutId, tag] = clientSecret.split('_secret_', 2);
       if (!checkoutId || !tag) return null;
-      const expected = Buffer.from(clientSecretTag(checkoutId));
-      const given = Buffer.from(tag);
-      return given.length === expected.length && timingSafeEqual(given, expected) ? checkoutId : null;
+      return sameText(tag, clientSecretTag(checkoutId)) ? checkoutId : null;
+    },
+
+    checkoutTokenFor(checkoutId, now = new Date()) {
+      const expires = Math.floor(now.getTime() / 1000) + CHECKOUT_TOKEN_TTL_SECONDS;
+      return `${expires}.${checkoutTokenTag(checkoutId, expires)}`;
+    },
+
+    checkCheckoutToken(checkoutId, token, now = new Date()) {
+      const match = /^(\d{1,12})\.([A-Za-z0-9_-]{1,100})$/.exec(token);
+      if (!match) return 'invalid';
+      const expires = Number(match[1]);
+      if (!sameText(match[2] ?? '', checkoutTokenTag(checkoutId, expires))) return 'invalid';
+      return expires * 1000 > now.getTime() ? 'valid' : 'expired';
     },
 
     async charge(charge, now = new Date()) {

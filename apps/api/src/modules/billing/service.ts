@@ -10,7 +10,6 @@ import {
   type SubscriptionDetails,
   type VerifyPaymentResponse,
 } from '@altwise/contracts/billing';
-import { errorCodes } from '@altwise/contracts/errors';
 import { DEFAULT_PAYMENT_STATUS } from '@altwise/contracts/limits';
 import { messages } from '@altwise/contracts/messages';
 import { freePlan } from '@altwise/contracts/plans';
@@ -18,7 +17,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Transaction } from '../../db/client.ts';
 import type { Subscription } from '../../db/tables/subscriptions.ts';
 import {
-  AppError,
   badGateway,
   badRequest,
   conflict,
@@ -35,7 +33,6 @@ import type {
   ProviderSubscription,
 } from './payment-provider.ts';
 import {
-  claimCheckoutSession,
   countSucceededSubscriptionPayments,
   countUserPayments,
   findBuyer,
@@ -50,11 +47,11 @@ import {
   insertWebhookEvent,
   listUserPayments,
   lockCheckoutSession,
-  releaseCheckoutSession,
   setCheckoutSessionStatus,
   updateSubscription,
   upsertPayment,
 } from './repository.ts';
+import { createSandboxPaymentService } from './sandbox-payment-service.ts';
 import { addPeriod, type SandboxProvider } from './sandbox-provider.ts';
 import { type WebhookHeaders, WebhookVerificationError } from './standard-webhooks.ts';
 import { amountCentsFor, type CardPaymentProvider } from './stripe-provider.ts';
@@ -113,12 +110,6 @@ function isOurCardPayment(payment: ProviderPayment): boolean {
   );
 }
 
-/** Why a checkout cannot be claimed for a payment now. */
-const alreadyPaid = (status: string) =>
-  status === 'completed'
-    ? 'This payment has already been made.'
-    : 'A payment for this checkout is already being processed.';
-
 function isRenewing(subscription: Subscription): boolean {
   return (
     subscription.provider !== FREE_PROVIDER &&
@@ -150,6 +141,8 @@ export function createBillingService({
   publicUrl,
   logger,
 }: BillingServiceDeps) {
+  const sandboxPayments = sandbox ? createSandboxPaymentService({ db, sandbox }) : null;
+
   async function assertNoRenewingPlan(userId: string) {
     const current = await findCurrentSubscription(db, userId);
     if (current && isRenewing(current))
@@ -364,6 +357,9 @@ export function createBillingService({
       }
     },
 
+    /** The sandbox's test-card payments (hosted page and card form); null with another provider. */
+    sandboxPayments,
+
     /** POST /payments/sandbox/confirm: charges a test card for the checkout the client secret names. */
     async confirmSandboxPayment(request: {
       clientSecret: string;
@@ -371,34 +367,8 @@ export function createBillingService({
       expiry: string;
       cvc: string;
     }) {
-      const checkoutId = sandbox?.checkoutIdFromClientSecret(request.clientSecret);
-      if (!sandbox || !checkoutId) throw badRequest('This payment link is not valid.');
-      const existing = await findCheckoutSession(db, checkoutId);
-      if (!existing) throw badRequest('This payment link is not valid.');
-      // Of any number of concurrent confirms, one claims the checkout; the others are refused.
-      const checkout = await claimCheckoutSession(db, checkoutId);
-      if (!checkout) throw conflict(alreadyPaid(existing.status));
-      const product = findBillingProduct(checkout.productId);
-      const buyer = await findBuyer(db, checkout.userId);
-      if (!product || !buyer) {
-        await releaseCheckoutSession(db, checkoutId);
-        throw badRequest('This payment link is not valid.');
-      }
-      const result = await sandbox.charge({
-        product,
-        quantity: checkout.quantity,
-        checkoutId,
-        email: buyer.email,
-        name: `${buyer.firstName} ${buyer.lastName}`.trim(),
-        card: { number: request.cardNumber, expiry: request.expiry, cvc: request.cvc },
-      });
-      if (result.ok) return { status: 'succeeded' as const, paymentIntentId: result.paymentId };
-      // Nothing was charged: the checkout can be paid again. After a 'delivery' failure the card
-      // was charged, so it stays claimed.
-      if (result.reason !== 'delivery') await releaseCheckoutSession(db, checkoutId);
-      if (result.reason === 'declined') throw new AppError(402, errorCodes.paymentDeclined, result.message);
-      if (result.reason === 'invalid') throw badRequest(result.message);
-      throw badGateway(result.message);
+      if (!sandboxPayments) throw badRequest('This payment link is not valid.');
+      return sandboxPayments.confirmCardPayment(request);
     },
 
     /** POST /webhooks/payments: 401 for a bad signature; a replayed event id changes nothing. */

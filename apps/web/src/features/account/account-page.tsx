@@ -13,6 +13,7 @@ import { useProfile } from '../../lib/profile.ts';
 import { useForm } from '../../lib/use-form.ts';
 import { useChangePassword } from './api/change-password.ts';
 import { useUpdateProfile } from './api/update-profile.ts';
+import { DeleteAccountSection } from './delete-account-section.tsx';
 
 /** The account banner of SPEC.md §4: empty, loading ('Updating...'), success or error. */
 type Status =
@@ -180,7 +181,10 @@ function ChangePasswordForm({ onStatus }: { onStatus: (status: Status) => void }
   );
 }
 
-/** /account (SPEC.md §2 Account Settings): the profile form, the change-password form, one status banner. */
+/**
+ * /account (SPEC.md §2 Account Settings): the profile form, the change-password form, one status
+ * banner, and the "Delete account" section (ADR 022).
+ */
 export function AccountPage() {
   usePageTitle('Account settings');
   const profile = useProfile();
@@ -205,6 +209,7 @@ export function AccountPage() {
         <div className="mt-8 flex flex-col gap-8">
           <ProfileForm profile={profile.data.user} onStatus={setStatus} />
           <ChangePasswordForm onStatus={setStatus} />
+          <DeleteAccountSection />
         </div>
       )}
     </div>

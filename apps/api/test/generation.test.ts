@@ -477,7 +477,8 @@ describe('POST /images/upload-and-generate', () => {
       { name: 'images', fileName: 'a.jpg', contentType: 'image/jpeg', bytes: await fixture('rocket.jpg') },
       { name: 'images', fileName: 'b.jpg', contentType: 'image/jpeg', bytes: await fixture('coffee.jpg') },
     ];
-    const forbidden = await upload(user, [...files, { name: 'userId', value: other.id }]);
+    // The userId comes first: reading stops at the first file the credits cannot pay for (402).
+    const forbidden = await upload(user, [{ name: 'userId', value: other.id }, ...files]);
     expect(forbidden.statusCode).toBe(403);
     const short = await upload(user, files);
     expect(short.statusCode).toBe(402);

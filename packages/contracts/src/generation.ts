@@ -11,7 +11,7 @@ import { scrapedImageContextSchema } from './scrape.ts';
 /** Longest custom prompt (`chatGptPrompt`) a generation takes. */
 export const MAX_GENERATION_PROMPT_CHARS = 1000;
 /** Most files one POST /images/upload-and-generate takes. */
-export const MAX_UPLOAD_FILES = 200;
+export const MAX_UPLOAD_FILES = 100;
 /** Largest remote image a batch downloads. */
 export const MAX_REMOTE_IMAGE_BYTES = 10 * 1024 * 1024;
 /** Longest alt text a person may save by editing. */

@@ -1,8 +1,9 @@
 import { errorCodes } from '@altwise/contracts/errors';
 import { MAX_UPLOAD_FILES } from '@altwise/contracts/generation';
 import { MAX_UPLOAD_BYTES } from '@altwise/contracts/limits';
+import { messages } from '@altwise/contracts/messages';
 import type { FastifyRequest } from 'fastify';
-import { AppError, badRequest, payloadTooLarge } from '../../errors.ts';
+import { AppError, badRequest, insufficientCredits, payloadTooLarge } from '../../errors.ts';
 import type { FilesService } from '../files/service.ts';
 import { detectImageType, supportedImageTypesText } from './image-type.ts';
 import type { SavedUpload } from './service.ts';
@@ -42,13 +43,16 @@ function multipartError(error: unknown): unknown {
 
 /**
  * Reads the multipart form: every `images` file must be at most 5 MB and really an image (by its
- * bytes); each is saved as a temporary file as it arrives. If any file is refused, every file
+ * bytes); each is saved as a temporary file as it arrives. Reading stops before a file that the
+ * caller's credits (one per image) cannot pay for (402) or that is one more than MAX_UPLOAD_FILES
+ * (413), so a refused request never gets its files stored. If any file is refused, every file
  * already saved is deleted and nothing else happens: the caller gets the reason, naming the file.
  */
 export async function readUploads(
   request: FastifyRequest,
   files: FilesService,
   ownerId: string,
+  limits: { availableCredits: number },
 ): Promise<{ fields: Record<string, string>; uploads: SavedUpload[] }> {
   const fields: Record<string, string> = {};
   const uploads: SavedUpload[] = [];
@@ -62,6 +66,14 @@ export async function readUploads(
       if (part.fieldname !== 'images') {
         part.file.resume();
         throw badRequest(`Unexpected file field ${quoted(part.fieldname)}: send the images as "images".`);
+      }
+      if (uploads.length >= MAX_UPLOAD_FILES) {
+        part.file.resume();
+        throw payloadTooLarge(`Upload at most ${MAX_UPLOAD_FILES} images at once.`);
+      }
+      if (uploads.length >= limits.availableCredits) {
+        part.file.resume();
+        throw insufficientCredits(messages.credits.insufficient);
       }
       let bytes: Buffer;
       try {

@@ -74,7 +74,7 @@ export async function generationRoutes(
         summary: 'Upload images and generate their alt text in the background (1 credit each)',
         description:
           `multipart/form-data: \`images\` (1 to ${MAX_UPLOAD_FILES} files, each at most 5 MB and a JPEG, PNG, WebP, GIF, AVIF or SVG by its bytes), optional \`userId\` (must be the caller’s) and \`chatGptPrompt\`. ` +
-          '413 naming the file over 5 MB, 400 naming the file that is not an image or when no file is sent; nothing is stored or charged then. ' +
+          '402 `Insufficient credits` as soon as the files outnumber the caller’s credits, 413 beyond the file count or naming the file over 5 MB, 400 naming the file that is not an image or when no file is sent; reading stops there and nothing is stored or charged. ' +
           'Otherwise the files are stored (served at /files/…, the library row’s `src`), one credit per image is reserved and the answer is 202 with the batch.',
         security: bearerAuth,
         consumes: ['multipart/form-data'],
@@ -82,7 +82,11 @@ export async function generationRoutes(
       },
     },
     async (request, reply) => {
-      const { fields, uploads } = await readUploads(request, app.deps.files, request.user.id);
+      // Files beyond what the caller can pay for are refused before they are read (issue 12).
+      const { imageCredits } = await app.deps.credits.remaining(request.user.id);
+      const { fields, uploads } = await readUploads(request, app.deps.files, request.user.id, {
+        availableCredits: imageCredits,
+      });
       try {
         const parsed = uploadAndGenerateFieldsSchema.safeParse(fields);
         if (!parsed.success)

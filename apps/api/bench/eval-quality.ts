@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createAltTextEngine } from '../src/engines/alt-text-engine.ts';
 import { engineOptionsFromEnv } from '../src/engines/engine-options.ts';
+import { endsOnDanglingWord } from '../src/engines/quality-rules.ts';
 import type { AltTextResult, PageContext } from '../src/engines/types.ts';
 import { extractImages } from '../src/modules/scrape/extract-images.ts';
 import { contentWordRecall } from './recall.ts';
@@ -140,6 +141,7 @@ const lines = [
   `flagged for review        ${share(of('a').map((r) => r.needsReview)).padStart(15)}   ${share(of('b').map((r) => r.needsReview)).padStart(21)}`,
   `over ${String(options.defaultMaxLength).padEnd(3)} characters      ${String(of('a').filter((r) => r.altText.length > options.defaultMaxLength).length).padStart(15)}   ${String(of('b').filter((r) => r.altText.length > options.defaultMaxLength).length).padStart(21)}`,
   `"an other"                ${String(of('a').filter((r) => /\ban other\b/i.test(r.altText)).length).padStart(15)}   ${String(of('b').filter((r) => /\ban other\b/i.test(r.altText)).length).padStart(21)}`,
+  `ending on a hanging word  ${String(of('a').filter((r) => endsOnDanglingWord(r.altText)).length).padStart(15)}   ${String(of('b').filter((r) => endsOnDanglingWord(r.altText)).length).padStart(21)}`,
   `time                      ${((performance.now() - started) / 1000).toFixed(0)} s`,
   `per-image results         ${outFile}`,
 ];

@@ -83,7 +83,8 @@ const namePattern = new RegExp(`^(${nameWord}(?:\\s+(?:${particle}\\s+){0,2}${na
 const notPersonWords =
   /\b(Palace|United|City|Club|FC|Football|Team|Inc|Ltd|LLC|Company|Corporation|University|College|School|Park|Street|Road|Avenue|Museum|Hotel|Party|Festival|Council|Government|Ministry|Church|Cathedral|Station|Airport|Bridge|River|Lake|Mountain|Island|Beach|Stadium|Arena|Hall|Centre|Center|Gallery|Library|Hospital|Bank|Group|Studio|Records|News|Times|Post|Day|Week|Month|Year|January|February|March|July|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|The|A|An|This|Our|Your|My|Photo|Image|Picture|Figure|Fig|One|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Top|Best|Great|Greatest|How|Why|What|When|Where|Who|New|Guide|Tips|Review|Goals|History|Story|Life|World|Home|About|Contact|Welcome|Blog|Shop|Sale|Meet|Gallery|Recipe|Recipes|Menu|Services|Products|Events|Team)\b/u;
 
-function leadingName(text: string): string | undefined {
+/** The person's name a text starts with ("Peter Taylor was…" → "Peter Taylor"), never an organisation or place. */
+export function leadingPersonName(text: string): string | undefined {
   const match = namePattern.exec(text.trim());
   if (!match?.[1]) return undefined;
   const name = match[1].replace(/[.’']+$/, '');
@@ -94,7 +95,7 @@ function leadingName(text: string): string | undefined {
 /** A title or heading that is nothing but a name: "Peter Taylor", "Peter Taylor – Palace legends". */
 function wholeName(text: string): string | undefined {
   const head = text.split(/\s[|–—:-]\s|[|:]/)[0]?.trim() ?? '';
-  const name = leadingName(head);
+  const name = leadingPersonName(head);
   return name && name.length === head.length ? name : undefined;
 }
 
@@ -105,9 +106,9 @@ export interface NamedPerson {
 }
 
 /**
- * A person the page names as the subject of the image. The caption or existing alt leading with a
- * name is enough on its own (a caption describes its figure); a title or heading must be only a name
- * and agree with another field, because pages are titled after many things.
+ * A person the page says is pictured: the caption or existing alt leading with a name (a caption
+ * describes its figure). A title or heading that is a name only supports such a name; on its own it
+ * never labels whoever is pictured, because pages are titled after many things (issue 11).
  */
 export function findNamedPerson(context: PageContext): NamedPerson | undefined {
   const candidates = new Map<string, Set<keyof PageContext>>();
@@ -117,9 +118,11 @@ export function findNamedPerson(context: PageContext): NamedPerson | undefined {
     sources.add(source);
     candidates.set(name, sources);
   };
-  add(context.caption && leadingName(context.caption), 'caption');
+  add(context.caption && leadingPersonName(context.caption), 'caption');
   add(
-    isDescriptiveAlt(context.existingAlt, context.fileName) ? leadingName(context.existingAlt) : undefined,
+    isDescriptiveAlt(context.existingAlt, context.fileName)
+      ? leadingPersonName(context.existingAlt)
+      : undefined,
     'existingAlt',
   );
   add(context.heading && wholeName(context.heading), 'heading');
@@ -128,8 +131,7 @@ export function findNamedPerson(context: PageContext): NamedPerson | undefined {
   let best: NamedPerson | undefined;
   for (const [name, sources] of candidates) {
     if (context.surroundingText?.includes(name)) sources.add('surroundingText');
-    const strong = sources.has('caption') || sources.has('existingAlt');
-    if (!strong && sources.size < 2) continue;
+    if (!sources.has('caption') && !sources.has('existingAlt')) continue;
     if (!best || sources.size > best.sources.length) best = { name, sources: [...sources] };
   }
   return best;

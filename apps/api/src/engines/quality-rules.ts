@@ -31,6 +31,7 @@ export function applyQualityRules(input: QualityInput): QualityOutput {
   };
   step('tidy', tidyAnswer(text));
   step('no-redundant-opener', removeRedundantOpener(text));
+  step('another', fixAnOther(text));
   if (looksLikeFileName(text, input.fileName) || containsOnlyFileName(text, input.fileName)) {
     applied.push('no-file-name');
     text = input.fallback ?? '';
@@ -56,6 +57,11 @@ export function tidyAnswer(text: string): string {
   const wrapped = /^["“'‘](.*)["”'’]$/.exec(t);
   if (wrapped?.[1] && !/["“”]/.test(wrapped[1])) t = wrapped[1].trim();
   return t;
+}
+
+/** "a person and an other person" is not English: "another". */
+export function fixAnOther(text: string): string {
+  return text.replace(/\b([Aa])n other\b/g, (_, a: string) => (a === 'A' ? 'Another' : 'another'));
 }
 
 const redundantOpener =
@@ -97,29 +103,56 @@ export function removeFileNames(text: string, fileName?: string): string {
     .trim();
 }
 
+/** Words a shortened text must not end on: it would leave the phrase hanging ("…ramps and high" is cut before "and"). */
+const danglingWord =
+  /\s+(?:and|or|but|nor|with|without|of|in|on|at|to|by|for|from|into|onto|over|under|near|as|than|the|a|an|its|his|her|their|our|my|your|this|that|these|those|which|who|whose|while|where|when|is|are|was|were|be|been|being|has|have|had|during|after|before|between|about|against|via|per|not|no|very|most|more|some|one|two|three|four|five|six|seven|eight|nine|ten|whilst|although|because|since|until|through|across|along|alongside|around|including|featuring|like|beside|behind|above|below|within|upon|toward|towards|such)$/i;
+
+/** True when a text ends on a word that leaves its phrase hanging ("…ramps and.", "…painted by"). */
+export function endsOnDanglingWord(text: string): boolean {
+  return danglingWord.test(text.replace(/[\s.!?…”"]+$/, ''));
+}
+
 /**
- * Fits the text within `max` characters: at the last sentence end if that keeps at least half,
- * else at the last word boundary, never in the middle of a word.
+ * Fits the text within `max` characters, never leaving a dangling word: at the last sentence end
+ * if that keeps at least half, else at the last clause boundary (comma, semicolon, colon, dash,
+ * bracket) or before the last joining word ("and", "with", "in"…) that keeps a third, else at a word
+ * boundary with hanging words removed. A shortened text ends with a full stop.
  */
 export function truncateAtBoundary(text: string, max: number): string {
   if (text.length <= max) return text;
-  const slice = text.slice(0, max);
+  const room = max - 1;
+  const slice = text.slice(0, room + 1);
   const sentenceEnd = Math.max(slice.lastIndexOf('. '), slice.lastIndexOf('! '), slice.lastIndexOf('? '));
   if (sentenceEnd >= max / 2) return slice.slice(0, sentenceEnd + 1);
-  if (/[.!?]$/.test(slice) && /\s/.test(text.charAt(max))) return slice;
-  const nextIsBoundary = /[\s,;:]/.test(text.charAt(max));
-  const cut = nextIsBoundary ? slice : slice.slice(0, Math.max(slice.lastIndexOf(' '), 0));
-  const trimmed = cut
-    .replace(/[\s,;:–—-]+$/, '')
-    .replace(/\s+(and|or|with|of|in|on|at|the|a|an|to|by)$/i, '');
-  return trimmed;
+  if (/[.!?]$/.test(text.slice(0, max)) && /\s/.test(text.charAt(max))) return text.slice(0, max);
+  const head = text.slice(0, room);
+  const nextIsBoundary = /[\s,;:]/.test(text.charAt(room));
+  let cut = -1;
+  for (const match of head.matchAll(/[,;:–—]\s|\s[–—-]\s|\s\(/g)) cut = Math.max(cut, match.index);
+  for (const match of (nextIsBoundary ? `${head} ` : head).matchAll(
+    /\s(?:and|or|but|with|without|in|on|at|by|for|from|of|to|while|whilst|which|who|where|when|as|during|after|before|alongside|including|featuring|although|because|since|until|through|across|along|around|between|like|near|under|over|into|onto|against|beside|behind|above|below|within|upon)\s/gi,
+  ))
+    cut = Math.max(cut, match.index);
+  let out: string;
+  out =
+    cut >= max * 0.35
+      ? head.slice(0, cut)
+      : nextIsBoundary
+        ? head
+        : head.slice(0, Math.max(head.lastIndexOf(' '), 0));
+  // An opening bracket cut off goes with what it opened (quotations are closed by balanceQuotes).
+  if ((out.match(/\(/g) ?? []).length > (out.match(/\)/g) ?? []).length) out = out.replace(/\s*\([^)]*$/, '');
+  out = out.replace(/[\s,;:–—(-]+$/, '');
+  while (danglingWord.test(out)) out = out.replace(danglingWord, '').replace(/[\s,;:–—(-]+$/, '');
+  return out ? (/[.!?”"]$/.test(out) ? out : `${out}.`) : '';
 }
 
 /** A quotation cut by truncation is closed with an ellipsis inside the limit, never left open. */
 export function balanceQuotes(text: string, max: number): string {
   const opens = (text.match(/“/g) ?? []).length;
   const closes = (text.match(/”/g) ?? []).length;
-  const straight = (text.match(/"/g) ?? []).length;
+  // 15" is fifteen inches, not a quotation.
+  const straight = (text.match(/(?<!\d)"/g) ?? []).length;
   if (opens === closes && straight % 2 === 0) return text;
   const closing = opens > closes ? '”' : '"';
   let t = text.replace(/[\s.,;:]+$/, '');

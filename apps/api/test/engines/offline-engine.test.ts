@@ -33,9 +33,13 @@ describe('offline engine on photographs', () => {
         fileName: 'taylor.jpg',
       },
     });
-    expect(result.altText).toMatch(/Peter Taylor/);
-    expect(result.altText).not.toMatch(/smiling person|capped/);
+    // The caption is always used (issue 11); the name comes from it, never from the title alone.
+    expect(result.altText).toMatch(/^Peter Taylor was the first Palace player/);
+    expect(result.altText).not.toMatch(/smiling person/);
     expect(result.signals.contextUsed).toContain('caption');
+    expect(result.reasons[0]).toEqual({ source: 'caption', detail: expect.stringMatching(/^Peter Taylor/) });
+    expect(result).toMatchObject({ needsReview: false });
+    expect(result.confidence).toBeGreaterThanOrEqual(0.5);
     expect(result).toMatchObject({ engine: 'offline', decorative: false });
     expect(result.model).toMatch(/centernet/);
   });

@@ -55,15 +55,20 @@ describe('page context', () => {
     expect(findNamedPerson({ caption: 'Monday March 3 at the ground' })).toBeUndefined();
   });
 
-  it('needs a title to be nothing but a name, and another field to agree', () => {
+  it('never takes a title or heading alone as the name of whoever is pictured', () => {
     expect(findNamedPerson({ pageTitle: 'Peter Taylor' })).toBeUndefined();
     expect(
-      findNamedPerson({ pageTitle: 'Peter Taylor – Palace legends', surroundingText: 'Peter Taylor scored…' })
-        ?.name,
-    ).toBe('Peter Taylor');
-    expect(
-      findNamedPerson({ pageTitle: 'Ten Great Goals', surroundingText: 'Ten Great Goals' }),
+      findNamedPerson({
+        pageTitle: 'Peter Taylor – Palace legends',
+        surroundingText: 'Peter Taylor scored…',
+      }),
     ).toBeUndefined();
+    expect(findNamedPerson({ heading: 'Peter Taylor', pageTitle: 'Peter Taylor' })).toBeUndefined();
+    // The caption says who is pictured; the title then only supports it.
+    expect(findNamedPerson({ pageTitle: 'Peter Taylor', caption: 'Peter Taylor in 1975' })).toEqual({
+      name: 'Peter Taylor',
+      sources: ['caption', 'pageTitle'],
+    });
   });
 });
 

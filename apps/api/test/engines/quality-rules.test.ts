@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   applyQualityRules,
   balanceQuotes,
+  fixAnOther,
   removeFileNames,
   removeRedundantOpener,
   tidyAnswer,
@@ -70,24 +71,50 @@ describe('quality rule: within the maximum length, never mid-word', () => {
     );
   });
 
-  it('otherwise cuts at a word boundary and drops a dangling connective', () => {
+  it('otherwise cuts before the last joining word, never leaving it dangling', () => {
     const cut = truncateAtBoundary('A red bicycle leaning against a whitewashed wall with a blue door', 40);
-    expect(cut.length).toBeLessThanOrEqual(40);
-    expect('A red bicycle leaning against a whitewashed wall with a blue door'.startsWith(cut)).toBe(true);
-    expect(cut).toBe('A red bicycle leaning against');
+    expect(cut).toBe('A red bicycle leaning.');
   });
 
-  it('never splits a word', () => {
+  it('prefers a clause boundary: no "…braided ramps and high"', () => {
+    const text =
+      'The interchange of Anthony Henday Drive and Yellowhead Trail is a hybrid design, with braided ramps and high flyovers';
+    expect(truncateAtBoundary(text, 100)).toBe(
+      'The interchange of Anthony Henday Drive and Yellowhead Trail is a hybrid design.',
+    );
+  });
+
+  it('drops a bracket it would cut open, and the word it leaves hanging', () => {
+    expect(
+      truncateAtBoundary('Layout of the temple with (5a and b) storerooms to the north and south', 40),
+    ).toBe('Layout of the temple.');
+  });
+
+  it('never splits a word, never ends on a hanging word, and ends with a full stop', () => {
     for (let max = 20; max < long.length; max += 7) {
       const cut = truncateAtBoundary(long, max);
       expect(cut.length).toBeLessThanOrEqual(max);
-      const next = long.charAt(cut.length);
-      expect(next === '' || /[\s.,;:]/.test(next)).toBe(true);
+      expect(cut).toMatch(/[.!?]$/);
+      const body = cut.replace(/[.]$/, '');
+      expect(long.startsWith(body)).toBe(true);
+      expect(/[\s.,;:]/.test(long.charAt(body.length))).toBe(true);
+      expect(body).not.toMatch(/\s(a|an|the|and|or|with|of|in|on|at|to|by|his|her)$/i);
     }
   });
 
   it('leaves short text alone', () => {
     expect(truncateAtBoundary('A cup of coffee.', 125)).toBe('A cup of coffee.');
+  });
+});
+
+describe('quality rule: "another", never "an other"', () => {
+  it.each([
+    ['Maya Moore and an other person.', 'Maya Moore and another person.'],
+    ['An other view of the bridge.', 'Another view of the bridge.'],
+    ['Two people and another dog.', 'Two people and another dog.'],
+  ])('%s → %s', (input, expected) => {
+    expect(fixAnOther(input)).toBe(expected);
+    expect(applyQualityRules({ altText: input, decorative: false, maxLength: 125 }).altText).toBe(expected);
   });
 });
 

@@ -1,7 +1,8 @@
 import type { PixelStats } from '../image-stats.ts';
-import { findNamedPerson, firstSentence, isDescriptiveAlt, mentionsAny } from '../page-context.ts';
-import type { DetectedFace, DetectedObject, ImageKind, PageContext } from '../types.ts';
-import { countPhrase, type Family, familyNoun, familyWords, nounFor, wordsFor } from './vocabulary.ts';
+import { findNamedPerson, isDescriptiveAlt, leadingPersonName, mentionsAny } from '../page-context.ts';
+import { removeFileNames } from '../quality-rules.ts';
+import type { AltTextReason, DetectedFace, DetectedObject, ImageKind, PageContext } from '../types.ts';
+import { countPhrase, type Family, familyNoun, nounFor, wordsFor } from './vocabulary.ts';
 
 /**
  * Turns what the offline models saw into one natural sentence. Pure and synchronous, so every
@@ -30,6 +31,8 @@ export interface ComposeInput {
   minDetectionScore: number;
   /** Dominant colour of the area below the single person's face, when one colour clearly dominates. */
   clothingColour?: string;
+  /** The length the text must fit; optional parts (kind prefix, detections, text read) join only if they fit. */
+  maxLength?: number;
 }
 
 export interface Composition {
@@ -40,68 +43,119 @@ export interface Composition {
   contextUsed: Array<keyof PageContext>;
   objects: DetectedObject[];
   faces: DetectedFace[];
+  /** How sure the composer is that the text names the main subject right, 0..1 (see ADR 018). */
+  confidence: number;
+  /** The evidence the text rests on, most important first. */
+  reasons: AltTextReason[];
 }
 
-/** Below this the model's own odds are against the specific class: say only its family. */
-const specificScore = 0.5;
+/**
+ * Detection bars, calibrated on the development set (ADR 018). Below `specificScore` the model's own
+ * odds are against the specific class: an animal or vehicle is then named by its family only, any
+ * other thing not at all. A person counts from `personScore`; confusable labels need `confusableScore`.
+ */
+const specificScore = 0.6;
+const personScore = 0.55;
+const confusableScore = 0.8;
+/** Labels the detector gives to round windows, rooftops, stamps and paintings: named only when it is very sure. */
+const confusable = new Set([
+  'clock',
+  'kite',
+  'frisbee',
+  'sports ball',
+  'baseball glove',
+  'baseball bat',
+  'tie',
+  'cell phone',
+  'remote',
+  'mouse',
+  'vase',
+  'fire hydrant',
+  'traffic light',
+  'parking meter',
+  'stop sign',
+  'potted plant',
+  'umbrella',
+  'handbag',
+  'suitcase',
+  'laptop',
+  'tv',
+  'cake',
+  'orange',
+  'apple',
+  'donut',
+  'toothbrush',
+  'scissors',
+  'teddy bear',
+  'hair drier',
+  'knife',
+  'spoon',
+  'fork',
+  'wine glass',
+  'skis',
+  'snowboard',
+  'surfboard',
+  'skateboard',
+  'tennis racket',
+]);
 
 export function composeAltText(input: ComposeInput): Composition {
   const { stats, context } = input;
+  const maxLength = input.maxLength ?? 125;
   const graphic = looksFlat(input);
   // COCO detectors are trained on photographs; on drawings and scientific images they see shapes.
-  const minScore = graphic ? Math.max(input.minDetectionScore, specificScore) : input.minDetectionScore;
+  const minScore = Math.max(input.minDetectionScore, graphic ? specificScore : 0);
   const objects = input.objects
-    .filter((o) => o.score >= minScore && o.area >= 0.004 && !ambiguousFill(o))
+    .filter((o) => o.score >= minScore && o.area >= 0.004 && !ambiguousFill(o) && nameable(o))
     .sort((a, b) => b.area * b.score - a.area * a.score);
   const people = objects.filter((o) => o.label === 'person');
   const faces = acceptFaces(input.faces, objects);
-  const text = input.ocr.words > 0 ? tidyText(input.ocr.text) : '';
-  const firstLine = input.ocr.words > 0 ? (input.ocr.text.split('\n')[0]?.trim() ?? '') : '';
+  const text = legibleText(input.ocr);
+  const firstLine = text ? (input.ocr.text.split('\n')[0]?.trim() ?? '') : '';
   const kind = classifyKind(input, text);
+  const evidence = pixelReasons(input, kind, objects, faces, text);
   const base = { kind, objects, faces, contextUsed: [] as Array<keyof PageContext> };
 
   if (isDecorative(input, text, objects)) {
-    return { ...base, altText: '', decorative: true };
+    return { ...base, altText: '', decorative: true, confidence: 0.9, reasons: evidence };
   }
 
   const personCount = Math.max(people.length, faces.length);
   const things = describeThings(objects.filter((o) => o.label !== 'person'));
-  const contextUsed: Array<keyof PageContext> = [];
+  const pixelSubject = describePixels(personCount, things);
+  const caption = pageCaption(context);
+  const title = titleSubject(context, caption?.text ?? '');
 
-  // 1. A person we can see, named by the page.
+  if (caption) {
+    return {
+      ...base,
+      decorative: false,
+      ...(text ? { textInImage: text } : {}),
+      ...withCaption(input, { kind, caption, title, text, personCount, objects, faces, things, maxLength }),
+      reasons: [
+        { source: caption.source, detail: caption.text },
+        ...(title ? [{ source: title.source, detail: title.text }] : []),
+        ...evidence,
+      ],
+    };
+  }
+
+  // No caption: the pixels, a name the existing alt gives to a person we see, and a page title that names a subject.
+  const contextUsed: Array<keyof PageContext> = [];
   const named = personCount > 0 ? findNamedPerson(context) : undefined;
   let subject: string | undefined;
-  let fromCaption = false;
   if (named) {
     contextUsed.push(...named.sources);
     subject =
       personCount === 1
         ? named.name
-        : `${named.name} and ${countPhrase(personCount - 1, 'other person', 'other people')}`;
+        : `${named.name} and ${personCount === 2 ? 'another person' : countPhrase(personCount - 1, 'other person', 'other people')}`;
   }
-
-  // 2. A caption or existing alt that agrees with the pixels (or that the pixels cannot contradict).
-  if (!subject) {
-    const described = describedByPage(context, objects, personCount);
-    if (described) {
-      subject = described.text;
-      contextUsed.push(described.source);
-      fromCaption = true;
-    }
-  }
-
-  // 3. The pixels alone.
-  const pixelSubject = describePixels(personCount, things);
   const smiling = personCount === 1 && faces[0]?.expression === 'happy';
 
   let altText: string;
   if (kind === 'text' || kind === 'screenshot' || kind === 'chart' || kind === 'logo') {
     altText = describeGraphic(kind, text, firstLine, stats, subject ?? pixelSubject);
-  } else if (fromCaption && subject) {
-    // A caption is a sentence of its own: the kind goes in front of it, not into it.
-    const kindLabel =
-      kind === 'illustration' ? 'Illustration' : stats.greyscale ? 'Black-and-white photograph' : undefined;
-    altText = kindLabel ? `${kindLabel}: ${subject}` : capitalise(subject);
   } else {
     // "a smiling person", but "Peter Taylor, smiling": names are not adjectives' hosts.
     const who = subject ?? (smiling ? pixelSubject.replace(/^a person/, 'a smiling person') : pixelSubject);
@@ -126,13 +180,265 @@ export function composeAltText(input: ComposeInput): Composition {
     else if (who && !portrait && kind === 'photo' && !subject) core += toneClause(stats);
     altText = core;
   }
+  // A title that names a subject leads, the way a caption would: "Carry Nation Home: photograph of a house".
+  if (title && !subject) {
+    altText = `${title.text}: ${lower(altText)}`;
+    contextUsed.push(title.source);
+  }
+  const reasons: AltTextReason[] = [
+    ...(named
+      ? named.sources.flatMap((source): AltTextReason[] =>
+          source === 'caption' ||
+          source === 'existingAlt' ||
+          source === 'heading' ||
+          source === 'pageTitle' ||
+          source === 'surroundingText'
+            ? [{ source, detail: named.name }]
+            : [],
+        )
+      : []),
+    ...(title && !subject ? [{ source: title.source, detail: title.text }] : []),
+    ...evidence,
+  ];
   return {
     ...base,
     contextUsed: [...new Set(contextUsed)],
     altText: finish(altText),
     decorative: false,
+    confidence: pixelConfidence({ kind, named: Boolean(named), personCount, objects, faces, text, input }),
+    reasons,
     ...(text ? { textInImage: text } : {}),
   };
+}
+
+interface CaptionParts {
+  kind: ImageKind;
+  caption: { text: string; source: 'caption' | 'existingAlt' };
+  title: { text: string; source: 'pageTitle' | 'heading' } | undefined;
+  text: string;
+  personCount: number;
+  objects: DetectedObject[];
+  faces: DetectedFace[];
+  things: string;
+  maxLength: number;
+}
+
+/**
+ * A caption is the page's own description of its figure: always used, whatever the detector says.
+ * The page title leads when it names a subject the caption lacks; a portrait of the person the
+ * caption names is called one; what the detector adds or the image's text joins only when it fits.
+ */
+function withCaption(
+  input: ComposeInput,
+  parts: CaptionParts,
+): Pick<Composition, 'altText' | 'contextUsed' | 'confidence'> {
+  const { stats } = input;
+  const { kind, caption, title, text, personCount, objects, faces, maxLength } = parts;
+  const contextUsed: Array<keyof PageContext> = [caption.source];
+  let core = caption.text;
+  const name = leadingPersonName(core);
+  const portrait =
+    kind === 'photo' &&
+    personCount === 1 &&
+    isPortrait(
+      objects.find((o) => o.label === 'person'),
+      faces[0],
+    );
+  // "Portrait of Peter Taylor in 1975", but not "Portrait of Peter Taylor was the first…".
+  if (name && portrait && nameIsThePhrase(core, name))
+    core = `${stats.greyscale ? 'Black-and-white portrait' : 'Portrait'} of ${core}`;
+  if (title) {
+    core = `${title.text}: ${core}`;
+    contextUsed.push(title.source);
+  }
+  core = finish(core);
+  const optional: string[] = [];
+  const kindLabel =
+    kind === 'illustration'
+      ? 'Illustration'
+      : kind === 'chart'
+        ? 'Chart'
+        : stats.greyscale && kind === 'photo' && !/Black-and-white/.test(core)
+          ? 'Black-and-white photograph'
+          : undefined;
+  // With a title leading, the kind follows as its own short sentence rather than a second colon.
+  if (kindLabel && title) optional.push(`${kindLabel}.`);
+  // What the detector adds: only what the caption does not already say, only when it is sure.
+  const titleNamesPerson = title !== undefined && leadingPersonName(title.text) === title.text;
+  const sure = describeSure(objects, titleNamesPerson ? 0 : personCount, caption.text);
+  if (sure && kind === 'photo') optional.push(`${capitalise(sure)} in view.`);
+  if (text && !mentionsAny(caption.text, [text])) optional.push(`Text: ${quote(text)}.`);
+  let altText = core;
+  for (const extra of optional)
+    if (`${altText} ${extra}`.length <= maxLength) altText = `${altText} ${extra}`;
+  // A prefix is worth its characters only when nothing of the caption has to go for it.
+  if (kindLabel && !title && `${kindLabel}: ${altText}`.length <= maxLength)
+    altText = `${kindLabel}: ${altText}`;
+  const agrees = objects.some((o) => mentionsAny(caption.text, wordsFor(o.label)));
+  const descriptive = caption.text.length <= 90 && !narrative.test(caption.text);
+  const confidence =
+    (caption.source === 'existingAlt' ? 0.8 : 0.6) + (descriptive ? 0.15 : 0) + (agrees ? 0.1 : 0);
+  return { altText, contextUsed: [...new Set(contextUsed)], confidence: Math.min(0.95, confidence) };
+}
+
+/** A caption telling a story (who did what, when) rather than describing the figure. */
+const narrative =
+  /\b(was|were|had|has|have|became|won|directed|compared|described|served|issued|celebrated|promoted|inspired|set up|published|wrote|written|founded|built|released)\b/i;
+
+/** Things and people the detector is sure of that the caption does not already mention. */
+function describeSure(objects: DetectedObject[], personCount: number, caption: string): string {
+  const sureThings = objects.filter(
+    (o) => o.label !== 'person' && o.score >= 0.7 && !mentionsAny(caption, wordsFor(o.label)),
+  );
+  const sayPeople =
+    personCount > 0 &&
+    !mentionsAny(caption, wordsFor('person')) &&
+    !leadingPersonName(caption) &&
+    objects.some((o) => o.label === 'person' && o.score >= 0.7);
+  return describePixels(sayPeople ? personCount : 0, describeThings(sureThings));
+}
+
+/** True when the caption is the name plus where or when ("Peter Taylor in 1975"), not a sentence about the person. */
+function nameIsThePhrase(caption: string, name: string): boolean {
+  const rest = caption.slice(name.length).trim();
+  return (
+    rest === '' || /^(?:[,(]|in|at|during|on|with|playing|performing|speaking|after|before|as)\b/i.test(rest)
+  );
+}
+
+/** The caption, or failing that a descriptive existing alt, cleaned of credits, bracketed dates and file names. */
+export function pageCaption(
+  context: PageContext,
+): { text: string; source: 'caption' | 'existingAlt' } | undefined {
+  for (const source of ['caption', 'existingAlt'] as const) {
+    const value = context[source];
+    if (!value || (source === 'existingAlt' && !isDescriptiveAlt(value, context.fileName))) continue;
+    const text = cleanCaption(value, context.fileName);
+    if (text.length >= 3 && /\p{L}{2}/u.test(text)) return { text, source };
+  }
+  return undefined;
+}
+
+const month = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\\.?';
+const dateInBrackets = new RegExp(
+  `\\s*[([](?:(?:c\\.|ca\\.|circa|about|before|after)\\s*)?(?:\\d{1,2}\\s+)?(?:${month}\\s+)?(?:\\d{1,2},?\\s+)?\\d{3,4}s?(?:\\s*[–-]\\s*\\d{2,4}s?)?[)\\]]`,
+  'gi',
+);
+
+/** "Photo: X", "© X", "(Credit: X)", "(1883)", "IMG_2041.jpg": not what the picture shows. */
+export function cleanCaption(text: string, fileName?: string): string {
+  let t = removeFileNames(text.replace(/\s+/g, ' ').trim(), fileName);
+  t = t
+    .replace(/\s*[([](?:photo(?:graph)?|image|picture)?\s*(?:credit|courtesy|source|by|©)[^)\]]*[)\]]/gi, '')
+    .replace(/\s*©.*$/, '')
+    .replace(
+      /(?:^|[\s.;,|–—-]+)(?:(?:photo(?:graph)?|image|picture)\s*(?:by|credit|courtesy(?: of)?)?|credit|courtesy of|source)\s*:\s*.*$/i,
+      '',
+    )
+    .replace(/(?:^|[\s.;,|–—-]+)(?:photo(?:graph)?|image|picture)\s+(?:by|courtesy of)\s+[^.;]*$/i, '')
+    .replace(/^(?:photo(?:graph)?|image|picture)\s*:\s*/i, '')
+    .replace(dateInBrackets, '')
+    .replace(/\s*\((?:pictured|shown|above|below|pictured (?:above|below|here))\)/gi, '')
+    .replace(/\s+([.,;:])/g, '$1')
+    .replace(/[\s,;:–—-]+$/, '')
+    .trim();
+  return t;
+}
+
+/** The page's title or heading when it names a subject the caption does not ("Downton Abbey"), never a list. */
+export function titleSubject(
+  context: PageContext,
+  caption: string,
+): { text: string; source: 'pageTitle' | 'heading' } | undefined {
+  for (const source of ['heading', 'pageTitle'] as const) {
+    const raw = context[source];
+    if (!raw) continue;
+    // "Peter Taylor – Wikipedia", "Pricing | Acme": the part before the site's name.
+    const text = (raw.split(/\s[|–—-]\s|\s[|]/)[0] ?? '')
+      .replace(/^(?:draft|wikipedia|user|file):\s*/i, '')
+      .trim();
+    if (!text || text.length > 60) continue;
+    if (
+      /^(?:lists?|timeline|index|outline|glossary|category|portal|template|comparison|history|discography|bibliography|filmography)\b/i.test(
+        text,
+      )
+    )
+      continue;
+    const main = text.replace(/\s*\([^)]*\)/g, '');
+    const words = (main.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []).filter(
+      (w) => !titleStopWords.has(w),
+    );
+    if (words.length === 0) continue;
+    const lowerCaption = caption.toLowerCase();
+    const missing = words.filter((w) => !lowerCaption.includes(w));
+    if (missing.length * 2 < words.length + 1 && caption) continue;
+    // A name from a title alone never labels whoever is pictured: only when the caption names them too.
+    if (leadingPersonName(main) === main && missing.length === words.length) continue;
+    return { text, source };
+  }
+  return undefined;
+}
+
+const titleStopWords = new Set(['the', 'and', 'for', 'from', 'with', 'of']);
+
+function nameable(o: DetectedObject): boolean {
+  if (o.label === 'person') return o.score >= personScore;
+  if (confusable.has(o.label)) return o.score >= confusableScore;
+  const family = nounFor(o.label).family;
+  // An unsure animal or vehicle is named by its family, and only when it is a noticeable part of the picture.
+  return (
+    o.score >= specificScore ||
+    ((family === 'animal' || family === 'vehicle') && o.score >= 0.45 && o.area >= 0.03)
+  );
+}
+
+/** OCR text worth quoting: read confidently, with at least one real word, not a stray number. */
+function legibleText(ocr: TextReading): string {
+  if (ocr.words === 0 || ocr.confidence < 75) return '';
+  const text = tidyText(ocr.text);
+  return /\p{L}{3}/u.test(text) ? text : '';
+}
+
+function pixelReasons(
+  input: ComposeInput,
+  kind: ImageKind,
+  objects: DetectedObject[],
+  faces: DetectedFace[],
+  text: string,
+): AltTextReason[] {
+  const reasons: AltTextReason[] = [];
+  if (text) reasons.push({ source: 'ocr', detail: text, score: round(input.ocr.confidence / 100) });
+  for (const o of objects) reasons.push({ source: 'detection', detail: o.label, score: round(o.score) });
+  for (const f of faces) reasons.push({ source: 'face', detail: 'face', score: round(f.score) });
+  const look = [
+    kind,
+    input.stats.greyscale ? 'black-and-white' : '',
+    input.stats.colours.length ? `${joinList(input.stats.colours)} tones` : '',
+  ].filter(Boolean);
+  reasons.push({ source: 'pixels', detail: look.join(', ') });
+  return reasons;
+}
+
+function pixelConfidence(p: {
+  kind: ImageKind;
+  named: boolean;
+  personCount: number;
+  objects: DetectedObject[];
+  faces: DetectedFace[];
+  text: string;
+  input: ComposeInput;
+}): number {
+  const top = p.objects[0];
+  if (p.named) return 0.8;
+  if (p.text && p.input.ocr.confidence >= 85 && p.kind !== 'photo') return 0.7;
+  if (p.personCount === 1 && (p.faces[0]?.score ?? 0) >= 0.85 && (p.faces[0]?.area ?? 0) >= 0.05) return 0.6;
+  if (top && top.score >= 0.7) return 0.5;
+  if (top || p.personCount > 0) return 0.35;
+  return 0.15;
+}
+
+function round(n: number): number {
+  return Math.round(n * 100) / 100;
 }
 
 /** A face counts as a person only with a person box around it or a strong score and no animal there. */
@@ -198,27 +504,6 @@ function describePixels(personCount: number, things: string): string {
   const people = personCount > 0 ? countPhrase(personCount, 'person', 'people') : '';
   if (people && things) return `${people} with ${things}`;
   return people || things;
-}
-
-function describedByPage(
-  context: PageContext,
-  objects: DetectedObject[],
-  personCount: number,
-): { text: string; source: keyof PageContext } | undefined {
-  const seen = objects.map((o) =>
-    o.score >= specificScore ? wordsFor(o.label) : familyWords(nounFor(o.label).family),
-  );
-  if (personCount > 0 && !objects.some((o) => o.label === 'person')) seen.push(wordsFor('person'));
-  for (const source of ['caption', 'existingAlt'] as const) {
-    const value = context[source];
-    if (!value || (source === 'existingAlt' && !isDescriptiveAlt(value, context.fileName))) continue;
-    const sentence = firstSentence(value);
-    if (sentence.length < 8) continue;
-    // With nothing recognised we cannot contradict the page; otherwise it must mention what we see.
-    const agrees = seen.length === 0 || seen.some((words) => mentionsAny(sentence, words));
-    if (agrees) return { text: sentence, source };
-  }
-  return undefined;
 }
 
 function withKindPrefix(kind: ImageKind, stats: PixelStats, body: string): string {

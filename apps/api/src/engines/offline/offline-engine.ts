@@ -50,6 +50,7 @@ export function createOfflineEngine(options: EngineOptions): AltTextEngine {
     describe.signal?.throwIfAborted();
     const tModels = performance.now();
     const context = cleanContext(describe.context);
+    const maxLength = describe.maxLength ?? options.defaultMaxLength;
     const composition = composeAltText({
       stats,
       objects: models?.objects ?? [],
@@ -60,9 +61,9 @@ export function createOfflineEngine(options: EngineOptions): AltTextEngine {
       transparentShare: prepared.transparentShare,
       context,
       minDetectionScore: options.offline.minDetectionScore,
+      maxLength,
       ...clothing(prepared, models?.faces ?? []),
     });
-    const maxLength = describe.maxLength ?? options.defaultMaxLength;
     const ruled = applyQualityRules({
       altText: composition.altText,
       decorative: composition.decorative,
@@ -75,13 +76,12 @@ export function createOfflineEngine(options: EngineOptions): AltTextEngine {
       total: Math.round(performance.now() - t0),
     };
     if (models) Object.assign(timingsMs, models.timingsMs);
-    // Interim evidence score until the composer reports its own (issue 11): page text plus detections.
-    const evidence = composition.contextUsed.length * 0.25 + composition.objects.length * 0.1;
     return {
       altText: ruled.altText,
       decorative: ruled.decorative,
-      ...reviewVerdict(composition.decorative ? 0.9 : Math.min(0.9, 0.2 + evidence), options.reviewThreshold),
-      reasons: [],
+      // The composer's own evidence-based score and the evidence it used (ADR 018).
+      ...reviewVerdict(composition.confidence, options.reviewThreshold),
+      reasons: composition.reasons,
       ...(composition.textInImage ? { textInImage: composition.textInImage } : {}),
       signals: {
         width: prepared.original.width,

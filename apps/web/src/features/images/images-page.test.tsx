@@ -6,15 +6,28 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { deferred, findToast, json, type MockCall, mockApi } from '../../test/mock-api.ts';
 import { renderApp, storeSession } from '../../test/render-app.tsx';
 import { buildExportWorkbook } from './export-images.ts';
+import { noneNeedReview } from './images-page.tsx';
 
 const m = messages.images;
 
-/** A library of `count` images, newest first, with UUID ids like the server's. */
-function makeLibrary(count: number) {
+type LibraryImage = {
+  id: string;
+  src: string;
+  alt_text: string;
+  confidence: number | null;
+  needsReview: boolean;
+  reasons: { source: string; detail: string; score?: number }[];
+};
+
+/** A library of `count` images, newest first, with UUID ids like the server's; none needs review. */
+function makeLibrary(count: number): LibraryImage[] {
   return Array.from({ length: count }, (_, index) => ({
     id: `00000000-0000-4000-8000-${String(index + 1).padStart(12, '0')}`,
     src: `https://example.com/photos/image-${index + 1}.jpg`,
     alt_text: `Alt text ${index + 1}`,
+    confidence: 0.9,
+    needsReview: false,
+    reasons: [],
   }));
 }
 
@@ -292,7 +305,16 @@ describe('image library (/images)', () => {
         return json({ success: true, imageCredits: credits });
       },
       [`POST /images/altText/${id}/regenerate`]: () => {
-        library.current = [{ id, src: 'https://example.com/photos/image-1.jpg', alt_text: 'Fresh words' }];
+        library.current = [
+          {
+            id,
+            src: 'https://example.com/photos/image-1.jpg',
+            alt_text: 'Fresh words',
+            confidence: 0.9,
+            needsReview: false,
+            reasons: [],
+          },
+        ];
         return json({ success: true, image: library.current[0], remainingCredits: 9 });
       },
     });
@@ -447,5 +469,141 @@ describe('export workbook', () => {
       [1, 'https://a.example/1.png', 'One'],
       [2, 'https://a.example/2.png', ''],
     ]);
+  });
+});
+
+describe('alt text review (issue 11)', () => {
+  /** Three images; the 1st and 3rd need review, the 1st with the evidence the engine used. */
+  function reviewLibrary() {
+    const [first, second, third] = makeLibrary(3) as [LibraryImage, LibraryImage, LibraryImage];
+    return [
+      {
+        ...first,
+        confidence: 0.31,
+        needsReview: true,
+        reasons: [
+          { source: 'caption', detail: 'Harbour at dusk' },
+          { source: 'detection', detail: 'boat', score: 0.424 },
+        ],
+      },
+      second,
+      { ...third, confidence: 0.2, needsReview: true },
+    ];
+  }
+
+  /** The library handler, honouring ?needsReview=true like the server, and approve clearing the flag. */
+  function reviewHandlers(library: { current: LibraryImage[] }) {
+    return {
+      ...noBatches,
+      'GET /images/altText': (call: MockCall) => {
+        const only = call.query.get('needsReview') === 'true';
+        const rows = only ? library.current.filter((image) => image.needsReview) : library.current;
+        return libraryHandler({ current: rows })(call);
+      },
+      ...Object.fromEntries(
+        library.current.map((image) => [
+          `POST /images/altText/${image.id}/approve`,
+          () => {
+            library.current = library.current.map((row) =>
+              row.id === image.id ? { ...row, needsReview: false } : row,
+            );
+            return json(library.current.find((row) => row.id === image.id));
+          },
+        ]),
+      ),
+    };
+  }
+
+  /** The toast of an approval (an earlier test's may still be showing, so there can be two). */
+  const expectApprovedToast = async () => {
+    const toasts = await screen.findByRole('region', { name: 'Notifications (top right)' });
+    expect(await within(toasts).findAllByText('Alt text approved')).not.toHaveLength(0);
+  };
+
+  const rowOf = (number: number) => {
+    const table = screen.getByRole('table', { name: 'Your images and their alt text' });
+    const box = within(table).getByRole('checkbox', { name: `Select image ${number}` });
+    const row = box.closest('tr');
+    if (!row) throw new Error('no row');
+    return within(row);
+  };
+
+  it('marks the rows needing review with a Review badge and an Approve button', async () => {
+    mockApi(reviewHandlers({ current: reviewLibrary() }));
+    await openLibrary();
+    await screen.findByText('Alt text 1');
+    expect(rowOf(1).getByText(/^Review/)).toHaveTextContent(
+      'Review: this alt text needs review (the generator was 31% sure)',
+    );
+    expect(rowOf(1).getByRole('button', { name: 'Approve alt text for image 1' })).toBeEnabled();
+    expect(rowOf(2).queryByText(/this alt text needs review/)).not.toBeInTheDocument();
+    expect(rowOf(2).queryByRole('button', { name: /Approve/ })).not.toBeInTheDocument();
+    expect(rowOf(3).getByText(/this alt text needs review/)).toBeInTheDocument();
+  });
+
+  it("'Needs review only' lists only the flagged images from page 1, and says when there are none", async () => {
+    const library = { current: reviewLibrary() };
+    const calls = mockApi(reviewHandlers(library));
+    const user = userEvent.setup();
+    await openLibrary();
+    await screen.findByText('Alt text 2');
+    const filter = screen.getByRole('checkbox', { name: 'Needs review only' });
+    expect(filter).not.toBeChecked();
+    expect(calls.find((call) => call.path === '/images/altText')?.query.has('needsReview')).toBe(false);
+    await user.click(filter);
+    await waitFor(() => expect(screen.queryByText('Alt text 2')).not.toBeInTheDocument());
+    expect(screen.getByText('Alt text 1')).toBeInTheDocument();
+    expect(screen.getByText('Alt text 3')).toBeInTheDocument();
+    expect(calls.at(-1)?.query.get('needsReview')).toBe('true');
+    expect(calls.at(-1)?.query.get('page')).toBe('1');
+
+    // Approving both empties the filtered list.
+    await user.click(screen.getByRole('button', { name: 'Approve alt text for image 1' }));
+    await waitFor(() => expect(screen.queryByText('Alt text 1')).not.toBeInTheDocument());
+    await user.click(screen.getByRole('button', { name: 'Approve alt text for image 1' }));
+    expect(await screen.findByText(noneNeedReview)).toBeInTheDocument();
+    // The filter stays, so the person can turn it off again.
+    await user.click(screen.getByRole('checkbox', { name: 'Needs review only' }));
+    expect(await screen.findByText('Alt text 2')).toBeInTheDocument();
+  });
+
+  it('Approve on a row clears the flag: the badge and the button go', async () => {
+    const calls = mockApi(reviewHandlers({ current: reviewLibrary() }));
+    const user = userEvent.setup();
+    await openLibrary();
+    await screen.findByText('Alt text 1');
+    await user.click(rowOf(1).getByRole('button', { name: 'Approve alt text for image 1' }));
+    await expectApprovedToast();
+    await waitFor(() => expect(rowOf(1).queryByText(/this alt text needs review/)).not.toBeInTheDocument());
+    expect(rowOf(1).queryByRole('button', { name: /Approve/ })).not.toBeInTheDocument();
+    expect(rowOf(3).getByText(/this alt text needs review/)).toBeInTheDocument();
+    expect(calls.filter((call) => call.path.endsWith('/approve'))).toHaveLength(1);
+  });
+
+  it('the edit dialog shows the confidence and the evidence with scores as percentages, and approves', async () => {
+    mockApi(reviewHandlers({ current: reviewLibrary() }));
+    const user = userEvent.setup();
+    await openLibrary();
+    await screen.findByText('Alt text 1');
+    await user.click(screen.getByRole('button', { name: 'Edit alt text for image 1' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit alt text for image 1' });
+    const why = within(dialog).getByRole('region', { name: 'Why this alt text' });
+    expect(why).toHaveTextContent('Confidence: 31% — needs review');
+    expect(
+      within(why)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Caption: Harbour at dusk', 'Detected object: boat (42%)']);
+    await user.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    await expectApprovedToast();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    await waitFor(() => expect(rowOf(1).queryByText(/this alt text needs review/)).not.toBeInTheDocument());
+
+    // An image that needs no review: its confidence and no Approve button.
+    await user.click(screen.getByRole('button', { name: 'Edit alt text for image 2' }));
+    const second = await screen.findByRole('dialog', { name: 'Edit alt text for image 2' });
+    expect(within(second).getByText('Confidence: 90%')).toBeInTheDocument();
+    expect(within(second).getByText('No evidence was recorded for this alt text.')).toBeInTheDocument();
+    expect(within(second).queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
   });
 });

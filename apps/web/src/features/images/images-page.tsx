@@ -7,18 +7,26 @@ import { Button } from '../../components/ui/button.tsx';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { notify } from '../../components/ui/notify.ts';
 import { Spinner } from '../../components/ui/spinner.tsx';
+import { serverMessage } from '../../lib/api-error.ts';
 import { readUserId } from '../../lib/auth-storage.ts';
 import { copyText } from '../../lib/copy-text.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
+import { useApproveAltText } from './api/approve-alt-text.ts';
 import { useDeleteLibraryImages } from './api/delete-library-images.ts';
 import { listAllLibraryImages, useLibraryPage } from './api/list-library-images.ts';
-import { EditAltTextDialog, type EditTarget } from './library/edit-alt-text-dialog.tsx';
+import {
+  altTextApproved,
+  altTextApproveFailed,
+  EditAltTextDialog,
+  type EditTarget,
+} from './library/edit-alt-text-dialog.tsx';
 import { type LibraryRow, LibraryTable } from './library/library-table.tsx';
 import { ProgressPanel } from './library/progress-panel.tsx';
 import { RegenerateDialog } from './library/regenerate-dialog.tsx';
 
 export const exportFailed = 'Failed to export images. Please try again.';
 export const nothingToExport = 'There are no images to export.';
+export const noneNeedReview = 'No images need review.';
 
 /** What the scraped-images and upload pages pass when they send the person here after starting a batch. */
 type LibraryLocationState = { batchId?: unknown; message?: unknown } | null;
@@ -49,10 +57,14 @@ export function ImagesPage() {
   const [regenerating, setRegenerating] = useState<EditTarget | null>(null);
   const [showStarted, setShowStarted] = useState(started.message !== null);
   const [exporting, setExporting] = useState(false);
+  /** Only the images whose alt text needs review (issue 11). */
+  const [reviewOnly, setReviewOnly] = useState(false);
   const pageSizeId = useId();
+  const reviewOnlyId = useId();
 
-  const library = useLibraryPage(userId, page, pageSize);
+  const library = useLibraryPage(userId, page, pageSize, reviewOnly);
   const deletion = useDeleteLibraryImages();
+  const approval = useApproveAltText();
   const total = library.data?.total ?? 0;
   const totalPages = Math.max(1, Math.ceil(total / pageSize));
   const rows = library.data?.images ?? [];
@@ -66,12 +78,25 @@ export function ImagesPage() {
     if (library.data && !library.isPlaceholderData && page > totalPages) setPage(totalPages);
   }, [library.data, library.isPlaceholderData, page, totalPages]);
 
-  const replaceRow = (image: LibraryRow) => {
+  /** Keeps a selected row's copy (used by the export) up to date after an edit, approval or regenerate. */
+  const replaceRow = (image: Pick<LibraryRow, 'id'> & Partial<LibraryRow>) => {
     setSelected((current) => {
-      if (!current.has(image.id)) return current;
+      const row = current.get(image.id);
+      if (!row) return current;
       const next = new Map(current);
-      next.set(image.id, image);
+      next.set(image.id, { ...row, ...image });
       return next;
+    });
+  };
+
+  const approve = (row: LibraryRow) => {
+    approval.mutate(row.id, {
+      onSuccess: (image) => {
+        replaceRow(image);
+        notify.success(altTextApproved);
+      },
+      onError: (error) =>
+        notify.error(serverMessage(error, messages.common.unknownError) ?? altTextApproveFailed),
     });
   };
 
@@ -136,6 +161,11 @@ export function ImagesPage() {
     setPage(1);
   };
 
+  const changeReviewOnly = (only: boolean) => {
+    setReviewOnly(only);
+    setPage(1);
+  };
+
   let body: React.ReactNode;
   if (!userId) {
     body = (
@@ -159,7 +189,7 @@ export function ImagesPage() {
       </div>
     );
   } else if (total === 0 && rows.length === 0) {
-    body = <p className="text-slate-800">{messages.images.none}</p>;
+    body = <p className="text-slate-800">{reviewOnly ? noneNeedReview : messages.images.none}</p>;
   } else {
     body = (
       <LibraryTable
@@ -171,6 +201,8 @@ export function ImagesPage() {
         onCopy={(row) => void copy(row)}
         onEdit={(row, number) => setEditing({ ...row, number })}
         onRegenerate={(row, number) => setRegenerating({ ...row, number })}
+        onApprove={approve}
+        approvingId={approval.isPending ? approval.variables : null}
       />
     );
   }
@@ -219,6 +251,20 @@ export function ImagesPage() {
             </Button>
           ) : null}
         </div>
+        {userId ? (
+          <div className="flex items-center gap-2">
+            <input
+              id={reviewOnlyId}
+              type="checkbox"
+              className="size-5 accent-indigo-700"
+              checked={reviewOnly}
+              onChange={(event) => changeReviewOnly(event.target.checked)}
+            />
+            <label htmlFor={reviewOnlyId} className="text-sm font-medium text-slate-900">
+              Needs review only
+            </label>
+          </div>
+        ) : null}
         <Button
           variant="secondary"
           size="sm"

@@ -1,5 +1,5 @@
 import { TOTAL_COUNT_HEADER } from '@altwise/contracts/generation';
-import { listLibraryImagesResponseSchema } from '@altwise/contracts/library';
+import { type LibraryImageRecord, listLibraryImagesResponseSchema } from '@altwise/contracts/library';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequestWithHeaders } from '../../../lib/api-client.ts';
 
@@ -7,18 +7,24 @@ import { apiRequestWithHeaders } from '../../../lib/api-client.ts';
 export const libraryQueryKey = ['library-images'] as const;
 
 export type LibraryPage = {
-  images: { id: string; src: string; alt_text: string }[];
-  /** Images in the whole library (the `x-total-count` header). */
+  images: LibraryImageRecord[];
+  /** Images in the whole listing (the `x-total-count` header): the library, or those needing review. */
   total: number;
 };
 
 /**
  * GET /images/altText?userId=&page=&pageSize= (SPEC.md §7, paged by the server: at 100,000 images the
- * browser cannot slice the whole list). The total comes from the `x-total-count` header.
+ * browser cannot slice the whole list). The total comes from the `x-total-count` header. With
+ * `needsReview`, only the images a person should look at (issue 11).
  */
-export async function listLibraryPage(userId: string, page: number, pageSize: number): Promise<LibraryPage> {
+export async function listLibraryPage(
+  userId: string,
+  page: number,
+  pageSize: number,
+  needsReview = false,
+): Promise<LibraryPage> {
   const { data, headers } = await apiRequestWithHeaders('/images/altText', {
-    query: { userId, page, pageSize },
+    query: { userId, page, pageSize, needsReview: needsReview ? 'true' : undefined },
     schema: listLibraryImagesResponseSchema,
   });
   const header = Number(headers.get(TOTAL_COUNT_HEADER));
@@ -35,14 +41,17 @@ export async function listAllLibraryImages(userId: string) {
   return data;
 }
 
-export const libraryPageQuery = (userId: string, page: number, pageSize: number) =>
+export const libraryPageQuery = (userId: string, page: number, pageSize: number, needsReview = false) =>
   queryOptions({
-    queryKey: [...libraryQueryKey, userId, { page, pageSize }],
-    queryFn: () => listLibraryPage(userId, page, pageSize),
+    queryKey: [...libraryQueryKey, userId, { page, pageSize, needsReview }],
+    queryFn: () => listLibraryPage(userId, page, pageSize, needsReview),
     // Keep showing the rows of the page we come from while the next one loads (no flash of 'Loading...').
     placeholderData: keepPreviousData,
   });
 
-export function useLibraryPage(userId: string | null, page: number, pageSize: number) {
-  return useQuery({ ...libraryPageQuery(userId ?? '', page, pageSize), enabled: userId !== null });
+export function useLibraryPage(userId: string | null, page: number, pageSize: number, needsReview = false) {
+  return useQuery({
+    ...libraryPageQuery(userId ?? '', page, pageSize, needsReview),
+    enabled: userId !== null,
+  });
 }

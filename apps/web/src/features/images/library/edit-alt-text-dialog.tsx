@@ -5,14 +5,23 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { notify } from '../../../components/ui/notify.ts';
 import { serverMessage } from '../../../lib/api-error.ts';
+import { useApproveAltText } from '../api/approve-alt-text.ts';
 import { useEditAltText } from '../api/edit-alt-text.ts';
+import type { LibraryRow } from './library-table.tsx';
+import { ReviewDetails } from './review.tsx';
 
 export const altTextSaved = 'Alt text updated';
 export const altTextSaveFailed = 'Failed to update alt text. Please try again.';
+export const altTextApproved = 'Alt text approved';
+export const altTextApproveFailed = 'Failed to approve alt text. Please try again.';
 
-export type EditTarget = { id: string; src: string; alt_text: string; number: number };
+export type EditTarget = LibraryRow & { number: number };
 
-/** Edit one image's alt text (the `Alt text` textarea is checked by the contract the server uses). */
+/**
+ * Edit one image's alt text (the `Alt text` textarea is checked by the contract the server uses). It also
+ * shows why the generator wrote it (confidence and evidence, issue 11); saving an edit is a review, and
+ * Approve keeps a flagged alt text as it is.
+ */
 export function EditAltTextDialog({
   target,
   onClose,
@@ -20,11 +29,12 @@ export function EditAltTextDialog({
 }: {
   target: EditTarget;
   onClose: () => void;
-  onSaved: (image: { id: string; src: string; alt_text: string }) => void;
+  onSaved: (image: LibraryRow) => void;
 }) {
   const [value, setValue] = useState(target.alt_text);
   const [touched, setTouched] = useState(false);
   const edit = useEditAltText();
+  const approval = useApproveAltText();
   const textareaRef = useRef<HTMLTextAreaElement>(null);
   const id = useId();
   const parsed = editAltTextRequestSchema.safeParse({ alt_text: value });
@@ -49,6 +59,18 @@ export function EditAltTextDialog({
         },
       },
     );
+  };
+
+  const approve = () => {
+    approval.mutate(target.id, {
+      onSuccess: (image) => {
+        notify.success(altTextApproved);
+        onSaved(image);
+      },
+      onError: (failure) => {
+        notify.error(serverMessage(failure, messages.common.unknownError) ?? altTextApproveFailed);
+      },
+    });
   };
 
   return (
@@ -82,10 +104,31 @@ export function EditAltTextDialog({
             </p>
           ) : null}
         </div>
-        <div className="flex justify-end gap-3">
+        <ReviewDetails
+          confidence={target.confidence}
+          needsReview={target.needsReview}
+          reasons={target.reasons}
+        />
+        {target.needsReview ? (
+          <p className="text-sm text-slate-700">
+            Approve keeps this alt text as it is; saving an edit approves it too.
+          </p>
+        ) : null}
+        <div className="flex flex-wrap justify-end gap-3">
           <Button variant="secondary" onClick={onClose}>
             Cancel
           </Button>
+          {target.needsReview ? (
+            <Button
+              variant="secondary"
+              isLoading={approval.isPending}
+              loadingText="Approving..."
+              disabled={edit.isPending}
+              onClick={approve}
+            >
+              Approve
+            </Button>
+          ) : null}
           <Button type="submit" isLoading={edit.isPending} loadingText="Saving...">
             Save
           </Button>

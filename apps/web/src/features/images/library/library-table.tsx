@@ -1,6 +1,9 @@
+import type { LibraryImageRecord } from '@altwise/contracts/library';
 import { useEffect, useRef } from 'react';
+import { ReviewBadge } from './review.tsx';
 
-export type LibraryRow = { id: string; src: string; alt_text: string };
+/** A library row: SPEC's id, src and alt text, with the generator's confidence, review flag and reasons. */
+export type LibraryRow = LibraryImageRecord;
 
 const iconButton =
   'inline-flex min-h-9 items-center justify-center rounded-md px-2 text-sm font-medium text-indigo-800 ring-1 ring-inset ring-indigo-300 hover:bg-indigo-50';
@@ -51,7 +54,8 @@ function HeaderCheckbox({
 
 /**
  * The library table of SPEC.md §2: #, select, URL (truncated; the full URL is the link and its title),
- * Alt Text with a copy button, and the Edit / Regenerate actions users expect.
+ * Alt Text with a copy button, and the Edit / Regenerate actions users expect. A row whose alt text needs
+ * review (issue 11) shows a "Review" badge and an Approve action.
  */
 export function LibraryTable({
   rows,
@@ -62,6 +66,8 @@ export function LibraryTable({
   onCopy,
   onEdit,
   onRegenerate,
+  onApprove,
+  approvingId,
 }: {
   rows: readonly LibraryRow[];
   /** The # of the first row (rows are numbered across pages). */
@@ -72,6 +78,9 @@ export function LibraryTable({
   onCopy: (row: LibraryRow) => void;
   onEdit: (row: LibraryRow, number: number) => void;
   onRegenerate: (row: LibraryRow, number: number) => void;
+  onApprove: (row: LibraryRow, number: number) => void;
+  /** The row whose approval is under way (its button is busy). */
+  approvingId?: string | null;
 }) {
   const selectedOnPage = rows.filter((row) => selected.has(row.id)).length;
   const allOnPage = rows.length > 0 && selectedOnPage === rows.length;
@@ -132,7 +141,14 @@ export function LibraryTable({
                 </td>
                 <td className="px-3 py-3">
                   <div className="flex items-start gap-2">
-                    <p className="min-w-0 flex-1 break-words text-slate-900">{row.alt_text}</p>
+                    <div className="min-w-0 flex-1">
+                      <p className="break-words text-slate-900">{row.alt_text}</p>
+                      {row.needsReview ? (
+                        <p className="mt-1">
+                          <ReviewBadge confidence={row.confidence} />
+                        </p>
+                      ) : null}
+                    </div>
                     <button
                       type="button"
                       onClick={() => onCopy(row)}
@@ -162,6 +178,17 @@ export function LibraryTable({
                     >
                       Regenerate
                     </button>
+                    {row.needsReview ? (
+                      <button
+                        type="button"
+                        className={`${iconButton} disabled:cursor-not-allowed disabled:opacity-60`}
+                        aria-label={`Approve alt text for image ${number}`}
+                        disabled={approvingId === row.id}
+                        onClick={() => onApprove(row, number)}
+                      >
+                        {approvingId === row.id ? 'Approving...' : 'Approve'}
+                      </button>
+                    ) : null}
                   </div>
                 </td>
               </tr>

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { productForAmount } from '../src/modules/billing/service.ts';
+import { productForAmount } from '../src/modules/billing/card-service.ts';
 import { balanceOf, createUser, type TestUser } from './billing-helpers.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 

@@ -33,7 +33,8 @@ describe('dodo provider', () => {
       product,
       quantity: 3,
       customer: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' },
-      redirectUrl: 'https://altwise.example/dashboard',
+      returnPath: '/dashboard',
+      publicUrl: 'https://altwise.example',
     });
     const url = new URL(checkoutUrl);
     expect(url.origin).toBe('https://test.checkout.dodopayments.com');

@@ -1,7 +1,7 @@
 import type { ProductId } from '@altwise/contracts/billing';
 import DodoPayments from 'dodopayments';
 import { badGateway } from '../../errors.ts';
-import { type PaymentProvider, parseDodoFormatWebhook } from './payment-provider.ts';
+import { type PaymentProvider, parseDodoFormatWebhook, signsStandardWebhook } from './payment-provider.ts';
 
 const checkoutHosts = {
   test_mode: 'https://test.checkout.dodopayments.com',
@@ -31,7 +31,7 @@ export function createDodoProvider(
   return {
     name: 'dodo',
 
-    async createCheckout({ checkoutId, product, quantity, customer, redirectUrl }) {
+    async createCheckout({ checkoutId, product, quantity, customer, returnPath, publicUrl }) {
       const dodoProductId = options.productIds[product.id];
       const query = new URLSearchParams({
         quantity: String(product.kind === 'pack' ? quantity : 1),
@@ -39,7 +39,8 @@ export function createDodoProvider(
         lastName: customer.lastName,
         email: customer.email,
         disableEmail: 'true',
-        redirect_url: redirectUrl,
+        // Dodo's page is on its own origin: it sends the buyer back to an absolute URL of ours.
+        redirect_url: `${publicUrl}${returnPath}`,
         metadata_checkout_id: checkoutId,
       });
       return {
@@ -54,6 +55,11 @@ export function createDodoProvider(
         throw badGateway('The payment provider did not accept the cancellation. Please try again.', error);
       }
     },
+
+    signsWebhook: signsStandardWebhook,
+
+    // Dodo sends this business's events only; each names its checkout or subscription.
+    isOurPayment: () => true,
 
     parseWebhook(rawBody, headers) {
       return parseDodoFormatWebhook(

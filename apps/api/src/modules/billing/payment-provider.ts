@@ -3,28 +3,71 @@ import { z } from 'zod';
 import { verifyWebhook, type WebhookHeaders, WebhookVerificationError } from './standard-webhooks.ts';
 
 /**
- * A card payment provider (STYLE.md habit 7): hosted checkout, subscription cancel, webhooks.
- * `sandbox` is the embedded default (offline, this server plays the provider); `dodo` is Dodo
- * Payments. Both speak Dodo's webhook format, so one parser serves both.
+ * What every provider that posts to POST /webhooks/payments offers: it recognises its own signature
+ * scheme, verifies and parses its events, and says which payments it reports are ours to credit.
  */
-export interface PaymentProvider {
+export interface PaymentWebhookSource {
+  readonly name: string;
+  /** Whether the request carries this provider's signature headers (so this provider verifies it). */
+  signsWebhook(headers: WebhookHeaders): boolean;
+  /** Verifies the signature (throws WebhookVerificationError) and turns the body into an event. */
+  parseWebhook(rawBody: string, headers: WebhookHeaders): PaymentEvent;
+  /** Whether a payment it reports is one of our checkouts, paid at the catalogue's price. */
+  isOurPayment(payment: ProviderPayment): boolean;
+}
+
+/**
+ * A hosted-checkout payment provider (STYLE.md habit 7): hosted checkout, subscription cancel,
+ * webhooks. `sandbox` is the embedded default (offline, this server plays the provider); `dodo` is
+ * Dodo Payments. Both speak Dodo's webhook format, so one parser serves both.
+ */
+export interface PaymentProvider extends PaymentWebhookSource {
   readonly name: 'sandbox' | 'dodo';
   /** The hosted checkout URL the browser goes to (SPEC.md §7 `/buy/{productId}?…`). */
   createCheckout(input: CheckoutInput): Promise<{ checkoutUrl: string }>;
   /** Stops renewal at the end of the paid period; credits already granted stay. */
   cancelSubscription(providerSubscriptionId: string): Promise<void>;
-  /** Verifies the signature (throws WebhookVerificationError) and turns the body into an event. */
-  parseWebhook(rawBody: string, headers: WebhookHeaders): PaymentEvent;
 }
+
+/**
+ * The legacy card form's provider (POST /stripe/checkout, then the client confirms the card with
+ * the client secret): Stripe when STRIPE_SECRET_KEY is set, otherwise the sandbox.
+ */
+export interface CardPaymentProvider extends PaymentWebhookSource {
+  readonly name: 'stripe' | 'sandbox';
+  /** Starts a card payment for a checkout we recorded; the client secret lets the browser pay it. */
+  createCardPayment(input: CardPaymentInput): Promise<{ clientSecret: string }>;
+  /** Whether an id can be one of this provider's payments that is worth asking the provider about. */
+  ownsPaymentId(paymentId: string): boolean;
+  /** The payment as the provider sees it now; null when the provider does not know it. */
+  retrieveCardPayment(paymentId: string): Promise<CardPayment | null>;
+}
+
+export type CardPaymentInput = {
+  checkoutId: string;
+  userId: string;
+  product: BillingProduct;
+  quantity: number;
+  email: string;
+};
+
+/** A provider payment plus the user our server wrote into its metadata. */
+export type CardPayment = ProviderPayment & { userId: string | null };
 
 export type CheckoutInput = {
   checkoutId: string;
   product: BillingProduct;
   quantity: number;
   customer: { firstName: string; lastName: string; email: string };
-  /** Absolute same-origin URL the provider sends the buyer back to. */
-  redirectUrl: string;
+  /** Where on our site the provider sends the buyer back to, e.g. `/dashboard`. */
+  returnPath: string;
+  /** This site's public origin (PUBLIC_URL), for providers on another origin. */
+  publicUrl: string;
 };
+
+/** Standard Webhooks (Dodo and the sandbox): the request carries `webhook-id` / `webhook-signature`. */
+export const signsStandardWebhook = (headers: WebhookHeaders) =>
+  headers['webhook-signature'] !== undefined || headers['webhook-id'] !== undefined;
 
 export type ProviderPayment = {
   paymentId: string;

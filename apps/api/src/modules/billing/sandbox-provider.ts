@@ -1,6 +1,11 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { type BillingProduct, findBillingProduct } from '@altwise/contracts/billing';
-import { type PaymentProvider, parseDodoFormatWebhook } from './payment-provider.ts';
+import {
+  type CardPaymentProvider,
+  type PaymentProvider,
+  parseDodoFormatWebhook,
+  signsStandardWebhook,
+} from './payment-provider.ts';
 import { signWebhook } from './standard-webhooks.ts';
 
 /** Test cards the sandbox knows (the usual card-network test numbers). */
@@ -114,29 +119,32 @@ export function createSandboxProvider(options: { secret: string; deliver: Webhoo
     return left.length === right.length && timingSafeEqual(left, right);
   };
 
-  const provider: PaymentProvider & {
-    charge(charge: SandboxCharge, now?: Date): Promise<SandboxChargeResult>;
-    /** The card form's authority to pay one checkout (like a payment intent's client secret). */
-    clientSecretFor(checkoutId: string): string;
-    /** The checkout a client secret pays, or null when it was not made by this sandbox. */
-    checkoutIdFromClientSecret(clientSecret: string): string | null;
-    /**
-     * The hosted checkout page's authority to show and pay one checkout, made when its signed-in
-     * creator starts it (ADR 020): `{expiry}.{HMAC of the checkout id and expiry}`.
-     */
-    checkoutTokenFor(checkoutId: string, now?: Date): string;
-    checkCheckoutToken(checkoutId: string, token: string, now?: Date): CheckoutTokenCheck;
-  } = {
+  const provider: PaymentProvider &
+    CardPaymentProvider & {
+      readonly name: 'sandbox';
+      charge(charge: SandboxCharge, now?: Date): Promise<SandboxChargeResult>;
+      /** The card form's authority to pay one checkout (like a payment intent's client secret). */
+      clientSecretFor(checkoutId: string): string;
+      /** The checkout a client secret pays, or null when it was not made by this sandbox. */
+      checkoutIdFromClientSecret(clientSecret: string): string | null;
+      /**
+       * The hosted checkout page's authority to show and pay one checkout, made when its signed-in
+       * creator starts it (ADR 020): `{expiry}.{HMAC of the checkout id and expiry}`.
+       */
+      checkoutTokenFor(checkoutId: string, now?: Date): string;
+      checkCheckoutToken(checkoutId: string, token: string, now?: Date): CheckoutTokenCheck;
+    } = {
     name: 'sandbox',
 
-    async createCheckout({ checkoutId, product, quantity, customer, redirectUrl }) {
+    async createCheckout({ checkoutId, product, quantity, customer, returnPath }) {
       const query = new URLSearchParams({
         quantity: String(product.kind === 'pack' ? quantity : 1),
         firstName: customer.firstName,
         lastName: customer.lastName,
         email: customer.email,
         disableEmail: 'true',
-        redirect_url: redirectUrl,
+        // The sandbox's page is on this origin, so a path is enough (and works behind Vite's proxy).
+        redirect_url: returnPath,
         metadata_checkout_id: checkoutId,
         checkout_token: provider.checkoutTokenFor(checkoutId),
       });
@@ -145,6 +153,24 @@ export function createSandboxProvider(options: { secret: string; deliver: Webhoo
 
     async cancelSubscription() {
       // Nothing renews by itself in the sandbox, so there is nothing to stop on its side.
+    },
+
+    signsWebhook: signsStandardWebhook,
+
+    // Only this server signs the sandbox's events, and only for checkouts it charged.
+    isOurPayment: () => true,
+
+    // The legacy card form on the sandbox: the client secret is the form's authority to pay the
+    // checkout (POST /payments/sandbox/confirm); the payment then arrives by webhook.
+    async createCardPayment({ checkoutId }) {
+      return { clientSecret: provider.clientSecretFor(checkoutId) };
+    },
+
+    // Its payments are settled by its own webhooks before the confirm answers: nothing to ask.
+    ownsPaymentId: () => false,
+
+    async retrieveCardPayment() {
+      return null;
     },
 
     parseWebhook(rawBody, headers) {

@@ -2,11 +2,11 @@ import { findBillingProduct } from '@altwise/contracts/billing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeStripe, startFakeStripe } from '../../../test/fake-stripe.ts';
 import { WebhookVerificationError } from './standard-webhooks.ts';
-import { type CardPaymentProvider, createStripeCardProvider } from './stripe-provider.ts';
+import { createStripeCardProvider, type StripeCardProvider } from './stripe-provider.ts';
 
 const WEBHOOK_SECRET = 'whsec_unit_test_secret';
 let fake: FakeStripe;
-let stripe: CardPaymentProvider;
+let stripe: StripeCardProvider;
 beforeAll(async () => {
   fake = await startFakeStripe();
   const base = new URL(fake.apiBase);

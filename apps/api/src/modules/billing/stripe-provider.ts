@@ -1,6 +1,11 @@
 import { type BillingProduct, findBillingProduct } from '@altwise/contracts/billing';
 import Stripe from 'stripe';
-import type { PaymentEvent, ProviderPayment } from './payment-provider.ts';
+import type {
+  CardPayment,
+  CardPaymentInput,
+  CardPaymentProvider,
+  ProviderPayment,
+} from './payment-provider.ts';
 import {
   WEBHOOK_TOLERANCE_SECONDS,
   type WebhookHeaders,
@@ -8,21 +13,14 @@ import {
 } from './standard-webhooks.ts';
 
 /**
- * The legacy card form's provider (POST /stripe/checkout → Stripe.js confirmCardPayment): one
- * PaymentIntent per checkout, in US cents from our catalogue. Only the card routes use it; the
- * hosted checkout stays with PAYMENT_PROVIDER. A plan bought this way is one paid period (a
- * PaymentIntent does not renew).
+ * The legacy card form's provider with STRIPE_SECRET_KEY (POST /stripe/checkout → Stripe.js
+ * confirmCardPayment): one PaymentIntent per checkout, in US cents from our catalogue. Only the card
+ * routes use it; the hosted checkout stays with PAYMENT_PROVIDER. A plan bought this way is one paid
+ * period (a PaymentIntent does not renew).
  */
-export interface CardPaymentProvider {
+export interface StripeCardProvider extends CardPaymentProvider {
   readonly name: 'stripe';
-  /** Starts a card payment for a checkout we recorded; the client secret lets the browser pay it. */
   createCardPayment(input: CardPaymentInput): Promise<{ paymentId: string; clientSecret: string }>;
-  /** Whether an id can be one of this provider's payments (so it is worth asking the provider). */
-  ownsPaymentId(paymentId: string): boolean;
-  /** The payment as the provider sees it now; null when the provider does not know it. */
-  retrieveCardPayment(paymentId: string): Promise<CardPayment | null>;
-  /** Verifies the Stripe-Signature header over the raw body (throws WebhookVerificationError). */
-  parseWebhook(rawBody: string, headers: WebhookHeaders): PaymentEvent;
 }
 
 /** config.ts's `stripe` (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_API_BASE). */
@@ -32,17 +30,6 @@ export type StripeCardOptions = {
   /** A Stripe-compatible server (tests), as the SDK's host/port/protocol; null: api.stripe.com. */
   apiBase: { protocol: 'http' | 'https'; host: string; port: number } | null;
 };
-
-export type CardPaymentInput = {
-  checkoutId: string;
-  userId: string;
-  product: BillingProduct;
-  quantity: number;
-  email: string;
-};
-
-/** A provider payment plus the user our server wrote into its metadata. */
-export type CardPayment = ProviderPayment & { userId: string | null };
 
 /** What a checkout costs in cents: the catalogue's price, never the client's amount. */
 export const amountCentsFor = (product: BillingProduct, quantity: number) =>
@@ -77,7 +64,20 @@ function toCardPayment(intent: Stripe.PaymentIntent): CardPayment {
   };
 }
 
-export function createStripeCardProvider(config: StripeCardOptions): CardPaymentProvider {
+/**
+ * A Stripe payment we made for one of our checkouts, for the catalogue's price. Anything else on
+ * the Stripe account (another integration's payment, an edited amount) is never credited.
+ */
+export function isOurCardPayment(payment: ProviderPayment): boolean {
+  const product = payment.productId ? findBillingProduct(payment.productId) : undefined;
+  return (
+    product !== undefined &&
+    payment.checkoutId !== null &&
+    payment.amountCents === amountCentsFor(product, payment.quantity)
+  );
+}
+
+export function createStripeCardProvider(config: StripeCardOptions): StripeCardProvider {
   const stripe = new Stripe(config.secretKey, {
     maxNetworkRetries: 2,
     timeout: 20_000,
@@ -112,6 +112,10 @@ export function createStripeCardProvider(config: StripeCardOptions): CardPayment
       if (!intent.client_secret) throw new Error(`Stripe answered no client_secret for ${intent.id}`);
       return { paymentId: intent.id, clientSecret: intent.client_secret };
     },
+
+    signsWebhook: (headers) => headers['stripe-signature'] !== undefined,
+
+    isOurPayment: isOurCardPayment,
 
     ownsPaymentId: (paymentId) => /^pi_[A-Za-z0-9]{1,200}$/.test(paymentId),
 

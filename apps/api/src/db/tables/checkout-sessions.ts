@@ -18,7 +18,7 @@ export const checkoutSessions = pgTable(
     /** Catalogue product id (contracts billingProducts), not the provider's. */
     productId: text('product_id').notNull(),
     quantity: integer('quantity').notNull().default(1),
-    /** pending, completed, failed */
+    /** pending, paying (a sandbox payment attempt holds it), completed, failed */
     status: text('status').notNull().default('pending'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

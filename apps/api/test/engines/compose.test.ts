@@ -86,6 +86,16 @@ describe('composer v2: page context and detections → sentence', () => {
       'The old mill at dawn.',
     ],
     [
+      'a label in front of a caption is not a credit',
+      { ...nothingSeen, context: { caption: 'Image: The cathedral at night, seen from the river' } },
+      'The cathedral at night, seen from the river.',
+    ],
+    [
+      'a credit after the caption goes, its initials included',
+      { ...nothingSeen, context: { caption: 'Yachts on the bay. Photo by J. R. Smith' } },
+      'Yachts on the bay.',
+    ],
+    [
       'a caption that is only a credit is no caption',
       { ...portrait, context: { caption: 'Photo by Dana Goldberg', pageTitle: 'Efrat Mishori' } },
       'Portrait of a smiling person.',
@@ -191,7 +201,7 @@ describe('composer v2: page context and detections → sentence', () => {
     expect(compose(input).altText).toBe(expected);
   });
 
-  it('counts the people beside a named person in words', () => {
+  it('counts people in words, never "an other person"', () => {
     const three = {
       objects: [0.8, 0.75, 0.7].map((score, i) => ({
         ...person(score, 0.2),
@@ -199,10 +209,12 @@ describe('composer v2: page context and detections → sentence', () => {
       })),
       faces: [],
     };
-    const result = compose({ ...three, context: { pageTitle: 'Cheers', existingAlt: 'Peter Taylor' } });
-    // An existing alt that is only a name is the caption: it is used as written.
-    expect(result.altText).toBe('Cheers: Peter Taylor.');
-    expect(result.altText).not.toMatch(/an other/);
+    expect(compose(three).altText).toBe('Three people, in grey and brown tones.');
+    expect(compose(crowd).altText).toBe('Two people, in grey and brown tones.');
+    // With a person-name title only: the title does not name them, nor does it lead.
+    expect(compose({ ...three, context: { pageTitle: 'Peter Taylor' } }).altText).toBe(
+      'Three people, in grey and brown tones.',
+    );
   });
 
   it('a long caption is left for the quality rules to shorten; optional parts never push it over', () => {

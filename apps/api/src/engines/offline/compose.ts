@@ -1,14 +1,15 @@
 import type { PixelStats } from '../image-stats.ts';
-import { findNamedPerson, isDescriptiveAlt, leadingPersonName, mentionsAny } from '../page-context.ts';
+import { isDescriptiveAlt, leadingPersonName, mentionsAny } from '../page-context.ts';
 import { removeFileNames } from '../quality-rules.ts';
 import type { AltTextReason, DetectedFace, DetectedObject, ImageKind, PageContext } from '../types.ts';
 import { countPhrase, type Family, familyNoun, nounFor, wordsFor } from './vocabulary.ts';
 
 /**
- * Turns what the offline models saw into one natural sentence. Pure and synchronous, so every
- * rule here is unit-tested without loading a model. The order of evidence:
- * a name the page gives to a person we see > a caption or existing alt the pixels agree with >
- * what the pixels alone show. Nothing is said that neither the pixels nor the page support.
+ * Turns what the page says and what the offline models saw into alt text. Pure and synchronous, so
+ * every rule here is unit-tested without loading a model (ADR 018). The order of evidence: the
+ * page's caption (or existing alt), always used, with the page title when it names a subject the
+ * caption lacks > text legible in the image > what the detectors are sure of > the pixels' look.
+ * Nothing is named that neither the pixels nor the page support; saying less beats saying wrong.
  */
 
 export interface TextReading {
@@ -140,73 +141,39 @@ export function composeAltText(input: ComposeInput): Composition {
     };
   }
 
-  // No caption: the pixels, a name the existing alt gives to a person we see, and a page title that names a subject.
-  const contextUsed: Array<keyof PageContext> = [];
-  const named = personCount > 0 ? findNamedPerson(context) : undefined;
-  let subject: string | undefined;
-  if (named) {
-    contextUsed.push(...named.sources);
-    subject =
-      personCount === 1
-        ? named.name
-        : `${named.name} and ${personCount === 2 ? 'another person' : countPhrase(personCount - 1, 'other person', 'other people')}`;
-  }
+  // No caption (nor a descriptive existing alt): the pixels, and a page title that names a subject.
+  // No name is ever given here: only a caption or existing alt may say who is pictured.
   const smiling = personCount === 1 && faces[0]?.expression === 'happy';
-
   let altText: string;
   if (kind === 'text' || kind === 'screenshot' || kind === 'chart' || kind === 'logo') {
-    altText = describeGraphic(kind, text, firstLine, stats, subject ?? pixelSubject);
+    altText = describeGraphic(kind, text, firstLine, stats, pixelSubject);
   } else {
-    // "a smiling person", but "Peter Taylor, smiling": names are not adjectives' hosts.
-    const who = subject ?? (smiling ? pixelSubject.replace(/^a person/, 'a smiling person') : pixelSubject);
+    const who = smiling ? pixelSubject.replace(/^a person/, 'a smiling person') : pixelSubject;
     const portrait = personCount === 1 && isPortrait(people[0], faces[0]);
     let core: string;
     if (who && portrait && kind === 'photo')
       core = `${stats.greyscale ? 'Black-and-white portrait' : 'Portrait'} of ${who}`;
-    else if (who && closeUp(objects) && kind === 'photo' && !subject)
+    else if (who && closeUp(objects) && kind === 'photo')
       core = `${stats.greyscale ? 'Black-and-white close-up' : 'Close-up'} of ${who}`;
     else if (who) core = withKindPrefix(kind, stats, who);
     else if (text) core = `${stats.greyscale ? 'Black-and-white photograph' : 'Photograph'} of text`;
     else core = describeScene(kind, stats);
     // Only when the person is the whole subject, so the colour cannot attach to "a motorcycle".
-    const wearing =
-      personCount === 1 && faces.length === 1 && input.clothingColour && !stats.greyscale && !things
-        ? ` wearing ${input.clothingColour}`
-        : '';
-    core += wearing;
-    if (smiling && subject) core += ', smiling';
-    if (who && subject && things) core += `${smiling ? ',' : ''} with ${things}`;
+    if (personCount === 1 && faces.length === 1 && input.clothingColour && !stats.greyscale && !things)
+      core += ` wearing ${input.clothingColour}`;
     if (text) core += who ? ` with the text ${quote(text)}` : ` reading ${quote(text)}`;
-    else if (who && !portrait && kind === 'photo' && !subject) core += toneClause(stats);
+    else if (who && !portrait && kind === 'photo') core += toneClause(stats);
     altText = core;
   }
-  // A title that names a subject leads, the way a caption would: "Carry Nation Home: photograph of a house".
-  if (title && !subject) {
-    altText = `${title.text}: ${lower(altText)}`;
-    contextUsed.push(title.source);
-  }
-  const reasons: AltTextReason[] = [
-    ...(named
-      ? named.sources.flatMap((source): AltTextReason[] =>
-          source === 'caption' ||
-          source === 'existingAlt' ||
-          source === 'heading' ||
-          source === 'pageTitle' ||
-          source === 'surroundingText'
-            ? [{ source, detail: named.name }]
-            : [],
-        )
-      : []),
-    ...(title && !subject ? [{ source: title.source, detail: title.text }] : []),
-    ...evidence,
-  ];
+  // A title that names a subject leads, the way it does before a caption: "Carry Nation Home: photograph of …".
+  if (title) altText = `${title.text}: ${lower(altText)}`;
   return {
     ...base,
-    contextUsed: [...new Set(contextUsed)],
+    contextUsed: title ? [title.source] : [],
     altText: finish(altText),
     decorative: false,
-    confidence: pixelConfidence({ kind, named: Boolean(named), personCount, objects, faces, text, input }),
-    reasons,
+    confidence: pixelConfidence({ kind, personCount, objects, faces, text, input }),
+    reasons: [...(title ? [{ source: title.source, detail: title.text }] : []), ...evidence],
     ...(text ? { textInImage: text } : {}),
   };
 }
@@ -327,7 +294,10 @@ const dateInBrackets = new RegExp(
 
 /** "Photo: X", "© X", "(Credit: X)", "(1883)", "IMG_2041.jpg": not what the picture shows. */
 export function cleanCaption(text: string, fileName?: string): string {
-  let t = removeFileNames(text.replace(/\s+/g, ' ').trim(), fileName);
+  let t = removeFileNames(text.replace(/\s+/g, ' ').trim(), fileName)
+    // "Image: The cathedral at night" is a label; "Photo: J. Smith" (a few words) is a credit.
+    .replace(/^(?:image|picture)\s*:\s*/i, '')
+    .replace(/^photo(?:graph)?\s*:\s*(?=(?:\S+\s+){4,}\S)/i, '');
   t = t
     .replace(/\s*[([](?:photo(?:graph)?|image|picture)?\s*(?:credit|courtesy|source|by|©)[^)\]]*[)\]]/gi, '')
     .replace(/\s*©.*$/, '')
@@ -335,8 +305,7 @@ export function cleanCaption(text: string, fileName?: string): string {
       /(?:^|[\s.;,|–—-]+)(?:(?:photo(?:graph)?|image|picture)\s*(?:by|credit|courtesy(?: of)?)?|credit|courtesy of|source)\s*:\s*.*$/i,
       '',
     )
-    .replace(/(?:^|[\s.;,|–—-]+)(?:photo(?:graph)?|image|picture)\s+(?:by|courtesy of)\s+[^.;]*$/i, '')
-    .replace(/^(?:photo(?:graph)?|image|picture)\s*:\s*/i, '')
+    .replace(/(?:^|[\s.;,|–—-]+)(?:photo(?:graph)?|image|picture)\s+(?:by|courtesy of)\s+.*$/i, '')
     .replace(dateInBrackets, '')
     .replace(/\s*\((?:pictured|shown|above|below|pictured (?:above|below|here))\)/gi, '')
     .replace(/\s+([.,;:])/g, '$1')
@@ -421,7 +390,6 @@ function pixelReasons(
 
 function pixelConfidence(p: {
   kind: ImageKind;
-  named: boolean;
   personCount: number;
   objects: DetectedObject[];
   faces: DetectedFace[];
@@ -429,7 +397,6 @@ function pixelConfidence(p: {
   input: ComposeInput;
 }): number {
   const top = p.objects[0];
-  if (p.named) return 0.8;
   if (p.text && p.input.ocr.confidence >= 85 && p.kind !== 'photo') return 0.7;
   if (p.personCount === 1 && (p.faces[0]?.score ?? 0) >= 0.85 && (p.faces[0]?.area ?? 0) >= 0.05) return 0.6;
   if (top && top.score >= 0.7) return 0.5;

@@ -5,6 +5,7 @@ import { cleanContext } from '../page-context.ts';
 import { encodePng, prepareImage } from '../prepare-image.ts';
 import { applyQualityRules } from '../quality-rules.ts';
 import { reviewVerdict } from '../review.ts';
+import { answerByRole } from '../role-result.ts';
 import type {
   AltTextEngine,
   AltTextResult,
@@ -36,6 +37,9 @@ export function createOfflineEngine(options: EngineOptions): AltTextEngine {
     const prepared = await prepareImage(image, options.limits);
     const stats = await measurePixels(prepared);
     const tPrepared = performance.now();
+    // W3C alt decision tree first: a link's only image names where it goes; text beside it makes it decorative.
+    const role = answerByRole(describe, options, { prepared, stats, startedAt: t0, model: offlineModelName });
+    if (role) return role;
     const tiny = prepared.original.width * prepared.original.height <= 400;
     const models =
       tiny || stats.uniform

@@ -1,0 +1,77 @@
+import type { EngineOptions } from './engine-options.ts';
+import type { PixelStats } from './image-stats.ts';
+import { classifyKind } from './offline/compose.ts';
+import { cleanContext } from './page-context.ts';
+import type { PreparedImage } from './prepare-image.ts';
+import { applyQualityRules } from './quality-rules.ts';
+import { reviewVerdict } from './review.ts';
+import { decideRole } from './role.ts';
+import type { AltTextResult, DescribeOptions, PageContext } from './types.ts';
+
+/**
+ * The whole answer for an image whose role decides its alt text (the W3C alt decision tree,
+ * engines/role.ts): the only content of a link or button gets the control's name, an image whose
+ * information is already beside it gets alt="". Undefined when the pixels must be described. The
+ * offline engine asks this before running its models, so such images cost no detection or OCR.
+ */
+export function answerByRole(
+  describe: DescribeOptions,
+  options: Pick<EngineOptions, 'defaultMaxLength' | 'reviewThreshold'>,
+  image: { prepared: PreparedImage; stats: PixelStats; startedAt: number; model: string },
+): AltTextResult | undefined {
+  const context = cleanContext(describe.context);
+  const decision = decideRole(context);
+  if (decision.kind === 'describe') return undefined;
+  const ruled = applyQualityRules({
+    altText: decision.kind === 'functional' ? decision.altText : '',
+    decorative: decision.kind === 'decorative',
+    maxLength: describe.maxLength ?? options.defaultMaxLength,
+    ...(context.fileName ? { fileName: context.fileName } : {}),
+  });
+  if (!ruled.decorative && !ruled.altText) return undefined;
+  const { prepared, stats } = image;
+  return {
+    altText: ruled.altText,
+    decorative: ruled.decorative,
+    ...reviewVerdict(decision.confidence, options.reviewThreshold),
+    reasons: decision.reasons,
+    signals: {
+      width: prepared.original.width,
+      height: prepared.original.height,
+      format: prepared.original.format,
+      kind: classifyKind(
+        {
+          stats,
+          ocr: { text: '', confidence: 0, words: 0, numbers: 0 },
+          width: prepared.original.width,
+          height: prepared.original.height,
+          transparentShare: prepared.transparentShare,
+        },
+        '',
+      ),
+      greyscale: stats.greyscale,
+      brightness: stats.brightness,
+      colours: stats.colours,
+      objects: [],
+      faces: [],
+      contextUsed: fieldsUsed(context, decision.reasons),
+      promptApplied: false,
+      language: 'en',
+      timingsMs: { total: Math.round(performance.now() - image.startedAt) },
+    },
+    engine: 'offline',
+    model: image.model,
+  };
+}
+
+/** The context fields a decision rests on, from its reasons. */
+function fieldsUsed(context: PageContext, reasons: AltTextResult['reasons']): string[] {
+  const used = new Set<string>();
+  for (const reason of reasons) {
+    if (reason.source === 'role') used.add('role');
+    else if (reason.source === 'link')
+      used.add(reason.detail === context.linkTarget ? 'linkTarget' : 'linkText');
+    else if (reason.source in context) used.add(reason.source);
+  }
+  return [...used];
+}

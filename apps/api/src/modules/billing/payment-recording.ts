@@ -11,7 +11,6 @@ import {
   findSubscriptionByProviderId,
   findUserIdByEmail,
   insertSubscription,
-  lockCheckoutSession,
   setCheckoutSessionStatus,
   updateSubscription,
   upsertPayment,
@@ -75,7 +74,7 @@ export function createPaymentRecorder({ logger }: { logger: FastifyBaseLogger })
         (await countSucceededSubscriptionPayments(tx, providerName, payment.subscriptionId)) > 0;
       // A checkout is paid once. Renewals carry the metadata of the checkout that started the
       // subscription but are the subscription's payments, not the checkout's.
-      const checkoutPaid = checkout && !isRenewal ? await lockCheckoutSession(tx, checkout.id) : null;
+      const checkoutPaid = checkout && !isRenewal ? await findCheckoutSession(tx, checkout.id, true) : null;
       if (checkoutPaid && succeeded) {
         const paid = await findCheckoutPayment(tx, checkoutPaid.id);
         if (paid && paid.providerPaymentId !== payment.paymentId) {

@@ -35,9 +35,15 @@ export async function insertCheckoutSession(
   return row.id;
 }
 
-export async function findCheckoutSession(db: DbExecutor, id: string): Promise<CheckoutSession | null> {
+/** With `lock`, the row stays locked until the transaction ends (its payments apply one at a time). */
+export async function findCheckoutSession(
+  db: DbExecutor,
+  id: string,
+  lock = false,
+): Promise<CheckoutSession | null> {
   if (!uuidPattern.test(id)) return null;
-  const [row] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, id)).limit(1);
+  const query = db.select().from(checkoutSessions).where(eq(checkoutSessions.id, id)).limit(1);
+  const [row] = lock ? await query.for('update') : await query;
   return row ?? null;
 }
 
@@ -61,18 +67,6 @@ export async function releaseCheckoutSession(db: DbExecutor, id: string) {
     .update(checkoutSessions)
     .set({ status: 'pending', updatedAt: new Date() })
     .where(and(eq(checkoutSessions.id, id), eq(checkoutSessions.status, 'paying')));
-}
-
-/** The checkout, locked until the transaction ends (payments of one checkout apply one at a time). */
-export async function lockCheckoutSession(db: DbExecutor, id: string): Promise<CheckoutSession | null> {
-  if (!uuidPattern.test(id)) return null;
-  const [row] = await db
-    .select()
-    .from(checkoutSessions)
-    .where(eq(checkoutSessions.id, id))
-    .limit(1)
-    .for('update');
-  return row ?? null;
 }
 
 /** The succeeded payment of a checkout, if it has one (at most one: a unique index). */

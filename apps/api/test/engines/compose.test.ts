@@ -116,14 +116,30 @@ describe('composer v2: page context and detections → sentence', () => {
       'Portrait of a smiling person.',
     ],
     [
-      'a title that is a name joins when the caption names that person',
+      'a title that is a name completes the surname the caption names',
       { ...greyPortrait, context: { pageTitle: 'John William Heisman', caption: 'Heisman at Auburn' } },
-      'John William Heisman: Heisman at Auburn. Black-and-white photograph.',
+      'Black-and-white portrait of John William Heisman at Auburn.',
     ],
     [
       'but not when the caption does not name them',
       { ...greyPortrait, context: { pageTitle: 'Efrat Mishori', caption: 'On a motorbike in Tel Aviv' } },
       'Black-and-white photograph: On a motorbike in Tel Aviv. A person in view.',
+    ],
+    [
+      'a caption naming the surname gets the full name the title starts with',
+      {
+        ...portrait,
+        context: {
+          pageTitle: 'Bipasha Basu filmography',
+          caption: 'Basu at the audio release of Creature 3D',
+        },
+      },
+      'Portrait of Bipasha Basu at the audio release of Creature 3D.',
+    ],
+    [
+      'but not another word that merely starts like it',
+      { ...nothingSeen, context: { pageTitle: 'Peter Wood', caption: 'Woodland near the village' } },
+      'Woodland near the village.',
     ],
     [
       'the page title joins when it names a subject the caption lacks',

@@ -124,7 +124,7 @@ export function composeAltText(input: ComposeInput): Composition {
   const personCount = Math.max(people.length, faces.length);
   const things = describeThings(objects.filter((o) => o.label !== 'person'));
   const pixelSubject = describePixels(personCount, things);
-  const caption = pageCaption(context);
+  const caption = withFullName(pageCaption(context), context);
   const title = titleSubject(context, caption?.text ?? '');
 
   if (caption) {
@@ -314,6 +314,31 @@ export function cleanCaption(text: string, fileName?: string): string {
   return t;
 }
 
+/** The title or heading without the site's name ("Peter Taylor – Wikipedia") or a namespace ("Draft:"). */
+function pageTitleText(raw: string): string {
+  return (raw.split(/\s[|–—-]\s|\s[|]/)[0] ?? '').replace(/^(?:draft|wikipedia|user|file):\s*/i, '').trim();
+}
+
+/**
+ * "Heisman at Auburn" on the page "John Heisman": the caption says Heisman is pictured, the title
+ * gives the full name. Only a caption that starts with the surname of the name the title starts with.
+ */
+function withFullName<T extends { text: string }>(
+  caption: T | undefined,
+  context: PageContext,
+): T | undefined {
+  if (!caption) return caption;
+  for (const source of ['heading', 'pageTitle'] as const) {
+    const full = leadingPersonName(pageTitleText(context[source] ?? ''));
+    const surname = full?.split(/\s+/).pop();
+    if (!full || !surname || full === surname || caption.text.startsWith(full)) continue;
+    const rest = caption.text.slice(surname.length);
+    if (caption.text.startsWith(surname) && !/^[\p{L}-]/u.test(rest))
+      return { ...caption, text: `${full}${rest}` };
+  }
+  return caption;
+}
+
 /** The page's title or heading when it names a subject the caption does not ("Downton Abbey"), never a list. */
 export function titleSubject(
   context: PageContext,
@@ -322,10 +347,7 @@ export function titleSubject(
   for (const source of ['heading', 'pageTitle'] as const) {
     const raw = context[source];
     if (!raw) continue;
-    // "Peter Taylor – Wikipedia", "Pricing | Acme": the part before the site's name.
-    const text = (raw.split(/\s[|–—-]\s|\s[|]/)[0] ?? '')
-      .replace(/^(?:draft|wikipedia|user|file):\s*/i, '')
-      .trim();
+    const text = pageTitleText(raw);
     if (!text || text.length > 60) continue;
     if (
       /^(?:lists?|timeline|index|outline|glossary|category|portal|template|comparison|history|discography|bibliography|filmography)\b/i.test(
@@ -338,8 +360,8 @@ export function titleSubject(
       (w) => !titleStopWords.has(w),
     );
     if (words.length === 0) continue;
-    const lowerCaption = caption.toLowerCase();
-    const missing = words.filter((w) => !lowerCaption.includes(w));
+    const captionWords = new Set(caption.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+    const missing = words.filter((w) => !captionWords.has(w) && !captionWords.has(`${w}s`));
     if (missing.length * 2 < words.length + 1 && caption) continue;
     // A name from a title alone never labels whoever is pictured: only when the caption names them too.
     if (leadingPersonName(main) === main && missing.length === words.length) continue;

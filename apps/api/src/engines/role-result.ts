@@ -1,7 +1,7 @@
 import type { EngineOptions } from './engine-options.ts';
 import type { PixelStats } from './image-stats.ts';
-import { classifyKind } from './offline/compose.ts';
 import { cleanContext } from './page-context.ts';
+import { pixelSignals } from './pixel-signals.ts';
 import type { PreparedImage } from './prepare-image.ts';
 import { applyQualityRules } from './quality-rules.ts';
 import { reviewVerdict } from './review.ts';
@@ -36,24 +36,7 @@ export function answerByRole(
     ...reviewVerdict(decision.confidence, options.reviewThreshold),
     reasons: decision.reasons,
     signals: {
-      width: prepared.original.width,
-      height: prepared.original.height,
-      format: prepared.original.format,
-      kind: classifyKind(
-        {
-          stats,
-          ocr: { text: '', confidence: 0, words: 0, numbers: 0 },
-          width: prepared.original.width,
-          height: prepared.original.height,
-          transparentShare: prepared.transparentShare,
-        },
-        '',
-      ),
-      greyscale: stats.greyscale,
-      brightness: stats.brightness,
-      colours: stats.colours,
-      objects: [],
-      faces: [],
+      ...pixelSignals(prepared, stats),
       contextUsed: fieldsUsed(context, decision.reasons),
       promptApplied: false,
       language: 'en',

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import type { EngineOptions, OpenAiOptions } from '../engine-options.ts';
 import { EngineProviderError } from '../errors.ts';
 import { measurePixels } from '../image-stats.ts';
-import { classifyKind } from '../offline/compose.ts';
 import { cleanContext } from '../page-context.ts';
+import { pixelSignals } from '../pixel-signals.ts';
 import { encodeJpeg, prepareImage } from '../prepare-image.ts';
 import { altTextSystemPrompt, altTextUserPrompt, correctiveMessage } from '../prompts.ts';
 import { applyQualityRules } from '../quality-rules.ts';
@@ -160,24 +160,7 @@ export function createOpenAiEngine(options: EngineOptions): AltTextEngine {
       ]),
       ...(textInImage ? { textInImage } : {}),
       signals: {
-        width: prepared.original.width,
-        height: prepared.original.height,
-        format: prepared.original.format,
-        kind: classifyKind(
-          {
-            stats,
-            ocr: { text: '', confidence: 0, words: 0, numbers: 0 },
-            width: prepared.original.width,
-            height: prepared.original.height,
-            transparentShare: prepared.transparentShare,
-          },
-          '',
-        ),
-        greyscale: stats.greyscale,
-        brightness: stats.brightness,
-        colours: stats.colours,
-        objects: [],
-        faces: [],
+        ...pixelSignals(prepared, stats),
         ...(textInImage ? { text: textInImage } : {}),
         contextUsed: Object.keys(context) as Array<keyof typeof context>,
         promptApplied: Boolean(describe.prompt),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { accountMessages } from '@altwise/contracts/auth';
+import { accountDeletionMessages, accountMessages } from '@altwise/contracts/auth';
 import { messages } from '@altwise/contracts/messages';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -143,6 +143,38 @@ describe('accounts, as a person uses them', () => {
     await logIn(page, email, thirdPassword);
     await page.waitForURL('**/dashboard');
     await toast(page, messages.login.success).waitFor();
+
+    // Delete the account (ADR 022): a wrong password deletes nothing; then by keyboard only.
+    const d = accountDeletionMessages;
+    await page.getByRole('link', { name: 'Account' }).click();
+    await page.waitForURL('**/account');
+    const deletion = page.locator('section', { has: page.getByRole('heading', { name: d.heading }) });
+    await deletion.getByText(d.warning).waitFor();
+    await deletion.getByLabel(d.passwordLabel, { exact: true }).fill('not the password');
+    await deletion.getByRole('button', { name: d.button }).click();
+    const confirmDialog = page.getByRole('dialog', { name: d.dialogTitle });
+    await confirmDialog.getByRole('button', { name: d.confirm }).click();
+    await deletion.getByText(d.wrongPassword).waitFor();
+    await confirmDialog.waitFor({ state: 'hidden' });
+
+    await deletion.getByLabel(d.passwordLabel, { exact: true }).fill(thirdPassword);
+    await page.keyboard.press('Enter');
+    await confirmDialog.waitFor();
+    await expectNoAxeViolations(page);
+    const confirmButton = confirmDialog.getByRole('button', { name: d.confirm });
+    for (let i = 0; i < 4 && !(await confirmButton.evaluate((el) => el === document.activeElement)); i++)
+      await page.keyboard.press('Tab');
+    expect(await confirmButton.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+    await toast(page, d.deleted).waitFor();
+    await page.getByRole('link', { name: 'Log in' }).first().waitFor();
+    expect(new URL(page.url()).pathname).toBe('/');
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+
+    // The account is gone: its password no longer logs in.
+    await page.goto('/login');
+    await logIn(page, email, thirdPassword);
+    await page.getByText(accountMessages.invalidCredentials).waitFor();
     await context.close();
   });
 

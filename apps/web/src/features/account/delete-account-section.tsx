@@ -1,7 +1,7 @@
 import { accountDeletionMessages, deleteAccountRequestSchema } from '@altwise/contracts/auth';
 import { routes } from '@altwise/contracts/routes';
 import { useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
@@ -28,6 +28,17 @@ export function DeleteAccountSection() {
   const [confirming, setConfirming] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const warningId = useId();
+  const deleted = useRef(false);
+
+  // The account is gone: once the page is left, forget the session and everything cached for it.
+  useEffect(
+    () => () => {
+      if (!deleted.current) return;
+      clearAllStorage();
+      queryClient.clear();
+    },
+    [queryClient],
+  );
 
   const onSubmit = form.handleSubmit(() => {
     setFailure(null);
@@ -40,16 +51,15 @@ export function DeleteAccountSection() {
       {
         onSuccess: () => {
           setConfirming(false);
-          // Leave the signed-in page first, so its guard does not send us to the login screen.
-          void Promise.resolve(navigate(routes.home, { replace: true })).then(() => {
-            queryClient.clear();
-            clearAllStorage();
-            notify.success(m.deleted);
-          });
+          notify.success(m.deleted);
+          // Signing out waits until this page has gone (see the effect above): signing out while it
+          // is still shown would make its route guard send the person to the login screen instead.
+          deleted.current = true;
+          navigate(routes.home, { replace: true });
         },
         onError: (error) => {
           setConfirming(false);
-          setFailure((isApiError(error) && serverMessage(error, m.failed)) || m.failed);
+          setFailure((isApiError(error) && serverMessage(error)) || m.failed);
         },
       },
     );

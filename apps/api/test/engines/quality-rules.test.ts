@@ -1,7 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   applyQualityRules,
   balanceQuotes,
+  endsOnDanglingWord,
   fixAnOther,
   removeFileNames,
   removeRedundantOpener,
@@ -151,6 +153,50 @@ describe('quality rule: tidy model answers', () => {
   it('strips labels, wrapping quotes, markdown and newlines', () => {
     expect(tidyAnswer('Alt text: "A **red** bicycle\nagainst a wall."')).toBe(
       'A red bicycle against a wall.',
+    );
+  });
+});
+
+describe('quality rules on any text (property)', () => {
+  const word = fc.constantFrom(
+    'the',
+    'and',
+    'with',
+    'of',
+    'bridge',
+    'river',
+    'Peter',
+    'Taylor',
+    'painted',
+    'in',
+    '1975',
+    'an',
+    'other',
+    'photograph,',
+    'ramps;',
+    '(left)',
+    '(1883)',
+    'whilst',
+    'high',
+    '“Summer',
+    'sale”',
+    'a',
+  );
+  const sentence = fc.array(word, { minLength: 1, maxLength: 60 }).map((words) => words.join(' '));
+
+  it('never exceeds the maximum, never ends on a hanging word, never says "an other"', () => {
+    fc.assert(
+      fc.property(sentence, fc.integer({ min: 20, max: 200 }), (text, maxLength) => {
+        const { altText } = applyQualityRules({ altText: text, decorative: false, maxLength });
+        expect(altText.length).toBeLessThanOrEqual(maxLength);
+        expect(altText).not.toMatch(/\ban other\b/i);
+        // What the rules shorten ends cleanly; a short text is the engine's own sentence, left as it is.
+        if (text.length > maxLength) {
+          expect(endsOnDanglingWord(altText)).toBe(false);
+          if (altText) expect(altText).toMatch(/[.!?”"]$/);
+        }
+      }),
+      { seed: 11, numRuns: 400 },
     );
   });
 });

@@ -9,7 +9,7 @@ import { Dialog } from '../../components/ui/dialog.tsx';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { notify } from '../../components/ui/notify.ts';
 import { TextField } from '../../components/ui/text-field.tsx';
-import { isApiError, serverMessage } from '../../lib/api-error.ts';
+import { isApiError } from '../../lib/api-error.ts';
 import { clearAllStorage } from '../../lib/auth-storage.ts';
 import { useForm } from '../../lib/use-form.ts';
 import { useDeleteAccount } from './api/delete-account.ts';
@@ -59,7 +59,8 @@ export function DeleteAccountSection() {
         },
         onError: (error) => {
           setConfirming(false);
-          setFailure((isApiError(error) && serverMessage(error)) || m.failed);
+          // The server's reason (a wrong password) when it gave one; otherwise our own words.
+          setFailure(isApiError(error) && error.status > 0 && error.message ? error.message : m.failed);
         },
       },
     );

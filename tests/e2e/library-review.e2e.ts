@@ -113,7 +113,7 @@ describe('alt text review in the library (issue 11)', () => {
     // The edit dialog says why: the confidence and the evidence used.
     await page.getByRole('button', { name: 'Edit alt text for image 1', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit alt text for image 1', exact: true });
-    const why = dialog.getByRole('region', { name: 'Why this alt text' });
+    const why = dialog.getByRole('region', { name: 'Evidence and confidence' });
     await why.waitFor();
     const first = flagged[0] as LibraryImage;
     await why.getByText(`Confidence: ${Math.round((first.confidence ?? 0) * 100)}%`).waitFor();

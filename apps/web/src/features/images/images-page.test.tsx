@@ -587,7 +587,7 @@ describe('alt text review (issue 11)', () => {
     await screen.findByText('Alt text 1');
     await user.click(screen.getByRole('button', { name: 'Edit alt text for image 1' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit alt text for image 1' });
-    const why = within(dialog).getByRole('region', { name: 'Why this alt text' });
+    const why = within(dialog).getByRole('region', { name: 'Evidence and confidence' });
     expect(why).toHaveTextContent('Confidence: 31% — needs review');
     expect(
       within(why)

@@ -43,7 +43,10 @@ export function ReviewBadge({ confidence }: { confidence: number | null }) {
   );
 }
 
-/** Why the alt text says what it says: the generator's confidence and the evidence it used. */
+/**
+ * Why the alt text says what it says: the generator's confidence and the evidence it used. (The heading
+ * avoids the words "alt text": the dialog's textarea is found by its label "Alt text".)
+ */
 export function ReviewDetails({
   confidence,
   needsReview,
@@ -57,7 +60,7 @@ export function ReviewDetails({
   return (
     <section aria-labelledby={headingId} className="rounded-md bg-slate-50 p-3 text-sm text-slate-900">
       <h3 id={headingId} className="font-semibold">
-        Why this alt text
+        Evidence and confidence
       </h3>
       <p className="mt-1">
         Confidence: {confidence === null ? 'not known' : formatPercent(confidence)}

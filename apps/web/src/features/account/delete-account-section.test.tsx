@@ -81,7 +81,8 @@ describe('Delete account on /account', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     expect(deletes(calls)).toMatchObject([{ path: '/users/me', body: { password: 'secret password' } }]);
     expect(deletes(calls)[0]?.headers.get('Authorization')).toBe('Bearer jwt-old');
-    expect(localStorage.getItem('token')).toBeNull();
+    // Signed out once the account page has gone.
+    await waitFor(() => expect(localStorage.getItem('token')).toBeNull());
     expect(localStorage.getItem('user')).toBeNull();
   });
 

@@ -81,6 +81,14 @@ describe('composer v2: page context and detections → sentence', () => {
       'Battersea Railway Bridge.',
     ],
     [
+      'an archive number goes, a bracket that says something stays',
+      {
+        ...nothingSeen,
+        context: { caption: 'Three Swift Boats in Cam Ranh Bay (va025931), the (left) boat leading' },
+      },
+      'Three Swift Boats in Cam Ranh Bay, the (left) boat leading.',
+    ],
+    [
       '© and (Credit …) go too',
       { ...nothingSeen, context: { caption: 'The old mill at dawn (Credit: Jane Roe) © 2019 Jane Roe' } },
       'The old mill at dawn.',

@@ -292,7 +292,7 @@ const dateInBrackets = new RegExp(
   'gi',
 );
 
-/** "Photo: X", "© X", "(Credit: X)", "(1883)", "IMG_2041.jpg": not what the picture shows. */
+/** "Photo: X", "© X", "(Credit: X)", "(1883)", "IMG_2041.jpg", "(va025931)": not what the picture shows. */
 export function cleanCaption(text: string, fileName?: string): string {
   let t = removeFileNames(text.replace(/\s+/g, ' ').trim(), fileName)
     // "Image: The cathedral at night" is a label; "Photo: J. Smith" (a few words) is a credit.
@@ -307,6 +307,8 @@ export function cleanCaption(text: string, fileName?: string): string {
     )
     .replace(/(?:^|[\s.;,|–—-]+)(?:photo(?:graph)?|image|picture)\s+(?:by|courtesy of)\s+.*$/i, '')
     .replace(dateInBrackets, '')
+    // An archive's catalogue number ("(va025931)", "(LC-USZ62-12345)") says nothing about the picture.
+    .replace(/\s*\((?=[^)\s]*\d{4})[\w./-]{5,}\)/g, '')
     .replace(/\s*\((?:pictured|shown|above|below|pictured (?:above|below|here))\)/gi, '')
     .replace(/\s+([.,;:])/g, '$1')
     .replace(/[\s,;:–—-]+$/, '')

@@ -1,8 +1,9 @@
 /**
  * Library benchmark: one user with 100,000 images (BENCH_LIBRARY_IMAGES), then the calls the /images
  * screen makes, each timed over BENCH_ROUNDS rounds through the whole HTTP stack (app.inject):
- * the first page, a middle page and the last page at 25 and 500 per page, an edit, and a delete of
- * 500 ids. Prints p50 and p95 per call.
+ * the first page, a middle page and the last page at 25 and 500 per page, the same with the
+ * "needs review" filter (every 10th image is flagged, issue 11), an edit, and a delete of 500 ids.
+ * Prints p50 and p95 per call.
  *   npm run bench:library                     (embedded PGlite on disk, the default)
  *   TEST_DATABASE_URL=postgres://… npm run bench:library   (a Postgres server)
  * Target on the 2-core reference machine: every page p95 ≤ 100 ms on PGlite.
@@ -19,11 +20,15 @@ const t = await buildTestApp({ persistent: true });
 try {
   const user = await createUser(t);
   const seedStarted = performance.now();
-  // Spread over a year so that the newest-first order has real work to do.
+  // Spread over a year so that the newest-first order has real work to do. Every row carries a
+  // confidence and two reasons, as the engine writes them; every 10th needs review.
   await t.app.deps.database.db.execute(sql`
-    insert into library_images (user_id, src, alt_text, engine, created_at)
+    insert into library_images (user_id, src, alt_text, engine, created_at, confidence, reasons, needs_review)
     select ${user.id}, 'https://example.com/images/' || n || '.jpg', 'A photo numbered ' || n, 'offline',
-           now() - (n || ' seconds')::interval * 300
+           now() - (n || ' seconds')::interval * 300,
+           case when n % 10 = 0 then 0.3 else 0.8 end,
+           '[{"source":"caption","detail":"A harbour at dusk with fishing boats"},{"source":"detection","detail":"boat","score":0.91}]'::jsonb,
+           n % 10 = 0
     from generate_series(1, ${imageCount}) as n`);
   // Someone else's library of the same size shares the table.
   const other = await createUser(t);
@@ -53,6 +58,7 @@ try {
   const get = (query: string) =>
     t.app.inject({ method: 'GET', url: `/api/v1/images/altText${query}`, headers: user.auth });
   const lastPage = (size: number) => Math.ceil(imageCount / size);
+  const lastReviewPage = (size: number) => Math.max(1, Math.ceil(Math.floor(imageCount / 10) / size));
   const results = [
     await time('page 1 × 25', () => get(`?userId=${user.id}&page=1&pageSize=25`)),
     await time('page 1 × 500', () => get('?page=1&pageSize=500')),
@@ -61,6 +67,13 @@ try {
     ),
     await time(`page ${lastPage(25)} × 25 (last)`, () => get(`?page=${lastPage(25)}&pageSize=25`)),
     await time(`page ${lastPage(500)} × 500 (last)`, () => get(`?page=${lastPage(500)}&pageSize=500`)),
+    await time('review page 1 × 25', () => get('?page=1&pageSize=25&needsReview=true')),
+    await time(`review page ${lastReviewPage(25)} × 25 (last)`, () =>
+      get(`?page=${lastReviewPage(25)}&pageSize=25&needsReview=true`),
+    ),
+    await time(`review page ${lastReviewPage(500)} × 500 (last)`, () =>
+      get(`?page=${lastReviewPage(500)}&pageSize=500&needsReview=true`),
+    ),
   ];
   const pageResults = [...results];
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
@@ -217,5 +218,41 @@ describe('files that outlive their purpose (ADR 022)', () => {
     ).rejects.toThrow();
     // The bytes written before the refused record are removed again.
     expect(await stored()).toBe(before);
+  });
+});
+
+describe('deleting a file while storage fails', () => {
+  it('answers 404 at once and leaves the file to the purge job', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'altwise-files-'));
+    const local = createLocalStorage({ dir: path.join(dataDir, 'files'), publicUrl: 'http://altwise.test' });
+    let failDeletes = true;
+    const storage = {
+      ...local,
+      delete: async (key: string) => {
+        if (failDeletes) throw new Error('storage is down');
+        await local.delete(key);
+      },
+    };
+    const app = await buildTestApp({ storage });
+    try {
+      const { files } = app.app.deps;
+      const saved = await files.saveFile({
+        body: png,
+        contentType: 'image/png',
+        folder: 'uploads',
+        ownerId: (await createUser(app)).id,
+      });
+      await expect(files.deleteFile(saved.key)).rejects.toThrow('storage is down');
+      expect((await app.app.inject({ method: 'GET', url: `/files/${saved.key}` })).statusCode).toBe(404);
+      expect(await local.exists(saved.key)).toBe(true);
+
+      failDeletes = false;
+      await files.purgeExpiredFiles();
+      expect(await local.exists(saved.key)).toBe(false);
+      expect(await files.findFile(saved.key)).toBeUndefined();
+    } finally {
+      await app.cleanup();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });

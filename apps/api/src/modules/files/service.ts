@@ -7,6 +7,7 @@ import type { FileStorage, StoredObject } from '../../storage/file-storage.ts';
 import { isValidStorageKey } from '../../storage/file-storage.ts';
 import {
   deleteStoredFilesByKey,
+  expireStoredFiles,
   findLiveStoredFileByKey,
   findStoredFileByKey,
   insertStoredFile,
@@ -94,7 +95,12 @@ export function createFilesService(deps: { db: Database; storage: FileStorage; l
       return findStoredFileByKey(db, key);
     },
 
+    /**
+     * Deletes one file now. Its record expires first, so it is 404 at once even if storage then
+     * fails; the purge job finishes such a deletion later instead of leaving the file public.
+     */
     async deleteFile(key: string): Promise<void> {
+      await expireStoredFiles(db, [key]);
       await storage.delete(key);
       await deleteStoredFilesByKey(db, [key]);
     },

@@ -69,6 +69,20 @@ function expectForbidden(response: { statusCode: number; json: () => unknown }) 
 }
 
 const image = () => ({ name: 'image', fileName: 'rocket.jpg', contentType: 'image/jpeg', bytes: jpeg });
+const otherUserId = () => ({ name: 'userId', value: other.id });
+
+/** Posts as the owner: a JSON body, or a multipart form built from its parts. */
+const postJson = (url: string, payload: object) =>
+  t.app.inject({ method: 'POST', url, headers: owner.auth, payload });
+function postForm(url: string, parts: Parameters<typeof multipartBody>[0]) {
+  const form = multipartBody(parts);
+  return t.app.inject({
+    method: 'POST',
+    url,
+    headers: { ...owner.auth, ...form.headers },
+    payload: form.payload,
+  });
+}
 
 describe('the ownership gate: a userId naming someone else is 403 and nothing is done', () => {
   it('covers every route that takes a userId or a form', () => {
@@ -117,11 +131,9 @@ describe('the ownership gate: a userId naming someone else is 403 and nothing is
 
   it('POST /images/generate-alt-text: no batch, no credits reserved', async () => {
     const before = await traces();
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/images/generate-alt-text',
-      headers: owner.auth,
-      payload: { userId: other.id, selectedImages: [{ src: 'https://example.com/a.jpg', alt: '' }] },
+    const response = await postJson('/api/v1/images/generate-alt-text', {
+      userId: other.id,
+      selectedImages: [{ src: 'https://example.com/a.jpg', alt: '' }],
     });
     expectForbidden(response);
     expect(await traces()).toEqual(before);
@@ -134,28 +146,21 @@ describe('the ownership gate: a userId naming someone else is 403 and nothing is
       { name: 'images', fileName: 'b.jpg', contentType: 'image/jpeg', bytes: jpeg },
     ];
     for (const parts of [
-      [{ name: 'userId', value: other.id }, ...files],
-      [...files, { name: 'userId', value: other.id }],
+      [otherUserId(), ...files],
+      [...files, otherUserId()],
     ]) {
-      const form = multipartBody(parts);
-      const response = await t.app.inject({
-        method: 'POST',
-        url: '/api/v1/images/upload-and-generate',
-        headers: { ...owner.auth, ...form.headers },
-        payload: form.payload,
-      });
-      expectForbidden(response);
+      expectForbidden(await postForm('/api/v1/images/upload-and-generate', parts));
     }
     expect(await traces()).toEqual(before);
   });
 
   it('POST /images/generate: nothing generated or charged', async () => {
     const before = await traces();
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/images/generate',
-      headers: owner.auth,
-      payload: { prompt: 'A red bicycle', numberOfImages: 1, quality: 'low', userId: other.id },
+    const response = await postJson('/api/v1/images/generate', {
+      prompt: 'A red bicycle',
+      numberOfImages: 1,
+      quality: 'low',
+      userId: other.id,
     });
     expectForbidden(response);
     expect(await traces()).toEqual(before);
@@ -168,17 +173,10 @@ describe('the ownership gate: a userId naming someone else is 403 and nothing is
       ['/api/v1/images/generate-styled-caption', [{ name: 'prompt', value: 'playful' }]],
     ] as const) {
       for (const parts of [
-        [...fields, { name: 'userId', value: other.id }, image()],
-        [image(), ...fields, { name: 'userId', value: other.id }],
+        [...fields, otherUserId(), image()],
+        [image(), ...fields, otherUserId()],
       ]) {
-        const form = multipartBody(parts);
-        const response = await t.app.inject({
-          method: 'POST',
-          url,
-          headers: { ...owner.auth, ...form.headers },
-          payload: form.payload,
-        });
-        expectForbidden(response);
+        expectForbidden(await postForm(url, parts));
       }
     }
     expect(await traces()).toEqual(before);
@@ -186,19 +184,24 @@ describe('the ownership gate: a userId naming someone else is 403 and nothing is
 
   it('POST /images/createReels: no reel is made and the uploads are removed', async () => {
     const before = await traces();
-    const form = multipartBody([
+    const response = await postForm('/api/v1/images/createReels', [
       { name: 'images', fileName: 'rocket.jpg', contentType: 'image/jpeg', bytes: jpeg },
       { name: 'audioFile', fileName: 'tone.mp3', contentType: 'audio/mpeg', bytes: Buffer.alloc(4096, 1) },
-      { name: 'userId', value: other.id },
+      otherUserId(),
     ]);
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/images/createReels',
-      headers: { ...owner.auth, ...form.headers },
-      payload: form.payload,
-    });
     expectForbidden(response);
     expect(response.headers['content-type']).not.toContain('video/mp4');
+    expect(await traces()).toEqual(before);
+  });
+
+  it('POST /payments/create-checkout-session: no checkout is opened', async () => {
+    const before = await traces();
+    const response = await postJson('/api/v1/payments/create-checkout-session', {
+      productId: 'credit-pack',
+      quantity: 2,
+      userId: other.id,
+    });
+    expectForbidden(response);
     expect(await traces()).toEqual(before);
   });
 });

@@ -17,6 +17,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { ownershipGate } from '../../plugins/ownership.ts';
 import type { BillingService } from './service.ts';
 
 const bearerAuth = [{ bearerAuth: [] }];
@@ -28,6 +29,8 @@ const legacyErrorExtras = (body: { message: string }) => ({ error: body.message 
 export async function billingRoutes(app: FastifyInstance, options: { billing: BillingService }) {
   const { billing } = options;
   const typed = app.withTypeProvider<ZodTypeProvider>();
+  // A userId in a request of this group (the checkout's, SPEC.md §7) must be the caller's (403 otherwise).
+  await app.register(ownershipGate);
 
   typed.post(
     '/payments/create-checkout-session',

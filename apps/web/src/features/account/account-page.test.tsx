@@ -1,12 +1,13 @@
-import { accountMessages } from '@altwise/contracts/auth';
+import { accountDeletionMessages, accountMessages } from '@altwise/contracts/auth';
 import { messages } from '@altwise/contracts/messages';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { deferred, json, type MockCall, mockApi } from '../../test/mock-api.ts';
+import { deferred, findToast, json, type MockCall, mockApi } from '../../test/mock-api.ts';
 import { renderApp, storeSession } from '../../test/render-app.tsx';
 
 const m = messages.account;
+const d = accountDeletionMessages;
 
 const profile = {
   id: 'u1',
@@ -139,5 +140,84 @@ describe('account settings', () => {
     const { router } = renderApp('/account');
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'), { timeout: 5000 });
     expect(localStorage.getItem('token')).toBeNull();
+  });
+});
+
+const deletes = (calls: MockCall[]) => calls.filter((call) => call.method === 'DELETE');
+
+const section = () =>
+  within(screen.getByRole('heading', { name: d.heading }).closest('section') as HTMLElement);
+
+describe('Delete account on /account', () => {
+  it('warns, asks for the password, and sends nothing without it', async () => {
+    const calls = mockApi(getProfile);
+    const user = userEvent.setup();
+    await openAccount();
+    expect(section().getByText(d.warning)).toBeInTheDocument();
+    await user.click(section().getByRole('button', { name: d.button }));
+    expect(await section().findByText('Enter your password to delete your account.')).toBeInTheDocument();
+    expect(section().getByLabelText(d.passwordLabel)).toHaveFocus();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(deletes(calls)).toEqual([]);
+  });
+
+  it('asks again in a dialog that Escape closes without deleting', async () => {
+    const calls = mockApi(getProfile);
+    const user = userEvent.setup();
+    await openAccount();
+    await user.type(section().getByLabelText(d.passwordLabel), 'secret password');
+    await user.click(section().getByRole('button', { name: d.button }));
+    const dialog = await screen.findByRole('dialog', { name: d.dialogTitle });
+    expect(within(dialog).getByText(d.dialogText)).toBeInTheDocument();
+    expect(dialog.contains(document.activeElement)).toBe(true);
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    // Focus goes back to the button that opened it.
+    expect(section().getByRole('button', { name: d.button })).toHaveFocus();
+    expect(deletes(calls)).toEqual([]);
+  });
+
+  it('deletes with the keyboard, then signs out and lands on the home page with a message', async () => {
+    const calls = mockApi({ ...getProfile, 'DELETE /users/me': () => new Response(null, { status: 204 }) });
+    const user = userEvent.setup();
+    const { router } = await openAccount();
+    await user.type(section().getByLabelText(d.passwordLabel), 'secret password{Enter}');
+    const dialog = await screen.findByRole('dialog', { name: d.dialogTitle });
+    // Tab to the confirming button (the dialog keeps focus inside) and press Enter.
+    for (let i = 0; i < 5 && document.activeElement?.textContent !== d.confirm; i++) await user.tab();
+    expect(within(dialog).getByRole('button', { name: d.confirm })).toHaveFocus();
+    await user.keyboard('{Enter}');
+
+    expect(await findToast(d.deleted)).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(deletes(calls)).toMatchObject([{ path: '/users/me', body: { password: 'secret password' } }]);
+    expect(deletes(calls)[0]?.headers.get('Authorization')).toBe('Bearer jwt-old');
+    // Signed out once the account page has gone.
+    await waitFor(() => expect(localStorage.getItem('token')).toBeNull());
+    expect(localStorage.getItem('user')).toBeNull();
+  });
+
+  it("shows the server's reason for a wrong password and keeps the session", async () => {
+    mockApi({
+      ...getProfile,
+      'DELETE /users/me': () =>
+        json(
+          {
+            message: d.wrongPassword,
+            code: 'BAD_REQUEST',
+            errors: [{ path: 'password', message: d.wrongPassword }],
+          },
+          400,
+        ),
+    });
+    const user = userEvent.setup();
+    const { router } = await openAccount();
+    await user.type(section().getByLabelText(d.passwordLabel), 'wrong password');
+    await user.click(section().getByRole('button', { name: d.button }));
+    await user.click(await screen.findByRole('button', { name: d.confirm }));
+    expect(await section().findByText(d.wrongPassword)).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(router.state.location.pathname).toBe('/account');
+    expect(localStorage.getItem('token')).toBe('jwt-old');
   });
 });

@@ -1,3 +1,4 @@
+import type { LibraryImageRecord } from '@altwise/contracts/library';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { baseURL, expectNoAxeViolations, launchBrowser, newContext } from './browser.ts';
@@ -11,14 +12,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-type LibraryImage = {
-  id: string;
-  src: string;
-  alt_text: string;
-  confidence: number | null;
-  needsReview: boolean;
-  reasons: { source: string; detail: string; score?: number }[];
-};
+type LibraryImage = LibraryImageRecord;
 
 async function call(session: E2eSession, method: string, path: string, body?: unknown) {
   const response = await fetch(`${baseURL()}/api/v1${path}`, {

@@ -1,3 +1,4 @@
+import type { LibraryImageRecord } from '@altwise/contracts/library';
 import { EXPORT_COLUMNS, EXPORT_FILE_NAME, EXPORT_SHEET_NAME } from '@altwise/contracts/limits';
 import { messages } from '@altwise/contracts/messages';
 import { screen, waitFor, within } from '@testing-library/react';
@@ -10,14 +11,7 @@ import { noneNeedReview } from './images-page.tsx';
 
 const m = messages.images;
 
-type LibraryImage = {
-  id: string;
-  src: string;
-  alt_text: string;
-  confidence: number | null;
-  needsReview: boolean;
-  reasons: { source: string; detail: string; score?: number }[];
-};
+type LibraryImage = LibraryImageRecord;
 
 /** A library of `count` images, newest first, with UUID ids like the server's; none needs review. */
 function makeLibrary(count: number): LibraryImage[] {

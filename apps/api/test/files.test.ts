@@ -222,7 +222,7 @@ describe('files that outlive their purpose (ADR 022)', () => {
 });
 
 describe('deleting a file while storage fails', () => {
-  it('answers 404 at once and leaves the file to the purge job', async () => {
+  it('answers 404 at once and leaves the file to the purge job or a retried job', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'altwise-files-'));
     const local = createLocalStorage({ dir: path.join(dataDir, 'files'), publicUrl: 'http://altwise.test' });
     let failDeletes = true;
@@ -250,6 +250,21 @@ describe('deleting a file while storage fails', () => {
       await files.purgeExpiredFiles();
       expect(await local.exists(saved.key)).toBe(false);
       expect(await files.findFile(saved.key)).toBeUndefined();
+
+      // The files.delete job fails while storage does, so the queue retries it; then it succeeds.
+      const other = await files.saveFile({
+        body: png,
+        contentType: 'image/png',
+        folder: 'uploads',
+        ownerId: saved.ownerId as string,
+      });
+      failDeletes = true;
+      await expect(files.deleteFiles([other.key])).rejects.toThrow(/did not delete 1 of 1/);
+      expect(await local.exists(other.key)).toBe(true);
+      failDeletes = false;
+      expect(await files.deleteFiles([other.key])).toEqual({ deleted: 1 });
+      expect(await local.exists(other.key)).toBe(false);
+      expect(await files.findFile(other.key)).toBeUndefined();
     } finally {
       await app.cleanup();
       await rm(dataDir, { recursive: true, force: true });

@@ -23,6 +23,13 @@ export type RoleDecision =
       maxConfidence?: number;
     };
 
+/** How sure an engine may be once the role has spoken: a describe decision can cap it. */
+export function capConfidence(decision: RoleDecision, confidence: number): number {
+  return decision.kind === 'describe' && decision.maxConfidence !== undefined
+    ? Math.min(confidence, decision.maxConfidence)
+    : confidence;
+}
+
 /** Link texts that do not say where a link goes: an image beside them still has work to do. */
 const vagueLinkTexts = new Set([
   'more',

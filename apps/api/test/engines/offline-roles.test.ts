@@ -68,3 +68,16 @@ describe('offline engine: role decisions win over the pixels', () => {
     expect(result.signals.contextUsed).toEqual(['caption', 'role']);
   });
 });
+
+describe('offline engine: a role that cannot decide still bounds the description', () => {
+  it('describes the only image of a link the page does not name, capped and flagged for review', async () => {
+    const result = await engine.describeImage(logo, {
+      context: { role: 'link', linkTarget: 'javascript:void(0)', pageTitle: 'Alt text tips' },
+    });
+    expect(result.decorative).toBe(false);
+    expect(result.altText.length).toBeGreaterThan(0);
+    expect(result.confidence).toBeLessThanOrEqual(0.4);
+    expect(result.needsReview).toBe(true);
+    expect(result.reasons[0]?.source).toBe('role');
+  }, 60_000);
+});

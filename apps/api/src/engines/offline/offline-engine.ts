@@ -5,6 +5,7 @@ import { cleanContext } from '../page-context.ts';
 import { encodePng, prepareImage } from '../prepare-image.ts';
 import { applyQualityRules } from '../quality-rules.ts';
 import { reviewVerdict } from '../review.ts';
+import { capConfidence, decideRole } from '../role.ts';
 import { answerByRole } from '../role-result.ts';
 import type {
   AltTextEngine,
@@ -80,12 +81,17 @@ export function createOfflineEngine(options: EngineOptions): AltTextEngine {
       total: Math.round(performance.now() - t0),
     };
     if (models) Object.assign(timingsMs, models.timingsMs);
+    const roleHint = decideRole(context);
     return {
       altText: ruled.altText,
       decorative: ruled.decorative,
       // The composer's own evidence-based score and the evidence it used (ADR 018).
-      ...reviewVerdict(composition.confidence, options.reviewThreshold),
-      reasons: composition.reasons,
+      // A link or button the page does not name caps it, and the role says why (ADR 019).
+      ...reviewVerdict(capConfidence(roleHint, composition.confidence), options.reviewThreshold),
+      reasons:
+        roleHint.kind === 'describe' && roleHint.maxConfidence !== undefined
+          ? [...roleHint.reasons, ...composition.reasons]
+          : [...composition.reasons, ...roleHint.reasons],
       ...(composition.textInImage ? { textInImage: composition.textInImage } : {}),
       signals: {
         width: prepared.original.width,

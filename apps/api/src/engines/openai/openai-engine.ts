@@ -9,7 +9,7 @@ import { encodeJpeg, prepareImage } from '../prepare-image.ts';
 import { altTextSystemPrompt, altTextUserPrompt, correctiveMessage } from '../prompts.ts';
 import { applyQualityRules } from '../quality-rules.ts';
 import { reviewVerdict } from '../review.ts';
-import { decideRole } from '../role.ts';
+import { capConfidence, decideRole } from '../role.ts';
 import type {
   AltTextEngine,
   AltTextReason,
@@ -143,11 +143,7 @@ export function createOpenAiEngine(options: EngineOptions): AltTextEngine {
       maxLength,
       ...(fileName ? { fileName } : {}),
     });
-    const confidence =
-      decision.kind === 'describe' && decision.maxConfidence !== undefined
-        ? Math.min(answer.confidence, decision.maxConfidence)
-        : answer.confidence;
-    const verdict = reviewVerdict(confidence, options.reviewThreshold);
+    const verdict = reviewVerdict(capConfidence(decision, answer.confidence), options.reviewThreshold);
     const textInImage = answer.textInImage?.trim() || undefined;
     return {
       altText: ruled.altText,

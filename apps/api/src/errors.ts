@@ -1,4 +1,7 @@
 import { type ErrorCode, type ErrorResponse, errorCodes } from '@altwise/contracts/errors';
+import { EngineBusyError, EngineInputError, EngineProviderError } from './engines/errors.ts';
+import { EditPromptError } from './engines/images/types.ts';
+import { SafeFetchError } from './net/safe-fetch.ts';
 
 export type FieldError = NonNullable<ErrorResponse['errors']>[number];
 
@@ -10,18 +13,48 @@ export class AppError extends Error {
   readonly statusCode: number;
   readonly code: ErrorCode;
   readonly errors: FieldError[] | undefined;
+  /** The failed work had been charged and its credits are back (the answer says `refunded: true`). */
+  readonly refunded: boolean;
 
   constructor(
     statusCode: number,
     code: ErrorCode,
     message: string,
-    options: { errors?: FieldError[]; cause?: unknown } = {},
+    options: { errors?: FieldError[]; cause?: unknown; refunded?: boolean } = {},
   ) {
     super(message, { cause: options.cause });
     this.name = 'AppError';
     this.statusCode = statusCode;
     this.code = code;
     this.errors = options.errors;
+    this.refunded = options.refunded ?? false;
+  }
+}
+
+/**
+ * Paid or named work that failed: what a service throws instead of choosing an HTTP answer. The
+ * error handler maps `cause` like any other error, names the work in the message, and, when
+ * `refundedCredits` is set (the credits are already back), says so and adds `refunded: true`.
+ */
+export class WorkFailedError extends Error {
+  readonly work: string | undefined;
+  readonly refundedCredits: number;
+
+  constructor(cause: unknown, options: { work?: string; refundedCredits?: number } = {}) {
+    super(cause instanceof Error ? cause.message : 'The work failed.', { cause });
+    this.name = 'WorkFailedError';
+    this.work = options.work;
+    this.refundedCredits = options.refundedCredits ?? 0;
+  }
+}
+
+/** A failure a batch image or a regenerate reports: `retryable` when trying again later may work. */
+export class ImageFailure extends Error {
+  readonly retryable: boolean;
+  constructor(message: string, retryable: boolean, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ImageFailure';
+    this.retryable = retryable;
   }
 }
 
@@ -75,13 +108,82 @@ function multipartFailure(error: unknown): AppError | null {
   return null;
 }
 
+/** A fetch of a caller's address (a page to scrape) that failed, as the caller's answer. */
+function fetchFailure(error: SafeFetchError): AppError {
+  switch (error.code) {
+    case 'INVALID_URL':
+      return badRequest(error.message);
+    case 'REFUSED_ADDRESS':
+      return badRequest(`${error.message} Only public web addresses can be fetched.`);
+    case 'TOO_LARGE':
+      return payloadTooLarge(
+        `The answer is too large: ${error.message.replace(/^The answer is /, 'it is ')}`,
+      );
+    case 'UNSUPPORTED_TYPE':
+      return new AppError(415, errorCodes.unsupportedMediaType, error.message);
+    case 'TIMEOUT':
+      return new AppError(
+        504,
+        errorCodes.gatewayTimeout,
+        `The address took too long to answer. ${error.message}`,
+      );
+    case 'HTTP_ERROR':
+    case 'TOO_MANY_REDIRECTS':
+      return badGateway(`The address could not be loaded: ${error.message}`, error);
+    case 'UNREACHABLE':
+      return badGateway(`The address could not be reached: ${error.message}`, error);
+  }
+}
+
+/** Domain failures (engines, fetches, image checks) as the caller's answer; null when not one. */
+function domainFailure(error: unknown, work: string | undefined): AppError | null {
+  if (error instanceof AppError) return error;
+  if (error instanceof EditPromptError) return unprocessable(error.message);
+  if (error instanceof EngineInputError) {
+    if (error.code === 'TOO_MANY_PIXELS') return payloadTooLarge(error.message);
+    if (error.code === 'TOO_LARGE') return unprocessable(error.message);
+    return badRequest(error.message);
+  }
+  if (error instanceof EngineBusyError)
+    return new AppError(
+      503,
+      errorCodes.engineBusy,
+      `${work ?? 'The work'} could not be done: the AI engine is busy right now. Please try again in a minute.`,
+    );
+  if (error instanceof EngineProviderError) {
+    if (error.status === 400)
+      return new AppError(422, errorCodes.engineFailed, `${work ?? 'The work'} failed: ${error.message}`);
+    // The provider's own words stay in the log: they may name internals.
+    return new AppError(
+      502,
+      errorCodes.engineFailed,
+      `${work ?? 'The work'} failed: the AI engine could not do it right now. Please try again in a few minutes.`,
+      { cause: error },
+    );
+  }
+  if (error instanceof ImageFailure)
+    return error.retryable
+      ? new AppError(502, errorCodes.engineFailed, `${error.message} Please try again.`, { cause: error })
+      : unprocessable(error.message);
+  if (error instanceof SafeFetchError) return fetchFailure(error);
+  return multipartFailure(error);
+}
+
 /**
  * The one map from what a service, a plugin or a library throws to the HTTP answer (STYLE.md habit
- * 13): an AppError as it is, a known failure as its AppError, anything else null (a 500).
+ * 13), used only by the error handler: an AppError as it is, a known failure as its AppError (named
+ * after its work, with `refunded` when its credits came back), anything else null (a 500).
  */
 export function toAppError(error: unknown): AppError | null {
-  if (error instanceof AppError) return error;
-  return multipartFailure(error);
+  if (!(error instanceof WorkFailedError)) return domainFailure(error, undefined);
+  const mapped = domainFailure(error.cause, error.work);
+  if (!mapped || error.refundedCredits <= 0) return mapped;
+  const credits = error.refundedCredits === 1 ? 'Your credit was refunded.' : 'Your credits were refunded.';
+  return new AppError(mapped.statusCode, mapped.code, `${mapped.message} ${credits}`, {
+    errors: mapped.errors,
+    cause: error.cause,
+    refunded: true,
+  });
 }
 
 /** A start-up problem an operator fixes (configuration, a data directory in use): printed without a stack. */

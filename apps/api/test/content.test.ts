@@ -210,8 +210,9 @@ describe('with a configured language model (ALT_TEXT_ENGINE=openai)', () => {
     });
     expect(response.statusCode).toBe(502);
     expect(response.json()).toEqual({
-      code: 'BAD_GATEWAY',
-      message: 'The blog post could not be written right now. Please try again in a few minutes.',
+      code: 'ENGINE_FAILED',
+      message:
+        'The blog post failed: the AI engine could not do it right now. Please try again in a few minutes.',
     });
     expect(response.body).not.toContain('secret');
     const history = await model.app.inject({

@@ -2,7 +2,7 @@ import { type ErrorCode, type ErrorResponse, errorCodes, errorResponses } from '
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { type FieldError, toAppError } from '../errors.ts';
+import { type FieldError, toAppError, WorkFailedError } from '../errors.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -62,6 +62,7 @@ export function toErrorResponse(
   if (known) {
     const body: ErrorResponse = { message: known.message, code: known.code };
     if (known.errors) body.errors = known.errors;
+    if (known.refunded) body.refunded = true;
     return { statusCode: known.statusCode, body, log: known.statusCode >= 500 };
   }
 
@@ -104,11 +105,13 @@ export function toErrorResponse(
     };
   }
 
-  return {
-    statusCode: status >= 500 && status < 600 ? status : 500,
-    body: { message: internalErrorMessage(String(request.id)), code: errorCodes.internal },
-    log: true,
+  const body: ErrorResponse = {
+    message: internalErrorMessage(String(request.id)),
+    code: errorCodes.internal,
   };
+  // Paid work that failed unexpectedly still had its credits given back before this answer.
+  if (error instanceof WorkFailedError && error.refundedCredits > 0) body.refunded = true;
+  return { statusCode: status >= 500 && status < 600 ? status : 500, body, log: true };
 }
 
 /** The one error handler (STYLE.md habit 5): every failure answers `{message, code, errors?}`. */

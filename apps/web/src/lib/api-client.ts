@@ -49,6 +49,18 @@ function codeForStatus(status: number): string {
   return errorCodes.internal;
 }
 
+/** A failed answer as an ApiError: the server's error body, or `unreadable` when it sent none of ours. */
+export function apiErrorFromBody(status: number, body: unknown): ApiError {
+  const parsed = errorResponseSchema.safeParse(body);
+  if (parsed.success) return new ApiError({ status, ...parsed.data });
+  return new ApiError({
+    status,
+    code: codeForStatus(status),
+    message: messages.common.unknownError,
+    unreadable: true,
+  });
+}
+
 async function toApiError(response: Response): Promise<ApiError> {
   let body: unknown;
   try {
@@ -56,15 +68,7 @@ async function toApiError(response: Response): Promise<ApiError> {
   } catch {
     body = undefined;
   }
-  const parsed = errorResponseSchema.safeParse(body);
-  if (parsed.success) {
-    return new ApiError({ status: response.status, ...parsed.data });
-  }
-  return new ApiError({
-    status: response.status,
-    code: codeForStatus(response.status),
-    message: messages.common.unknownError,
-  });
+  return apiErrorFromBody(response.status, body);
 }
 
 /**

@@ -3,25 +3,45 @@ import type { ErrorResponse } from '@altwise/contracts/errors';
 export type FieldError = NonNullable<ErrorResponse['errors']>[number];
 
 /**
- * A failed API call, carrying the server's `{message, code, errors?}` (STYLE.md habit 5). Kept apart from
- * the fetch wrapper so that eagerly loaded code (query defaults, guards) can test for it cheaply.
+ * A failed API call, carrying the server's `{message, code, errors?, refunded?}` (STYLE.md habit 5).
+ * Branch on `code` and `refunded`, show `message`; never read the message to decide (habit 13). Kept
+ * apart from the fetch wrapper so that eagerly loaded code (query defaults, guards) can test for it
+ * cheaply.
  */
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
   readonly errors: FieldError[];
+  /** The server gave back the credits of the failed work. */
+  readonly refunded: boolean;
+  /** The answer had no error body of ours (a proxy's page, a cut connection): the message is ours. */
+  readonly unreadable: boolean;
 
-  constructor(init: { status: number; code: string; message: string; errors?: FieldError[] | undefined }) {
+  constructor(init: {
+    status: number;
+    code: string;
+    message: string;
+    errors?: FieldError[] | undefined;
+    refunded?: boolean | undefined;
+    unreadable?: boolean;
+  }) {
     super(init.message);
     this.name = 'ApiError';
     this.status = init.status;
     this.code = init.code;
     this.errors = init.errors ?? [];
+    this.refunded = init.refunded ?? false;
+    this.unreadable = init.unreadable ?? false;
   }
 }
 
 export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
+}
+
+/** True when the server says the failed work's credits are back on the balance. */
+export function wasRefunded(error: unknown): boolean {
+  return isApiError(error) && error.refunded;
 }
 
 /** True for a server 401 and for a token-requiring call made without a token. */
@@ -39,9 +59,7 @@ export function errorMessage(error: unknown, fallback: string): string {
  * The message the server sent with a failure, or undefined when there is none to show: a network
  * failure (status 0) or a response without our error body (e.g. a proxy's HTML page).
  */
-export function serverMessage(error: unknown, unknownMessage: string): string | undefined {
-  if (!isApiError(error) || error.status === 0 || !error.message || error.message === unknownMessage) {
-    return undefined;
-  }
+export function serverMessage(error: unknown): string | undefined {
+  if (!isApiError(error) || error.status === 0 || !error.message || error.unreadable) return undefined;
   return error.message;
 }

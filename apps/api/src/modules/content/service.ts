@@ -6,9 +6,8 @@ import {
 import { messages } from '@altwise/contracts/messages';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, DbExecutor } from '../../db/client.ts';
-import { EngineBusyError, EngineProviderError } from '../../engines/errors.ts';
 import type { AltTextEngine } from '../../engines/types.ts';
-import { badGateway, unavailable } from '../../errors.ts';
+import { WorkFailedError } from '../../errors.ts';
 import { insertContentHistory, listContentHistory } from './repository.ts';
 
 export type ContentService = ReturnType<typeof createContentService>;
@@ -37,17 +36,8 @@ export function createContentService(deps: {
       try {
         generated = await engine.generateText(prompt, { purpose: 'blog-post' });
       } catch (error) {
-        if (error instanceof EngineBusyError) {
-          throw unavailable('The writer is busy right now. Please try again in a minute.');
-        }
-        if (error instanceof EngineProviderError) {
-          logger.warn({ err: error, engine: engine.name }, 'text generation failed');
-          throw badGateway(
-            'The blog post could not be written right now. Please try again in a few minutes.',
-            error,
-          );
-        }
-        throw error;
+        logger.warn({ err: error, engine: engine.name }, 'text generation failed');
+        throw new WorkFailedError(error, { work: 'The blog post' });
       }
       const row = await insertContentHistory(db, {
         userId,

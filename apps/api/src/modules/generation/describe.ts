@@ -5,6 +5,7 @@ import type { AppConfig } from '../../config.ts';
 import { EngineInputError, EngineProviderError } from '../../engines/errors.ts';
 import { fetchImage } from '../../engines/fetch-image.ts';
 import type { AltTextEngine, AltTextResult, PageContext } from '../../engines/types.ts';
+import { ImageFailure } from '../../errors.ts';
 import type { RateLimiter, Semaphore } from '../../lib/throttle.ts';
 import { SafeFetchError } from '../../net/safe-fetch.ts';
 import type { FilesService } from '../files/service.ts';
@@ -19,15 +20,8 @@ export type ImageToDescribe = {
   prompt?: string | null;
 };
 
-/** A failure that will not go away by trying again (not an image, 404, refused address...). */
-export class ImageFailure extends Error {
-  readonly retryable: boolean;
-  constructor(message: string, retryable: boolean, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'ImageFailure';
-    this.retryable = retryable;
-  }
-}
+// Defined with the other domain errors, which the error handler maps to HTTP in one place.
+export { ImageFailure } from '../../errors.ts';
 
 export type DescribeDeps = {
   engine: AltTextEngine;

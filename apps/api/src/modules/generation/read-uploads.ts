@@ -22,6 +22,7 @@ const PENDING_UPLOAD_MS = 24 * 60 * 60 * 1000;
 
 const quoted = (name: string) => `"${name.replaceAll('"', "'").slice(0, 200)}"`;
 
+/** The upload form's own words for its limits; the rest is mapped centrally. */
 function multipartError(error: unknown): unknown {
   const code = (error as { code?: string } | null)?.code;
   switch (code) {
@@ -32,11 +33,8 @@ function multipartError(error: unknown): unknown {
       return badRequest('Too many form fields: send images, userId and chatGptPrompt only.');
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
       return new AppError(415, errorCodes.unsupportedMediaType, 'Send the images as multipart/form-data.');
-    case 'FST_PROTO_VIOLATION':
-      return badRequest('A form field has a name that is not allowed.');
-    case 'FST_MP_PREMATURE_CLOSE':
-      return badRequest('The upload was cut off before it finished; please try again.');
     default:
+      // Any other multipart failure is answered by the error handler's one map (errors.ts).
       return error;
   }
 }

@@ -13,7 +13,7 @@ import type { Database } from '../../db/client.ts';
 import type { GenerationBatch, GenerationSource } from '../../db/tables/generation-batches.ts';
 import type { GenerationItemContext } from '../../db/tables/generation-items.ts';
 import type { AltTextEngine } from '../../engines/types.ts';
-import { AppError, badGateway, notFound, unprocessable } from '../../errors.ts';
+import { AppError, notFound, WorkFailedError } from '../../errors.ts';
 import { jobNames } from '../../jobs/names.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { createProviderLimiters, Semaphore } from '../../lib/throttle.ts';
@@ -240,12 +240,10 @@ export function createGenerationService(deps: {
         return { success: true, image: record, remainingCredits: (await getCreditBalance(db, userId)) ?? 0 };
       } catch (error) {
         await db.transaction((tx) => refundReservation(tx, userId, reservationId, 1));
-        if (error instanceof AppError) throw error;
-        const failure = classifyFailure(error);
         logger.warn({ err: error, image: imageId }, 'regenerate failed; credit refunded');
-        throw failure.retryable
-          ? badGateway(`${failure.message} Your credit was refunded; please try again.`, error)
-          : unprocessable(`${failure.message} Your credit was refunded.`);
+        throw new WorkFailedError(error instanceof AppError ? error : classifyFailure(error), {
+          refundedCredits: 1,
+        });
       }
     },
 

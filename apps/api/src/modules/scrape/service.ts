@@ -1,8 +1,6 @@
-import { errorCodes } from '@altwise/contracts/errors';
 import { MAX_SCRAPE_IMAGES } from '@altwise/contracts/limits';
 import { MAX_SCRAPE_HTML_BYTES, type ScrapedImage } from '@altwise/contracts/scrape';
 import type { FastifyBaseLogger } from 'fastify';
-import { AppError, badGateway, badRequest, payloadTooLarge } from '../../errors.ts';
 import { SafeFetchError, safeFetch } from '../../net/safe-fetch.ts';
 import { extractImages } from './extract-images.ts';
 
@@ -29,34 +27,6 @@ function decode(body: Buffer, contentType: string): string {
   }
 }
 
-/** Each fetch failure as the caller sees it: a 4xx they can fix, or a 502/504 about the remote page. */
-function toAppError(error: SafeFetchError): AppError {
-  switch (error.code) {
-    case 'INVALID_URL':
-      return badRequest(error.message);
-    case 'REFUSED_ADDRESS':
-      return badRequest(`${error.message} Only public web pages can be scraped.`);
-    case 'TOO_LARGE':
-      return payloadTooLarge(
-        `The page is too large to scrape: ${error.message.replace(/^The answer is /, 'it is ')}`,
-      );
-    case 'UNSUPPORTED_TYPE':
-      return new AppError(
-        415,
-        errorCodes.unsupportedMediaType,
-        `${error.message} Please enter the address of a web page.`,
-      );
-    case 'TIMEOUT':
-      return new AppError(504, errorCodes.gatewayTimeout, `The page took too long to load. ${error.message}`);
-    case 'HTTP_ERROR':
-      return badGateway(`The page could not be loaded: ${error.message}`, error);
-    case 'TOO_MANY_REDIRECTS':
-      return badGateway(`The page could not be loaded: ${error.message}`, error);
-    case 'UNREACHABLE':
-      return badGateway(`The page could not be reached: ${error.message}`, error);
-  }
-}
-
 /**
  * Reads a web page for its images (SPEC.md §7 POST /users/scrape-and-generate): fetched through the
  * SSRF-safe fetcher, parsed without running scripts, at most MAX_SCRAPE_IMAGES rows.
@@ -79,9 +49,10 @@ export function createScrapeService(deps: { fetch: FetchSettings; logger: Fastif
           acceptContentType: (type) => type.trim() === '' || htmlTypes.test(type),
         });
       } catch (error) {
-        if (!(error instanceof SafeFetchError)) throw error;
-        logger.info({ userId, code: error.code }, 'scraping a page failed');
-        throw toAppError(error);
+        // The error handler answers a SafeFetchError (400, 413, 415, 502 or 504, naming the cause).
+        if (error instanceof SafeFetchError)
+          logger.info({ userId, code: error.code }, 'scraping a page failed');
+        throw error;
       }
       return extractImages(decode(page.body, page.contentType), page.url, MAX_SCRAPE_IMAGES);
     },

@@ -79,8 +79,7 @@ export async function readImageForm(
     if (code === 'FST_FILES_LIMIT') throw badRequest('Send one image at a time.');
     if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT')
       throw badRequest('The form has too many fields.');
-    if (code === 'FST_PROTO_VIOLATION' || code === 'FST_INVALID_MULTIPART_CONTENT_TYPE')
-      throw badRequest('The form could not be read.');
+    // Any other multipart failure is answered by the error handler's one map (errors.ts).
     throw error;
   }
   if (image) {

@@ -8,19 +8,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import sharp, { type Metadata } from 'sharp';
 import type { Database } from '../../db/client.ts';
 import type { StudioJobKind } from '../../db/tables/studio-jobs.ts';
-import { EngineBusyError, EngineInputError, EngineProviderError } from '../../engines/errors.ts';
+import { EngineProviderError } from '../../engines/errors.ts';
 import { EDITOR_MAX_INPUT_PIXELS } from '../../engines/images/apply-edits.ts';
 import { renderCaptionedImage } from '../../engines/images/render-caption.ts';
-import { EditPromptError, type ImageEngine } from '../../engines/images/types.ts';
+import type { ImageEngine } from '../../engines/images/types.ts';
 import type { AltTextEngine } from '../../engines/types.ts';
-import {
-  AppError,
-  badGateway,
-  badRequest,
-  payloadTooLarge,
-  unavailable,
-  unprocessable,
-} from '../../errors.ts';
+import { badRequest, payloadTooLarge, toAppError, WorkFailedError } from '../../errors.ts';
 import { refundReservation, reserveCredits } from '../credits/service.ts';
 import type { FilesService } from '../files/service.ts';
 import type { UploadedImage } from './read-image-form.ts';
@@ -141,30 +134,6 @@ export function createStudioService(deps: {
     }
   }
 
-  /** What the person sees when the work failed after the charge (the credits are back by then). */
-  function toStudioError(error: unknown, what: string): unknown {
-    if (error instanceof AppError) return error;
-    if (error instanceof EditPromptError) return unprocessable(error.message);
-    if (error instanceof EngineInputError) {
-      if (error.code === 'TOO_MANY_PIXELS') return payloadTooLarge(error.message);
-      if (error.code === 'TOO_LARGE') return unprocessable(error.message);
-      return badRequest(error.message);
-    }
-    if (error instanceof EngineBusyError) {
-      return unavailable(
-        `The ${what} engine is busy right now. Your credits were refunded; please try again in a minute.`,
-      );
-    }
-    if (error instanceof EngineProviderError) {
-      if (error.status === 400) return unprocessable(`${error.message} Your credits were refunded.`);
-      return badGateway(
-        `The ${what} failed: ${error.message} Your credits were refunded; please try again in a few minutes.`,
-        error,
-      );
-    }
-    return error;
-  }
-
   return {
     /**
      * Refunds the jobs a dead process left running (the studio.recover-abandoned job, every few
@@ -192,11 +161,7 @@ export function createStudioService(deps: {
     ): Promise<EditImageResponse> {
       if (!input.image) throw badRequest('Please select an image first');
       // Parse before charging: a prompt the engine cannot carry out costs nothing (422).
-      try {
-        imageEngine.planEdit(input.prompt);
-      } catch (error) {
-        throw toStudioError(error, 'image edit');
-      }
+      imageEngine.planEdit(input.prompt);
       await assertReadable(input.image);
       const cost = QUALITY_CREDIT_COST[input.quality];
       const job = await start(userId, cost, 'edit');
@@ -219,8 +184,8 @@ export function createStudioService(deps: {
           model: imageEngine.model,
         };
       } catch (error) {
-        const reported = toStudioError(error, 'image edit');
-        await fail(job, reported instanceof Error ? reported.message : 'The work failed.');
+        const reported = new WorkFailedError(error, { work: 'The image edit', refundedCredits: job.credits });
+        await fail(job, toAppError(reported)?.message ?? reported.message);
         logger.warn({ err: error, engine: imageEngine.name }, 'studio: image edit failed; refunded');
         throw reported;
       }
@@ -259,8 +224,11 @@ export function createStudioService(deps: {
           model: imageEngine.model,
         };
       } catch (error) {
-        const reported = toStudioError(error, 'image generation');
-        await fail(job, reported instanceof Error ? reported.message : 'The work failed.');
+        const reported = new WorkFailedError(error, {
+          work: 'The image generation',
+          refundedCredits: job.credits,
+        });
+        await fail(job, toAppError(reported)?.message ?? reported.message);
         for (const key of saved) await files.deleteFile(key).catch(() => {});
         logger.warn({ err: error, engine: imageEngine.name }, 'studio: image generation failed; refunded');
         throw reported;
@@ -303,8 +271,8 @@ export function createStudioService(deps: {
           model: generated.model,
         };
       } catch (error) {
-        const reported = toStudioError(error, 'caption');
-        await fail(job, reported instanceof Error ? reported.message : 'The work failed.');
+        const reported = new WorkFailedError(error, { work: 'The caption', refundedCredits: job.credits });
+        await fail(job, toAppError(reported)?.message ?? reported.message);
         logger.warn({ err: error, engine: engine.name }, 'studio: styled caption failed; refunded');
         throw reported;
       }

@@ -29,7 +29,7 @@ const m = messages.account;
  */
 function failure(error: unknown, failed: string, errored: string): Status {
   if (isApiError(error) && error.status > 0) {
-    const detail = serverMessage(error, messages.common.unknownError);
+    const detail = serverMessage(error);
     return { type: 'error', message: failed, detail: detail === failed ? undefined : detail };
   }
   return { type: 'error', message: errored };

@@ -18,7 +18,7 @@ function useOutcome(token: string | undefined): Outcome {
     const error = query.error;
     return {
       state: 'error',
-      message: serverMessage(error, messages.common.unknownError) ?? messages.confirmEmail.requestError,
+      message: serverMessage(error) ?? messages.confirmEmail.requestError,
       // Confirmed already: logging in is exactly what the person should do next.
       canLogIn: isApiError(error) && error.code === errorCodes.emailAlreadyConfirmed,
     };

@@ -31,7 +31,7 @@ export function ForgotPasswordPage() {
       ) : null}
       {request.isError ? (
         <MessageBanner type="error" className="mb-4">
-          {serverMessage(request.error, messages.common.unknownError) ?? messages.common.unknownError}
+          {serverMessage(request.error) ?? messages.common.unknownError}
         </MessageBanner>
       ) : null}
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">

@@ -32,7 +32,7 @@ function destinationFrom(state: unknown): string {
 }
 
 function loginError(error: unknown): string {
-  return serverMessage(error, messages.common.unknownError) ?? messages.login.failed;
+  return serverMessage(error) ?? messages.login.failed;
 }
 
 /** Sign-in (SPEC.md §2 Login) with 'Forgot password?' and, before confirmation, a resend button. */

@@ -22,7 +22,7 @@ const emptyForm = { firstName: '', lastName: '', email: '', password: '', confir
 
 /** The message of a failed registration: the server's, or SPEC.md §8's fallback. */
 function registrationError(error: unknown): string {
-  return serverMessage(error, messages.common.unknownError) ?? messages.register.failed;
+  return serverMessage(error) ?? messages.register.failed;
 }
 
 /** Sign-up (SPEC.md §2 Register). */

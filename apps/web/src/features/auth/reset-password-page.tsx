@@ -46,7 +46,7 @@ export function ResetPasswordPage() {
       ) : null}
       {reset.isError ? (
         <MessageBanner type="error" className="mb-4">
-          <p>{serverMessage(reset.error, messages.common.unknownError) ?? messages.common.unknownError}</p>
+          <p>{serverMessage(reset.error) ?? messages.common.unknownError}</p>
           <p className="mt-2">
             <Link to={routes.forgotPassword} className="font-semibold underline underline-offset-2">
               Ask for a new link

@@ -31,7 +31,7 @@ const unknownError = messages.common.unknownError;
 
 /** The message of a failed call: the server's, else 'An unknown error occurred' (SPEC.md §8). */
 function failureMessage(error: unknown): string {
-  return serverMessage(error, unknownError) ?? unknownError;
+  return serverMessage(error) ?? unknownError;
 }
 
 const statusColourClasses: Record<PaymentStatusColour, string> = {
@@ -90,8 +90,7 @@ function PaymentPlansCard() {
     if (!window.confirm(messages.subscription.cancelConfirm)) return;
     cancel.mutate(undefined, {
       onSuccess: () => notify.success(messages.subscription.cancelSuccess),
-      onError: (error) =>
-        notify.error(serverMessage(error, unknownError) ?? messages.subscription.cancelFailed),
+      onError: (error) => notify.error(serverMessage(error) ?? messages.subscription.cancelFailed),
     });
   };
 

@@ -31,7 +31,7 @@ export function PaymentHistory() {
   } else if (history.isError) {
     body = (
       <MessageBanner type="error">
-        {serverMessage(history.error, messages.common.unknownError) ?? messages.common.unknownError}
+        {serverMessage(history.error) ?? messages.common.unknownError}
       </MessageBanner>
     );
   } else if (history.data.history.length === 0) {

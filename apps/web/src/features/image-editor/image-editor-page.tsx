@@ -69,7 +69,7 @@ function useObjectUrl(file: File | null): string | null {
 }
 
 function failureText(error: unknown): string {
-  return serverMessage(error, messages.common.unknownError) ?? messages.common.unknownError;
+  return serverMessage(error) ?? messages.common.unknownError;
 }
 
 /**

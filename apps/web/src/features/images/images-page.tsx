@@ -95,8 +95,7 @@ export function ImagesPage() {
         replaceRow(image);
         notify.success(altTextApproved);
       },
-      onError: (error) =>
-        notify.error(serverMessage(error, messages.common.unknownError) ?? altTextApproveFailed),
+      onError: (error) => notify.error(serverMessage(error) ?? altTextApproveFailed),
     });
   };
 

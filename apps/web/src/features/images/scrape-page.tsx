@@ -43,8 +43,7 @@ export function ScrapePage() {
       },
       // SPEC.md §8's text first; the server's own reason (unreachable host, not a web page, refused
       // address...) under it, so the person knows what to change.
-      onError: (error) =>
-        setProblem({ message: m.failed, detail: serverMessage(error, messages.common.unknownError) }),
+      onError: (error) => setProblem({ message: m.failed, detail: serverMessage(error) }),
     });
   };
 

@@ -111,8 +111,7 @@ function ScrapedImages({ result }: { result: ScrapedResult }) {
       {
         onSuccess: (batch) =>
           navigate(routes.images, { state: { batchId: batch.batchId, message: batch.message } }),
-        onError: (error) =>
-          setProblem(serverMessage(error, messages.common.unknownError) ?? m.generateFailed),
+        onError: (error) => setProblem(serverMessage(error) ?? m.generateFailed),
       },
     );
   };

@@ -166,7 +166,7 @@ export function UploadImagesPage() {
       setFiles([]);
     } catch (error) {
       setRun({ phase: 'idle' });
-      setProblem({ message: serverMessage(error, messages.common.unknownError) ?? m.failed });
+      setProblem({ message: serverMessage(error) ?? m.failed });
     } finally {
       void queryClient.invalidateQueries({ queryKey: creditsQueryKey });
     }

@@ -54,9 +54,7 @@ function CheckoutForm({ selection }: { selection: CheckoutSelection }) {
   const { name, billing } = summaryOf(selection);
   // After a success the browser is leaving for the hosted checkout: stay busy until it has gone.
   const busy = checkout.isPending || checkout.isSuccess;
-  const failure = checkout.isError
-    ? (serverMessage(checkout.error, messages.common.unknownError) ?? messages.checkout.failed)
-    : null;
+  const failure = checkout.isError ? (serverMessage(checkout.error) ?? messages.checkout.failed) : null;
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

@@ -138,7 +138,8 @@ describe('AI Reel Generator (/reel-generator): generating images from text', () 
     mockApi({
       ...credits(100),
       'POST /images/generate': () =>
-        json({ message: 'The image provider is unavailable', code: 'BAD_GATEWAY' }, 502),
+        // The server says, by a flag, that it gave the credits back.
+        json({ message: 'The image provider is unavailable', code: 'ENGINE_FAILED', refunded: true }, 502),
     });
     const user = userEvent.setup();
     await openReels();
@@ -146,6 +147,22 @@ describe('AI Reel Generator (/reel-generator): generating images from text', () 
     await user.click(screen.getByRole('button', { name: 'Generate Images' }));
     expect(await findToast(m.generateFailedWith('The image provider is unavailable'))).toBeInTheDocument();
     expect(await findToast(m.refunded)).toBeInTheDocument();
+  });
+
+  it('claims a refund only when the server says so, not from the status or the message', async () => {
+    mockApi({
+      ...credits(100),
+      'POST /images/generate': () =>
+        json({ message: 'Your credits were refunded, or were they?', code: 'INTERNAL_ERROR' }, 500),
+    });
+    const user = userEvent.setup();
+    await openReels();
+    await user.type(screen.getByLabelText('Text prompt'), 'coffee facts');
+    await user.click(screen.getByRole('button', { name: 'Generate Images' }));
+    expect(
+      await findToast(m.generateFailedWith('Your credits were refunded, or were they?')),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(m.refunded)).not.toBeInTheDocument();
   });
 
   it('does not claim a refund when the server refused before charging', async () => {
@@ -257,7 +274,7 @@ describe('AI Reel Generator (/reel-generator): uploaded images', () => {
       ...credits(10),
       'POST /images/generate-styled-caption': () =>
         ++n === 2
-          ? json({ message: 'The caption model failed', code: 'BAD_GATEWAY' }, 502)
+          ? json({ message: 'The caption model failed', code: 'ENGINE_FAILED', refunded: true }, 502)
           : captionAnswer(n),
     });
     const user = userEvent.setup();

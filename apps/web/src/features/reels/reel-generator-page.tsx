@@ -19,7 +19,7 @@ import { Card } from '../../components/ui/card.tsx';
 import { FileField, ProgressBar, SelectField, TextAreaField } from '../../components/ui/form-fields.tsx';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { notify } from '../../components/ui/notify.ts';
-import { isApiError, serverMessage } from '../../lib/api-error.ts';
+import { serverMessage, wasRefunded } from '../../lib/api-error.ts';
 import { copyText } from '../../lib/copy-text.ts';
 import { creditsQueryKey, useRemainingCredits } from '../../lib/credits.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
@@ -60,15 +60,7 @@ function useObjectUrls(files: readonly File[]): string[] {
 }
 
 function failureText(error: unknown): string {
-  return serverMessage(error, messages.common.unknownError) ?? messages.common.unknownError;
-}
-
-/**
- * The server takes its credits before the work and gives them back when the work fails (5xx, or a
- * message saying so); a refusal before the work (bad input, 402 not enough credits) charged nothing.
- */
-function wasRefunded(error: unknown): boolean {
-  return isApiError(error) && (error.status >= 500 || /credits were refunded/i.test(error.message));
+  return serverMessage(error) ?? messages.common.unknownError;
 }
 
 /**
@@ -196,7 +188,7 @@ export function ReelGeneratorPage() {
     } catch (error) {
       notify.error(m.reelFailed);
       // The server names the file it could not use; say it where the person is looking.
-      setReelError(serverMessage(error, messages.common.unknownError) ?? null);
+      setReelError(serverMessage(error) ?? null);
     } finally {
       setCreatingReel(false);
     }

@@ -1,8 +1,8 @@
-import { errorCodes, errorResponseSchema } from '@altwise/contracts/errors';
+import { errorCodes } from '@altwise/contracts/errors';
 import { type StartBatchResponse, startBatchResponseSchema } from '@altwise/contracts/generation';
 import { messages } from '@altwise/contracts/messages';
 import { API_BASE } from '@altwise/contracts/routes';
-import { networkErrorMessage } from '../../../lib/api-client.ts';
+import { apiErrorFromBody, networkErrorMessage } from '../../../lib/api-client.ts';
 import { ApiError } from '../../../lib/api-error.ts';
 import { clearToken, readToken } from '../../../lib/auth-storage.ts';
 
@@ -22,9 +22,7 @@ function toApiError(status: number, body: string): ApiError {
   } catch {
     data = undefined;
   }
-  const parsed = errorResponseSchema.safeParse(data);
-  if (parsed.success) return new ApiError({ status, ...parsed.data });
-  return new ApiError({ status, code: errorCodes.internal, message: messages.common.unknownError });
+  return apiErrorFromBody(status, data);
 }
 
 /**

@@ -1,5 +1,4 @@
 import { editAltTextRequestSchema } from '@altwise/contracts/generation';
-import { messages } from '@altwise/contracts/messages';
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
@@ -55,7 +54,7 @@ export function EditAltTextDialog({
           onSaved(image);
         },
         onError: (failure) => {
-          notify.error(serverMessage(failure, messages.common.unknownError) ?? altTextSaveFailed);
+          notify.error(serverMessage(failure) ?? altTextSaveFailed);
         },
       },
     );
@@ -68,7 +67,7 @@ export function EditAltTextDialog({
         onSaved(image);
       },
       onError: (failure) => {
-        notify.error(serverMessage(failure, messages.common.unknownError) ?? altTextApproveFailed);
+        notify.error(serverMessage(failure) ?? altTextApproveFailed);
       },
     });
   };

@@ -1,6 +1,5 @@
 import { MAX_GENERATION_PROMPT_CHARS } from '@altwise/contracts/generation';
 import { CREDITS_PER_IMAGE } from '@altwise/contracts/limits';
-import { messages } from '@altwise/contracts/messages';
 import { type FormEvent, useId, useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
@@ -39,7 +38,7 @@ export function RegenerateDialog({
           onDone(image);
         },
         onError: (failure) => {
-          notify.error(serverMessage(failure, messages.common.unknownError) ?? regenerateFailed);
+          notify.error(serverMessage(failure) ?? regenerateFailed);
         },
       },
     );

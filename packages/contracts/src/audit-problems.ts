@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+/**
+ * The problems an alt-text audit can find (issue 13), each with its severity and the WCAG 2.2 success
+ * criteria it relates to. One table for the checks on the server, the reports and the browser's filters.
+ */
+export const auditProblemCodes = [
+  'missing',
+  'file-name',
+  'placeholder',
+  'vague',
+  'link-without-purpose',
+  'redundant',
+  'repeated',
+  'too-long',
+  'decorative-with-alt',
+  'empty-but-informative',
+] as const;
+
+export const auditProblemCodeSchema = z.enum(auditProblemCodes);
+export type AuditProblemCode = z.infer<typeof auditProblemCodeSchema>;
+
+export const auditSeveritySchema = z.enum(['fail', 'warning']);
+export type AuditSeverity = z.infer<typeof auditSeveritySchema>;
+
+export const auditProblemRules: Record<AuditProblemCode, { severity: AuditSeverity; wcag: string[] }> = {
+  missing: { severity: 'fail', wcag: ['1.1.1'] },
+  'file-name': { severity: 'fail', wcag: ['1.1.1'] },
+  placeholder: { severity: 'fail', wcag: ['1.1.1'] },
+  vague: { severity: 'fail', wcag: ['1.1.1'] },
+  'link-without-purpose': { severity: 'fail', wcag: ['2.4.4', '4.1.2'] },
+  redundant: { severity: 'warning', wcag: ['1.1.1'] },
+  repeated: { severity: 'warning', wcag: ['1.1.1'] },
+  'too-long': { severity: 'warning', wcag: ['1.1.1'] },
+  'decorative-with-alt': { severity: 'warning', wcag: ['1.1.1'] },
+  'empty-but-informative': { severity: 'fail', wcag: ['1.1.1'] },
+};
+
+/** An image's verdict: fail if any fail applies, else warning, else decorative for a correct alt="", else pass. */
+export const auditVerdictSchema = z.enum(['pass', 'fail', 'warning', 'decorative']);
+export type AuditVerdict = z.infer<typeof auditVerdictSchema>;
+
+/** One problem found on one image, with a one-sentence message naming the evidence. */
+export const auditProblemSchema = z.object({
+  code: auditProblemCodeSchema,
+  severity: auditSeveritySchema,
+  wcag: z.array(z.string()),
+  message: z.string(),
+});
+export type AuditProblem = z.infer<typeof auditProblemSchema>;
+
+/** Where an image sits on its page (the W3C alt decision tree's roles). */
+export const auditImageRoleSchema = z.enum(['content', 'link', 'button', 'figure']);
+export type AuditImageRole = z.infer<typeof auditImageRoleSchema>;

@@ -107,6 +107,21 @@ export function multipartBody(
   };
 }
 
+/** POST /images/upload-and-generate with a multipart body as a browser sends it. */
+export function uploadImages(
+  t: TestApp,
+  auth: Record<string, string>,
+  parts: Parameters<typeof multipartBody>[0],
+) {
+  const body = multipartBody(parts);
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/v1/images/upload-and-generate',
+    payload: body.payload,
+    headers: { ...auth, ...body.headers },
+  });
+}
+
 /** Polls GET /images/batches/{id} until the batch has ended. */
 export async function waitForBatch(
   t: TestApp,

@@ -9,7 +9,13 @@ import { generationBatches } from '../src/db/tables/generation-batches.ts';
 import { libraryImages } from '../src/db/tables/library-images.ts';
 import { EngineProviderError } from '../src/engines/errors.ts';
 import { balanceOf, createUser, type TestUser } from './billing-helpers.ts';
-import { createTestEngine, multipartBody, providerDown, waitForBatch } from './generation-helpers.ts';
+import {
+  createTestEngine,
+  multipartBody,
+  providerDown,
+  uploadImages,
+  waitForBatch,
+} from './generation-helpers.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 
 const fixtures = path.resolve(import.meta.dirname, 'fixtures/images');
@@ -348,15 +354,8 @@ describe('POST /images/upload-and-generate', () => {
   });
   afterAll(() => t.cleanup());
 
-  const upload = (user: TestUser, parts: Parameters<typeof multipartBody>[0]) => {
-    const body = multipartBody(parts);
-    return t.app.inject({
-      method: 'POST',
-      url: '/api/v1/images/upload-and-generate',
-      payload: body.payload,
-      headers: { ...user.auth, ...body.headers },
-    });
-  };
+  const upload = (user: TestUser, parts: Parameters<typeof multipartBody>[0]) =>
+    uploadImages(t, user.auth, parts);
   const storedFileCount = async () =>
     (
       await queryRows<{ n: number }>(t.app.deps.database.db, sql`select count(*)::int as n from stored_files`)

@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../src/db/client.ts';
 import { balanceOf, createUser, type TestUser } from './billing-helpers.ts';
-import { createTestEngine, multipartBody } from './generation-helpers.ts';
+import { createTestEngine, uploadImages } from './generation-helpers.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 
 /**
@@ -38,15 +38,7 @@ const images = (count: number) =>
     contentType: 'image/jpeg',
     bytes: photo,
   }));
-const upload = (user: TestUser, parts: Parameters<typeof multipartBody>[0]) => {
-  const body = multipartBody(parts);
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/v1/images/upload-and-generate',
-    payload: body.payload,
-    headers: { ...user.auth, ...body.headers },
-  });
-};
+const upload = (user: TestUser, parts: ReturnType<typeof images>) => uploadImages(t, user.auth, parts);
 const storedFiles = async () =>
   (
     await queryRows<{ n: number }>(t.app.deps.database.db, sql`select count(*)::int as n from stored_files`)

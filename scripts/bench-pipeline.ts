@@ -121,6 +121,9 @@ function fixedLatencyEngine(latencyMs: number, stats: ServerStats): AltTextEngin
       return {
         altText: `A colour swatch, number ${stats.completions}.`,
         decorative: false,
+        confidence: 0.9,
+        reasons: [],
+        needsReview: false,
         signals: {
           width: 96,
           height: 64,

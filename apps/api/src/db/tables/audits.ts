@@ -1,0 +1,148 @@
+import { sql } from 'drizzle-orm';
+import {
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  real,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { users } from './users.ts';
+
+export const auditScopes = ['page', 'site', 'sitemap'] as const;
+export type AuditScope = (typeof auditScopes)[number];
+
+export const auditStatuses = ['queued', 'running', 'completed', 'failed'] as const;
+export type AuditStatus = (typeof auditStatuses)[number];
+
+/** Verdict counts of a finished audit (issue 13). */
+export type AuditCounts = { pass: number; fail: number; warning: number; decorative: number };
+
+/**
+ * One alt-text audit of a page, a site or a sitemap (issue 13, ADR 026), run by the `audit.run` job.
+ * `pages_scanned` and `images_found` move while it runs; `score`, `counts` and `problems` are written
+ * when it completes. `notices` says in words what the audit could not do (robots.txt, a sitemap
+ * that is not XML); `error` why it failed.
+ */
+export const audits = pgTable(
+  'audits',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    scope: text('scope', { enum: auditScopes }).notNull(),
+    maxPages: integer('max_pages').notNull(),
+    status: text('status', { enum: auditStatuses }).notNull().default('queued'),
+    error: text('error'),
+    notices: jsonb('notices').$type<string[]>().notNull().default([]),
+    /** Set once the pages to visit first (the start page, or the sitemap's) are stored. */
+    seededAt: timestamp('seeded_at', { withTimezone: true }),
+    pagesScanned: integer('pages_scanned').notNull().default(0),
+    imagesFound: integer('images_found').notNull().default(0),
+    score: real('score'),
+    counts: jsonb('counts').$type<AuditCounts>(),
+    problems: jsonb('problems').$type<Record<string, number>>(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (table) => [
+    index('audits_user_id_created_at_idx').on(table.userId, table.createdAt),
+    index('audits_unfinished_idx').on(table.createdAt).where(sql`${table.finishedAt} is null`),
+    check('audits_max_pages_in_range', sql`${table.maxPages} between 1 and 500`),
+  ],
+);
+
+export const auditPageStatuses = ['pending', 'fetching', 'scanned', 'skipped', 'failed'] as const;
+export type AuditPageStatus = (typeof auditPageStatuses)[number];
+
+/**
+ * A page an audit visits, once: unique per audit and URL, so a resumed audit neither fetches a
+ * scanned page again nor stores it twice. `fetching` rows carry the worker's claim; a claim older
+ * than the lease belongs to a stopped process and is taken over. `note` says why a page was
+ * skipped or failed.
+ */
+export const auditPages = pgTable(
+  'audit_pages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    auditId: uuid('audit_id')
+      .notNull()
+      .references(() => audits.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    /** Links followed from the start page to reach it (breadth first: lower depths go first). */
+    depth: integer('depth').notNull().default(0),
+    status: text('status', { enum: auditPageStatuses }).notNull().default('pending'),
+    note: text('note'),
+    claimId: uuid('claim_id'),
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    scannedAt: timestamp('scanned_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('audit_pages_audit_id_url_idx').on(table.auditId, table.url),
+    index('audit_pages_audit_id_status_idx').on(table.auditId, table.status),
+  ],
+);
+
+/** What the page says about one image, as the checks read it (modules/audit/checks.ts). */
+export type AuditImageFactsRecord = {
+  element: 'img' | 'input-image' | 'role-img';
+  ariaLabel?: string;
+  linkTarget?: string;
+  linkText?: string;
+  caption?: string;
+  adjacentText?: string;
+  heading?: string;
+  width?: number;
+  height?: number;
+};
+
+export type AuditImageProblemRecord = { code: string; severity: string; wcag: string[]; message: string };
+
+export const auditReviewStates = ['pending', 'accepted', 'rejected', 'edited'] as const;
+export type AuditReviewState = (typeof auditReviewStates)[number];
+
+/**
+ * One image of one audited page, at its position in the page; its facts, verdict and problems.
+ * `suggestion` and `review_state` stay null until a fix writes one (issue 13, points 3 and 4).
+ */
+export const auditImages = pgTable(
+  'audit_images',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    auditId: uuid('audit_id')
+      .notNull()
+      .references(() => audits.id, { onDelete: 'cascade' }),
+    pageId: uuid('page_id')
+      .notNull()
+      .references(() => auditPages.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    pageUrl: text('page_url').notNull(),
+    src: text('src').notNull(),
+    /** The alt attribute as written; null when the element has none. */
+    alt: text('alt'),
+    role: text('role', { enum: ['content', 'link', 'button', 'figure'] }).notNull(),
+    facts: jsonb('facts').$type<AuditImageFactsRecord>().notNull(),
+    verdict: text('verdict', { enum: ['pass', 'fail', 'warning', 'decorative'] }).notNull(),
+    problems: jsonb('problems').$type<AuditImageProblemRecord[]>().notNull().default([]),
+    suggestion: text('suggestion'),
+    reviewState: text('review_state', { enum: auditReviewStates }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('audit_images_page_id_position_idx').on(table.pageId, table.position),
+    index('audit_images_audit_id_verdict_idx').on(table.auditId, table.verdict),
+  ],
+);
+
+export type Audit = typeof audits.$inferSelect;
+export type AuditPage = typeof auditPages.$inferSelect;
+export type AuditImage = typeof auditImages.$inferSelect;
+export type NewAuditImage = typeof auditImages.$inferInsert;

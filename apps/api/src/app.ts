@@ -54,7 +54,7 @@ import { studioRoutes } from './modules/studio/routes.ts';
 import { createStudioService, type StudioService } from './modules/studio/service.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
-import { errorHandlerPlugin } from './plugins/error-handler.ts';
+import { errorHandlerPlugin, sendFrameworkError } from './plugins/error-handler.ts';
 import { securityPlugin } from './plugins/security.ts';
 import { webPlugin } from './plugins/web.ts';
 import { createStorage } from './storage/create-storage.ts';
@@ -159,6 +159,8 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     // Emailed tokens and storage keys travel as path parameters; Fastify's default of 100 characters
     // would answer longer ones with its own 414 instead of our error shape.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
+    // A malformed URL (bad percent-encoding) is refused by the router itself: same error shape.
+    frameworkErrors: sendFrameworkError,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

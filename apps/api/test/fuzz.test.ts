@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { errorResponseSchema } from '@altwise/contracts/errors';
+import { errorCodes, errorResponseSchema } from '@altwise/contracts/errors';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from './billing-helpers.ts';
@@ -40,6 +40,7 @@ const routes: Route[] = Object.entries(document.paths).flatMap(([path, operation
 );
 
 const SEED = 20261123;
+const knownCodes = new Set<string>(Object.values(errorCodes));
 const stackTrace = /\n\s+at \S|\bat .+:\d+:\d+\)?|node_modules|\.ts:\d+/;
 const sqlLeak =
   /\b(select\s.+\sfrom\s|insert into\s|delete from\s|update\s+"?\w+"?\s+set\s)|syntax error at or near|violates .* constraint|relation "\w+" does not exist|Failed query:/i;
@@ -84,7 +85,14 @@ function nested(depth: number): unknown {
   return value;
 }
 
-type Fuzzed = { body?: string | Buffer; contentType?: string; pathValue?: string; query?: string };
+type Fuzzed = {
+  body?: string | Buffer;
+  contentType?: string;
+  pathValue?: string;
+  /** Put in the path as it is, not percent-encoded (a malformed URL). */
+  rawPathValue?: string;
+  query?: string;
+};
 
 const hugeString = fc.string({ minLength: 1, maxLength: 4 }).map((s) => s.repeat(200_000).slice(0, 300_000));
 const fuzzText = fc.string({ unit: 'binary', maxLength: 40 });
@@ -144,6 +152,10 @@ function malformedRequests(route: Route): Record<string, fc.Arbitrary<Fuzzed>> {
       body: filePart(name, '\x89PNG\r\n\x1a\n').slice(0, -7),
       contentType: `multipart/form-data; boundary=${boundary}`,
     })),
+    badUrlEncoding: fc.constantFrom('%E0%A4%A', '%', '%zz', '%00%C0%AF').map((raw) => ({
+      rawPathValue: raw,
+      query: `page=${raw}&pageSize=${raw}`,
+    })),
     badParams: fc.tuple(fuzzText, fuzzText).map(([pathValue, query]) => ({
       pathValue: pathValue || '%',
       query: `page=${encodeURIComponent(query)}&pageSize=-1&userId[]=x&page=2`,
@@ -152,8 +164,11 @@ function malformedRequests(route: Route): Record<string, fc.Arbitrary<Fuzzed>> {
 }
 
 function urlFor(route: Route, fuzzed: Fuzzed): string {
-  const path = route.path.replace(/\{[^}]+\}/g, () =>
-    fuzzed.pathValue === undefined ? 'not-an-id' : encodeURIComponent(fuzzed.pathValue),
+  const path = route.path.replace(
+    /\{[^}]+\}/g,
+    () =>
+      fuzzed.rawPathValue ??
+      (fuzzed.pathValue === undefined ? 'not-an-id' : encodeURIComponent(fuzzed.pathValue)),
   );
   return fuzzed.query === undefined ? path : `${path}?${fuzzed.query}`;
 }
@@ -194,7 +209,8 @@ function problemWith(answer: Answer & { contentType: string }, protectedRoute: b
   if (answer.status >= 500) return `answered ${answer.status}: ${answer.body.slice(0, 300)}`;
   if (stackTrace.test(answer.body)) return `leaks a stack trace: ${answer.body.slice(0, 300)}`;
   if (sqlLeak.test(answer.body)) return `leaks SQL: ${answer.body.slice(0, 300)}`;
-  if (protectedRoute && answer.token !== 'valid' && answer.status !== 401)
+  // A URL the router cannot decode matches no route, so no route's authentication applies to it.
+  if (protectedRoute && answer.token !== 'valid' && answer.status !== 401 && answer.kind !== 'badUrlEncoding')
     return `answered ${answer.status} without a valid token (authentication must come first)`;
   if (answer.status >= 400) {
     if (!answer.contentType.includes('application/json')) return `error answer is ${answer.contentType}`;
@@ -207,6 +223,7 @@ function problemWith(answer: Answer & { contentType: string }, protectedRoute: b
     const shape = errorResponseSchema.safeParse(parsed);
     if (!shape.success || !shape.data.message || !shape.data.code)
       return `error answer is not {message, code, errors?}: ${answer.body.slice(0, 300)}`;
+    if (!knownCodes.has(shape.data.code)) return `error code ${shape.data.code} is not one of errorCodes`;
   }
   return null;
 }

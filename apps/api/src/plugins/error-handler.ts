@@ -114,6 +114,15 @@ export function toErrorResponse(
   return { statusCode: status >= 500 && status < 600 ? status : 500, body, log: true };
 }
 
+/**
+ * Fastify's `frameworkErrors`: what its router refuses before any route or hook runs (a URL with bad
+ * percent-encoding), answered in the one shape too.
+ */
+export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const { statusCode, body } = toErrorResponse(error, request);
+  return reply.code(statusCode).type('application/json; charset=utf-8').send(body);
+}
+
 /** The one error handler (STYLE.md habit 5): every failure answers `{message, code, errors?}`. */
 export const errorHandlerPlugin = fp(
   async (app: FastifyInstance) => {

@@ -188,7 +188,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       currentPlanLabel: (userId) => findCurrentPlanLabel(database.db, userId),
       countImages: (userId) => countLibraryImages(database.db, userId),
     });
-    const credits = createCreditsService(database.db);
+    const credits = createCreditsService(database.db, app.log);
     const payments = await createPaymentProvider(config.payments, {
       dataDir: config.dataDir,
       // The sandbox posts its signed webhooks through this app's own HTTP pipeline, as a provider would.
@@ -257,7 +257,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       logger: app.log,
     });
     await queue.start();
-    if (runsWorkers) await startWorkers(queue, { files, mail, generation, studio }, options.workOptions);
+    if (runsWorkers) await startWorkers(queue, { files, mail, credits, generation }, options.workOptions);
 
     app.decorate('config', config);
     app.decorate('deps', {

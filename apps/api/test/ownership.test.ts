@@ -7,7 +7,6 @@ import { checkoutSessions } from '../src/db/tables/checkout-sessions.ts';
 import { creditReservations } from '../src/db/tables/credit-reservations.ts';
 import { generationBatches } from '../src/db/tables/generation-batches.ts';
 import { storedFiles } from '../src/db/tables/stored-files.ts';
-import { studioJobs } from '../src/db/tables/studio-jobs.ts';
 import { addLibraryImages } from '../src/modules/library/service.ts';
 import { assertOwnUserId } from '../src/plugins/ownership.ts';
 import { balanceOf, createUser, type TestUser } from './billing-helpers.ts';
@@ -57,7 +56,6 @@ async function traces() {
     files: await count(storedFiles),
     reservations: await count(creditReservations),
     batches: await count(generationBatches),
-    studioJobs: await count(studioJobs),
     checkouts: await count(checkoutSessions),
     reelWorkDirs: reelDirs.filter((name) => name.startsWith('reel-')).length,
   };

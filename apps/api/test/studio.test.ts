@@ -5,13 +5,12 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditReservations } from '../src/db/tables/credit-reservations.ts';
 import { storedFiles } from '../src/db/tables/stored-files.ts';
-import { studioJobs } from '../src/db/tables/studio-jobs.ts';
 import { EngineProviderError } from '../src/engines/errors.ts';
 import { createOfflineImageEngine } from '../src/engines/images/offline-image-engine.ts';
 import type { ImageEngine } from '../src/engines/images/types.ts';
 import { writeDraft } from '../src/engines/offline/draft-writer.ts';
 import type { AltTextEngine, AltTextResult } from '../src/engines/types.ts';
-import { reserveCredits } from '../src/modules/credits/service.ts';
+import { reserveCredits, settleReservation } from '../src/modules/credits/service.ts';
 import { balanceOf, createUser, type TestUser } from './billing-helpers.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 
@@ -118,11 +117,18 @@ describe('POST /images/edit-image (offline editor)', () => {
       engine: 'offline',
     });
     expect(await balanceOf(t, user)).toBe(75);
+    // The reservation is the job's record (ADR 024): kept, once.
     const [job] = await t.app.deps.database.db
       .select()
-      .from(studioJobs)
-      .where(eq(studioJobs.userId, user.id));
-    expect(job).toMatchObject({ kind: 'edit-image', status: 'succeeded', credits: 25, error: null });
+      .from(creditReservations)
+      .where(eq(creditReservations.userId, user.id));
+    expect(job).toMatchObject({
+      purpose: 'studio:edit-image',
+      status: 'settled',
+      amount: 25,
+      refunded: 0,
+      error: null,
+    });
 
     const png = await fetchStored(t, body.editedImage.url);
     const meta = await sharp(png).metadata();
@@ -489,50 +495,47 @@ describe('refunds when the image engine fails', () => {
       .select()
       .from(creditReservations)
       .where(eq(creditReservations.userId, user.id));
-    expect(reservation).toMatchObject({ amount: 25, refunded: 25, purpose: 'studio:edit-image' });
-    const [job] = await t.app.deps.database.db
-      .select()
-      .from(studioJobs)
-      .where(eq(studioJobs.userId, user.id));
-    expect(job).toMatchObject({ kind: 'edit-image', status: 'failed', credits: 25 });
-    expect(job?.error).toMatch(/^The image edit failed/);
-    expect(job?.finishedAt).toBeInstanceOf(Date);
+    expect(reservation).toMatchObject({
+      amount: 25,
+      refunded: 25,
+      purpose: 'studio:edit-image',
+      status: 'refunded',
+    });
+    expect(reservation?.error).toMatch(/^The image edit failed/);
   });
 
-  it('refunds a job a stopped process left running, once, and leaves recent and finished jobs alone', async () => {
+  it('refunds a job a stopped process left open past its lease, once, and leaves recent and finished jobs alone', async () => {
     const user = await createUser(t, 40);
     const db = t.app.deps.database.db;
-    // What a process killed mid-edit leaves: the credits reserved and the job recorded as running.
-    const leftRunning = async (minutesAgo: number) =>
-      db.transaction(async (tx) => {
-        const { reservationId } = await reserveCredits(tx, user.id, 10, 'studio:edit-image');
-        const [job] = await tx
-          .insert(studioJobs)
-          .values({
-            userId: user.id,
-            kind: 'edit-image',
-            reservationId,
-            credits: 10,
-            createdAt: new Date(Date.now() - minutesAgo * 60_000),
-          })
-          .returning();
-        return job;
-      });
-    const old = await leftRunning(45);
-    const recent = await leftRunning(1);
-    expect(await balanceOf(t, user)).toBe(20);
+    const lease = { leaseSeconds: 30 * 60 };
+    // What a process killed mid-edit leaves: the credits reserved, the job's record open.
+    const leftOpen = async () =>
+      (await db.transaction((tx) => reserveCredits(tx, user.id, 10, 'studio:edit-image', lease)))
+        .reservationId;
+    const old = await leftOpen();
+    const finished = await leftOpen();
+    expect(await settleReservation(db, finished)).toBe(true);
+    const inFortyFiveMinutes = new Date(Date.now() + 45 * 60_000);
+    const recent = await leftOpen();
+    await db
+      .update(creditReservations)
+      .set({ leaseExpiresAt: new Date(Date.now() + 60 * 60_000) })
+      .where(eq(creditReservations.id, recent));
+    expect(await balanceOf(t, user)).toBe(10);
 
-    expect(await t.app.deps.studio.recoverAbandonedJobs()).toEqual({ refunded: 1 });
-    expect(await balanceOf(t, user)).toBe(30);
-    const jobs = await db.select().from(studioJobs).where(eq(studioJobs.userId, user.id));
-    expect(jobs.find((job) => job.id === old?.id)).toMatchObject({
-      status: 'failed',
+    expect(await t.app.deps.credits.recoverAbandoned({ now: inFortyFiveMinutes })).toEqual({ refunded: 1 });
+    expect(await balanceOf(t, user)).toBe(20);
+    const rows = await db.select().from(creditReservations).where(eq(creditReservations.userId, user.id));
+    expect(rows.find((row) => row.id === old)).toMatchObject({
+      status: 'refunded',
+      refunded: 10,
       error: 'The work was interrupted.',
     });
-    expect(jobs.find((job) => job.id === recent?.id)).toMatchObject({ status: 'running' });
+    expect(rows.find((row) => row.id === finished)).toMatchObject({ status: 'settled', refunded: 0 });
+    expect(rows.find((row) => row.id === recent)).toMatchObject({ status: 'open' });
     // Run again: nothing more comes back.
-    expect(await t.app.deps.studio.recoverAbandonedJobs()).toEqual({ refunded: 0 });
-    expect(await balanceOf(t, user)).toBe(30);
+    expect(await t.app.deps.credits.recoverAbandoned({ now: inFortyFiveMinutes })).toEqual({ refunded: 0 });
+    expect(await balanceOf(t, user)).toBe(20);
   });
 
   it('gives a generation’s credits back', async () => {

@@ -12,7 +12,6 @@ export * from './tables/library-images.ts';
 export * from './tables/mail-messages.ts';
 export * from './tables/payments.ts';
 export * from './tables/stored-files.ts';
-export * from './tables/studio-jobs.ts';
 export * from './tables/subscriptions.ts';
 export * from './tables/users.ts';
 export * from './tables/webhook-events.ts';

@@ -8,8 +8,8 @@ export const jobNames = {
   sendMail: 'mail.send',
   /** Describes every image of one generation batch (modules/generation); safe to run twice at once. */
   generateBatch: 'generation.batch',
-  /** Refunds media-studio jobs a stopped process left running (modules/studio). */
-  recoverStudioJobs: 'studio.recover-abandoned',
+  /** Refunds paid work (open credit reservations) a stopped process left past its lease (ADR 024). */
+  recoverAbandonedCredits: 'credits.recover-abandoned',
 } as const;
 
 export type JobName = (typeof jobNames)[keyof typeof jobNames];
@@ -19,7 +19,7 @@ export type JobPayloads = {
   'files.delete': { keys: string[] };
   'mail.send': { mailId: string };
   'generation.batch': { batchId: string };
-  'studio.recover-abandoned': { limit?: number };
+  'credits.recover-abandoned': { limit?: number };
 };
 
 /** How each queue retries and how long a job may run before it counts as stuck. */
@@ -34,11 +34,14 @@ export const jobQueueOptions: Record<
   'mail.send': { retryLimit: 10, retryDelay: 30, retryBackoff: true, expireInSeconds: 120 },
   // Images retry on their own (GENERATION_MAX_ATTEMPTS); a job retry only resumes what a crash left.
   'generation.batch': { retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 3 * 3600 },
-  'studio.recover-abandoned': { retryLimit: 3, retryDelay: 60, retryBackoff: true, expireInSeconds: 300 },
+  'credits.recover-abandoned': { retryLimit: 3, retryDelay: 60, retryBackoff: true, expireInSeconds: 300 },
 };
+
+/** Schedules of jobs that no longer exist, removed at worker start (ADR 024 replaced the studio's). */
+export const retiredSchedules = ['studio.recover-abandoned'];
 
 /** Recurring jobs, run by worker processes (cron syntax, UTC). */
 export const jobSchedules: { name: JobName; cron: string; data: JobPayloads[JobName] }[] = [
   { name: jobNames.purgeExpiredFiles, cron: '*/15 * * * *', data: {} },
-  { name: jobNames.recoverStudioJobs, cron: '*/5 * * * *', data: {} },
+  { name: jobNames.recoverAbandonedCredits, cron: '*/5 * * * *', data: {} },
 ];

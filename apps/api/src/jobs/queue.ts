@@ -37,6 +37,8 @@ export interface JobQueue {
   send<N extends JobName>(name: N, data: JobPayloads[N], options?: SendJobOptions): Promise<string | null>;
   work<N extends JobName>(name: N, handler: JobHandler<N>, options?: WorkOptions): Promise<void>;
   schedule<N extends JobName>(name: N, cron: string, data: JobPayloads[N]): Promise<void>;
+  /** Removes a recurring schedule (of a job that was renamed or retired); nothing when there is none. */
+  unschedule(name: string): Promise<void>;
   getJob(name: JobName, id: string): Promise<{ id: string; state: JobState; output: unknown } | null>;
   health(): Promise<ComponentStatus>;
 }
@@ -121,6 +123,10 @@ export function createJobQueue(options: QueueOptions): JobQueue {
 
     async schedule(name, cron, data) {
       await boss.schedule(name, cron, data, { tz: 'UTC' });
+    },
+
+    async unschedule(name) {
+      await boss.unschedule(name);
     },
 
     async getJob(name, id) {

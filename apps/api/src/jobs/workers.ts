@@ -1,17 +1,17 @@
+import type { CreditsService } from '../modules/credits/service.ts';
 import type { FilesService } from '../modules/files/service.ts';
 import type { GenerationService } from '../modules/generation/service.ts';
 import type { MailService } from '../modules/mail/service.ts';
-import type { StudioService } from '../modules/studio/service.ts';
 import { generateBatchHandler } from './handlers/generate-batch.ts';
 import { purgeExpiredFilesHandler } from './handlers/purge-expired-files.ts';
 import { sendMailHandler } from './handlers/send-mail.ts';
-import { jobNames, jobSchedules } from './names.ts';
+import { jobNames, jobSchedules, retiredSchedules } from './names.ts';
 import type { JobQueue, WorkOptions } from './queue.ts';
 
 /** Starts every job handler and recurring schedule; called only where the role includes workers. */
 export async function startWorkers(
   queue: JobQueue,
-  deps: { files: FilesService; mail: MailService; generation?: GenerationService; studio?: StudioService },
+  deps: { files: FilesService; mail: MailService; credits: CreditsService; generation?: GenerationService },
   options: WorkOptions = {},
 ): Promise<void> {
   await queue.work(jobNames.purgeExpiredFiles, purgeExpiredFilesHandler(deps.files), options);
@@ -23,15 +23,13 @@ export async function startWorkers(
     options,
   );
   await queue.work(jobNames.sendMail, sendMailHandler(deps.mail), options);
-  const { studio } = deps;
-  if (studio)
-    await queue.work(
-      jobNames.recoverStudioJobs,
-      async (job) => {
-        await studio.recoverAbandonedJobs({ limit: job.data.limit ?? 100 });
-      },
-      options,
-    );
+  await queue.work(
+    jobNames.recoverAbandonedCredits,
+    async (job) => {
+      await deps.credits.recoverAbandoned({ limit: job.data.limit ?? 100 });
+    },
+    options,
+  );
   if (deps.generation) {
     // Several batches at once; their images share the process-wide GENERATION_CONCURRENCY slots.
     await queue.work(jobNames.generateBatch, generateBatchHandler(deps.generation), {
@@ -40,6 +38,7 @@ export async function startWorkers(
     });
     await deps.generation.resumeUnfinishedBatches();
   }
+  for (const name of retiredSchedules) await queue.unschedule(name);
   for (const schedule of jobSchedules) {
     await queue.schedule(schedule.name, schedule.cron, schedule.data);
   }

@@ -1,7 +1,7 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, lt, sql } from 'drizzle-orm';
 import type { DbExecutor } from '../../db/client.ts';
 import { creditLedger } from '../../db/tables/credit-ledger.ts';
-import { creditReservations } from '../../db/tables/credit-reservations.ts';
+import { creditReservations, type ReservationStatus } from '../../db/tables/credit-reservations.ts';
 import { users } from '../../db/tables/users.ts';
 
 /** Adds `delta` to the balance; the CHECK constraint refuses a balance below zero. */
@@ -70,14 +70,28 @@ export async function sumCreditsSpent(db: DbExecutor, userId: string): Promise<n
 
 export async function insertReservation(
   tx: DbExecutor,
-  reservation: { userId: string; amount: number; purpose: string },
+  reservation: { userId: string; amount: number; purpose: string; leaseSeconds: number | null },
 ): Promise<string> {
+  const { leaseSeconds, ...values } = reservation;
   const [row] = await tx
     .insert(creditReservations)
-    .values(reservation)
+    .values({
+      ...values,
+      leaseExpiresAt: leaseSeconds === null ? null : sql`now() + make_interval(secs => ${leaseSeconds})`,
+    })
     .returning({ id: creditReservations.id });
   if (!row) throw new Error('insertReservation returned no row');
   return row.id;
+}
+
+/** Whose reservation this is (unlocked; the caller locks the balance next); null when unknown. */
+export async function findReservationOwner(db: DbExecutor, reservationId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ userId: creditReservations.userId })
+    .from(creditReservations)
+    .where(eq(creditReservations.id, reservationId))
+    .limit(1);
+  return row?.userId ?? null;
 }
 
 /** The user's reservation, locked until the transaction ends; null when unknown or another user's. */
@@ -85,9 +99,13 @@ export async function lockReservation(
   tx: DbExecutor,
   userId: string,
   reservationId: string,
-): Promise<{ amount: number; refunded: number } | null> {
+): Promise<{ amount: number; refunded: number; status: ReservationStatus } | null> {
   const [row] = await tx
-    .select({ amount: creditReservations.amount, refunded: creditReservations.refunded })
+    .select({
+      amount: creditReservations.amount,
+      refunded: creditReservations.refunded,
+      status: creditReservations.status,
+    })
     .from(creditReservations)
     .where(and(eq(creditReservations.id, reservationId), eq(creditReservations.userId, userId)))
     .for('update')
@@ -95,9 +113,63 @@ export async function lockReservation(
   return row ?? null;
 }
 
-export async function addToReservationRefunded(tx: DbExecutor, reservationId: string, amount: number) {
-  await tx
+/** Counts `amount` more as given back, only while the reservation is open; false otherwise. */
+export async function addToReservationRefunded(
+  tx: DbExecutor,
+  reservationId: string,
+  amount: number,
+): Promise<boolean> {
+  const rows = await tx
     .update(creditReservations)
-    .set({ refunded: sql`${creditReservations.refunded} + ${amount}` })
-    .where(eq(creditReservations.id, reservationId));
+    .set({ refunded: sql`${creditReservations.refunded} + ${amount}`, updatedAt: sql`now()` })
+    .where(and(eq(creditReservations.id, reservationId), eq(creditReservations.status, 'open')))
+    .returning({ id: creditReservations.id });
+  return rows.length === 1;
+}
+
+/**
+ * Ends an open reservation: `settled`, or `refunded` with everything counted as given back. The
+ * condition on `open` makes this happen once: false when it had already ended (or is unknown).
+ */
+export async function closeReservation(
+  tx: DbExecutor,
+  reservationId: string,
+  outcome: { status: 'settled' } | { status: 'refunded'; error: string | null },
+): Promise<boolean> {
+  const rows = await tx
+    .update(creditReservations)
+    .set({
+      status: outcome.status,
+      ...(outcome.status === 'refunded'
+        ? { refunded: sql`${creditReservations.amount}`, error: outcome.error }
+        : {}),
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(creditReservations.id, reservationId), eq(creditReservations.status, 'open')))
+    .returning({ id: creditReservations.id });
+  return rows.length === 1;
+}
+
+/** Open reservations whose lease ran out before `now`: their process stopped. Oldest first. */
+export async function listAbandonedReservations(
+  db: DbExecutor,
+  now: Date,
+  limit: number,
+): Promise<{ id: string; userId: string; purpose: string }[]> {
+  return db
+    .select({
+      id: creditReservations.id,
+      userId: creditReservations.userId,
+      purpose: creditReservations.purpose,
+    })
+    .from(creditReservations)
+    .where(
+      and(
+        eq(creditReservations.status, 'open'),
+        isNotNull(creditReservations.leaseExpiresAt),
+        lt(creditReservations.leaseExpiresAt, now),
+      ),
+    )
+    .orderBy(creditReservations.leaseExpiresAt)
+    .limit(limit);
 }

@@ -7,39 +7,32 @@ import type {
 import type { FastifyBaseLogger } from 'fastify';
 import sharp, { type Metadata } from 'sharp';
 import type { Database } from '../../db/client.ts';
-import type { StudioJobKind } from '../../db/tables/studio-jobs.ts';
 import { EngineProviderError } from '../../engines/errors.ts';
 import { EDITOR_MAX_INPUT_PIXELS } from '../../engines/images/apply-edits.ts';
 import { renderCaptionedImage } from '../../engines/images/render-caption.ts';
 import type { ImageEngine } from '../../engines/images/types.ts';
 import type { AltTextEngine } from '../../engines/types.ts';
 import { badRequest, payloadTooLarge, toAppError, WorkFailedError } from '../../errors.ts';
-import { refundReservation, reserveCredits } from '../credits/service.ts';
+import { refundReservationInFull, reserveCredits, settleReservation } from '../credits/service.ts';
 import type { FilesService } from '../files/service.ts';
 import type { UploadedImage } from './read-image-form.ts';
-import { finishStudioJob, insertStudioJob, listAbandonedStudioJobs } from './repository.ts';
 
 export type StudioService = ReturnType<typeof createStudioService>;
 
 /** Longest caption kept from the writer; the band shows about six lines. */
 export const MAX_CAPTION_CHARS = 300;
 
-/** The reservation's purpose names the work it paid for; the studio_jobs row is the job's record. */
+/** The reservation's purpose names the work it paid for; the reservation is the job's record (ADR 024). */
 export const studioPurposes = {
   edit: 'studio:edit-image',
   generate: 'studio:generate-images',
   caption: 'studio:styled-caption',
 } as const;
 
-const jobKinds = {
-  edit: 'edit-image',
-  generate: 'generate-images',
-  caption: 'styled-caption',
-} as const satisfies Record<keyof typeof studioPurposes, StudioJobKind>;
-
 /**
- * A job still running after this long belongs to a process that died (the longest studio request,
- * an image model's 120 s timeout with retries, ends well before): the recovery job refunds it.
+ * A job still open after this long belongs to a process that died (the longest studio request, an
+ * image model's 120 s timeout with retries, ends well before): its reservation's lease, after which
+ * the credits.recover-abandoned job refunds it.
  */
 export const ABANDONED_STUDIO_JOB_MINUTES = 30;
 
@@ -83,38 +76,39 @@ export function createStudioService(deps: {
 }) {
   const { db, files, engine, imageEngine, logger } = deps;
 
-  type Job = { jobId: string; userId: string; reservationId: string; credits: number };
+  type Job = { reservationId: string; credits: number };
 
-  /** Reserves the credits and records the job in one transaction (402 and nothing written when short). */
+  /** Reserves the credits with the job's record (402 and nothing written when short). */
   async function start(
     userId: string,
     credits: number,
     work: keyof typeof studioPurposes,
   ): Promise<Job & { balance: number }> {
-    return db.transaction(async (tx) => {
-      const { reservationId, balance } = await reserveCredits(tx, userId, credits, studioPurposes[work]);
-      const job = await insertStudioJob(tx, { userId, kind: jobKinds[work], reservationId, credits });
-      return { jobId: job.id, userId, reservationId, credits, balance };
-    });
+    const { reservationId, balance } = await db.transaction((tx) =>
+      reserveCredits(tx, userId, credits, studioPurposes[work], {
+        leaseSeconds: ABANDONED_STUDIO_JOB_MINUTES * 60,
+      }),
+    );
+    return { reservationId, credits, balance };
   }
 
   async function succeed(job: Job) {
-    await finishStudioJob(db, job.jobId, { status: 'succeeded' });
+    await settleReservation(db, job.reservationId);
   }
 
   /**
-   * Ends the job as failed and gives its credits back, in one transaction; only if it was still
-   * running, so the recovery job and a late failure never both refund. A failed refund is logged
-   * (the job stays running and the recovery job retries it) but never hides the cause.
+   * Ends the job as failed and gives its credits back, once (the recovery job and a late failure
+   * never both refund). A failed refund is logged (the reservation stays open and the recovery job
+   * refunds it when its lease ends) but never hides the cause.
    */
   async function fail(job: Job, reason: string) {
     try {
-      await db.transaction(async (tx) => {
-        if (await finishStudioJob(tx, job.jobId, { status: 'failed', error: reason.slice(0, 1000) }))
-          await refundReservation(tx, job.userId, job.reservationId, job.credits);
-      });
+      await db.transaction((tx) => refundReservationInFull(tx, job.reservationId, reason));
     } catch (error) {
-      logger.error({ err: error, job: job.jobId }, 'studio: refund failed; the recovery job will retry');
+      logger.error(
+        { err: error, reservation: job.reservationId },
+        'studio: refund failed; the recovery job will retry',
+      );
     }
   }
 
@@ -135,26 +129,6 @@ export function createStudioService(deps: {
   }
 
   return {
-    /**
-     * Refunds the jobs a dead process left running (the studio.recover-abandoned job, every few
-     * minutes): their person never got a result, so they keep no credit for it.
-     */
-    async recoverAbandonedJobs(options: { now?: Date; limit?: number } = {}): Promise<{ refunded: number }> {
-      const cutoff = new Date((options.now ?? new Date()).getTime() - ABANDONED_STUDIO_JOB_MINUTES * 60_000);
-      const abandoned = await listAbandonedStudioJobs(db, cutoff, options.limit ?? 100);
-      let refunded = 0;
-      for (const job of abandoned) {
-        await db.transaction(async (tx) => {
-          if (!(await finishStudioJob(tx, job.id, { status: 'failed', error: 'The work was interrupted.' })))
-            return;
-          await refundReservation(tx, job.userId, job.reservationId, job.credits);
-          refunded++;
-        });
-      }
-      if (refunded > 0) logger.warn({ refunded }, 'studio: refunded jobs a stopped process left running');
-      return { refunded };
-    },
-
     async editImage(
       userId: string,
       input: { image: UploadedImage | null; prompt: string; quality: Quality },

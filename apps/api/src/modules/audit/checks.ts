@@ -1,0 +1,654 @@
+import {
+  type AuditImageRole,
+  type AuditProblem,
+  type AuditProblemCode,
+  type AuditVerdict,
+  auditProblemCodes,
+  auditProblemRules,
+} from '@altwise/contracts/audit-problems';
+import { looksLikeFileName } from '../../engines/page-context.ts';
+
+/**
+ * The audit's checks (issue 13, ADR 025): what is wrong with the alt text a page already has, as
+ * problem codes with the evidence in one sentence each. Pure and deterministic: no clock, no
+ * randomness, no network, no model; the same page always gives the same verdicts in the same order.
+ * Every rule below is written so that a person can check it by reading the page's HTML.
+ */
+
+export interface AuditImageFacts {
+  pageUrl: string;
+  src: string;
+  /** The alt attribute: null when absent, '' when empty. */
+  alt: string | null;
+  /** aria-label, or the text of the elements aria-labelledby names, when present. */
+  ariaLabel?: string;
+  element: 'img' | 'input-image' | 'role-img';
+  role: AuditImageRole;
+  /** Where the enclosing link goes (absolute or relative to pageUrl). */
+  linkTarget?: string;
+  /** The link's or button's own text without the image; absent or blank when the image is its only content. */
+  linkText?: string;
+  caption?: string;
+  adjacentText?: string;
+  heading?: string;
+  /** From the width/height attributes when given. */
+  width?: number;
+  height?: number;
+  /** Set when something looked at the pixels and saw content (optional; absent = unknown). */
+  informative?: boolean;
+}
+
+export interface ImageVerdict {
+  verdict: AuditVerdict;
+  problems: AuditProblem[];
+}
+
+/** Longer than this many characters is `too-long` (issue 13). */
+export const maxAltLength = 150;
+
+/** Checks every image of one page; same order as given. Page-level so that `repeated` can compare images. */
+export function checkPageImages(images: AuditImageFacts[]): ImageVerdict[] {
+  const prepared = images.map(prepareImage);
+  return prepared.map((image) => {
+    const problems = problemsOf(image, prepared);
+    return { verdict: verdictOf(image, problems), problems };
+  });
+}
+
+/** Share of non-decorative images that pass (0..1); null when every image is decorative or there are none. */
+export function auditScore(verdicts: AuditVerdict[]): number | null {
+  const counted = verdicts.filter((verdict) => verdict !== 'decorative');
+  if (counted.length === 0) return null;
+  return counted.filter((verdict) => verdict === 'pass').length / counted.length;
+}
+
+/** Lower case, NFKC, punctuation and symbols as spaces, whitespace collapsed: "word for word" ignores these. */
+export function normaliseForComparison(text: string): string {
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\p{P}\p{S}]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+interface PreparedImage {
+  facts: AuditImageFacts;
+  /**
+   * The image's text alternative as assistive technology computes it (accname 1.2): a non-blank
+   * aria-label / aria-labelledby text wins over the alt attribute. null when there is none at all;
+   * '' for alt="" (or an alt of only whitespace, which screen readers treat the same).
+   */
+  name: string | null;
+  nameKind: 'alt text' | 'ARIA label';
+  /** normaliseForComparison(name). */
+  key: string;
+  fileName: string;
+  /** Set when the image is the only content of a link or button: its name is the control's name. */
+  control?: 'link' | 'button';
+  /** Why the image is decorative (spacer, tracking pixel, blank), or undefined when it is not. */
+  decorative?: string;
+}
+
+function prepareImage(facts: AuditImageFacts): PreparedImage {
+  const label = facts.ariaLabel?.trim();
+  const name = label ? label : facts.alt === null ? null : facts.alt.trim();
+  const fileName = fileNameOf(facts.src);
+  // An <input type=image> is a submit button whose only content is its image.
+  const control =
+    facts.element === 'input-image'
+      ? 'button'
+      : (facts.role === 'link' || facts.role === 'button') && !facts.linkText?.trim()
+        ? facts.role
+        : undefined;
+  return {
+    facts,
+    name,
+    nameKind: label ? 'ARIA label' : 'alt text',
+    key: name ? normaliseForComparison(name) : '',
+    fileName,
+    ...(control ? { control } : {}),
+    ...(control ? {} : { decorative: decorativeEvidence(facts, fileName) }),
+  };
+}
+
+function problemsOf(image: PreparedImage, page: PreparedImage[]): AuditProblem[] {
+  const found = new Map<AuditProblemCode, string>();
+  const { facts, name } = image;
+  const what = `The ${image.nameKind} ${quote(name ?? '')}`;
+
+  if (name === null) {
+    found.set(
+      'missing',
+      `The image ${quote(image.fileName || facts.src)} has no alt attribute and no aria-label, so screen readers announce its file name or nothing.`,
+    );
+  } else if (name === '') {
+    if (image.control) {
+      found.set(
+        'empty-but-informative',
+        `The image has alt="" but it is the only content of ${controlPhrase(image)}, so it carries the ${image.control}’s purpose.`,
+      );
+    } else if (facts.informative === true) {
+      found.set(
+        'empty-but-informative',
+        `The image has alt="" but its pixels show content, so screen readers skip information.`,
+      );
+    }
+  } else if (image.decorative) {
+    // A decorative image needs alt="" and nothing else: the wording of its text does not matter.
+    found.set(
+      'decorative-with-alt',
+      `The image looks decorative (${image.decorative}) but has the ${image.nameKind} ${quote(name)}, which screen readers read out.`,
+    );
+  } else {
+    const wording = wordingProblem(image);
+    if (wording) found.set(wording.code, wording.message);
+    const repeatedSource = redundantWith(image);
+    if (repeatedSource) {
+      found.set(
+        'redundant',
+        `${what} repeats ${repeatedSource} word for word, so screen readers read it twice.`,
+      );
+    }
+    const others = repeatedOn(image, page);
+    if (others.length > 0) {
+      const first = others[0] as PreparedImage;
+      const more =
+        others.length > 1 ? ` and ${others.length - 1} other image${others.length > 2 ? 's' : ''}` : '';
+      found.set(
+        'repeated',
+        `${what} is also used for ${quote(first.fileName || first.facts.src)}${more} on this page, so the images cannot be told apart.`,
+      );
+    }
+    const length = Array.from(name).length;
+    if (length > maxAltLength) {
+      found.set(
+        'too-long',
+        `The ${image.nameKind} is ${length} characters long (more than ${maxAltLength}): ${quote(name, 60)}.`,
+      );
+    }
+  }
+
+  const purpose = image.control ? purposeProblem(image) : undefined;
+  if (purpose) found.set('link-without-purpose', purpose);
+
+  return auditProblemCodes
+    .filter((code) => found.has(code))
+    .map((code) => ({ code, ...auditProblemRules[code], message: found.get(code) as string }));
+}
+
+function verdictOf(image: PreparedImage, problems: AuditProblem[]): AuditVerdict {
+  if (problems.some((problem) => problem.severity === 'fail')) return 'fail';
+  if (problems.length > 0) return 'warning';
+  return image.name === '' ? 'decorative' : 'pass';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Wording: file name, placeholder, vague. One of them at most, in this order, so that an alt is
+// named by its most specific fault ("IMG_2041.jpg" is a file name, not also vague).
+
+const imageExtension = /\.(jpe?g|png|gif|webp|svg|avif|bmp|tiff?|heic|heif|ico)$/i;
+
+function wordingProblem(image: PreparedImage): { code: AuditProblemCode; message: string } | undefined {
+  const name = image.name ?? '';
+  const what = `The ${image.nameKind} ${quote(name)}`;
+  if (looksLikeFileName(name, image.fileName || undefined) || looksLikePath(name)) {
+    return { code: 'file-name', message: `${what} is a file name or path, not a description of the image.` };
+  }
+  if (isPlaceholder(name, image.key)) {
+    return { code: 'placeholder', message: `${what} is a placeholder that says nothing about the image.` };
+  }
+  const kinds = kindOnly(image.key);
+  if (kinds) {
+    return {
+      code: 'vague',
+      message: `${what} says only what kind of image it is (${kinds}), not what it shows.`,
+    };
+  }
+  return undefined;
+}
+
+/**
+ * Paths and identifiers that looksLikeFileName does not catch: a URL, a path with a leading slash,
+ * `./`, `~/`, a drive letter or at least two separators ("uploads/2023/hero"), and a single
+ * snake_case token ("hero_banner"): prose never joins words with underscores. One slash between
+ * words ("TCP/IP", "and/or") is not a path.
+ */
+function looksLikePath(name: string): boolean {
+  if (/\s/.test(name)) return false;
+  if (/^(https?:)?\/\//i.test(name)) return true;
+  if (/^[\w.-]+$/.test(name) && name.includes('_') && /\p{L}/u.test(name)) return true;
+  if (!/[/\\]/.test(name) || !/\p{L}/u.test(name)) return false;
+  return /^(\/|\.{1,2}[/\\]|~\/|[a-z]:\\)/i.test(name) || (name.match(/[/\\]/g)?.length ?? 0) >= 2;
+}
+
+/** Whole alts (normalised) that stand in for a description someone meant to write. */
+const placeholderAlts = new Set([
+  'todo',
+  'to do',
+  'tbd',
+  'tba',
+  'fixme',
+  'xxx',
+  'alt',
+  'alt text',
+  'alt tag',
+  'alt attribute',
+  'alternative text',
+  'alt text here',
+  'alt text goes here',
+  'image alt',
+  'image alt text',
+  'insert alt',
+  'no alt',
+  'no alt text',
+  'missing alt',
+  'image',
+  'img',
+  'photo',
+  'picture',
+  'pic',
+  'graphic',
+  'placeholder',
+  'untitled',
+  'null',
+  'undefined',
+  'none',
+  'n a',
+  'nil',
+  'empty',
+  'blank',
+  'spacer',
+  'pixel',
+  'transparent',
+  'default',
+  'test',
+  'description',
+  'image description',
+  'caption',
+  'title',
+]);
+
+/** Instructions left in the alt: "Insert alt text here", "Add image description", "TODO: hero". */
+const placeholderStart =
+  /^(?:(?:todo|tbd|tba|fixme|lorem ipsum)\b|(?:insert|add|enter|write|type|put|your)(?: (?:your|the|an?|image|img))? (?:alt|alternative|description|image description)\b)/;
+
+/** An alt of punctuation only ("-", ".", "*", "…"). */
+const punctuationOnly = /^[\p{P}*+=#~^|`<>\s]+$/u;
+
+function isPlaceholder(name: string, key: string): boolean {
+  return punctuationOnly.test(name) || placeholderAlts.has(key) || placeholderStart.test(key);
+}
+
+/** Words that name a kind of image or a slot on the page, not what the image shows. */
+const kindWords = new Set([
+  'logo',
+  'logos',
+  'icon',
+  'icons',
+  'banner',
+  'banners',
+  'photo',
+  'photos',
+  'photograph',
+  'picture',
+  'pictures',
+  'pic',
+  'pics',
+  'image',
+  'images',
+  'img',
+  'graphic',
+  'graphics',
+  'illustration',
+  'screenshot',
+  'thumbnail',
+  'thumb',
+  'avatar',
+  'headshot',
+  'portrait',
+  'chart',
+  'graph',
+  'diagram',
+  'infographic',
+  'figure',
+  'fig',
+  'hero',
+  'header',
+  'featured',
+  'background',
+  'bg',
+  'decoration',
+  'decorative',
+  'button',
+  'btn',
+  'arrow',
+  'badge',
+  'emblem',
+  'symbol',
+  'clipart',
+  'artwork',
+  'drawing',
+  'profile',
+  'cover',
+  'slide',
+  'slider',
+  'carousel',
+  'visual',
+]);
+
+/** Words that may sit beside kind words without saying what is shown ("our company logo", "a photo of"). */
+const fillerWords = new Set([
+  'a',
+  'an',
+  'the',
+  'this',
+  'that',
+  'these',
+  'our',
+  'my',
+  'your',
+  'his',
+  'her',
+  'their',
+  'its',
+  'of',
+  'for',
+  'with',
+  'showing',
+  'here',
+  'in',
+  'company',
+  'brand',
+  'site',
+  'website',
+  'page',
+  'main',
+  'small',
+  'large',
+  'big',
+  'new',
+  'default',
+  'generic',
+  'stock',
+  'sample',
+  'example',
+]);
+
+/** The kind words when the alt (normalised) is made of kind and filler words only, else undefined. */
+function kindOnly(key: string): string | undefined {
+  const words = key.split(' ').filter(Boolean);
+  const kinds = words.filter((word) => kindWords.has(word));
+  if (kinds.length === 0) return undefined;
+  const onlyKinds = words.every((word) => kindWords.has(word) || fillerWords.has(word) || /^\d+$/.test(word));
+  return onlyKinds ? kinds.join(', ') : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decorative images: spacers, tracking pixels, blanks.
+
+/** Name parts of spacer and tracking-pixel files ("spacer.gif", "blank_1x1.png", "tracking-pixel.gif"). */
+const spacerWords = new Set([
+  'spacer',
+  'pixel',
+  'blank',
+  'transparent',
+  'shim',
+  'clear',
+  'tracking',
+  'tracker',
+  '1x1',
+]);
+const spacerFiller = new Set(['gif', 'png', 'img', 'image', 'px', 'x', 'trans', 'dot', 'spc', 'empty']);
+
+/**
+ * Why the image is decorative, or undefined. What the pixels say wins when known (`informative`);
+ * otherwise a width or height attribute of at most 2 px (1×1 tracking pixels, spacer lines), or a
+ * file name made only of spacer words ("spacer.gif", "blank-1x1.png"; not "pixel-art.png"). The
+ * only content of a link or button is never decorative: it names the control.
+ */
+function decorativeEvidence(facts: AuditImageFacts, fileName: string): string | undefined {
+  if (facts.informative === true) return undefined;
+  if (facts.informative === false) return 'its pixels show no content';
+  const tiny = (side: number | undefined) =>
+    side !== undefined && Number.isFinite(side) && side >= 0 && side <= 2;
+  if (tiny(facts.width) || tiny(facts.height)) {
+    return `${facts.width ?? '?'}×${facts.height ?? '?'} pixels`;
+  }
+  const stem = fileName.toLowerCase().replace(imageExtension, '');
+  const parts = stem.split(/[-_.\s]+/).filter(Boolean);
+  const spacerName =
+    parts.some((part) => spacerWords.has(part)) &&
+    parts.every((part) => spacerWords.has(part) || spacerFiller.has(part) || /^\d+$/.test(part));
+  return spacerName ? `file name ${quote(fileName)}` : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Redundant and repeated.
+
+/** What the alt repeats word for word: the caption, the link text or the adjacent text, or one of their sentences. */
+function redundantWith(image: PreparedImage): string | undefined {
+  if (!image.key) return undefined;
+  const { caption, linkText, adjacentText } = image.facts;
+  const sources: Array<[string | undefined, string, boolean]> = [
+    [caption, 'the caption', true],
+    [linkText, `the ${image.facts.role === 'button' ? 'button' : 'link'} text`, false],
+    [adjacentText, 'the adjacent text', true],
+  ];
+  for (const [text, label, bySentence] of sources) {
+    if (!text?.trim()) continue;
+    const pieces = bySentence ? [text, ...text.split(/(?<=[.!?])\s+|\n+/)] : [text];
+    const match = pieces.find((piece) => normaliseForComparison(piece) === image.key);
+    if (match) return `${label} ${quote(match, 60)}`;
+  }
+  return undefined;
+}
+
+/**
+ * Other images of the page with the same (normalised) text and a different src. Decorative images
+ * are left out (their problem is that they have text at all), and so are two images that are the
+ * only content of links to the same target: the same name for the same destination is right
+ * (WCAG 3.2.4).
+ */
+function repeatedOn(image: PreparedImage, page: PreparedImage[]): PreparedImage[] {
+  if (!image.key) return [];
+  const seen = new Set<string>();
+  return page.filter((other) => {
+    if (
+      other === image ||
+      other.key !== image.key ||
+      other.decorative ||
+      other.facts.src === image.facts.src
+    ) {
+      return false;
+    }
+    if (image.control === 'link' && other.control === 'link' && sameTarget(image.facts, other.facts))
+      return false;
+    if (seen.has(other.facts.src)) return false;
+    seen.add(other.facts.src);
+    return true;
+  });
+}
+
+function sameTarget(a: AuditImageFacts, b: AuditImageFacts): boolean {
+  const resolve = (facts: AuditImageFacts) => {
+    if (!facts.linkTarget) return undefined;
+    try {
+      return new URL(facts.linkTarget, facts.pageUrl).href;
+    } catch {
+      return facts.linkTarget;
+    }
+  };
+  const target = resolve(a);
+  return target !== undefined && target === resolve(b);
+}
+
+// ---------------------------------------------------------------------------------------------
+// link-without-purpose.
+
+/**
+ * The image is the only content of a link or button, so its text is the control's name (WCAG 2.4.4,
+ * 4.1.2). It fails when that name cannot say where the link goes or what the button does:
+ * - no text alternative, alt="", or a file name, placeholder or kind-only alt (the wording checks);
+ * - for a link only, and conservatively: the alt reads as a description of a picture (it starts with
+ *   "a"/"an" or "photo of", "image of"…) AND shares no word with where the link goes (the target's
+ *   path and fragment words; the site's name when the path says nothing or the link leaves the site).
+ *   A link to an image file or a wiki file page is left alone: there, describing the picture is right.
+ *   mailto:, tel: and script links are left alone too (their target has no words to compare).
+ * Words match when equal or when they share a prefix of 5 letters (or the whole shorter word of at
+ * least 3), so "Pricing" matches /prices and "home" matches /homepage.
+ */
+function purposeProblem(image: PreparedImage): string | undefined {
+  const control = image.control;
+  if (!control) return undefined;
+  const doesWhat = control === 'link' ? 'where the link goes' : 'what the button does';
+  const where = controlPhrase(image);
+  const name = image.name;
+  if (name === null) {
+    return `The image is the only content of ${where} and has no text alternative, so the ${control} has no name.`;
+  }
+  if (name === '') {
+    return `The image is the only content of ${where} and has alt="", so the ${control} has no name.`;
+  }
+  if (wordingProblem(image)) {
+    return `The image is the only content of ${where}, but its ${image.nameKind} ${quote(name)} does not say ${doesWhat}.`;
+  }
+  if (control !== 'link' || image.facts.element === 'input-image' || !describesPicture(name))
+    return undefined;
+  const target = image.facts.linkTarget;
+  const words = target ? targetWords(target, image.facts.pageUrl) : undefined;
+  if (!words || words.length === 0) return undefined;
+  const altWords = image.key.split(' ').filter((word) => word.length >= 2 && !stopWords.has(word));
+  if (altWords.some((word) => words.some((other) => wordsMatch(word, other)))) return undefined;
+  return `The image is the only content of ${where}, but its ${image.nameKind} ${quote(name)} describes the picture and shares no word with where the link goes.`;
+}
+
+const pictureOpener =
+  /^(?:(?:an?|the)\s+)?(?:photo(?:graph)?|picture|image|illustration|drawing|painting|portrait|close-?up|view|shot|snapshot)\s+(?:of|showing|depicting|featuring)\s/iu;
+
+function describesPicture(name: string): boolean {
+  return /^an?\s+\p{L}/iu.test(name) || pictureOpener.test(name);
+}
+
+const stopWords = new Set([
+  'the',
+  'and',
+  'of',
+  'to',
+  'in',
+  'on',
+  'for',
+  'at',
+  'by',
+  'with',
+  'us',
+  'www',
+  'com',
+  'html',
+  'htm',
+  'php',
+  'aspx',
+  'asp',
+  'jsp',
+  'cgi',
+  'index',
+  'default',
+  'page',
+  'pages',
+]);
+
+const imageFilePath = /\.(jpe?g|png|gif|webp|svg|avif|bmp|tiff?|heic|heif)$/i;
+const filePage = /(^|\/)(file|image|datei|fichier|archivo|bestand|special:filepath)[:/]/i;
+const localeSegment = /^[a-z]{2}(?:[-_][a-z]{2,4})?$/i;
+const secondLevel = new Set(['co', 'com', 'org', 'net', 'ac', 'gov', 'edu', 'ne', 'or', 'go']);
+
+/** The words a link's target offers as its purpose, or undefined when it cannot be compared. */
+function targetWords(target: string, pageUrl: string): string[] | undefined {
+  let url: URL;
+  try {
+    url = new URL(target, pageUrl);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  const path = decodeSafely(url.pathname);
+  if (imageFilePath.test(path) || filePage.test(path)) return undefined;
+  const segments = [...path.split('/'), decodeSafely(url.hash.slice(1))].filter(
+    (segment) => segment && !localeSegment.test(segment),
+  );
+  const words = segments
+    .flatMap((segment) => segment.toLowerCase().split(/[^\p{L}\p{N}]+/u))
+    .filter((word) => word.length >= 2 && !/^\d+$/.test(word) && !stopWords.has(word));
+  let pageHost: string | undefined;
+  try {
+    pageHost = new URL(pageUrl).hostname;
+  } catch {
+    pageHost = undefined;
+  }
+  const site = siteLabel(url.hostname);
+  if (words.length === 0) words.push('home');
+  if ((words.length === 1 && words[0] === 'home') || !pageHost || siteLabel(pageHost) !== site) {
+    if (site) words.push(site);
+  }
+  return words;
+}
+
+function siteLabel(hostname: string): string {
+  const labels = hostname
+    .toLowerCase()
+    .replace(/^www\./, '')
+    .split('.');
+  if (labels.length >= 3 && secondLevel.has(labels.at(-2) ?? '')) return labels.at(-3) ?? '';
+  return (labels.length >= 2 ? labels.at(-2) : labels[0]) ?? '';
+}
+
+function wordsMatch(a: string, b: string): boolean {
+  if (a === b) return true;
+  const shorter = Math.min(a.length, b.length);
+  if (shorter < 3) return false;
+  const need = Math.min(5, shorter);
+  return a.slice(0, need) === b.slice(0, need);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers.
+
+function controlPhrase(image: PreparedImage): string {
+  if (image.facts.element === 'input-image') return 'an image button';
+  if (image.control === 'button') return 'a button';
+  const target = image.facts.linkTarget?.trim();
+  return target ? `a link to ${quote(target, 80)}` : 'a link';
+}
+
+/** The last path segment of the image's URL ("IMG_2041.jpg"); '' for data: URLs and bare hosts. */
+function fileNameOf(src: string): string {
+  if (/^data:/i.test(src.trim())) return '';
+  let path: string;
+  try {
+    path = new URL(src, 'https://audit.invalid/').pathname;
+  } catch {
+    path = src.split(/[?#]/)[0] ?? '';
+  }
+  return decodeSafely(path.split('/').filter(Boolean).at(-1) ?? '');
+}
+
+function decodeSafely(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** “text”, cut at `max` characters with an ellipsis so that a message stays one readable sentence. */
+function quote(text: string, max = 80): string {
+  const characters = Array.from(text.replace(/\s+/g, ' ').trim());
+  const shown =
+    characters.length > max
+      ? `${characters
+          .slice(0, max - 1)
+          .join('')
+          .trimEnd()}…`
+      : characters.join('');
+  return `“${shown}”`;
+}

@@ -1,0 +1,538 @@
+import {
+  type AuditProblemCode,
+  auditProblemCodes,
+  auditProblemRules,
+} from '@altwise/contracts/audit-problems';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  type AuditImageFacts,
+  auditScore,
+  checkPageImages,
+  type ImageVerdict,
+} from '../src/modules/audit/checks.ts';
+
+/**
+ * The audit's checks (issue 13, ADR 025): for every problem code, pages where it applies and pages
+ * where it must not, with the evidence the message has to name. One image per row unless the row
+ * gives a whole page (`repeated` compares images).
+ */
+
+const pageUrl = 'https://shop.example/en/blog/spring-sale';
+
+function image(facts: Partial<AuditImageFacts>): AuditImageFacts {
+  return {
+    pageUrl,
+    src: 'https://shop.example/media/tulips.jpg',
+    alt: 'Red tulips in a glass vase',
+    element: 'img',
+    role: 'content',
+    ...facts,
+  };
+}
+
+const checkOne = (facts: Partial<AuditImageFacts>): ImageVerdict => {
+  const [verdict] = checkPageImages([image(facts)]);
+  if (!verdict) throw new Error('no verdict');
+  return verdict;
+};
+const codesOf = (verdict: ImageVerdict) => verdict.problems.map((problem) => problem.code);
+
+type Row = {
+  what: string;
+  facts?: Partial<AuditImageFacts>;
+  page?: Array<Partial<AuditImageFacts>>;
+  evidence?: string;
+};
+
+/** [code, rows where it applies, rows where it must not]. */
+const table: Array<[AuditProblemCode, Row[], Row[]]> = [
+  [
+    'missing',
+    [
+      {
+        what: 'no alt attribute',
+        facts: { alt: null, src: 'https://shop.example/IMG_2041.jpg' },
+        evidence: '“IMG_2041.jpg”',
+      },
+      { what: 'role=img without a label', facts: { alt: null, element: 'role-img' } },
+      { what: 'a blank aria-label does not count', facts: { alt: null, ariaLabel: '   ' } },
+    ],
+    [
+      { what: 'alt="" is present', facts: { alt: '' } },
+      { what: 'an aria-label names it', facts: { alt: null, ariaLabel: 'Red tulips in a glass vase' } },
+      {
+        what: 'aria-labelledby text names it',
+        facts: { alt: null, element: 'role-img', ariaLabel: 'Sales by month, 2026' },
+      },
+    ],
+  ],
+  [
+    'file-name',
+    [
+      { what: 'a camera file name', facts: { alt: 'IMG_2041.jpg' }, evidence: '“IMG_2041.jpg”' },
+      { what: 'a slug with a version', facts: { alt: 'hero-banner-v2' }, evidence: '“hero-banner-v2”' },
+      { what: 'a camera number', facts: { alt: 'DSC0042' } },
+      { what: 'the src’s own stem', facts: { alt: 'golden-retriever', src: '/img/golden-retriever.jpg' } },
+      { what: 'a path', facts: { alt: '/uploads/2023/05/tulips' }, evidence: '“/uploads/2023/05/tulips”' },
+      { what: 'a URL', facts: { alt: 'https://cdn.example/a.webp' } },
+      { what: 'a snake_case identifier', facts: { alt: 'hero_banner' } },
+      {
+        what: 'an aria-label that is a file name',
+        facts: { alt: null, ariaLabel: 'chart_final.png' },
+        evidence: 'ARIA label',
+      },
+    ],
+    [
+      { what: 'a description', facts: { alt: 'Red tulips in a glass vase' } },
+      { what: 'one slash between words', facts: { alt: 'TCP/IP' } },
+      { what: 'a hyphenated word in prose', facts: { alt: 'A T-shirt with a tulip print' } },
+      {
+        what: 'a descriptive file name used as words',
+        facts: { alt: 'Golden retriever', src: '/img/golden-retriever.jpg' },
+      },
+    ],
+  ],
+  [
+    'placeholder',
+    [
+      { what: 'todo', facts: { alt: 'TODO' }, evidence: '“TODO”' },
+      { what: 'tbd with punctuation', facts: { alt: 'TBD.' } },
+      { what: '"alt text"', facts: { alt: 'Alt text' } },
+      { what: '"insert alt"', facts: { alt: 'insert alt' } },
+      { what: 'an instruction', facts: { alt: 'Insert alt text here' } },
+      { what: '"image"', facts: { alt: 'image' } },
+      { what: '"photo"', facts: { alt: 'Photo' } },
+      { what: '"picture"', facts: { alt: 'picture' } },
+      { what: '"graphic"', facts: { alt: 'graphic' } },
+      { what: 'a dash', facts: { alt: '-' }, evidence: '“-”' },
+      { what: 'a bracketed word', facts: { alt: '[image]' } },
+      {
+        what: '"spacer" on an image that is not a spacer',
+        facts: { alt: 'spacer', width: 640, height: 480 },
+      },
+    ],
+    [
+      { what: 'a description', facts: { alt: 'Tulip field at sunrise' } },
+      { what: 'a description that starts with "photo"', facts: { alt: 'Photo booth at the spring party' } },
+      {
+        what: '"spacer" on a spacer (decorative-with-alt instead)',
+        facts: { alt: 'spacer', src: '/spacer.gif' },
+      },
+    ],
+  ],
+  [
+    'vague',
+    [
+      { what: '"logo"', facts: { alt: 'logo' }, evidence: '(logo)' },
+      { what: '"icon"', facts: { alt: 'Icon' } },
+      { what: '"a photo of"', facts: { alt: 'a photo of' } },
+      { what: '"banner"', facts: { alt: 'banner' } },
+      { what: '"our company logo"', facts: { alt: 'Our company logo' } },
+      { what: '"hero image"', facts: { alt: 'hero image' } },
+    ],
+    [
+      { what: 'says whose logo', facts: { alt: 'Shop Example logo' } },
+      { what: 'says what the photo shows', facts: { alt: 'A photo of red tulips' } },
+      { what: 'a placeholder is not also vague', facts: { alt: 'image' } },
+    ],
+  ],
+  [
+    'link-without-purpose',
+    [
+      {
+        what: 'only content of a link, alt missing',
+        facts: { role: 'link', linkTarget: '/pricing', alt: null },
+        evidence: '“/pricing”',
+      },
+      { what: 'only content of a link, alt=""', facts: { role: 'link', linkTarget: '/pricing', alt: '' } },
+      {
+        what: 'only content of a link, vague alt',
+        facts: { role: 'link', linkTarget: '/', alt: 'logo' },
+        evidence: '“logo”',
+      },
+      {
+        what: 'only content of a link, file-name alt',
+        facts: { role: 'link', linkTarget: '/', alt: 'logo_final.svg' },
+      },
+      {
+        what: 'a picture description for a link that goes elsewhere',
+        facts: {
+          role: 'link',
+          linkTarget: 'https://shop.example/pricing',
+          alt: 'A smiling woman at a laptop',
+        },
+        evidence: '“A smiling woman at a laptop”',
+      },
+      {
+        what: 'a picture description for a link to another site',
+        facts: { role: 'link', linkTarget: 'https://x.example/shopexample', alt: 'A blue bird' },
+      },
+      {
+        what: 'only content of a button, placeholder alt',
+        facts: { role: 'button', alt: 'icon' },
+        evidence: 'button does',
+      },
+      { what: 'an image button without alt', facts: { element: 'input-image', role: 'content', alt: null } },
+    ],
+    [
+      { what: 'says where the link goes', facts: { role: 'link', linkTarget: '/pricing', alt: 'Pricing' } },
+      { what: 'a short link name', facts: { role: 'link', linkTarget: '/faq', alt: 'FAQ' } },
+      {
+        what: 'a home link named after the site',
+        facts: { role: 'link', linkTarget: '/', alt: 'Shop Example home' },
+      },
+      {
+        what: 'a description that shares a word with the target',
+        facts: { role: 'link', linkTarget: '/tulips/red', alt: 'A bunch of red tulips' },
+      },
+      {
+        what: 'a link to the full-size picture is described',
+        facts: { role: 'link', linkTarget: '/media/tulips-large.jpg', alt: 'A field of tulips at sunrise' },
+      },
+      {
+        what: 'the link has its own text',
+        facts: { role: 'link', linkTarget: '/pricing', linkText: 'See our prices', alt: '' },
+      },
+      { what: 'a button named by its action', facts: { role: 'button', alt: 'Search' } },
+      {
+        what: 'a figure, not a link',
+        facts: { role: 'figure', caption: 'Spring 2026', alt: 'A smiling woman at a laptop' },
+      },
+    ],
+  ],
+  [
+    'redundant',
+    [
+      {
+        what: 'repeats the figure caption (case, punctuation, spaces)',
+        facts: {
+          role: 'figure',
+          caption: 'Red tulips, in a glass vase.',
+          alt: 'red tulips in a  glass vase',
+        },
+        evidence: 'the caption',
+      },
+      {
+        what: 'repeats the link text',
+        facts: { role: 'link', linkTarget: '/tulips', linkText: 'Red tulips', alt: 'Red tulips!' },
+        evidence: 'the link text',
+      },
+      {
+        what: 'repeats a sentence of the adjacent text',
+        facts: { adjacentText: 'Red tulips in a glass vase. Delivered every Friday.' },
+        evidence: 'the adjacent text',
+      },
+    ],
+    [
+      {
+        what: 'adds to the figure caption',
+        facts: {
+          role: 'figure',
+          caption: 'Red tulips',
+          alt: 'Red tulips in a glass vase on a kitchen table',
+        },
+      },
+      {
+        what: 'only a part of the adjacent text',
+        facts: { alt: 'Tulips', adjacentText: 'Tulips are in season.' },
+      },
+      { what: 'alt="" repeats nothing', facts: { alt: '', caption: '' } },
+    ],
+  ],
+  [
+    'repeated',
+    [
+      {
+        what: 'the same alt on two different images',
+        page: [
+          { src: '/a.jpg', alt: 'Tulip bouquet' },
+          { src: '/b.jpg', alt: 'tulip bouquet.' },
+        ],
+        evidence: '“b.jpg”',
+      },
+    ],
+    [
+      {
+        what: 'the same image twice',
+        page: [
+          { src: '/a.jpg', alt: 'Tulip bouquet' },
+          { src: '/a.jpg', alt: 'Tulip bouquet' },
+        ],
+      },
+      {
+        what: 'different alts',
+        page: [
+          { src: '/a.jpg', alt: 'Red tulip bouquet' },
+          { src: '/b.jpg', alt: 'Yellow tulip bouquet' },
+        ],
+      },
+      {
+        what: 'two empty alts',
+        page: [
+          { src: '/a.jpg', alt: '' },
+          { src: '/b.jpg', alt: '' },
+        ],
+      },
+      {
+        what: 'two logos linking to the same home page',
+        page: [
+          { src: '/logo-dark.svg', alt: 'Shop Example home', role: 'link', linkTarget: '/' },
+          {
+            src: '/logo-light.svg',
+            alt: 'Shop Example home',
+            role: 'link',
+            linkTarget: 'https://shop.example/',
+          },
+        ],
+      },
+    ],
+  ],
+  [
+    'too-long',
+    [{ what: '151 characters', facts: { alt: `Tulips ${'a'.repeat(144)}` }, evidence: '151 characters' }],
+    [{ what: 'exactly 150 characters', facts: { alt: `Tulips ${'a'.repeat(143)}` } }],
+  ],
+  [
+    'decorative-with-alt',
+    [
+      {
+        what: 'a 1×1 tracking pixel',
+        facts: { alt: 'tracking', width: 1, height: 1 },
+        evidence: '1×1 pixels',
+      },
+      { what: 'a 2 px spacer line', facts: { alt: 'line', width: 600, height: 2 } },
+      { what: 'spacer.gif', facts: { alt: 'spacer', src: '/img/spacer.gif' }, evidence: '“spacer.gif”' },
+      { what: 'blank_1x1.png', facts: { alt: 'Tulips', src: '/blank_1x1.png' } },
+      {
+        what: 'the pixels show nothing',
+        facts: { alt: 'Tulips', informative: false },
+        evidence: 'pixels show no content',
+      },
+    ],
+    [
+      { what: 'a decorative image with alt=""', facts: { alt: '', width: 1, height: 1 } },
+      {
+        what: 'pixel-art.png is not a spacer',
+        facts: { alt: 'Pixel art of a tulip', src: '/pixel-art.png' },
+      },
+      {
+        what: 'a transparent logo is not a spacer',
+        facts: { alt: 'Shop Example', src: '/transparent-logo.png' },
+      },
+      { what: 'the pixels show content', facts: { alt: 'Tulips', src: '/spacer.gif', informative: true } },
+      {
+        what: 'the only content of a link is not decorative',
+        facts: { alt: 'Home', role: 'link', linkTarget: '/', width: 1, height: 1 },
+      },
+    ],
+  ],
+  [
+    'empty-but-informative',
+    [
+      { what: 'the pixels show content', facts: { alt: '', informative: true } },
+      {
+        what: 'the only content of a link',
+        facts: { alt: '', role: 'link', linkTarget: '/pricing' },
+        evidence: '“/pricing”',
+      },
+      { what: 'an image button', facts: { alt: '', element: 'input-image' } },
+    ],
+    [
+      { what: 'unknown pixels', facts: { alt: '' } },
+      {
+        what: 'beside the link’s own text',
+        facts: { alt: '', role: 'link', linkTarget: '/pricing', linkText: 'Pricing' },
+      },
+      {
+        what: 'a figure whose caption says it all',
+        facts: { alt: '', role: 'figure', caption: 'Red tulips' },
+      },
+      { what: 'missing is not empty', facts: { alt: null, informative: true } },
+    ],
+  ],
+];
+
+describe('audit checks: every problem code', () => {
+  it('covers every code of the contract', () => {
+    expect(table.map(([code]) => code).sort()).toEqual([...auditProblemCodes].sort());
+  });
+
+  for (const [code, yes, no] of table) {
+    describe(code, () => {
+      it.each(yes)('applies: $what', ({ facts, page, evidence }) => {
+        const verdicts = page ? checkPageImages(page.map(image)) : [checkOne(facts ?? {})];
+        const verdict = verdicts[0] as ImageVerdict;
+        const problem = verdict.problems.find((found) => found.code === code);
+        expect(problem, JSON.stringify(verdict.problems)).toBeDefined();
+        expect(problem?.severity).toBe(auditProblemRules[code].severity);
+        expect(problem?.wcag).toEqual(auditProblemRules[code].wcag);
+        // One sentence naming the evidence.
+        expect(problem?.message).toMatch(/^[A-Z].*[.]$/);
+        expect(problem?.message.replace(/“[^”]*”/g, '“…”').match(/[.!?](\s|$)/g)?.length).toBe(1);
+        if (evidence) expect(problem?.message).toContain(evidence);
+      });
+      it.each(no)('does not apply: $what', ({ facts, page }) => {
+        const verdicts = page ? checkPageImages(page.map(image)) : [checkOne(facts ?? {})];
+        for (const verdict of verdicts) expect(codesOf(verdict)).not.toContain(code);
+      });
+    });
+  }
+});
+
+describe('verdicts', () => {
+  it.each<{ what: string; facts: Partial<AuditImageFacts>; verdict: string; codes: AuditProblemCode[] }>([
+    { what: 'a good description passes', facts: {}, verdict: 'pass', codes: [] },
+    { what: 'a correct alt="" is decorative', facts: { alt: '' }, verdict: 'decorative', codes: [] },
+    {
+      what: 'a spacer with alt="" is decorative',
+      facts: { alt: '', src: '/spacer.gif' },
+      verdict: 'decorative',
+      codes: [],
+    },
+    {
+      what: 'a warning alone is a warning',
+      facts: { alt: 'spacer', src: '/spacer.gif' },
+      verdict: 'warning',
+      codes: ['decorative-with-alt'],
+    },
+    {
+      what: 'a fail beats a warning',
+      facts: { role: 'figure', caption: 'logo', alt: 'Logo' },
+      verdict: 'fail',
+      codes: ['vague', 'redundant'],
+    },
+    {
+      what: 'an image link without alt fails twice, in the contract’s order',
+      facts: { role: 'link', linkTarget: '/', alt: null },
+      verdict: 'fail',
+      codes: ['missing', 'link-without-purpose'],
+    },
+    {
+      what: 'an empty image link fails twice',
+      facts: { role: 'link', linkTarget: '/', alt: '' },
+      verdict: 'fail',
+      codes: ['link-without-purpose', 'empty-but-informative'],
+    },
+    {
+      what: 'a good image link passes',
+      facts: { role: 'link', linkTarget: '/pricing', alt: 'Pricing' },
+      verdict: 'pass',
+      codes: [],
+    },
+    {
+      what: 'a too-long figure description is a warning',
+      facts: { role: 'figure', caption: 'Spring', alt: `Tulips ${'in a field '.repeat(15)}` },
+      verdict: 'warning',
+      codes: ['too-long'],
+    },
+  ])('$what', ({ facts, verdict, codes }) => {
+    const result = checkOne(facts);
+    expect(result.verdict).toBe(verdict);
+    expect(codesOf(result)).toEqual(codes);
+  });
+
+  it('marks every image that shares an alt with an image elsewhere on the page, and keeps the order', () => {
+    const verdicts = checkPageImages(
+      [
+        { src: '/a.jpg', alt: 'Tulip bouquet' },
+        { src: '/b.jpg', alt: 'Daffodils in the sun' },
+        { src: '/c.jpg', alt: 'Tulip bouquet' },
+        { src: '/d.jpg', alt: 'TULIP  bouquet' },
+      ].map(image),
+    );
+    expect(verdicts.map((verdict) => verdict.verdict)).toEqual(['warning', 'pass', 'warning', 'warning']);
+    expect(verdicts[0]?.problems[0]?.message).toBe(
+      'The alt text “Tulip bouquet” is also used for “c.jpg” and 1 other image on this page, so the images cannot be told apart.',
+    );
+  });
+
+  it('does not count images of other pages: each call is one page', () => {
+    const [first] = checkPageImages([image({ src: '/a.jpg', alt: 'Tulip bouquet' })]);
+    const [second] = checkPageImages([image({ src: '/b.jpg', alt: 'Tulip bouquet' })]);
+    expect([first?.verdict, second?.verdict]).toEqual(['pass', 'pass']);
+  });
+});
+
+describe('auditScore', () => {
+  it.each<{ verdicts: Array<'pass' | 'fail' | 'warning' | 'decorative'>; score: number | null }>([
+    { verdicts: [], score: null },
+    { verdicts: ['decorative', 'decorative'], score: null },
+    { verdicts: ['pass', 'pass'], score: 1 },
+    { verdicts: ['pass', 'fail', 'warning', 'decorative'], score: 1 / 3 },
+    { verdicts: ['fail', 'warning'], score: 0 },
+  ])('$verdicts → $score', ({ verdicts, score }) => {
+    expect(auditScore(verdicts)).toBe(score);
+  });
+});
+
+describe('properties', () => {
+  const words = [
+    'tulip',
+    'logo',
+    'image',
+    'IMG_2041.jpg',
+    'spacer',
+    'A',
+    'red',
+    'todo',
+    '-',
+    'pricing',
+    'photo of',
+    '',
+  ];
+  const text = fc.array(fc.constantFrom(...words), { maxLength: 5 }).map((parts) => parts.join(' '));
+  const facts = fc.record(
+    {
+      pageUrl: fc.constant(pageUrl),
+      src: fc.constantFrom(
+        '/a.jpg',
+        '/b.png',
+        '/spacer.gif',
+        'https://cdn.example/IMG_1.jpg',
+        'data:image/png;base64,AA',
+      ),
+      alt: fc.option(fc.oneof(text, fc.string({ maxLength: 200 })), { nil: null }),
+      ariaLabel: fc.option(text, { nil: undefined }),
+      element: fc.constantFrom('img' as const, 'input-image' as const, 'role-img' as const),
+      role: fc.constantFrom('content' as const, 'link' as const, 'button' as const, 'figure' as const),
+      linkTarget: fc.option(
+        fc.constantFrom('/', '/pricing', 'https://x.example/a', 'mailto:a@b.c', '#top', 'http://['),
+        {
+          nil: undefined,
+        },
+      ),
+      linkText: fc.option(text, { nil: undefined }),
+      caption: fc.option(text, { nil: undefined }),
+      adjacentText: fc.option(text, { nil: undefined }),
+      width: fc.option(fc.integer({ min: 0, max: 2000 }), { nil: undefined }),
+      height: fc.option(fc.integer({ min: 0, max: 2000 }), { nil: undefined }),
+      informative: fc.option(fc.boolean(), { nil: undefined }),
+    },
+    { requiredKeys: ['pageUrl', 'src', 'alt', 'element', 'role'] },
+  );
+  const page = fc.array(facts, { maxLength: 8 });
+
+  it('gives the same verdicts for the same page, and fail exactly when a problem is a fail', () => {
+    fc.assert(
+      fc.property(page, (images) => {
+        const first = checkPageImages(images);
+        const again = checkPageImages(structuredClone(images));
+        expect(again).toEqual(first);
+        expect(first).toHaveLength(images.length);
+        for (const [index, result] of first.entries()) {
+          const fails = result.problems.some((problem) => problem.severity === 'fail');
+          expect(result.verdict === 'fail').toBe(fails);
+          if (!fails) expect(result.verdict === 'warning').toBe(result.problems.length > 0);
+          if (result.verdict === 'decorative')
+            expect(images[index]?.ariaLabel?.trim() || images[index]?.alt?.trim()).toBeFalsy();
+          for (const problem of result.problems) {
+            expect(problem.severity).toBe(auditProblemRules[problem.code].severity);
+            expect(problem.message.length).toBeGreaterThan(0);
+          }
+        }
+      }),
+      { seed: 13, numRuns: 500 },
+    );
+  });
+});

@@ -1,0 +1,79 @@
+import type { AuditVerdict } from '@altwise/contracts/audit-problems';
+
+/**
+ * The audit's exports (issue 13, point 5): one row per image. Pure: rows in, file body out, so the
+ * route only sets the headers. ADR 025 records the choices (column names, the formula guard, the BOM).
+ */
+
+export interface AuditReportRow {
+  pageUrl: string;
+  imageUrl: string;
+  /** The alt attribute as found: null when the image has none ('missing' is then among the codes). */
+  existingAlt: string | null;
+  verdict: AuditVerdict;
+  problemCodes: string[];
+  wcag: string[];
+  suggestedAlt?: string;
+  reviewState?: string;
+}
+
+export interface AuditReportColumn {
+  key: keyof AuditReportRow;
+  header: string;
+  /** A reasonable column width in characters, for spreadsheet exports. */
+  width: number;
+}
+
+/** The columns, in order, with the header each export writes. */
+export const auditReportColumns: readonly AuditReportColumn[] = [
+  { key: 'pageUrl', header: 'Page URL', width: 50 },
+  { key: 'imageUrl', header: 'Image URL', width: 50 },
+  { key: 'existingAlt', header: 'Existing alt', width: 40 },
+  { key: 'verdict', header: 'Verdict', width: 12 },
+  { key: 'problemCodes', header: 'Problem codes', width: 30 },
+  { key: 'wcag', header: 'WCAG criteria', width: 16 },
+  { key: 'suggestedAlt', header: 'Suggested alt', width: 40 },
+  { key: 'reviewState', header: 'Review state', width: 14 },
+];
+
+/** Between several codes or criteria in one cell. */
+export const reportListSeparator = '; ';
+
+/** One row's cells as text, in column order: lists joined, absent values (and a missing alt) empty. */
+export function auditReportCells(row: AuditReportRow): string[] {
+  return auditReportColumns.map(({ key }) => {
+    const value = row[key];
+    if (Array.isArray(value)) return value.join(reportListSeparator);
+    return value ?? '';
+  });
+}
+
+/**
+ * Spreadsheet programs run a cell that starts with = + - or @ as a formula (CSV injection; OWASP
+ * adds tab and carriage return). Alt text and URLs come from the audited site, so such a cell gets
+ * an apostrophe in front: Excel and LibreOffice show the text as written, other readers show the
+ * apostrophe. An alt of "-" is exported as "'-".
+ */
+export function guardFormula(cell: string): string {
+  return /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
+}
+
+/** RFC 4180: a field with a comma, a double quote or a line break is quoted, its quotes doubled. */
+function csvField(cell: string): string {
+  return /[",\r\n]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell;
+}
+
+/** Makes Excel read the file as UTF-8 (alt text has accents and curly quotes); other readers skip it. */
+export const csvByteOrderMark = '\uFEFF';
+
+/**
+ * The audit as CSV (RFC 4180): a header row, then one record per image, every record ending in
+ * CRLF, every cell guarded against formulas. Starts with a UTF-8 byte order mark.
+ */
+export function buildAuditCsv(rows: readonly AuditReportRow[]): string {
+  const records = [auditReportColumns.map((column) => column.header), ...rows.map(auditReportCells)];
+  return (
+    csvByteOrderMark +
+    records.map((cells) => `${cells.map((cell) => csvField(guardFormula(cell))).join(',')}\r\n`).join('')
+  );
+}

@@ -55,7 +55,11 @@ const table: Array<[AuditProblemCode, Row[], Row[]]> = [
         facts: { alt: null, src: 'https://shop.example/IMG_2041.jpg' },
         evidence: '“IMG_2041.jpg”',
       },
-      { what: 'role=img without a label', facts: { alt: null, element: 'role-img' } },
+      {
+        what: 'role=img without a label',
+        facts: { alt: null, element: 'role-img', src: `${pageUrl}#sales-chart` },
+        evidence: 'role="img" element “https://shop.example/en/blog/spring-sale#sales-chart”',
+      },
       { what: 'a blank aria-label does not count', facts: { alt: null, ariaLabel: '   ' } },
     ],
     [
@@ -315,6 +319,15 @@ const table: Array<[AuditProblemCode, Row[], Row[]]> = [
       {
         what: 'pixel-art.png is not a spacer',
         facts: { alt: 'Pixel art of a tulip', src: '/pixel-art.png' },
+      },
+      {
+        what: 'a role=img element on a page named like a spacer',
+        facts: {
+          alt: null,
+          ariaLabel: 'Sales by month',
+          element: 'role-img',
+          src: 'https://shop.example/blank#chart',
+        },
       },
       {
         what: 'a transparent logo is not a spacer',

@@ -93,7 +93,8 @@ interface PreparedImage {
 function prepareImage(facts: AuditImageFacts): PreparedImage {
   const label = facts.ariaLabel?.trim();
   const name = label ? label : facts.alt === null ? null : facts.alt.trim();
-  const fileName = fileNameOf(facts.src);
+  // An element with role=img has no file: its src is only a name for it on the page.
+  const fileName = facts.element === 'role-img' ? '' : fileNameOf(facts.src);
   // An <input type=image> is a submit button whose only content is its image.
   const control =
     facts.element === 'input-image'
@@ -120,7 +121,9 @@ function problemsOf(image: PreparedImage, page: PreparedImage[]): AuditProblem[]
   if (name === null) {
     found.set(
       'missing',
-      `The image ${quote(image.fileName || facts.src)} has no alt attribute and no aria-label, so screen readers announce its file name or nothing.`,
+      facts.element === 'role-img'
+        ? `The role="img" element ${imageLabel(image)} has no aria-label or aria-labelledby, so screen readers announce nothing.`
+        : `The image ${imageLabel(image)} has no alt attribute and no aria-label, so screen readers announce its file name or nothing.`,
     );
   } else if (name === '') {
     if (image.control) {
@@ -157,7 +160,7 @@ function problemsOf(image: PreparedImage, page: PreparedImage[]): AuditProblem[]
         others.length > 1 ? ` and ${others.length - 1} other image${others.length > 2 ? 's' : ''}` : '';
       found.set(
         'repeated',
-        `${what} is also used for ${quote(first.fileName || first.facts.src)}${more} on this page, so the images cannot be told apart.`,
+        `${what} is also used for ${imageLabel(first)}${more} on this page, so the images cannot be told apart.`,
       );
     }
     const length = Array.from(name).length;
@@ -618,6 +621,11 @@ function controlPhrase(image: PreparedImage): string {
   if (image.control === 'button') return 'a button';
   const target = image.facts.linkTarget?.trim();
   return target ? `a link to ${quote(target, 80)}` : 'a link';
+}
+
+/** How a message names an image: its file name, else its src (a role=img element's page#id). */
+function imageLabel(image: PreparedImage): string {
+  return quote(image.fileName || image.facts.src);
 }
 
 /** The last path segment of the image's URL ("IMG_2041.jpg"); '' for data: URLs and bare hosts. */

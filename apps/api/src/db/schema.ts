@@ -1,5 +1,6 @@
 // The drizzle schema object: every table, one file each under ./tables.
 export * from './tables/account-tokens.ts';
+export * from './tables/api-keys.ts';
 export * from './tables/audits.ts';
 export * from './tables/checkout-sessions.ts';
 export * from './tables/contact-messages.ts';

@@ -17,7 +17,12 @@ import { AppError, notFound, WorkFailedError } from '../../errors.ts';
 import { jobNames } from '../../jobs/names.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { createProviderLimiters, Semaphore } from '../../lib/throttle.ts';
-import { getCreditBalance, refundReservation, reserveCredits } from '../credits/service.ts';
+import {
+  getCreditBalance,
+  refundReservationInFull,
+  reserveCredits,
+  settleReservation,
+} from '../credits/service.ts';
 import type { FilesService } from '../files/service.ts';
 import { findLibraryImage, setLibraryAltText } from '../library/service.ts';
 import { createBatchRunner } from './batch-runner.ts';
@@ -34,6 +39,12 @@ import {
 
 /** How long a finished batch still shows in GET /images/batches (the progress panel's last look). */
 export const RECENT_BATCH_SECONDS = 60;
+
+/**
+ * How long a regenerate may take before its open reservation counts as abandoned (a stopped
+ * process): well past one engine call with its retries.
+ */
+export const REGENERATE_LEASE_SECONDS = 15 * 60;
 
 /** An upload already checked (size, magic bytes) and saved as a temporary file. */
 export type SavedUpload = { key: string; url: string; fileName: string };
@@ -219,7 +230,11 @@ export function createGenerationService(deps: {
       prompt: string | undefined,
     ): Promise<RegenerateAltTextResponse> {
       const image = await findLibraryImage(db, userId, imageId);
-      const { reservationId } = await db.transaction((tx) => reserveCredits(tx, userId, 1, 'regenerate'));
+      // The reservation is regenerate's record (ADR 024): a process that stops before settling or
+      // refunding leaves it open, and the recovery job refunds it once its lease has run out.
+      const { reservationId } = await db.transaction((tx) =>
+        reserveCredits(tx, userId, 1, 'regenerate', { leaseSeconds: REGENERATE_LEASE_SECONDS }),
+      );
       try {
         const result = await describeOnce(describeDeps, {
           src: image.src,
@@ -227,23 +242,30 @@ export function createGenerationService(deps: {
           context: (image.context ?? {}) as GenerationItemContext,
           prompt,
         });
-        const record = await db.transaction((tx) =>
-          setLibraryAltText(tx, userId, imageId, {
+        const record = await db.transaction(async (tx) => {
+          const row = await setLibraryAltText(tx, userId, imageId, {
             altText: result.altText,
             engine: result.engine,
             model: result.model,
             confidence: result.confidence,
             reasons: result.reasons,
             needsReview: result.needsReview,
-          }),
-        );
+          });
+          // False only when the recovery job refunded it first (a call slower than the lease): the
+          // text still lands, and the credit stays refunded.
+          if (!(await settleReservation(tx, reservationId)))
+            logger.warn({ image: imageId }, 'regenerate landed after its credit was recovered');
+          return row;
+        });
         return { success: true, image: record, remainingCredits: (await getCreditBalance(db, userId)) ?? 0 };
       } catch (error) {
-        await db.transaction((tx) => refundReservation(tx, userId, reservationId, 1));
-        logger.warn({ err: error, image: imageId }, 'regenerate failed; credit refunded');
-        throw new WorkFailedError(error instanceof AppError ? error : classifyFailure(error), {
+        const failure = new WorkFailedError(error instanceof AppError ? error : classifyFailure(error), {
           refundedCredits: 1,
         });
+        // Once: a refund the recovery job already made is not made again.
+        await db.transaction((tx) => refundReservationInFull(tx, reservationId, failure.message));
+        logger.warn({ err: error, image: imageId }, 'regenerate failed; credit refunded');
+        throw failure;
       }
     },
 

@@ -15,4 +15,5 @@ export * from './tables/payments.ts';
 export * from './tables/stored-files.ts';
 export * from './tables/subscriptions.ts';
 export * from './tables/users.ts';
+export * from './tables/webhook-endpoints.ts';
 export * from './tables/webhook-events.ts';

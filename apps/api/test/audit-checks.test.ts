@@ -77,6 +77,7 @@ const table: Array<[AuditProblemCode, Row[], Row[]]> = [
       { what: 'a camera file name', facts: { alt: 'IMG_2041.jpg' }, evidence: '“IMG_2041.jpg”' },
       { what: 'a slug with a version', facts: { alt: 'hero-banner-v2' }, evidence: '“hero-banner-v2”' },
       { what: 'a camera number', facts: { alt: 'DSC0042' } },
+      { what: 'a camera number with a hyphen', facts: { alt: 'IMG-2041' } },
       { what: 'the src’s own stem', facts: { alt: 'golden-retriever', src: '/img/golden-retriever.jpg' } },
       { what: 'a path', facts: { alt: '/uploads/2023/05/tulips' }, evidence: '“/uploads/2023/05/tulips”' },
       { what: 'a URL', facts: { alt: 'https://cdn.example/a.webp' } },
@@ -90,6 +91,13 @@ const table: Array<[AuditProblemCode, Row[], Row[]]> = [
     [
       { what: 'a description', facts: { alt: 'Red tulips in a glass vase' } },
       { what: 'one slash between words', facts: { alt: 'TCP/IP' } },
+      { what: 'a designation with a number', facts: { alt: 'F-16' } },
+      { what: 'a disease’s name', facts: { alt: 'COVID-19' } },
+      {
+        what: 'a plain word that is also the stem: judged by its wording',
+        facts: { alt: 'logo', src: '/logo.svg' },
+      },
+      { what: 'a button named like its file', facts: { alt: 'Go', src: '/go.png', element: 'input-image' } },
       { what: 'a hyphenated word in prose', facts: { alt: 'A T-shirt with a tulip print' } },
       {
         what: 'a descriptive file name used as words',
@@ -132,6 +140,7 @@ const table: Array<[AuditProblemCode, Row[], Row[]]> = [
       { what: '"icon"', facts: { alt: 'Icon' } },
       { what: '"a photo of"', facts: { alt: 'a photo of' } },
       { what: '"banner"', facts: { alt: 'banner' } },
+      { what: '"logo" on logo.svg', facts: { alt: 'Logo', src: '/img/logo.svg' } },
       { what: '"our company logo"', facts: { alt: 'Our company logo' } },
       { what: '"hero image"', facts: { alt: 'hero image' } },
     ],

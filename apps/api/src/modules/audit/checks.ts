@@ -195,7 +195,11 @@ const imageExtension = /\.(jpe?g|png|gif|webp|svg|avif|bmp|tiff?|heic|heif|ico)$
 function wordingProblem(image: PreparedImage): { code: AuditProblemCode; message: string } | undefined {
   const name = image.name ?? '';
   const what = `The ${image.nameKind} ${quote(name)}`;
-  if (looksLikeFileName(name, image.fileName || undefined) || looksLikePath(name)) {
+  if (
+    (looksLikeFileName(name) && !isDesignation(name)) ||
+    namesTheFile(name, image.fileName) ||
+    looksLikePath(name)
+  ) {
     return { code: 'file-name', message: `${what} is a file name or path, not a description of the image.` };
   }
   if (isPlaceholder(name, image.key)) {
@@ -209,6 +213,30 @@ function wordingProblem(image: PreparedImage): { code: AuditProblemCode; message
     };
   }
   return undefined;
+}
+
+/**
+ * "F-16", "COVID-19", "A-380": capitals, one hyphen, a number. looksLikeFileName takes any token with
+ * a hyphen and a digit for a slug, but these are names people write; camera prefixes ("IMG-2041",
+ * "DSC-0042") stay file names.
+ */
+function isDesignation(name: string): boolean {
+  return /^\p{Lu}[\p{Lu}\d]*-\d+$/u.test(name) && !/^(img|dsc|dscn|dcim|pxl|image|photo|pic|wp)-/i.test(name);
+}
+
+/**
+ * The alt is the image's own file name, or its stem when the stem is not a plain word
+ * ("golden-retriever" for golden-retriever.jpg, "hero2" for hero2.png). A plain word that happens to
+ * be the stem ("Go" for go.png, "logo" for logo.svg) is judged by its wording instead: "Go" names a
+ * button well, "logo" is vague.
+ */
+function namesTheFile(name: string, fileName: string): boolean {
+  if (!fileName) return false;
+  const alt = name.toLowerCase();
+  const file = fileName.toLowerCase();
+  if (alt === file) return true;
+  const stem = file.replace(imageExtension, '');
+  return alt === stem && /[-_.\d]/.test(stem);
 }
 
 /**

@@ -178,6 +178,14 @@ const table: Array<[AuditProblemCode, Row[], Row[]]> = [
         evidence: '“A smiling woman at a laptop”',
       },
       {
+        what: 'a picture description for a home link',
+        facts: { role: 'link', linkTarget: '/en/index.html', alt: 'A tulip in a pot' },
+      },
+      {
+        what: 'a picture description for a same-page link',
+        facts: { role: 'link', linkTarget: '#opening-hours', alt: 'A clock on a wall' },
+      },
+      {
         what: 'a picture description for a link to another site',
         facts: { role: 'link', linkTarget: 'https://x.example/shopexample', alt: 'A blue bird' },
       },
@@ -196,8 +204,20 @@ const table: Array<[AuditProblemCode, Row[], Row[]]> = [
         facts: { role: 'link', linkTarget: '/', alt: 'Shop Example home' },
       },
       {
+        what: 'a picture of the home page’s subject',
+        facts: { role: 'link', linkTarget: '/', alt: 'A shop example' },
+      },
+      {
         what: 'a description that shares a word with the target',
         facts: { role: 'link', linkTarget: '/tulips/red', alt: 'A bunch of red tulips' },
+      },
+      {
+        what: 'a product card linking to its product page',
+        facts: { role: 'link', linkTarget: '/products/blue-vase-123', alt: 'A blue ceramic vase' },
+      },
+      {
+        what: 'a link to a page whose address is an id',
+        facts: { role: 'link', linkTarget: '/p123', alt: 'A blue ceramic vase' },
       },
       {
         what: 'a link to the full-size picture is described',

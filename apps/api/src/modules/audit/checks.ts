@@ -290,8 +290,6 @@ const placeholderAlts = new Set([
   'empty',
   'blank',
   'spacer',
-  'pixel',
-  'transparent',
   'default',
   'test',
   'description',
@@ -522,10 +520,10 @@ function sameTarget(a: AuditImageFacts, b: AuditImageFacts): boolean {
  * 4.1.2). It fails when that name cannot say where the link goes or what the button does:
  * - no text alternative, alt="", or a file name, placeholder or kind-only alt (the wording checks);
  * - for a link only, and conservatively: the alt reads as a description of a picture (it starts with
- *   "a"/"an" or "photo of", "image of"…) AND shares no word with where the link goes (the target's
- *   path and fragment words; the site's name when the path says nothing or the link leaves the site).
+ *   "a"/"an" or "photo of", "image of"…) AND shares no word with where the link goes, for targets
+ *   whose address names the destination (see targetWords: a fragment, a site root, one path segment).
  *   A link to an image file or a wiki file page is left alone: there, describing the picture is right.
- *   mailto:, tel: and script links are left alone too (their target has no words to compare).
+ *   mailto:, tel:, script links and deeper paths are left alone too.
  * Words match when equal or when they share a prefix of 5 letters (or the whole shorter word of at
  * least 3), so "Pricing" matches /prices and "home" matches /homepage.
  */
@@ -591,37 +589,55 @@ const stopWords = new Set([
 const imageFilePath = /\.(jpe?g|png|gif|webp|svg|avif|bmp|tiff?|heic|heif)$/i;
 const filePage = /(^|\/)(file|image|datei|fichier|archivo|bestand|special:filepath)[:/]/i;
 const localeSegment = /^[a-z]{2}(?:[-_][a-z]{2,4})?$/i;
+const homeSegment = /^(index|home|default|start|main)(\.[a-z]{2,5})?$/i;
 const secondLevel = new Set(['co', 'com', 'org', 'net', 'ac', 'gov', 'edu', 'ne', 'or', 'go']);
 
-/** The words a link's target offers as its purpose, or undefined when it cannot be compared. */
+/**
+ * The words a link's target offers as its purpose, or undefined when it cannot be compared: only
+ * targets whose address names the destination are used. A same-page link gives its fragment's words
+ * ("#opening-hours"); a site's root gives "home" and the site's name; a path of one segment without
+ * digits gives that segment's words ("/pricing", "/contact-us", another site's "/shopexample", with
+ * that site's name). Deeper paths (/products/blue-vase-123, /blog/2026/…) are left alone: their last
+ * segment is often an id or a slug of the very thing the picture shows, so a description is fine there.
+ */
 function targetWords(target: string, pageUrl: string): string[] | undefined {
   let url: URL;
+  let page: URL | undefined;
   try {
     url = new URL(target, pageUrl);
   } catch {
     return undefined;
   }
+  try {
+    page = new URL(pageUrl);
+  } catch {
+    page = undefined;
+  }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
   const path = decodeSafely(url.pathname);
   if (imageFilePath.test(path) || filePage.test(path)) return undefined;
-  const segments = [...path.split('/'), decodeSafely(url.hash.slice(1))].filter(
-    (segment) => segment && !localeSegment.test(segment),
-  );
-  const words = segments
-    .flatMap((segment) => segment.toLowerCase().split(/[^\p{L}\p{N}]+/u))
-    .filter((word) => word.length >= 2 && !/^\d+$/.test(word) && !stopWords.has(word));
-  let pageHost: string | undefined;
-  try {
-    pageHost = new URL(pageUrl).hostname;
-  } catch {
-    pageHost = undefined;
+  const wordsOf = (text: string) =>
+    text
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((word) => word.length >= 2 && !/^\d+$/.test(word) && !stopWords.has(word));
+  const samePage =
+    page && url.origin === page.origin && url.pathname === page.pathname && url.search === page.search;
+  if (samePage) {
+    const words = wordsOf(decodeSafely(url.hash.slice(1)));
+    return words.length > 0 ? words : undefined;
   }
   const site = siteLabel(url.hostname);
-  if (words.length === 0) words.push('home');
-  if ((words.length === 1 && words[0] === 'home') || !pageHost || siteLabel(pageHost) !== site) {
-    if (site) words.push(site);
-  }
-  return words;
+  const otherSite = !page || siteLabel(page.hostname) !== site;
+  const segments = path
+    .split('/')
+    .filter((segment) => segment && !localeSegment.test(segment) && !homeSegment.test(segment));
+  if (segments.length === 0) return site ? ['home', site] : ['home'];
+  const [segment] = segments;
+  if (segments.length > 1 || !segment || /\d/.test(segment)) return undefined;
+  const words = wordsOf(segment);
+  if (words.length === 0) return undefined;
+  return otherSite && site ? [...words, site] : words;
 }
 
 function siteLabel(hostname: string): string {

@@ -10,7 +10,7 @@ import { libraryImages } from '../src/db/tables/library-images.ts';
 import { EngineProviderError } from '../src/engines/errors.ts';
 import { REGENERATE_LEASE_SECONDS } from '../src/modules/generation/service.ts';
 import { balanceOf, createUser, type TestUser } from './billing-helpers.ts';
-import { createTestEngine } from './generation-helpers.ts';
+import { createTestEngine, waitForBatch } from './generation-helpers.ts';
 import { buildTestApp, type TestApp, waitFor } from './helper.ts';
 
 /**
@@ -112,6 +112,15 @@ describe('regenerate as paid work', () => {
     const leaseMs = (reservation.leaseExpiresAt?.getTime() ?? 0) - reservation.createdAt.getTime();
     expect(Math.abs(leaseMs - REGENERATE_LEASE_SECONDS * 1000)).toBeLessThan(5_000);
 
+    // The browser cannot give back the server's paid work: its refund route answers 0.
+    const byBrowser = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/credits/refund',
+      headers: user.auth,
+      payload: { reservationId: reservation.id, refundCredits: 1 },
+    });
+    expect(byBrowser.json()).toMatchObject({ success: true, refundedCredits: 0, remainingCredits: 2 });
+
     // Within the lease nothing is recovered; after it, the credit comes back exactly once.
     expect(await t.app.deps.credits.recoverAbandoned()).toEqual({ refunded: 0 });
     expect(await balanceOf(t, user)).toBe(2);
@@ -151,5 +160,51 @@ describe('regenerate as paid work', () => {
     // Not charged again, not refunded twice.
     expect(await balanceOf(t, user)).toBe(1);
     expect((await reservationsOf(user))[0]).toMatchObject({ status: 'refunded', refunded: 1 });
+  });
+});
+
+describe('a batch as paid work', () => {
+  it('refunds each failed image once under its own reference and settles the rest when the batch ends', async () => {
+    const user = await createUser(t, 5);
+    releaseEngine();
+    engineOptions.failWith = (_bytes, describe) =>
+      describe.context?.existingAlt === 'broken' ? overloaded() : undefined;
+    const started = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/images/generate-alt-text',
+      headers: user.auth,
+      payload: {
+        selectedImages: [
+          { src: `${base}/a.jpg`, alt: 'fine' },
+          { src: `${base}/b.jpg`, alt: 'broken' },
+          { src: `${base}/c.jpg`, alt: 'fine too' },
+        ],
+      },
+    });
+    expect(started.statusCode).toBe(202);
+    const done = await waitForBatch(t, user.auth, started.json().batchId);
+    releaseEngine();
+    expect(done).toMatchObject({ status: 'completed', completed: 2, failed: 1 });
+    expect(await balanceOf(t, user)).toBe(3);
+
+    const [reservation] = await reservationsOf(user);
+    if (!reservation) throw new Error('no reservation');
+    expect(reservation).toMatchObject({
+      purpose: 'generation:scrape',
+      status: 'settled',
+      amount: 3,
+      refunded: 1,
+    });
+    const refunds = await refundRowsOf(user, reservation.id);
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0]?.reference).toMatch(/^refund:[0-9a-f-]+:item:[0-9a-f-]+$/);
+    // An ended reservation gives nothing more back, whoever asks.
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/credits/refund',
+      headers: user.auth,
+      payload: { reservationId: reservation.id, refundCredits: 2 },
+    });
+    expect(again.json()).toMatchObject({ refundedCredits: 0, remainingCredits: 3 });
   });
 });

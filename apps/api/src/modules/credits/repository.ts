@@ -99,9 +99,10 @@ export async function lockReservation(
   tx: DbExecutor,
   userId: string,
   reservationId: string,
-): Promise<{ amount: number; refunded: number; status: ReservationStatus } | null> {
+): Promise<{ amount: number; refunded: number; status: ReservationStatus; purpose: string } | null> {
   const [row] = await tx
     .select({
+      purpose: creditReservations.purpose,
       amount: creditReservations.amount,
       refunded: creditReservations.refunded,
       status: creditReservations.status,

@@ -191,14 +191,15 @@ export async function refundReservationInFull(
  * yet (more is clamped; an exhausted or ended reservation refunds 0). A reservation that is unknown
  * or another user's answers 404 and changes nothing. `part` names the part (a batch's image), so
  * refunding the same part twice gives nothing the second time; without it every call is a new part
- * (the browser's POST /credits/refund).
+ * (the browser's POST /credits/refund). With `purpose`, a reservation made for other work refunds 0:
+ * the browser may only give back its own deducts, never the server's paid work.
  */
 export async function refundReservation(
   tx: Transaction,
   userId: string,
   reservationId: string,
   amount: number,
-  part?: string,
+  options: { part?: string; purpose?: string } = {},
 ): Promise<Refund> {
   assertPositiveWhole('refundReservation', amount);
   const reservationMissing = () => notFound('No such credit reservation for this account.');
@@ -209,14 +210,15 @@ export async function refundReservation(
   const reservation = await lockReservation(tx, userId, reservationId);
   if (!reservation) throw reservationMissing();
   const refundable = Math.min(amount, reservation.amount - reservation.refunded);
-  if (refundable <= 0 || reservation.status !== 'open') return { refunded: 0, balance: current };
+  const otherWork = options.purpose !== undefined && reservation.purpose !== options.purpose;
+  if (refundable <= 0 || reservation.status !== 'open' || otherWork) return { refunded: 0, balance: current };
   const change = await applyLockedChange(
     tx,
     userId,
     current,
     refundable,
     'refund',
-    `refund:${reservationId}:${part ?? randomUUID()}`,
+    `refund:${reservationId}:${options.part ?? randomUUID()}`,
   );
   if (!change.applied) return { refunded: 0, balance: current };
   await addToReservationRefunded(tx, reservationId, refundable);
@@ -254,6 +256,9 @@ export function getCreditsSpent(db: DbExecutor, userId: string): Promise<number>
   return sumCreditsSpent(db, userId);
 }
 
+/** The purpose of the browser's own deducts (POST /credits/deduct), the only ones it may refund. */
+const API_PURPOSE = 'api';
+
 /** The HTTP face of the ledger (POST /credits/deduct and /refund), each call its own transaction. */
 export function createCreditsService(db: Database, logger?: FastifyBaseLogger) {
   return {
@@ -269,7 +274,7 @@ export function createCreditsService(db: Database, logger?: FastifyBaseLogger) {
     },
     async deduct(userId: string, usedCredits: number) {
       const { reservationId, balance } = await db.transaction((tx) =>
-        reserveCredits(tx, userId, usedCredits, 'api'),
+        reserveCredits(tx, userId, usedCredits, API_PURPOSE),
       );
       return {
         success: true as const,
@@ -280,7 +285,7 @@ export function createCreditsService(db: Database, logger?: FastifyBaseLogger) {
     },
     async refund(userId: string, reservationId: string, refundCredits: number) {
       const { refunded, balance } = await db.transaction((tx) =>
-        refundReservation(tx, userId, reservationId, refundCredits),
+        refundReservation(tx, userId, reservationId, refundCredits, { purpose: API_PURPOSE }),
       );
       return {
         success: true as const,

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { GenerationConfig } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import type { GenerationBatch } from '../../db/tables/generation-batches.ts';
-import { refundReservation } from '../credits/service.ts';
+import { refundReservation, settleReservation } from '../credits/service.ts';
 import { expireStoredFiles } from '../files/repository.ts';
 import { classifyFailure, type DescribeDeps, describeOnce, ImageFailure } from './describe.ts';
 import {
@@ -104,7 +104,8 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
     await db.transaction(async (tx) => {
       if (!(await finishItem(tx, item.id, claimId, { status: 'failed', error: failure.message })))
         throw new LostClaim();
-      await refundReservation(tx, batch.userId, batch.reservationId, 1);
+      // Refunded once per image: the claim guard above, and the ledger reference names the image.
+      await refundReservation(tx, batch.userId, batch.reservationId, 1, { part: `item:${item.id}` });
       await addToBatchCounts(tx, batch.id, { failed: 1 });
       // The upload has no purpose left: it stops being served now and the purge job deletes it.
       if (item.fileKey) await expireStoredFiles(tx, [item.fileKey]);
@@ -197,7 +198,14 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
         const leaseEnds = open.oldestClaim ? open.oldestClaim.getTime() + config.leaseSeconds * 1000 : 0;
         await sleep(Math.min(Math.max(250, leaseEnds - Date.now()), 2_000));
       }
-      if (await finishBatch(db, batchId)) {
+      const closed = await db.transaction(async (tx) => {
+        if (!(await finishBatch(tx, batchId))) return false;
+        // The batch's one reservation (ADR 024) ends here: its failed images were refunded one by
+        // one, and what it still holds paid for the images that landed.
+        await settleReservation(tx, batch.reservationId);
+        return true;
+      });
+      if (closed) {
         const done = await findBatch(db, batchId);
         logger.info(
           { batch: batchId, total: done?.total, completed: done?.completed, failed: done?.failed },

@@ -108,6 +108,13 @@ describe('serving prerendered pages', () => {
     await writeFile(path.join(prerenderedDir, 'plans/index.html'), page('Pricing'));
     await writeFile(path.join(prerenderedDir, 'blog/index.html'), page('Blogs'));
     await writeFile(path.join(prerenderedDir, 'blog/post1/index.html'), page('Post 1'));
+    for (const [route, title] of [
+      ['login', 'Log in – Altwise'],
+      ['register', 'Create an Account – Altwise'],
+    ] as const) {
+      await mkdir(path.join(prerenderedDir, route));
+      await writeFile(path.join(prerenderedDir, route, 'index.html'), page(title));
+    }
     app = await buildTestApp({ env: { SERVE_WEB: 'true', WEB_DIST_DIR: prerenderedDir } });
   });
   afterAll(async () => {
@@ -128,6 +135,17 @@ describe('serving prerendered pages', () => {
     expect(response.headers['content-type']).toContain('text/html');
     expect(response.headers['cache-control']).toBe('no-cache');
     expect(response.body).toContain(`<h1>${title}</h1>`);
+  });
+
+  it.each([
+    ['/login', 'Log in – Altwise'],
+    ['/login?next=%2Fimages', 'Log in – Altwise'],
+    ['/register', 'Create an Account – Altwise'],
+  ])('answers %s with its own prerendered page and title (ADR 027)', async (url, title) => {
+    const response = await app.app.inject({ method: 'GET', url, headers: html });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain(`<title>${title}</title>`);
+    expect(response.body).not.toContain('<title>Landing</title>');
   });
 
   it('answers other client routes with the app shell, and unknown pages with the shell and 404', async () => {

@@ -1,16 +1,22 @@
 /**
  * `npm run bench:web`: the gzipped size of the JavaScript and CSS each route needs before it can render,
- * from the Vite manifest of the last build (dist/.vite/manifest.json): the entry chunk, the route's lazy
- * page chunk, TanStack Query's chunk for the pages that use it, and every chunk they import statically. Budget (issue 8): the landing page's JS ≤ 120 KB.
+ * from the Vite manifest of the last build (dist/.vite/manifest.json). An app route loads the app's entry
+ * (index.html -> src/main.tsx), its lazy page chunk, TanStack Query's chunk for the pages that use it, and
+ * every chunk they import statically; a content-only page (landing, blog) loads the public entry
+ * (src/public.ts) and its imports instead, plus the app's stylesheet (ADR 027).
+ * Budgets (issue 15): landing page JS ≤ 60 KB, /login and /register ≤ 100 KB; the command exits with 1 when
+ * one is exceeded. `--json` prints one JSON object as the last line.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-import { needsQueryClient } from '../src/app/pages-without-queries.ts';
+import { isContentOnlyPage, needsQueryClient } from '../src/app/pages-without-queries.ts';
 import {
+  appEntryKey,
   type Manifest,
   type ManifestChunk,
+  publicEntryKey,
   queryProviderSource,
   routeSources,
   staticClosure,
@@ -18,7 +24,9 @@ import {
 
 const webDir = path.resolve(import.meta.dirname, '..');
 const distDir = path.join(webDir, 'dist');
-const LANDING_JS_BUDGET_KB = 120;
+
+/** Gzipped initial JS per route, in KB (issue 15). */
+export const jsBudgetsKb: Readonly<Record<string, number>> = { '/': 60, '/login': 100, '/register': 100 };
 
 const sizeCache = new Map<string, number>();
 async function gzippedSize(file: string): Promise<number> {
@@ -31,44 +39,102 @@ async function gzippedSize(file: string): Promise<number> {
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
-async function main() {
-  let manifest: Manifest;
-  try {
-    manifest = JSON.parse(await readFile(path.join(distDir, '.vite/manifest.json'), 'utf8')) as Manifest;
-  } catch {
-    console.error('No build found (apps/web/dist/.vite/manifest.json). Run `npm run build` first.');
-    process.exit(1);
+/** The chunk keys a route loads before it renders (see the header comment). */
+export function routeChunkKeys(
+  manifest: Manifest,
+  route: string,
+  source: string,
+): { js: string[]; css: string[] } {
+  if (isContentOnlyPage(route)) {
+    return {
+      js: [...staticClosure(manifest, [publicEntryKey])],
+      css: [...staticClosure(manifest, [appEntryKey])],
+    };
   }
-  const entryKey = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
-  if (!entryKey) throw new Error('The manifest has no entry chunk.');
-  const routes = routeSources(await readFile(path.join(webDir, 'src/app/router.tsx'), 'utf8'));
+  const keys = needsQueryClient(route) ? [appEntryKey, source, queryProviderSource] : [appEntryKey, source];
+  const closure = [...staticClosure(manifest, keys)];
+  return { js: closure, css: closure };
+}
 
-  const rows: Array<{ route: string; js: number; css: number }> = [];
+export type RouteSize = { route: string; js: number; css: number };
+
+/** Gzipped initial JS and CSS (bytes) of every route of the route table, from a build's manifest. */
+export async function measureRoutes(): Promise<{ rows: RouteSize[]; entries: Record<string, number> }> {
+  const manifest = JSON.parse(await readFile(path.join(distDir, '.vite/manifest.json'), 'utf8')) as Manifest;
+  for (const key of [appEntryKey, publicEntryKey]) {
+    if (!manifest[key]?.isEntry) throw new Error(`The manifest has no entry ${key}.`);
+  }
+  const routes = routeSources(await readFile(path.join(webDir, 'src/app/router.tsx'), 'utf8'));
+  const rows: RouteSize[] = [];
   for (const { route, source } of routes) {
     if (!manifest[source]) throw new Error(`${source} (route ${route}) is not in the manifest.`);
-    const keys = needsQueryClient(route) ? [entryKey, source, queryProviderSource] : [entryKey, source];
-    const chunks = [...staticClosure(manifest, keys)].map((key) => manifest[key] as ManifestChunk);
-    const cssFiles = new Set(chunks.flatMap((chunk) => chunk.css ?? []));
+    const keys = routeChunkKeys(manifest, route, source);
     let js = 0;
-    for (const chunk of chunks) js += await gzippedSize(chunk.file);
+    for (const key of keys.js) js += await gzippedSize((manifest[key] as ManifestChunk).file);
     let css = 0;
-    for (const file of cssFiles) css += await gzippedSize(file);
+    for (const file of new Set(keys.css.flatMap((key) => manifest[key]?.css ?? [])))
+      css += await gzippedSize(file);
     rows.push({ route, js, css });
   }
+  const entries: Record<string, number> = {};
+  for (const key of [appEntryKey, publicEntryKey])
+    entries[key] = await gzippedSize((manifest[key] as ManifestChunk).file);
+  return { rows, entries };
+}
 
-  const entryJs = await gzippedSize((manifest[entryKey] as ManifestChunk).file);
-  console.log(`Initial JS and CSS per route, gzipped (entry chunk alone: ${kb(entryJs)})\n`);
+/** The routes over their budget, with their size and budget in KB. */
+export function overBudget(
+  rows: readonly RouteSize[],
+): Array<{ route: string; kb: number; budgetKb: number }> {
+  return Object.entries(jsBudgetsKb).flatMap(([route, budgetKb]) => {
+    const row = rows.find((candidate) => candidate.route === route);
+    if (!row) return [{ route, kb: Number.NaN, budgetKb }];
+    const kb = row.js / 1024;
+    return kb <= budgetKb ? [] : [{ route, kb, budgetKb }];
+  });
+}
+
+async function main() {
+  const json = process.argv.includes('--json');
+  let measured: Awaited<ReturnType<typeof measureRoutes>>;
+  try {
+    measured = await measureRoutes();
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    console.error(
+      missing ? 'No build found (apps/web/dist/.vite/manifest.json). Run `npm run build` first.' : error,
+    );
+    process.exit(1);
+  }
+  const { rows, entries } = measured;
+  console.log(
+    `Initial JS and CSS per route, gzipped (app entry alone: ${kb(entries[appEntryKey] ?? 0)}, public entry alone: ${kb(entries[publicEntryKey] ?? 0)})\n`,
+  );
   console.log(`${'route'.padEnd(24)}${'JS'.padStart(10)}${'CSS'.padStart(10)}`);
   for (const row of rows)
     console.log(`${row.route.padEnd(24)}${kb(row.js).padStart(10)}${kb(row.css).padStart(10)}`);
 
-  const landing = rows.find((row) => row.route === '/');
-  if (landing) {
-    const ok = landing.js <= LANDING_JS_BUDGET_KB * 1024;
+  const over = overBudget(rows);
+  console.log('');
+  for (const [route, budgetKb] of Object.entries(jsBudgetsKb)) {
+    const row = rows.find((candidate) => candidate.route === route);
+    const failed = over.some((entry) => entry.route === route);
     console.log(
-      `\nLanding page JS ${kb(landing.js)} of the ${LANDING_JS_BUDGET_KB} KB budget: ${ok ? 'ok' : 'OVER BUDGET'}`,
+      `${route.padEnd(10)} JS ${kb(row?.js ?? Number.NaN)} of ${budgetKb} KB: ${failed ? 'OVER BUDGET' : 'ok'}`,
     );
-    if (!ok) process.exitCode = 1;
+  }
+  if (over.length > 0) process.exitCode = 1;
+  if (json) {
+    const jsKb = (route: string) =>
+      Number(((rows.find((row) => row.route === route)?.js ?? 0) / 1024).toFixed(1));
+    console.log(
+      JSON.stringify({
+        bench: 'web',
+        landingJsKb: jsKb('/'),
+        loginJsKb: jsKb('/login'),
+        registerJsKb: jsKb('/register'),
+      }),
+    );
   }
 }
 

@@ -5,15 +5,24 @@
  *   dist/spa.html                 the untouched app shell, which the API serves for every other route
  *   dist/index.html               the landing page
  *   dist/<route>/index.html       /plans, /support, /blogs, /blog, /blog/post1..3
+ *   dist/<route>/index.html       also /login and /register (own title and text, not in the sitemap)
  *   dist/robots.txt, sitemap.xml  with absolute URLs on PUBLIC_URL (default http://localhost:3000)
- * The browser then renders the same page over the prerendered HTML (src/main.tsx).
+ * The browser then renders the same page over the prerendered HTML (src/main.tsx), except on the content-only
+ * pages (landing, blog), which load the few-KB src/public.ts instead of the app (ADR 027).
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
-import { type Manifest, queryProviderSource, routeSources, staticClosure } from './route-chunks.ts';
+import {
+  appEntryKey,
+  type Manifest,
+  publicEntryKey,
+  queryProviderSource,
+  routeSources,
+  staticClosure,
+} from './route-chunks.ts';
 
 type PrerenderModule = typeof import('../src/prerender.tsx');
 
@@ -85,6 +94,42 @@ export function injectPage(
 }
 
 /**
+ * The shell of a content-only page: the app's entry script and its modulepreloads replaced by the public
+ * entry (src/public.ts) and the chunks it imports, so the page downloads none of the app.
+ */
+export function withPublicEntry(
+  shell: string,
+  appEntry: string,
+  publicEntry: string,
+  imports: string[],
+): string {
+  const appScript = `src="/${appEntry}"`;
+  if (!shell.includes(appScript)) throw new Error(`index.html no longer loads the app with ${appScript}.`);
+  const preloads = imports.map(
+    (file) => `\n    <link rel="modulepreload" crossorigin href="/${escapeHtml(file)}">`,
+  );
+  return shell
+    .replace(/\s*<link rel="modulepreload"[^>]*>/g, '')
+    .replace(
+      /(<script type="module"[^>]*?) src="[^"]*"><\/script>/,
+      `$1 src="/${publicEntry}"></script>${preloads.join('')}`,
+    );
+}
+
+/** The shell for content-only pages, from the manifest's two entries (vite.config.ts). */
+async function publicShell(shell: string): Promise<string> {
+  const manifest = JSON.parse(await readFile(path.join(distDir, '.vite/manifest.json'), 'utf8')) as Manifest;
+  const app = manifest[appEntryKey];
+  const entry = manifest[publicEntryKey];
+  if (!app || !entry) throw new Error(`The manifest lacks ${appEntryKey} or ${publicEntryKey}.`);
+  const imports = [...staticClosure(manifest, [publicEntryKey])]
+    .filter((key) => key !== publicEntryKey)
+    .map((key) => manifest[key]?.file)
+    .filter((file): file is string => Boolean(file?.endsWith('.js')));
+  return withPublicEntry(shell, app.file, entry.file, imports);
+}
+
+/**
  * The JS files of each route's page chunk that the entry does not already load, so the browser fetches them
  * alongside the entry instead of after it (main.tsx loads the route before hydrating).
  */
@@ -92,8 +137,7 @@ async function routePreloads(
   needsQueryClient: (pathname: string) => boolean,
 ): Promise<(pathname: string) => string[]> {
   const manifest = JSON.parse(await readFile(path.join(distDir, '.vite/manifest.json'), 'utf8')) as Manifest;
-  const entryKey = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
-  const entryChunks = staticClosure(manifest, entryKey ? [entryKey] : []);
+  const entryChunks = staticClosure(manifest, [appEntryKey]);
   const sources = routeSources(await readFile(path.join(webDir, 'src/app/router.tsx'), 'utf8'));
   return (pathname) => {
     const source = sources.find((route) => route.route === pathname)?.source;
@@ -110,6 +154,8 @@ async function main() {
   const shell = await readFile(path.join(distDir, 'index.html'), 'utf8');
   await writeFile(path.join(distDir, 'spa.html'), shell);
 
+  const contentShell = await publicShell(shell);
+
   const { module, cleanup } = await loadPrerenderModule();
   const preloadsFor = await routePreloads(module.needsQueryClient);
   try {
@@ -117,9 +163,17 @@ async function main() {
       const page = await module.renderPage(pathname);
       const file = path.join(distDir, pathname, 'index.html');
       await mkdir(path.dirname(file), { recursive: true });
+      const contentOnly = module.isContentOnlyPage(pathname);
       await writeFile(
         file,
-        injectPage(shell, page, origin, pathname, preloadsFor(pathname), module.canonicalPath(pathname)),
+        injectPage(
+          contentOnly ? contentShell : shell,
+          page,
+          origin,
+          pathname,
+          contentOnly ? [] : preloadsFor(pathname),
+          module.canonicalPath(pathname),
+        ),
       );
       console.log(`prerendered ${pathname.padEnd(12)} ${page.meta.title}`);
     }

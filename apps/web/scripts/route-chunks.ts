@@ -3,6 +3,10 @@
 export type ManifestChunk = { file: string; isEntry?: boolean; imports?: string[]; css?: string[] };
 export type Manifest = Record<string, ManifestChunk>;
 
+/** The manifest keys of the two entries (vite.config.ts): the app, and the content-only pages' (ADR 027). */
+export const appEntryKey = 'index.html';
+export const publicEntryKey = 'src/public.ts';
+
 /** The chunk with TanStack Query, loaded before the pages that use it (src/app/page-query-provider.tsx). */
 export const queryProviderSource = 'src/app/query-provider.tsx';
 

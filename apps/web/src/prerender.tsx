@@ -12,11 +12,11 @@ import { appRoutes } from './app/router.tsx';
 import { blogPosts } from './features/blog/posts.ts';
 import { defaultPageMeta, PageMetaCollectorProvider, type ResolvedPageMeta } from './lib/page-meta.tsx';
 
-export { needsQueryClient } from './app/pages-without-queries.ts';
+export { isContentOnlyPage, needsQueryClient } from './app/pages-without-queries.ts';
 export { buildRobotsTxt, buildSitemapXml } from './lib/sitemap.ts';
 
 /** The public pages of SPEC.md §2 that have content worth indexing, in sitemap order. */
-export const prerenderedPaths: readonly string[] = [
+const indexedPaths: readonly string[] = [
   '/',
   '/plans',
   '/support',
@@ -25,15 +25,21 @@ export const prerenderedPaths: readonly string[] = [
   ...blogPosts.map((post) => post.path),
 ];
 
+/**
+ * Prerendered so that they arrive with their own title and readable text, but left out of the sitemap:
+ * the forms to sign in and sign up are not content to index (ADR 027).
+ */
+const unindexedPaths: readonly string[] = [routes.login, routes.register];
+
+export const prerenderedPaths: readonly string[] = [...indexedPaths, ...unindexedPaths];
+
 /** /blog shows the same index as /blogs: search engines are pointed to /blogs only. */
 export function canonicalPath(pathname: string): string {
   return pathname === routes.blog ? routes.blogs : pathname;
 }
 
 /** The sitemap lists each page once, by its canonical path. */
-export const sitemapPaths: readonly string[] = prerenderedPaths.filter(
-  (path) => canonicalPath(path) === path,
-);
+export const sitemapPaths: readonly string[] = indexedPaths.filter((path) => canonicalPath(path) === path);
 
 /** Publication dates for the sitemap's lastmod. */
 export const lastModified: Readonly<Record<string, string>> = Object.fromEntries(

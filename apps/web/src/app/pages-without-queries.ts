@@ -15,7 +15,17 @@ const pagesWithoutQueries: ReadonlySet<string> = new Set([
   routes.blogPost(3),
 ]);
 
+const normalize = (pathname: string) => (pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname);
+
 export function needsQueryClient(pathname: string): boolean {
-  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  return !pagesWithoutQueries.has(path);
+  return !pagesWithoutQueries.has(normalize(pathname));
+}
+
+/**
+ * The same pages show nothing but content, links and the header: prerendered, they are served with the
+ * few-KB entry src/public.ts instead of the app (ADR 027), and React takes over only for a signed-in
+ * visitor. A page added above must therefore also work as plain HTML (no buttons or forms of its own).
+ */
+export function isContentOnlyPage(pathname: string): boolean {
+  return pagesWithoutQueries.has(normalize(pathname));
 }

@@ -1,12 +1,6 @@
 import { type ReactNode, type RefObject, useEffect, useId, useRef } from 'react';
+import { focusableIn, trapTab } from './focusable.ts';
 import { CloseIcon } from './icons.tsx';
-
-const focusableSelector =
-  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
-
-function focusableIn(container: HTMLElement): HTMLElement[] {
-  return Array.from(container.querySelectorAll<HTMLElement>(focusableSelector));
-}
 
 export type DialogProps = {
   open: boolean;
@@ -68,21 +62,7 @@ export function Dialog({
       onClose();
       return;
     }
-    if (event.key !== 'Tab' || !ref.current) return;
-    const items = focusableIn(ref.current);
-    const first = items[0];
-    const last = items[items.length - 1];
-    if (!first || !last) {
-      event.preventDefault();
-      return;
-    }
-    if (event.shiftKey && document.activeElement === first) {
-      event.preventDefault();
-      last.focus();
-    } else if (!event.shiftKey && document.activeElement === last) {
-      event.preventDefault();
-      first.focus();
-    }
+    if (ref.current) trapTab(ref.current, event);
   };
 
   return (

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { GenerationConfig } from '../../config.ts';
-import type { Database } from '../../db/client.ts';
+import type { Database, Transaction } from '../../db/client.ts';
 import type { GenerationBatch } from '../../db/tables/generation-batches.ts';
 import { refundReservation, settleReservation } from '../credits/service.ts';
 import { expireStoredFiles } from '../files/repository.ts';
@@ -35,6 +35,8 @@ export class BatchInterrupted extends Error {
 export type BatchRunnerDeps = DescribeDeps & {
   db: Database;
   config: GenerationConfig;
+  /** Called in the transaction that closes a batch: outgoing webhooks queue their deliveries (ADR 029). */
+  onBatchFinished?: (tx: Transaction, batchId: string) => Promise<unknown>;
 };
 
 /**
@@ -203,6 +205,7 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
         // The batch's one reservation (ADR 024) ends here: its failed images were refunded one by
         // one, and what it still holds paid for the images that landed.
         await settleReservation(tx, batch.reservationId);
+        await deps.onBatchFinished?.(tx, batchId);
         return true;
       });
       if (closed) {

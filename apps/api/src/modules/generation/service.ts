@@ -25,7 +25,7 @@ import {
 } from '../credits/service.ts';
 import type { FilesService } from '../files/service.ts';
 import { findLibraryImage, setLibraryAltText } from '../library/service.ts';
-import { createBatchRunner } from './batch-runner.ts';
+import { type BatchRunnerDeps, createBatchRunner } from './batch-runner.ts';
 import { classifyFailure, type DescribeDeps, describeOnce } from './describe.ts';
 import {
   findBatchOf,
@@ -91,6 +91,8 @@ export function createGenerationService(deps: {
   /** Whether this process works batches (PROCESS_ROLE all or worker). */
   runsWorkers: boolean;
   logger: FastifyBaseLogger;
+  /** Runs in the transaction that closes a batch (outgoing webhooks, ADR 029). */
+  onBatchFinished?: BatchRunnerDeps['onBatchFinished'];
 }) {
   const { db, queue, files, engine, config, logger } = deps;
   const limiterFor = createProviderLimiters(config.generation.rateLimitPerMinute);
@@ -102,7 +104,12 @@ export function createGenerationService(deps: {
     engineSlots: new Semaphore(config.generation.concurrency),
     logger,
   };
-  const runner = createBatchRunner({ ...describeDeps, db, config: config.generation });
+  const runner = createBatchRunner({
+    ...describeDeps,
+    db,
+    config: config.generation,
+    onBatchFinished: deps.onBatchFinished,
+  });
   /** This process's run of each batch: a job for a batch already running here joins that run. */
   const running = new Map<string, Promise<void>>();
 

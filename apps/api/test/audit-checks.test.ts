@@ -527,19 +527,34 @@ describe('properties', () => {
   const facts = fc.record(
     {
       pageUrl: fc.constant(pageUrl),
-      src: fc.constantFrom(
-        '/a.jpg',
-        '/b.png',
-        '/spacer.gif',
-        'https://cdn.example/IMG_1.jpg',
-        'data:image/png;base64,AA',
+      src: fc.oneof(
+        fc.constantFrom(
+          '/a.jpg',
+          '/b.png',
+          '/spacer.gif',
+          'https://cdn.example/IMG_1.jpg',
+          'data:image/png;base64,AA',
+          '/%E0%A4%A.png',
+        ),
+        fc.string({ maxLength: 30 }),
       ),
       alt: fc.option(fc.oneof(text, fc.string({ maxLength: 200 })), { nil: null }),
       ariaLabel: fc.option(text, { nil: undefined }),
       element: fc.constantFrom('img' as const, 'input-image' as const, 'role-img' as const),
       role: fc.constantFrom('content' as const, 'link' as const, 'button' as const, 'figure' as const),
       linkTarget: fc.option(
-        fc.constantFrom('/', '/pricing', 'https://x.example/a', 'mailto:a@b.c', '#top', 'http://['),
+        fc.oneof(
+          fc.constantFrom(
+            '/',
+            '/pricing',
+            'https://x.example/a',
+            'mailto:a@b.c',
+            '#top',
+            'http://[',
+            '/%E0%A4%A',
+          ),
+          fc.string({ maxLength: 30 }),
+        ),
         {
           nil: undefined,
         },

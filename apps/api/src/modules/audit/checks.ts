@@ -49,8 +49,16 @@ export const maxAltLength = 150;
 /** Checks every image of one page; same order as given. Page-level so that `repeated` can compare images. */
 export function checkPageImages(images: AuditImageFacts[]): ImageVerdict[] {
   const prepared = images.map(prepareImage);
+  // Images that can repeat one another's text, by that text: keeps 'repeated' linear in the page.
+  const sameName = new Map<string, PreparedImage[]>();
+  for (const image of prepared) {
+    if (!image.key || image.decorative) continue;
+    const group = sameName.get(image.key);
+    if (group) group.push(image);
+    else sameName.set(image.key, [image]);
+  }
   return prepared.map((image) => {
-    const problems = problemsOf(image, prepared);
+    const problems = problemsOf(image, (image.key && sameName.get(image.key)) || []);
     return { verdict: verdictOf(image, problems), problems };
   });
 }
@@ -88,6 +96,8 @@ interface PreparedImage {
   control?: 'link' | 'button';
   /** Why the image is decorative (spacer, tracking pixel, blank), or undefined when it is not. */
   decorative?: string;
+  /** The link's target resolved against the page, when the image is the only content of a link. */
+  target?: string;
 }
 
 function prepareImage(facts: AuditImageFacts): PreparedImage {
@@ -109,11 +119,13 @@ function prepareImage(facts: AuditImageFacts): PreparedImage {
     key: name ? normaliseForComparison(name) : '',
     fileName,
     ...(control ? { control } : {}),
+    ...(control === 'link' && facts.linkTarget ? { target: resolveTarget(facts) } : {}),
     ...(control ? {} : { decorative: decorativeEvidence(facts, fileName) }),
   };
 }
 
-function problemsOf(image: PreparedImage, page: PreparedImage[]): AuditProblem[] {
+/** `sameName`: the page's non-decorative images with the same normalised text (the image among them). */
+function problemsOf(image: PreparedImage, sameName: PreparedImage[]): AuditProblem[] {
   const found = new Map<AuditProblemCode, string>();
   const { facts, name } = image;
   const what = `The ${image.nameKind} ${quote(name ?? '')}`;
@@ -153,7 +165,7 @@ function problemsOf(image: PreparedImage, page: PreparedImage[]): AuditProblem[]
         `${what} repeats ${repeatedSource} word for word, so screen readers read it twice.`,
       );
     }
-    const others = repeatedOn(image, page);
+    const others = repeatedOn(image, sameName);
     if (others.length > 0) {
       const first = others[0] as PreparedImage;
       const more =
@@ -479,10 +491,10 @@ function redundantWith(image: PreparedImage): string | undefined {
  * only content of links to the same target: the same name for the same destination is right
  * (WCAG 3.2.4).
  */
-function repeatedOn(image: PreparedImage, page: PreparedImage[]): PreparedImage[] {
+function repeatedOn(image: PreparedImage, sameName: PreparedImage[]): PreparedImage[] {
   if (!image.key) return [];
   const seen = new Set<string>();
-  return page.filter((other) => {
+  return sameName.filter((other) => {
     if (
       other === image ||
       other.key !== image.key ||
@@ -491,25 +503,20 @@ function repeatedOn(image: PreparedImage, page: PreparedImage[]): PreparedImage[
     ) {
       return false;
     }
-    if (image.control === 'link' && other.control === 'link' && sameTarget(image.facts, other.facts))
-      return false;
+    if (image.target !== undefined && image.target === other.target) return false;
     if (seen.has(other.facts.src)) return false;
     seen.add(other.facts.src);
     return true;
   });
 }
 
-function sameTarget(a: AuditImageFacts, b: AuditImageFacts): boolean {
-  const resolve = (facts: AuditImageFacts) => {
-    if (!facts.linkTarget) return undefined;
-    try {
-      return new URL(facts.linkTarget, facts.pageUrl).href;
-    } catch {
-      return facts.linkTarget;
-    }
-  };
-  const target = resolve(a);
-  return target !== undefined && target === resolve(b);
+function resolveTarget(facts: AuditImageFacts): string | undefined {
+  if (!facts.linkTarget) return undefined;
+  try {
+    return new URL(facts.linkTarget, facts.pageUrl).href;
+  } catch {
+    return facts.linkTarget;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -8,6 +8,8 @@ export const jobNames = {
   sendMail: 'mail.send',
   /** Describes every image of one generation batch (modules/generation); safe to run twice at once. */
   generateBatch: 'generation.batch',
+  /** Audits the pages of one alt-text audit (modules/audit); a second run only finishes what is left. */
+  runAudit: 'audit.run',
   /** Refunds paid work (open credit reservations) a stopped process left past its lease (ADR 024). */
   recoverAbandonedCredits: 'credits.recover-abandoned',
 } as const;
@@ -19,6 +21,7 @@ export type JobPayloads = {
   'files.delete': { keys: string[] };
   'mail.send': { mailId: string };
   'generation.batch': { batchId: string };
+  'audit.run': { auditId: string };
   'credits.recover-abandoned': { limit?: number };
 };
 
@@ -34,6 +37,8 @@ export const jobQueueOptions: Record<
   'mail.send': { retryLimit: 10, retryDelay: 30, retryBackoff: true, expireInSeconds: 120 },
   // Images retry on their own (GENERATION_MAX_ATTEMPTS); a job retry only resumes what a crash left.
   'generation.batch': { retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 3 * 3600 },
+  // Pages are stored and claimed one by one: a retry resumes at the first page not yet scanned.
+  'audit.run': { retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 3 * 3600 },
   'credits.recover-abandoned': { retryLimit: 3, retryDelay: 60, retryBackoff: true, expireInSeconds: 300 },
 };
 

@@ -1,3 +1,4 @@
+import type { AuditService } from '../modules/audit/service.ts';
 import type { CreditsService } from '../modules/credits/service.ts';
 import type { FilesService } from '../modules/files/service.ts';
 import type { GenerationService } from '../modules/generation/service.ts';
@@ -11,7 +12,13 @@ import type { JobQueue, WorkOptions } from './queue.ts';
 /** Starts every job handler and recurring schedule; called only where the role includes workers. */
 export async function startWorkers(
   queue: JobQueue,
-  deps: { files: FilesService; mail: MailService; credits: CreditsService; generation?: GenerationService },
+  deps: {
+    files: FilesService;
+    mail: MailService;
+    credits: CreditsService;
+    generation?: GenerationService;
+    audits?: AuditService;
+  },
   options: WorkOptions = {},
 ): Promise<void> {
   await queue.work(jobNames.purgeExpiredFiles, purgeExpiredFilesHandler(deps.files), options);
@@ -37,6 +44,18 @@ export async function startWorkers(
       concurrency: Math.max(options.concurrency ?? 1, 4),
     });
     await deps.generation.resumeUnfinishedBatches();
+  }
+  const { audits } = deps;
+  if (audits) {
+    // Several audits at once; each fetches at most 2 pages at a time per host (modules/audit/crawler.ts).
+    await queue.work(
+      jobNames.runAudit,
+      async (job) => {
+        await audits.runAudit(job.data.auditId);
+      },
+      { ...options, concurrency: Math.max(options.concurrency ?? 1, 4) },
+    );
+    await audits.resumeUnfinishedAudits();
   }
   for (const name of retiredSchedules) await queue.unschedule(name);
   for (const schedule of jobSchedules) {

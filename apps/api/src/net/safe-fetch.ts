@@ -48,6 +48,8 @@ export interface SafeFetchOptions {
   accept?: string;
   /** Checked before the body is read; false refuses the answer as UNSUPPORTED_TYPE. */
   acceptContentType?: (contentType: string) => boolean;
+  /** Called before each redirect is followed; throwing refuses it (an audit stays on its origin). */
+  checkRedirect?: (next: URL, from: URL) => void;
   /** Which resolved addresses are refused; replaces the private-address rule (tests). */
   refuseAddress?: (address: string) => boolean;
 }
@@ -139,7 +141,7 @@ export function parseFetchableUrl(address: string | URL): URL {
   return url;
 }
 
-function refusalRule(options: Pick<SafeFetchOptions, 'allowPrivate' | 'refuseAddress'>) {
+export function refusalRule(options: Pick<SafeFetchOptions, 'allowPrivate' | 'refuseAddress'>) {
   if (options.refuseAddress) return options.refuseAddress;
   if (options.allowPrivate) return () => false;
   return isPrivateAddress;
@@ -160,7 +162,7 @@ export async function assertPublicAddress(
 }
 
 /** A DNS lookup for the socket that refuses the host when any of its addresses is refused. */
-function guardedLookup(refuse: (address: string) => boolean): LookupFunction {
+export function guardedLookup(refuse: (address: string) => boolean): LookupFunction {
   return (hostname, options, callback) => {
     dns.lookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
       if (error) return callback(error, '', 0);
@@ -241,7 +243,9 @@ export async function safeFetch(address: string | URL, options: SafeFetchOptions
         } catch {
           throw new SafeFetchError('INVALID_URL', `${url.hostname} redirected to an invalid address.`);
         }
-        url = parseFetchableUrl(next);
+        next = parseFetchableUrl(next);
+        options.checkRedirect?.(next, url);
+        url = next;
         continue;
       }
       if (status < 200 || status >= 300) {

@@ -10,12 +10,12 @@ import { DomUtils, parseDocument } from 'htmlparser2';
  */
 
 type Document = ReturnType<typeof parseDocument>;
-type Node = Document['children'][number];
-type Element = Parameters<typeof DomUtils.getAttributeValue>[0];
+export type Node = Document['children'][number];
+export type Element = Parameters<typeof DomUtils.getAttributeValue>[0];
 
 const SURROUNDING_TEXT_MAX_CHARS = 300;
 const INVALID_SRC_MAX_CHARS = 100;
-const headingTags = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+export const headingTags = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 const blockTags = new Set([
   'p',
   'li',
@@ -33,8 +33,8 @@ const blockTags = new Set([
   'footer',
 ]);
 
-const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
-const textOf = (node: Node | Element) => squash(DomUtils.textContent(node));
+export const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
+export const textOf = (node: Node | Element) => squash(DomUtils.textContent(node));
 
 /** The URL of the widest (or densest) candidate of a srcset, per the HTML srcset grammar. */
 export function largestSrcsetCandidate(srcset: string): string | null {
@@ -81,7 +81,7 @@ export function largestSrcsetCandidate(srcset: string): string | null {
   return best?.url ?? null;
 }
 
-function chosenSource(img: Element): string | null {
+export function chosenSource(img: Element): string | null {
   const attr = (name: string) => img.attribs[name]?.trim() || null;
   for (const name of ['data-srcset', 'srcset']) {
     const value = attr(name);
@@ -171,7 +171,7 @@ function adjacentText(img: Element, figure: Element | null, figcaption: Element 
   return next && (next.name === 'p' || next.name === 'blockquote') ? textOf(next) : '';
 }
 
-function contextOf(
+export function contextOf(
   img: Element,
   base: { pageTitle: string; heading: string },
   pageUrl: URL,
@@ -207,7 +207,7 @@ function contextOf(
 }
 
 /** Resolves a source; null when it cannot be made into an http(s) URL (the row is then invalid). */
-function resolveSource(source: string, baseUrl: URL): string | null {
+export function resolveSource(source: string, baseUrl: URL): string | null {
   try {
     const url = new URL(source, baseUrl);
     return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
@@ -216,7 +216,11 @@ function resolveSource(source: string, baseUrl: URL): string | null {
   }
 }
 
-export function extractImages(html: string, pageUrl: URL, limit: number): ScrapedImage[] {
+/** The parsed page, its title and the URL its relative links resolve against (`<base href>`). */
+export function parsePage(
+  html: string,
+  pageUrl: URL,
+): { document: Document; pageTitle: string; baseUrl: URL } {
   const document = parseDocument(html);
   const titleElement = DomUtils.findOne((element) => element.name === 'title', document.children, true);
   const pageTitle = titleElement ? textOf(titleElement) : '';
@@ -233,7 +237,11 @@ export function extractImages(html: string, pageUrl: URL, limit: number): Scrape
       // An unparsable <base href> is ignored, as browsers do.
     }
   }
+  return { document, pageTitle, baseUrl };
+}
 
+export function extractImages(html: string, pageUrl: URL, limit: number): ScrapedImage[] {
+  const { document, pageTitle, baseUrl } = parsePage(html, pageUrl);
   const images: ScrapedImage[] = [];
   const seen = new Set<string>();
   let heading = '';

@@ -1,0 +1,243 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { AuditVerdict } from '@altwise/contracts/audit-problems';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/client.ts';
+import type { Audit, AuditCounts } from '../../db/tables/audits.ts';
+import { auditScore, checkPageImages } from './checks.ts';
+import { type Crawler, PAGES_AT_ONCE_PER_HOST } from './crawler.ts';
+import { pageKey, readPage } from './extract-page.ts';
+import {
+  addAuditNotice,
+  addPages,
+  type ClaimedPage,
+  claimNextPage,
+  countOpenPages,
+  endUnreadPage,
+  findAudit,
+  finishAudit,
+  landScannedPage,
+  listPageNotes,
+  markAuditRunning,
+  markSeeded,
+  summarizeImages,
+} from './repository.ts';
+import type { RobotsRules } from './robots.ts';
+import { readSitemap } from './sitemap.ts';
+
+/** A page claimed by a process that stopped is taken over after this long (a fetch takes ≤ 15 s). */
+const PAGE_LEASE_SECONDS = 60;
+/** Most sitemap files one sitemap audit reads (an index and its sitemaps). */
+const MAX_SITEMAP_FILES = 50;
+/** How often a worker with nothing to claim looks again while other pages are under way. */
+const IDLE_POLL_MS = 100;
+
+/** The process is stopping: the audit is left for a job retry or the next start to finish. */
+export class AuditInterrupted extends Error {
+  constructor() {
+    super('The worker stopped before the audit finished; it resumes on retry or at the next start.');
+    this.name = 'AuditInterrupted';
+  }
+}
+
+/** Score from verdict counts: the share of non-decorative images that pass. */
+export function scoreOf(counts: AuditCounts): number | null {
+  const verdicts: AuditVerdict[] = [];
+  for (const verdict of ['pass', 'fail', 'warning', 'decorative'] as const)
+    for (let i = 0; i < counts[verdict]; i++) verdicts.push(verdict);
+  return auditScore(verdicts);
+}
+
+/**
+ * Runs one audit to its end. Every step can be repeated: the pages to visit are stored before
+ * they are fetched (unique per audit and URL), a page is claimed before it is fetched, and its
+ * images land with it in one transaction only while the claim holds. So a run that resumes after
+ * a restart fetches only the pages not yet scanned and stores no image twice.
+ */
+export function createAuditRunner(deps: { db: Database; crawler: Crawler; logger: FastifyBaseLogger }) {
+  const { db, crawler, logger } = deps;
+
+  async function fail(audit: Audit, error: string) {
+    const { counts, problems } = await summarizeImages(db, audit.id);
+    await finishAudit(db, audit.id, { status: 'failed', error, score: scoreOf(counts), counts, problems });
+  }
+
+  /** The sitemap's pages, index files followed; null when the audit cannot go on (it has failed). */
+  async function sitemapPages(audit: Audit, origin: string): Promise<string[] | null> {
+    const start = new URL(audit.url);
+    const first = /\.xml$/i.test(start.pathname) ? pageKey(start) : `${origin}/sitemap.xml`;
+    const files = [first];
+    const seen = new Set(files);
+    const pages = new Set<string>();
+    let offOrigin = 0;
+    for (let read = 0; read < files.length && read < MAX_SITEMAP_FILES; read++) {
+      if (pages.size >= audit.maxPages) break;
+      const file = files[read] as string;
+      const answer = await crawler.fetchSitemap(file, origin);
+      const reading = answer.ok ? readSitemap(answer.body, answer.contentType) : null;
+      let problem: string | null = null;
+      if (!answer.ok) problem = `The sitemap could not be read: ${answer.note}`;
+      else if (reading?.kind === 'not-xml')
+        problem = `${file} is not an XML sitemap (it answered with ${answer.contentType.split(';')[0] || 'no content type'}).`;
+      if (problem) {
+        if (read === 0) {
+          await fail(audit, problem);
+          return null;
+        }
+        await addAuditNotice(db, audit.id, problem);
+        continue;
+      }
+      if (!reading || reading.kind === 'not-xml') continue;
+      for (const location of reading.locations) {
+        let url: URL;
+        try {
+          url = new URL(location, file);
+        } catch {
+          continue;
+        }
+        if (url.origin !== origin) {
+          offOrigin++;
+          continue;
+        }
+        const key = pageKey(url);
+        if (reading.kind === 'index') {
+          if (!seen.has(key)) {
+            seen.add(key);
+            files.push(key);
+          }
+        } else if (pages.size < audit.maxPages) {
+          pages.add(key);
+        }
+      }
+    }
+    if (offOrigin > 0)
+      await addAuditNotice(
+        db,
+        audit.id,
+        `The sitemap lists ${offOrigin} address${offOrigin === 1 ? '' : 'es'} on other sites; the audit stays on ${origin} and left ${offOrigin === 1 ? 'it' : 'them'} out.`,
+      );
+    if (files.length > MAX_SITEMAP_FILES)
+      await addAuditNotice(db, audit.id, `Only the first ${MAX_SITEMAP_FILES} sitemap files were read.`);
+    if (pages.size === 0) {
+      await fail(audit, `The sitemap ${first} lists no pages of ${origin}.`);
+      return null;
+    }
+    return [...pages];
+  }
+
+  /** Stores the pages to start from; false when the audit has failed instead. */
+  async function seed(audit: Audit, origin: string): Promise<boolean> {
+    if (audit.seededAt) return true;
+    const urls =
+      audit.scope === 'sitemap' ? await sitemapPages(audit, origin) : [pageKey(new URL(audit.url))];
+    if (!urls) return false;
+    await db.transaction((tx) =>
+      addPages(
+        tx,
+        audit.id,
+        urls.map((url) => ({ url, depth: 0 })),
+      ),
+    );
+    await markSeeded(db, audit.id);
+    return true;
+  }
+
+  async function scanPage(
+    audit: Audit,
+    origin: string,
+    robots: RobotsRules,
+    page: ClaimedPage,
+    claimId: string,
+  ) {
+    const claim = { id: page.id, claimId };
+    const url = new URL(page.url);
+    if (!robots.allows(`${url.pathname}${url.search}`)) {
+      await endUnreadPage(db, claim, 'skipped', `robots.txt disallows ${page.url}, so it was not fetched.`);
+      return;
+    }
+    const answer = await crawler.fetchPage(page.url, origin);
+    if (!answer.ok) {
+      await endUnreadPage(db, claim, 'failed', answer.note);
+      return;
+    }
+    const reading = readPage(answer.body, answer.url);
+    const verdicts = checkPageImages(reading.images);
+    const images = reading.images.map((facts, position) => {
+      const { pageUrl, src, alt, role, informative: _informative, ...rest } = facts;
+      const verdict = verdicts[position];
+      return {
+        position,
+        pageUrl,
+        src,
+        alt,
+        role,
+        facts: rest,
+        verdict: verdict?.verdict ?? 'pass',
+        problems: verdict?.problems ?? [],
+      };
+    });
+    const links =
+      audit.scope === 'site' ? reading.links.map((link) => ({ url: link, depth: page.depth + 1 })) : [];
+    await landScannedPage(db, audit.id, claim, images, links);
+  }
+
+  return {
+    async runAudit(auditId: string, stopping: () => boolean): Promise<void> {
+      const audit = await findAudit(db, auditId);
+      if (!audit || audit.finishedAt) return;
+      await markAuditRunning(db, auditId);
+      const origin = new URL(audit.url).origin;
+      const robots = await crawler.fetchRobots(origin);
+      if (robots.disallowsAll) {
+        await fail(
+          audit,
+          `The robots.txt of ${origin} disallows every page to crawlers, so the audit fetched none.`,
+        );
+        return;
+      }
+      if (!(await seed(audit, origin))) return;
+
+      let inFlight = 0;
+      const work = async () => {
+        for (;;) {
+          if (stopping()) return;
+          const claimId = randomUUID();
+          const page = await claimNextPage(db, auditId, claimId, PAGE_LEASE_SECONDS);
+          if (!page) {
+            // Another worker's page may still add links; a stopped process's claim expires.
+            if (inFlight === 0 && (await countOpenPages(db, auditId)) === 0) return;
+            await sleep(inFlight > 0 ? IDLE_POLL_MS : 1000);
+            continue;
+          }
+          inFlight++;
+          try {
+            await scanPage(audit, origin, robots, page, claimId);
+          } catch (error) {
+            logger.warn({ err: error, audit: auditId, page: page.url }, 'auditing a page failed');
+            await endUnreadPage(db, { id: page.id, claimId }, 'failed', `${page.url} could not be audited.`);
+          } finally {
+            inFlight--;
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: PAGES_AT_ONCE_PER_HOST }, work));
+      if (stopping()) throw new AuditInterrupted();
+
+      const finished = await findAudit(db, auditId);
+      if (!finished || finished.finishedAt) return;
+      const { counts, problems } = await summarizeImages(db, auditId);
+      if (finished.pagesScanned === 0) {
+        const [why] = await listPageNotes(db, auditId, 1);
+        await finishAudit(db, auditId, {
+          status: 'failed',
+          error: why ?? 'No page of the audit could be read.',
+          score: null,
+          counts,
+          problems,
+        });
+        return;
+      }
+      await finishAudit(db, auditId, { status: 'completed', score: scoreOf(counts), counts, problems });
+    },
+  };
+}

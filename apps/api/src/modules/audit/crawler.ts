@@ -1,0 +1,130 @@
+import { MAX_SCRAPE_HTML_BYTES } from '@altwise/contracts/scrape';
+import { Semaphore } from '../../lib/throttle.ts';
+import { SafeFetchError, safeFetch } from '../../net/safe-fetch.ts';
+import type { FetchSettings } from '../scrape/service.ts';
+import { allowEverything, parseRobots, type RobotsRules } from './robots.ts';
+
+/**
+ * How an audit fetches: through the SSRF-safe fetcher, never leaving the audited origin (a redirect
+ * elsewhere is reported, not followed), at most PAGES_AT_ONCE_PER_HOST requests to one host at a
+ * time across every audit of this process. Nothing fetched is run.
+ */
+
+export const PAGES_AT_ONCE_PER_HOST = 2;
+/** Largest robots.txt or sitemap read. */
+const MAX_TEXT_BYTES = 5 * 1024 * 1024;
+const htmlTypes = /^\s*(text\/html|application\/xhtml\+xml)\s*(;|$)/i;
+
+/** A redirect to another origin: the audit reports it rather than following it. */
+class OffOriginRedirect extends Error {}
+
+export type Fetched = { ok: true; url: URL; body: string; contentType: string } | { ok: false; note: string };
+
+function charsetOf(contentType: string): string {
+  return /charset\s*=\s*"?([\w.:-]+)/i.exec(contentType)?.[1] ?? 'utf-8';
+}
+
+function decode(body: Buffer, contentType: string): string {
+  try {
+    return new TextDecoder(charsetOf(contentType)).decode(body);
+  } catch {
+    return new TextDecoder('utf-8').decode(body);
+  }
+}
+
+export type Crawler = ReturnType<typeof createCrawler>;
+
+export function createCrawler(settings: FetchSettings) {
+  const hosts = new Map<string, { slots: Semaphore; users: number }>();
+
+  /** Runs `work` holding one of the host's slots. */
+  async function withHostSlot<T>(host: string, work: () => Promise<T>): Promise<T> {
+    let entry = hosts.get(host);
+    if (!entry) {
+      entry = { slots: new Semaphore(PAGES_AT_ONCE_PER_HOST), users: 0 };
+      hosts.set(host, entry);
+    }
+    entry.users++;
+    const release = await entry.slots.acquire();
+    try {
+      return await work();
+    } finally {
+      release();
+      entry.users--;
+      if (entry.users === 0) hosts.delete(host);
+    }
+  }
+
+  async function fetchOnOrigin(
+    address: string,
+    origin: string,
+    options: { accept: string; acceptContentType?: (type: string) => boolean; maxBytes: number },
+  ): Promise<Fetched> {
+    const target = new URL(address);
+    try {
+      const answer = await withHostSlot(target.host, () =>
+        safeFetch(target, {
+          allowPrivate: settings.allowPrivate,
+          connectTimeoutMs: settings.connectTimeoutMs,
+          timeoutMs: settings.timeoutMs,
+          maxBytes: options.maxBytes,
+          maxRedirects: 5,
+          accept: options.accept,
+          acceptContentType: options.acceptContentType,
+          checkRedirect: (next) => {
+            if (next.origin !== origin)
+              throw new OffOriginRedirect(
+                `${address} redirects to ${next.href}, which is on another site; the audit stays on ${origin} and did not follow it.`,
+              );
+          },
+        }),
+      );
+      return {
+        ok: true,
+        url: answer.url,
+        body: decode(answer.body, answer.contentType),
+        contentType: answer.contentType,
+      };
+    } catch (error) {
+      if (error instanceof OffOriginRedirect) return { ok: false, note: error.message };
+      if (error instanceof SafeFetchError) {
+        if (error.code === 'UNSUPPORTED_TYPE') {
+          const type = /answered with (.+?), which/.exec(error.message)?.[1] ?? 'another type';
+          return { ok: false, note: `${address} is not an HTML page (it answered with ${type}).` };
+        }
+        return { ok: false, note: `${address}: ${error.message}` };
+      }
+      throw error;
+    }
+  }
+
+  return {
+    /** An HTML page of the audited origin (a page without a content type is read as HTML). */
+    fetchPage(address: string, origin: string): Promise<Fetched> {
+      return fetchOnOrigin(address, origin, {
+        accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1',
+        acceptContentType: (type) => type.trim() === '' || htmlTypes.test(type),
+        maxBytes: MAX_SCRAPE_HTML_BYTES,
+      });
+    },
+
+    /** A sitemap, read as text whatever its type (readSitemap decides whether it is XML). */
+    fetchSitemap(address: string, origin: string): Promise<Fetched> {
+      return fetchOnOrigin(address, origin, {
+        accept: 'application/xml,text/xml;q=0.9,*/*;q=0.1',
+        maxBytes: MAX_TEXT_BYTES,
+      });
+    },
+
+    /** The origin's robots.txt rules; none (every page allowed) when it has none or it cannot be read. */
+    async fetchRobots(origin: string): Promise<RobotsRules> {
+      const answer = await fetchOnOrigin(`${origin}/robots.txt`, origin, {
+        accept: 'text/plain,*/*;q=0.1',
+        maxBytes: MAX_TEXT_BYTES,
+      });
+      if (!answer.ok) return allowEverything;
+      if (/^\s*text\/html/i.test(answer.contentType)) return allowEverything;
+      return parseRobots(answer.body);
+    },
+  };
+}

@@ -1,0 +1,324 @@
+import { and, count, desc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
+import { type DbExecutor, queryRows } from '../../db/client.ts';
+import {
+  type Audit,
+  type AuditCounts,
+  type AuditImage,
+  type AuditScope,
+  auditImages,
+  auditPages,
+  audits,
+  type NewAuditImage,
+} from '../../db/tables/audits.ts';
+
+export type ClaimedPage = { id: string; url: string; depth: number };
+
+export async function countActiveAudits(db: DbExecutor, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(audits)
+    .where(and(eq(audits.userId, userId), inArray(audits.status, ['queued', 'running'])));
+  return row?.n ?? 0;
+}
+
+/** Audits started since `since`, and the oldest of them (when the window frees a place). */
+export async function auditsStartedSince(
+  db: DbExecutor,
+  userId: string,
+  since: Date,
+): Promise<{ n: number; oldest: Date | null }> {
+  const [row] = await db
+    .select({ n: count(), oldest: sql<string | Date | null>`min(${audits.createdAt})` })
+    .from(audits)
+    .where(and(eq(audits.userId, userId), gte(audits.createdAt, since)));
+  return { n: row?.n ?? 0, oldest: row?.oldest ? new Date(row.oldest) : null };
+}
+
+/** Serialises one user's audit starts, so two at once cannot both pass the limits. */
+export async function lockUser(db: DbExecutor, userId: string): Promise<void> {
+  await queryRows(db, sql`select id from users where id = ${userId} for update`);
+}
+
+export async function insertAudit(
+  db: DbExecutor,
+  values: { userId: string; url: string; scope: AuditScope; maxPages: number },
+): Promise<Audit> {
+  const [row] = await db.insert(audits).values(values).returning();
+  if (!row) throw new Error('insert into audits returned nothing');
+  return row;
+}
+
+export async function findAudit(db: DbExecutor, id: string): Promise<Audit | undefined> {
+  const [row] = await db.select().from(audits).where(eq(audits.id, id));
+  return row;
+}
+
+export async function findAuditOf(db: DbExecutor, userId: string, id: string): Promise<Audit | undefined> {
+  const [row] = await db
+    .select()
+    .from(audits)
+    .where(and(eq(audits.id, id), eq(audits.userId, userId)));
+  return row;
+}
+
+export async function listAuditsOf(db: DbExecutor, userId: string, limit: number): Promise<Audit[]> {
+  return db
+    .select()
+    .from(audits)
+    .where(eq(audits.userId, userId))
+    .orderBy(desc(audits.createdAt), desc(audits.id))
+    .limit(limit);
+}
+
+export async function listUnfinishedAuditIds(db: DbExecutor): Promise<string[]> {
+  const rows = await db.select({ id: audits.id }).from(audits).where(isNull(audits.finishedAt));
+  return rows.map((row) => row.id);
+}
+
+export async function markAuditRunning(db: DbExecutor, id: string): Promise<void> {
+  await db
+    .update(audits)
+    .set({ status: 'running', updatedAt: new Date() })
+    .where(and(eq(audits.id, id), eq(audits.status, 'queued')));
+}
+
+export async function addAuditNotice(db: DbExecutor, id: string, notice: string): Promise<void> {
+  await db
+    .update(audits)
+    .set({
+      notices: sql`case when ${audits.notices} @> ${JSON.stringify([notice])}::jsonb then ${audits.notices}
+                   else ${audits.notices} || ${JSON.stringify([notice])}::jsonb end`,
+      updatedAt: new Date(),
+    })
+    .where(eq(audits.id, id));
+}
+
+/**
+ * Stores pages to visit, at most up to the audit's maxPages in all; a page already stored is left
+ * as it is. Runs under the audit's row lock, so two workers cannot together pass the cap.
+ */
+export async function addPages(
+  tx: DbExecutor,
+  auditId: string,
+  pages: { url: string; depth: number }[],
+): Promise<number> {
+  const [audit] = await queryRows<{ max_pages: number }>(
+    tx,
+    sql`select max_pages from audits where id = ${auditId} for update`,
+  );
+  if (!audit || pages.length === 0) return 0;
+  const [stored] = await tx.select({ n: count() }).from(auditPages).where(eq(auditPages.auditId, auditId));
+  const room = audit.max_pages - (stored?.n ?? 0);
+  if (room <= 0) return 0;
+  const existing = new Set(
+    (
+      await tx
+        .select({ url: auditPages.url })
+        .from(auditPages)
+        .where(
+          and(
+            eq(auditPages.auditId, auditId),
+            inArray(
+              auditPages.url,
+              pages.map((page) => page.url),
+            ),
+          ),
+        )
+    ).map((row) => row.url),
+  );
+  const fresh = pages.filter((page) => !existing.has(page.url)).slice(0, room);
+  if (fresh.length === 0) return 0;
+  const inserted = await tx
+    .insert(auditPages)
+    .values(fresh.map((page) => ({ auditId, url: page.url, depth: page.depth })))
+    .onConflictDoNothing()
+    .returning({ id: auditPages.id });
+  return inserted.length;
+}
+
+export async function markSeeded(db: DbExecutor, id: string): Promise<void> {
+  await db.update(audits).set({ seededAt: new Date(), updatedAt: new Date() }).where(eq(audits.id, id));
+}
+
+/** Claims the next page breadth first: pending, or fetching under a claim older than the lease. */
+export async function claimNextPage(
+  db: DbExecutor,
+  auditId: string,
+  claimId: string,
+  leaseSeconds: number,
+): Promise<ClaimedPage | undefined> {
+  const [row] = await queryRows<{ id: string; url: string; depth: number }>(
+    db,
+    sql`update audit_pages
+        set status = 'fetching', claim_id = ${claimId}, claimed_at = now()
+        where id = (
+          select id from audit_pages
+          where audit_id = ${auditId}
+            and (status = 'pending'
+                 or (status = 'fetching' and claimed_at < now() - make_interval(secs => ${leaseSeconds})))
+          order by depth, created_at, url
+          limit 1
+          for update skip locked
+        )
+        returning id, url, depth`,
+  );
+  return row ? { id: row.id, url: row.url, depth: row.depth } : undefined;
+}
+
+export async function renewPageClaims(db: DbExecutor, claimIds: string[]): Promise<void> {
+  if (claimIds.length === 0) return;
+  await db
+    .update(auditPages)
+    .set({ claimedAt: new Date() })
+    .where(and(inArray(auditPages.claimId, claimIds), eq(auditPages.status, 'fetching')));
+}
+
+/** Ends a page, only while the claim is still ours; false when another worker took it over. */
+async function endPage(
+  tx: DbExecutor,
+  page: { id: string; claimId: string },
+  status: 'scanned' | 'skipped' | 'failed',
+  note: string | null,
+): Promise<boolean> {
+  const ended = await tx
+    .update(auditPages)
+    .set({ status, note, claimId: null, claimedAt: null, scannedAt: new Date() })
+    .where(
+      and(
+        eq(auditPages.id, page.id),
+        eq(auditPages.claimId, page.claimId),
+        eq(auditPages.status, 'fetching'),
+      ),
+    )
+    .returning({ id: auditPages.id });
+  return ended.length > 0;
+}
+
+/**
+ * A scanned page: its images (with their verdicts) and the pages it links to, and the audit's
+ * progress, in one transaction that writes only while the claim is held. So a page lands once.
+ */
+export async function landScannedPage(
+  db: DbExecutor & { transaction: <T>(run: (tx: DbExecutor) => Promise<T>) => Promise<T> },
+  auditId: string,
+  page: { id: string; claimId: string },
+  images: Omit<NewAuditImage, 'auditId' | 'pageId'>[],
+  links: { url: string; depth: number }[],
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    if (!(await endPage(tx, page, 'scanned', null))) return false;
+    await addPages(tx, auditId, links);
+    if (images.length > 0)
+      await tx
+        .insert(auditImages)
+        .values(images.map((image) => ({ ...image, auditId, pageId: page.id })))
+        .onConflictDoNothing();
+    await tx
+      .update(audits)
+      .set({
+        pagesScanned: sql`${audits.pagesScanned} + 1`,
+        imagesFound: sql`${audits.imagesFound} + ${images.length}`,
+        updatedAt: new Date(),
+      })
+      .where(eq(audits.id, auditId));
+    return true;
+  });
+}
+
+export async function endUnreadPage(
+  db: DbExecutor,
+  page: { id: string; claimId: string },
+  status: 'skipped' | 'failed',
+  note: string,
+): Promise<boolean> {
+  return endPage(db, page, status, note);
+}
+
+export async function countOpenPages(db: DbExecutor, auditId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(auditPages)
+    .where(and(eq(auditPages.auditId, auditId), inArray(auditPages.status, ['pending', 'fetching'])));
+  return row?.n ?? 0;
+}
+
+/** What went wrong with pages, in words, first pages first. */
+export async function listPageNotes(db: DbExecutor, auditId: string, limit: number): Promise<string[]> {
+  const rows = await db
+    .select({ note: auditPages.note })
+    .from(auditPages)
+    .where(and(eq(auditPages.auditId, auditId), inArray(auditPages.status, ['skipped', 'failed'])))
+    .orderBy(auditPages.depth, auditPages.createdAt, auditPages.url)
+    .limit(limit);
+  return rows.map((row) => row.note ?? '').filter(Boolean);
+}
+
+/** Verdict counts and problem counts of an audit's images. */
+export async function summarizeImages(
+  db: DbExecutor,
+  auditId: string,
+): Promise<{ counts: AuditCounts; problems: Record<string, number> }> {
+  const counts: AuditCounts = { pass: 0, fail: 0, warning: 0, decorative: 0 };
+  const verdicts = await db
+    .select({ verdict: auditImages.verdict, n: count() })
+    .from(auditImages)
+    .where(eq(auditImages.auditId, auditId))
+    .groupBy(auditImages.verdict);
+  for (const row of verdicts) counts[row.verdict] = row.n;
+  const codes = await queryRows<{ code: string; n: number | string }>(
+    db,
+    sql`select problem->>'code' as code, count(distinct audit_images.id) as n
+        from audit_images, jsonb_array_elements(audit_images.problems) as problem
+        where audit_images.audit_id = ${auditId}
+        group by 1 order by 1`,
+  );
+  return { counts, problems: Object.fromEntries(codes.map((row) => [row.code, Number(row.n)])) };
+}
+
+export async function finishAudit(
+  db: DbExecutor,
+  id: string,
+  values: {
+    status: 'completed' | 'failed';
+    error?: string | null;
+    score: number | null;
+    counts: AuditCounts;
+    problems: Record<string, number>;
+  },
+): Promise<void> {
+  await db
+    .update(audits)
+    .set({ ...values, finishedAt: new Date(), updatedAt: new Date() })
+    .where(and(eq(audits.id, id), isNull(audits.finishedAt)));
+}
+
+export type ImageFilters = { verdict?: string; problem?: string; review?: string };
+
+function imageConditions(auditId: string, filters: ImageFilters) {
+  const conditions = [eq(auditImages.auditId, auditId)];
+  if (filters.verdict) conditions.push(sql`${auditImages.verdict} = ${filters.verdict}`);
+  if (filters.problem)
+    conditions.push(sql`${auditImages.problems} @> ${JSON.stringify([{ code: filters.problem }])}::jsonb`);
+  if (filters.review === 'none') conditions.push(isNull(auditImages.reviewState));
+  else if (filters.review) conditions.push(sql`${auditImages.reviewState} = ${filters.review}`);
+  return and(...conditions);
+}
+
+export async function listImages(
+  db: DbExecutor,
+  auditId: string,
+  filters: ImageFilters,
+  paging: { page: number; pageSize: number },
+): Promise<{ rows: AuditImage[]; total: number }> {
+  const where = imageConditions(auditId, filters);
+  const [total] = await db.select({ n: count() }).from(auditImages).where(where);
+  const rows = await db
+    .select({ image: auditImages })
+    .from(auditImages)
+    .innerJoin(auditPages, eq(auditPages.id, auditImages.pageId))
+    .where(where)
+    .orderBy(auditPages.depth, auditPages.createdAt, auditPages.url, auditImages.position)
+    .limit(paging.pageSize)
+    .offset((paging.page - 1) * paging.pageSize);
+  return { rows: rows.map((row) => row.image), total: total?.n ?? 0 };
+}

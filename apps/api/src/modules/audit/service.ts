@@ -1,0 +1,223 @@
+import {
+  type Audit,
+  type AuditImagesResponse,
+  type auditImagesQuerySchema,
+  MAX_ACTIVE_AUDITS,
+  MAX_AUDITS_PER_DAY,
+  type StartAuditResponse,
+  type startAuditRequestSchema,
+} from '@altwise/contracts/audit';
+import type { AuditProblem } from '@altwise/contracts/audit-problems';
+import { errorCodes } from '@altwise/contracts/errors';
+import type { FastifyBaseLogger } from 'fastify';
+import type { z } from 'zod';
+import type { Database } from '../../db/client.ts';
+import type { Audit as AuditRow } from '../../db/tables/audits.ts';
+import { AppError, badRequest, notFound } from '../../errors.ts';
+import { jobNames } from '../../jobs/names.ts';
+import type { JobQueue } from '../../jobs/queue.ts';
+import { assertPublicAddress, parseFetchableUrl, SafeFetchError } from '../../net/safe-fetch.ts';
+import type { FetchSettings } from '../scrape/service.ts';
+import { createAuditRunner, scoreOf } from './audit-runner.ts';
+import { createCrawler } from './crawler.ts';
+import {
+  auditsStartedSince,
+  countActiveAudits,
+  findAuditOf,
+  insertAudit,
+  listAuditsOf,
+  listImages,
+  listPageNotes,
+  listUnfinishedAuditIds,
+  lockUser,
+  summarizeImages,
+} from './repository.ts';
+
+/** How many audits GET /audits lists. */
+const LIST_LIMIT = 100;
+/** Most page notes an audit's answer carries. */
+const MAX_NOTICES = 50;
+const DAY_MS = 24 * 3600 * 1000;
+/** When the running-audits limit is reached: look again in a minute. */
+const ACTIVE_RETRY_AFTER_SECONDS = 60;
+
+/** 429 with the seconds after which trying again can succeed (the route sends Retry-After). */
+export class AuditLimitError extends AppError {
+  readonly retryAfterSeconds: number;
+  constructor(message: string, retryAfterSeconds: number) {
+    super(429, errorCodes.rateLimited, message);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+const auditNotFound = () => notFound('There is no such audit.');
+
+export type AuditService = ReturnType<typeof createAuditService>;
+
+/**
+ * Alt-text audits (issue 13, ADR 026): free, limited per user, run by the durable `audit.run` job,
+ * readable by their owner only.
+ */
+export function createAuditService(deps: {
+  db: Database;
+  queue: JobQueue;
+  fetch: FetchSettings;
+  /** Whether this process runs audits (PROCESS_ROLE all or worker). */
+  runsWorkers: boolean;
+  logger: FastifyBaseLogger;
+}) {
+  const { db, queue, logger } = deps;
+  const runner = createAuditRunner({ db, crawler: createCrawler(deps.fetch), logger });
+  const running = new Map<string, Promise<void>>();
+  let stopping = false;
+
+  function runOnce(auditId: string): Promise<void> {
+    const existing = running.get(auditId);
+    if (existing) return existing;
+    const run = runner.runAudit(auditId, () => stopping).finally(() => running.delete(auditId));
+    running.set(auditId, run);
+    return run;
+  }
+
+  function kick(auditId: string) {
+    if (stopping) return;
+    runOnce(auditId).catch((error) => {
+      if (!stopping) logger.error({ err: error, audit: auditId }, 'audit run failed');
+    });
+  }
+
+  async function toAudit(row: AuditRow): Promise<Audit> {
+    const finished = row.finishedAt !== null && row.counts !== null && row.problems !== null;
+    const summary = finished
+      ? {
+          counts: row.counts ?? { pass: 0, fail: 0, warning: 0, decorative: 0 },
+          problems: row.problems ?? {},
+        }
+      : await summarizeImages(db, row.id);
+    const pageNotes = await listPageNotes(db, row.id, MAX_NOTICES);
+    const notices = [...row.notices, ...pageNotes.filter((note) => note !== row.error)].slice(0, MAX_NOTICES);
+    return {
+      id: row.id,
+      url: row.url,
+      scope: row.scope,
+      maxPages: row.maxPages,
+      status: row.status,
+      ...(row.error ? { error: row.error } : {}),
+      notices,
+      pagesScanned: row.pagesScanned,
+      imagesFound: row.imagesFound,
+      score: finished ? row.score : scoreOf(summary.counts),
+      counts: summary.counts,
+      problems: summary.problems,
+      createdAt: row.createdAt.toISOString(),
+      finishedAt: row.finishedAt?.toISOString() ?? null,
+    };
+  }
+
+  /** The address must be fetchable and public (unless FETCH_ALLOW_PRIVATE) before anything is queued. */
+  async function checkAddress(address: string): Promise<void> {
+    try {
+      await assertPublicAddress(parseFetchableUrl(address), { allowPrivate: deps.fetch.allowPrivate });
+    } catch (error) {
+      if (error instanceof SafeFetchError) throw badRequest(error.message);
+      throw error;
+    }
+  }
+
+  return {
+    /** POST /audits: checked, limited, stored and queued in one transaction. */
+    async start(
+      userId: string,
+      request: z.output<typeof startAuditRequestSchema>,
+    ): Promise<StartAuditResponse> {
+      await checkAddress(request.url);
+      const audit = await db.transaction(async (tx) => {
+        await lockUser(tx, userId);
+        if ((await countActiveAudits(tx, userId)) >= MAX_ACTIVE_AUDITS)
+          throw new AuditLimitError(
+            `You already have ${MAX_ACTIVE_AUDITS} audits queued or running. Please wait for one to finish.`,
+            ACTIVE_RETRY_AFTER_SECONDS,
+          );
+        const now = Date.now();
+        const today = await auditsStartedSince(tx, userId, new Date(now - DAY_MS));
+        if (today.n >= MAX_AUDITS_PER_DAY) {
+          const freesAt = (today.oldest?.getTime() ?? now) + DAY_MS;
+          const seconds = Math.max(1, Math.ceil((freesAt - now) / 1000));
+          const hours = Math.ceil(seconds / 3600);
+          throw new AuditLimitError(
+            `You have started ${MAX_AUDITS_PER_DAY} audits in the last 24 hours, the most allowed. Please try again in ${hours} hour${hours === 1 ? '' : 's'}.`,
+            seconds,
+          );
+        }
+        const row = await insertAudit(tx, {
+          userId,
+          url: request.url,
+          scope: request.scope,
+          maxPages: request.maxPages,
+        });
+        await queue.send(jobNames.runAudit, { auditId: row.id }, { tx });
+        return row;
+      });
+      // The job is the durable copy; starting here as well saves the queue's polling delay.
+      if (deps.runsWorkers) kick(audit.id);
+      return { id: audit.id };
+    },
+
+    async get(userId: string, auditId: string): Promise<Audit> {
+      const row = await findAuditOf(db, userId, auditId);
+      if (!row) throw auditNotFound();
+      return toAudit(row);
+    },
+
+    async list(userId: string): Promise<Audit[]> {
+      const rows = await listAuditsOf(db, userId, LIST_LIMIT);
+      const answers: Audit[] = [];
+      for (const row of rows) answers.push(await toAudit(row));
+      return answers;
+    },
+
+    async images(
+      userId: string,
+      auditId: string,
+      query: z.output<typeof auditImagesQuerySchema>,
+    ): Promise<AuditImagesResponse> {
+      if (!(await findAuditOf(db, userId, auditId))) throw auditNotFound();
+      const { page, pageSize, ...filters } = query;
+      const { rows, total } = await listImages(db, auditId, filters, { page, pageSize });
+      return {
+        items: rows.map((row) => ({
+          id: row.id,
+          pageUrl: row.pageUrl,
+          src: row.src,
+          alt: row.alt,
+          role: row.role,
+          verdict: row.verdict,
+          problems: row.problems as AuditProblem[],
+          suggestion: row.suggestion,
+          reviewState: row.reviewState,
+        })),
+        total,
+      };
+    },
+
+    /** The job handler: runs one audit to its end (or until this process stops). */
+    async runAudit(auditId: string): Promise<void> {
+      await running.get(auditId)?.catch(() => {});
+      await runOnce(auditId);
+    },
+
+    /** On worker start: queue every unfinished audit again (a process may have died mid-way). */
+    async resumeUnfinishedAudits(): Promise<number> {
+      const ids = await listUnfinishedAuditIds(db);
+      for (const auditId of ids) await queue.send(jobNames.runAudit, { auditId });
+      if (ids.length > 0) logger.info({ audits: ids.length }, 'resuming unfinished audits');
+      return ids.length;
+    },
+
+    /** Stops claiming pages and waits for the ones under way (app close). */
+    async close(): Promise<void> {
+      stopping = true;
+      await Promise.allSettled([...running.values()]);
+    },
+  };
+}

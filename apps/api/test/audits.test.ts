@@ -1,0 +1,470 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../src/db/client.ts';
+import { auditPages, audits } from '../src/db/tables/audits.ts';
+import { createUser, type TestUser } from './billing-helpers.ts';
+import { buildTestApp, createPostgresDatabase, type TestApp, waitFor } from './helper.ts';
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+const html =
+  (body: string, title = 'Harbour'): Handler =>
+  (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`);
+  };
+const xml =
+  (body: string): Handler =>
+  (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/xml' });
+    res.end(`<?xml version="1.0" encoding="UTF-8"?>${body}`);
+  };
+
+let base = '';
+let otherBase = '';
+/** Pages of the resume test that answer only once released. */
+const held: { release: () => void; waiting: Promise<void> } = (() => {
+  let release = () => {};
+  const waiting = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { release, waiting };
+})();
+
+const site: Record<string, Handler> = {
+  '/robots.txt': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.end('# test site\nUser-agent: *\nDisallow: /private/\n');
+  },
+  '/': html(`<h1>Our harbour</h1>
+    <p>Boats at dawn. <img src="/img/boat.jpg" alt="A red fishing boat moored at the pier at dawn"></p>
+    <img src="/img/dsc.jpg" alt="IMG_2041.jpg">
+    <img src="/img/none.jpg">
+    <img src="/img/pixel.gif" alt="" width="1" height="1">
+    <nav><a href="/about">About us</a> <a href="/products#top">Products</a> <a href="/private/secret">Secret</a>
+    <a href="/files/price-list.pdf">Prices</a> <a href="/report">Report</a> <a href="/away">Partner</a>
+    <a href="https://example.org/elsewhere">Elsewhere</a></nav>`),
+  '/about': html(
+    '<h1>About</h1><p><img src="/img/team.jpg" alt="The harbour team standing on the quay"></p><a href="/">Home</a>',
+  ),
+  '/products': html(`<h1>Products</h1>
+    <figure><img src="/img/net.jpg" alt="Fishing nets drying in the sun"><figcaption>Our nets</figcaption></figure>
+    <form><input type="image" src="/img/go.png" alt="Search"></form>
+    <div role="img" aria-label="Rated five stars out of five"></div>
+    <a href="/about"><img src="/img/about.png"></a>`),
+  '/private/secret': html('<img src="/img/secret.jpg">'),
+  '/report': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{}');
+  },
+  '/away': (_req, res) => res.writeHead(302, { location: `${otherBase}/` }).end(),
+  '/sitemap.xml': xml(
+    '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>/sitemaps/pages.xml</loc></sitemap></sitemapindex>',
+  ),
+  '/sitemaps/pages.xml': (req, res) =>
+    xml(
+      `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${['/', '/about', '/products']
+        .map((p) => `<url><loc>${base}${p}</loc></url>`)
+        .join('')}<url><loc>https://example.org/x</loc></url></urlset>`,
+    )(req, res),
+  '/not-a-sitemap.xml': html('<p>Hello</p>'),
+  '/big/': html(Array.from({ length: 60 }, (_, i) => `<a href="/big/${i + 1}">${i + 1}</a>`).join(' ')),
+  '/resume/': html(
+    ['a', 'b', 'c', 'd', 'e'].map((p) => `<a href="/resume/${p}">${p}</a>`).join(' ') +
+      '<img src="/img/resume.jpg" alt="The harbour at night">',
+  ),
+};
+for (let i = 1; i <= 60; i++)
+  site[`/big/${i}`] = html(`<img src="/img/big-${i}.jpg" alt="Boat number ${i} in the harbour">`);
+for (const p of ['a', 'b', 'c', 'd', 'e']) {
+  const page = html(`<img src="/img/${p}-1.jpg" alt="Crate ${p} on the quay"><img src="/img/${p}-2.jpg">`);
+  site[`/resume/${p}`] =
+    p === 'b' || p === 'c' ? (req, res) => void held.waiting.then(() => page(req, res)) : page;
+}
+
+/** Another origin: robots.txt disallows everything. */
+const other: Record<string, Handler> = {
+  '/robots.txt': (_req, res) =>
+    res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /\n'),
+  '/': html('<img src="/x.jpg">'),
+};
+
+const hits = new Map<string, number>();
+const serve = (routes: Record<string, Handler>, count: boolean) =>
+  createServer((req, res) => {
+    const url = req.url ?? '';
+    if (count) hits.set(url, (hits.get(url) ?? 0) + 1);
+    const route = routes[url];
+    if (route) route(req, res);
+    else res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not found</h1>');
+  });
+const listen = async (server: Server) => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+};
+
+let servers: Server[] = [];
+let dataDir: string;
+let sharedPostgres: { url: string; drop: () => Promise<void> } | undefined;
+let t: TestApp;
+let user: TestUser;
+let resumeAuditId: string;
+/** What the first process had fetched when it stopped. */
+let fetchedBeforeRestart: string[] = [];
+
+type AuditAnswer = {
+  id: string;
+  status: string;
+  error?: string;
+  notices: string[];
+  pagesScanned: number;
+  imagesFound: number;
+  score: number | null;
+  counts: { pass: number; fail: number; warning: number; decorative: number };
+  problems: Record<string, number>;
+};
+
+const start = (body: unknown, who: TestUser = user, app: TestApp = t) =>
+  app.app.inject({ method: 'POST', url: '/api/v1/audits', payload: body as object, headers: who.auth });
+const getAudit = async (id: string, who: TestUser = user, app: TestApp = t) =>
+  (
+    await app.app.inject({ method: 'GET', url: `/api/v1/audits/${id}`, headers: who.auth })
+  ).json() as AuditAnswer;
+async function runAudit(body: unknown): Promise<AuditAnswer> {
+  const response = await start(body);
+  expect(response.statusCode).toBe(202);
+  const { id } = response.json();
+  return waitFor(async () => {
+    const audit = await getAudit(id);
+    return audit.status === 'completed' || audit.status === 'failed' ? audit : null;
+  }, 20_000);
+}
+
+beforeAll(async () => {
+  const a = serve(site, true);
+  const b = serve(other, false);
+  servers = [a, b];
+  base = await listen(a);
+  otherBase = await listen(b);
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'altwise-audit-'));
+  if (process.env.TEST_DATABASE_URL)
+    sharedPostgres = await createPostgresDatabase(process.env.TEST_DATABASE_URL);
+  const env = {
+    FETCH_ALLOW_PRIVATE: 'true',
+    ...(sharedPostgres ? { DATABASE_URL: sharedPostgres.url } : {}),
+  };
+
+  // A first process starts a site audit and stops while two pages are being fetched.
+  const first = await buildTestApp({ env, dataDir, persistent: true });
+  user = await createUser(first);
+  const started = await start({ url: `${base}/resume/`, scope: 'site' }, user, first);
+  resumeAuditId = started.json().id;
+  await waitFor(async () => (hits.get('/resume/b') && hits.get('/resume/c') ? true : null));
+  const closing = first.cleanup();
+  held.release();
+  await closing;
+  fetchedBeforeRestart = [...hits.keys()];
+
+  // The next process (the one every test below uses) resumes it.
+  t = await buildTestApp({ env, dataDir, persistent: true });
+}, 60_000);
+
+afterAll(async () => {
+  await t?.cleanup();
+  for (const server of servers) {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+  await sharedPostgres?.drop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('an audit interrupted by a restart', () => {
+  it('resumes in the next process: no page fetched twice, no page or image stored twice', async () => {
+    const audit = await waitFor(async () => {
+      const answer = await getAudit(resumeAuditId);
+      return answer.status === 'completed' ? answer : null;
+    }, 20_000);
+    expect(fetchedBeforeRestart).toEqual(
+      expect.arrayContaining(['/resume/', '/resume/a', '/resume/b', '/resume/c']),
+    );
+    expect(fetchedBeforeRestart).not.toContain('/resume/d');
+    expect(audit).toMatchObject({ pagesScanned: 6, imagesFound: 11 });
+    for (const page of ['/resume/', '/resume/a', '/resume/b', '/resume/c', '/resume/d', '/resume/e'])
+      expect(hits.get(page), page).toBe(1);
+    const db = t.app.deps.database.db;
+    const pages = await db.select().from(auditPages).where(eq(auditPages.auditId, resumeAuditId));
+    expect(pages).toHaveLength(6);
+    expect(new Set(pages.map((page) => page.url)).size).toBe(6);
+    const [images] = await queryRows<{ n: number | string; distinct: number | string }>(
+      db,
+      sql`select count(*) as n, count(distinct (page_url, src)) as distinct from audit_images where audit_id = ${resumeAuditId}`,
+    );
+    expect(Number(images?.n)).toBe(11);
+    expect(Number(images?.distinct)).toBe(11);
+  });
+});
+
+describe('POST /audits', () => {
+  it('audits one page: every image with its verdict, counts and score', async () => {
+    const audit = await runAudit({ url: `${base}/`, scope: 'page' });
+    expect(audit).toMatchObject({ status: 'completed', pagesScanned: 1, imagesFound: 4 });
+    expect(audit.counts.pass + audit.counts.fail + audit.counts.warning + audit.counts.decorative).toBe(4);
+    expect(audit.problems).toMatchObject({ missing: 1, 'file-name': 1 });
+    expect(audit.counts.fail).toBeGreaterThanOrEqual(2);
+    expect(audit.score).toBeGreaterThanOrEqual(0);
+    expect(audit.score).toBeLessThanOrEqual(1);
+
+    const all = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/audits/${audit.id}/images`,
+      headers: user.auth,
+    });
+    expect(all.statusCode).toBe(200);
+    const { items, total } = all.json();
+    expect(total).toBe(4);
+    expect(items.map((image: { src: string; alt: string | null }) => [image.src, image.alt])).toEqual([
+      [`${base}/img/boat.jpg`, 'A red fishing boat moored at the pier at dawn'],
+      [`${base}/img/dsc.jpg`, 'IMG_2041.jpg'],
+      [`${base}/img/none.jpg`, null],
+      [`${base}/img/pixel.gif`, ''],
+    ]);
+    expect(items[2]).toMatchObject({
+      pageUrl: `${base}/`,
+      role: 'content',
+      verdict: 'fail',
+      suggestion: null,
+      reviewState: null,
+      problems: [{ code: 'missing', severity: 'fail', wcag: ['1.1.1'], message: expect.any(String) }],
+    });
+
+    const missing = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/audits/${audit.id}/images?problem=missing&pageSize=10`,
+      headers: user.auth,
+    });
+    expect(missing.json()).toMatchObject({ total: 1, items: [{ src: `${base}/img/none.jpg` }] });
+    const failing = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/audits/${audit.id}/images?verdict=fail&review=none&page=1&pageSize=1`,
+      headers: user.auth,
+    });
+    expect(failing.json().total).toBe(audit.counts.fail);
+    expect(failing.json().items).toHaveLength(1);
+    const bad = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/audits/${audit.id}/images?verdict=great&pageSize=1000`,
+      headers: user.auth,
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+  });
+
+  it('audits a site breadth first on its origin: robots.txt, non-HTML pages and redirects away said in words', async () => {
+    hits.delete('/private/secret');
+    const audit = await runAudit({ url: `${base}/`, scope: 'site' });
+    expect(audit).toMatchObject({ status: 'completed', pagesScanned: 3 });
+    // /, /about and /products: 4 + 1 + 4 images; the role=img and input type=image are images too.
+    expect(audit.imagesFound).toBe(9);
+    expect(hits.get('/private/secret')).toBeUndefined();
+    expect(hits.get('/files/price-list.pdf')).toBeUndefined();
+    expect(audit.notices).toEqual(
+      expect.arrayContaining([
+        `robots.txt disallows ${base}/private/secret, so it was not fetched.`,
+        `${base}/report is not an HTML page (it answered with application/json).`,
+        expect.stringContaining(`${base}/away redirects to ${otherBase}/, which is on another site`),
+      ]),
+    );
+    const { items } = (
+      await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/audits/${audit.id}/images?pageSize=50`,
+        headers: user.auth,
+      })
+    ).json();
+    const byPage = (page: string) =>
+      items.filter((image: { pageUrl: string }) => image.pageUrl === `${base}${page}`);
+    expect(byPage('/about')).toHaveLength(1);
+    expect(
+      byPage('/products').map((image: { role: string; alt: string | null }) => [image.role, image.alt]),
+    ).toEqual([
+      ['figure', 'Fishing nets drying in the sun'],
+      ['button', 'Search'],
+      ['content', null],
+      ['link', null],
+    ]);
+  });
+
+  it('audits the pages of a sitemap index, leaving other sites out', async () => {
+    const audit = await runAudit({ url: `${base}/`, scope: 'sitemap' });
+    expect(audit).toMatchObject({ status: 'completed', pagesScanned: 3, imagesFound: 9 });
+    expect(audit.notices).toContain(
+      `The sitemap lists 1 address on other sites; the audit stays on ${base} and left it out.`,
+    );
+  });
+
+  it('stops at maxPages on a site with more pages', async () => {
+    const audit = await runAudit({ url: `${base}/big/`, scope: 'site', maxPages: 5 });
+    expect(audit).toMatchObject({ status: 'completed', pagesScanned: 5, imagesFound: 4 });
+    const fetched = [...hits.keys()].filter((url) => url.startsWith('/big/')).length;
+    expect(fetched).toBe(5);
+  });
+
+  it('fails in words: robots.txt disallowing everything, a page that is not HTML, a sitemap that is not XML', async () => {
+    const robots = await runAudit({ url: `${otherBase}/`, scope: 'site' });
+    expect(robots).toMatchObject({
+      status: 'failed',
+      pagesScanned: 0,
+      error: `The robots.txt of ${otherBase} disallows every page to crawlers, so the audit fetched none.`,
+    });
+    const json = await runAudit({ url: `${base}/report`, scope: 'page' });
+    expect(json).toMatchObject({
+      status: 'failed',
+      error: `${base}/report is not an HTML page (it answered with application/json).`,
+    });
+    const sitemap = await runAudit({ url: `${base}/not-a-sitemap.xml`, scope: 'sitemap' });
+    expect(sitemap).toMatchObject({
+      status: 'failed',
+      error: `${base}/not-a-sitemap.xml is not an XML sitemap (it answered with text/html).`,
+    });
+  });
+
+  it('refuses bad input with 400 before anything is stored', async () => {
+    for (const body of [
+      { url: 'not a url', scope: 'page' },
+      { url: `${base}/`, scope: 'everything' },
+      { url: `${base}/`, scope: 'site', maxPages: 501 },
+      { url: `${base}/`, scope: 'site', maxPages: 0 },
+      { url: 'ftp://example.org/', scope: 'page' },
+    ]) {
+      const response = await start(body);
+      expect(response.statusCode, JSON.stringify(body)).toBe(400);
+      expect(response.json()).toMatchObject({ message: expect.any(String), code: expect.any(String) });
+    }
+    const anonymous = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/audits',
+      payload: { url: base, scope: 'page' },
+    });
+    expect(anonymous.statusCode).toBe(401);
+  });
+
+  it('refuses a private address (400) when private fetching is off, and queues nothing', async () => {
+    const strict = await buildTestApp();
+    try {
+      const someone = await createUser(strict);
+      const response = await start({ url: `${base}/`, scope: 'page' }, someone, strict);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toMatch(/private or local address/);
+      const list = await strict.app.inject({ method: 'GET', url: '/api/v1/audits', headers: someone.auth });
+      expect(list.json()).toEqual([]);
+    } finally {
+      await strict.cleanup();
+    }
+  });
+});
+
+describe('reading audits', () => {
+  it('lists the caller’s audits newest first and streams progress until the end', async () => {
+    const response = await start({ url: `${base}/about`, scope: 'page' });
+    const { id } = response.json();
+    const stream = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/audits/${id}/events`,
+      headers: user.auth,
+    });
+    expect(stream.headers['content-type']).toMatch(/text\/event-stream/);
+    const events = stream.body
+      .split('\n\n')
+      .filter((block) => block.startsWith('event: progress'))
+      .map((block) => JSON.parse(block.split('data: ')[1] ?? '{}'));
+    expect(events.at(-1)).toMatchObject({ id, status: 'completed', pagesScanned: 1, imagesFound: 1 });
+
+    const list = await t.app.inject({ method: 'GET', url: '/api/v1/audits', headers: user.auth });
+    const rows = list.json() as { id: string; createdAt: string }[];
+    expect(rows[0]?.id).toBe(id);
+    const times = rows.map((row) => Date.parse(row.createdAt));
+    expect(times).toEqual([...times].sort((x, y) => y - x));
+  });
+
+  it('answers 404 for another user’s audit, on every call', async () => {
+    const stranger = await createUser(t);
+    for (const url of [
+      `/api/v1/audits/${resumeAuditId}`,
+      `/api/v1/audits/${resumeAuditId}/images`,
+      `/api/v1/audits/${resumeAuditId}/events`,
+    ]) {
+      const response = await t.app.inject({ method: 'GET', url, headers: stranger.auth });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.json()).toMatchObject({ code: 'NOT_FOUND', message: expect.any(String) });
+    }
+    const malformed = await t.app.inject({ method: 'GET', url: '/api/v1/audits/1', headers: stranger.auth });
+    expect(malformed.statusCode).toBe(400);
+    const list = await t.app.inject({ method: 'GET', url: '/api/v1/audits', headers: stranger.auth });
+    expect(list.json()).toEqual([]);
+  });
+});
+
+describe('limits', () => {
+  it('answers 429 with Retry-After beyond 10 audits queued or running at once', async () => {
+    const busy = await createUser(t);
+    const db = t.app.deps.database.db;
+    // Ten audits waiting their turn (stored as the route stores them, without their jobs).
+    await db.insert(audits).values(
+      Array.from({ length: 10 }, () => ({
+        userId: busy.id,
+        url: `${base}/`,
+        scope: 'page' as const,
+        maxPages: 1,
+      })),
+    );
+    const response = await start({ url: `${base}/`, scope: 'page' }, busy);
+    expect(response.statusCode).toBe(429);
+    expect(response.headers['retry-after']).toBe('60');
+    expect(response.json()).toMatchObject({
+      code: 'RATE_LIMITED',
+      message: expect.stringContaining('10 audits'),
+    });
+    const list = await t.app.inject({ method: 'GET', url: '/api/v1/audits', headers: busy.auth });
+    expect(list.json()).toHaveLength(10);
+  });
+
+  it('answers 429 with Retry-After beyond 50 audits in 24 hours', async () => {
+    const keen = await createUser(t);
+    const db = t.app.deps.database.db;
+    const anHourAgo = new Date(Date.now() - 3600_000);
+    await db.insert(audits).values(
+      Array.from({ length: 50 }, () => ({
+        userId: keen.id,
+        url: `${base}/`,
+        scope: 'page' as const,
+        maxPages: 1,
+        status: 'completed' as const,
+        createdAt: anHourAgo,
+        finishedAt: anHourAgo,
+      })),
+    );
+    const response = await start({ url: `${base}/`, scope: 'page' }, keen);
+    expect(response.statusCode).toBe(429);
+    const retryAfter = Number(response.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(22 * 3600);
+    expect(retryAfter).toBeLessThanOrEqual(23 * 3600);
+    expect(response.json().message).toMatch(/50 audits in the last 24 hours/);
+  });
+
+  it('deletes a user’s audits, pages and images with the user (account deletion, ADR 022)', async () => {
+    const db = t.app.deps.database.db;
+    await db.execute(sql`delete from users where id = ${user.id}`);
+    const [left] = await queryRows<{ n: number | string }>(
+      db,
+      sql`select (select count(*) from audits where user_id = ${user.id})
+           + (select count(*) from audit_pages where audit_id = ${resumeAuditId})
+           + (select count(*) from audit_images where audit_id = ${resumeAuditId}) as n`,
+    );
+    expect(Number(left?.n)).toBe(0);
+  });
+});

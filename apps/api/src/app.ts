@@ -20,8 +20,8 @@ import { createGoogleIdTokenVerifier } from './modules/accounts/google-id-tokens
 import { accountsRoutes } from './modules/accounts/routes.ts';
 import { type AccountsService, createAccountsService } from './modules/accounts/service.ts';
 import { createSessionTokens, resolveJwtSecret } from './modules/accounts/session-tokens.ts';
-import { auditRoutes } from './modules/audit/routes.ts';
-import { type AuditService, createAuditService } from './modules/audit/service.ts';
+import { apiKeysRoutes } from './modules/api-keys/routes.ts';
+import { type ApiKeysService, createApiKeysService } from './modules/api-keys/service.ts';
 import { createPaymentProvider } from './modules/billing/create-payment-provider.ts';
 import { billingRoutes, paymentWebhookRoutes } from './modules/billing/routes.ts';
 import { sandboxCheckoutRoutes } from './modules/billing/sandbox-checkout-routes.ts';
@@ -72,6 +72,8 @@ export type AppDeps = {
   accounts: AccountsService;
   /** DELETE /users/me: the account and everything in it (ADR 022). */
   accountDeletion: AccountDeletion;
+  /** API keys (ADR 028): created, listed, revoked; requireUser authenticates with them. */
+  apiKeys: ApiKeysService;
   credits: CreditsService;
   billing: BillingService;
   /** The alt-text and text engine, created once; its models load on first use. */
@@ -88,8 +90,6 @@ export type AppDeps = {
   studio: StudioService;
   /** Bulk alt-text generation: batches, their jobs and progress. */
   generation: GenerationService;
-  /** Alt-text audits of pages, sites and sitemaps (issue 13, ADR 026). */
-  audits: AuditService;
   /** Set when PAYMENT_PROVIDER=sandbox: the embedded provider behind /buy/{productId}. */
   sandboxPayments: SandboxProvider | null;
 };
@@ -192,6 +192,10 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       currentPlanLabel: (userId) => findCurrentPlanLabel(database.db, userId),
       countImages: (userId) => countLibraryImages(database.db, userId),
     });
+    const apiKeys = createApiKeysService({
+      db: database.db,
+      rateLimitPerMinute: config.auth.apiKeyRateLimitPerMinute,
+    });
     const credits = createCreditsService(database.db, app.log);
     const payments = await createPaymentProvider(config.payments, {
       dataDir: config.dataDir,
@@ -260,16 +264,8 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       runsWorkers,
       logger: app.log,
     });
-    const audits = createAuditService({
-      db: database.db,
-      queue,
-      fetch: config.fetch,
-      runsWorkers,
-      logger: app.log,
-    });
     await queue.start();
-    if (runsWorkers)
-      await startWorkers(queue, { files, mail, credits, generation, audits }, options.workOptions);
+    if (runsWorkers) await startWorkers(queue, { files, mail, credits, generation }, options.workOptions);
 
     app.decorate('config', config);
     app.decorate('deps', {
@@ -280,6 +276,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       mail,
       accounts,
       accountDeletion,
+      apiKeys,
       credits,
       billing,
       engine,
@@ -291,7 +288,6 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       imageEngine,
       studio,
       generation,
-      audits,
       sandboxPayments: payments.sandbox,
     });
   } catch (error) {
@@ -307,9 +303,6 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     await instance.deps.generation
       .close()
       .catch((error) => instance.log.error({ err: error }, 'stopping generation failed'));
-    await instance.deps.audits
-      .close()
-      .catch((error) => instance.log.error({ err: error }, 'stopping audits failed'));
     // Workers finish their current job before the database goes away.
     await instance.deps.queue
       .stop()
@@ -338,13 +331,17 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       version: packageJson.version,
     });
     await app.register(healthRoutes, { prefix: API_BASE, health });
-    await app.register(authPlugin, { authenticate: app.deps.accounts.authenticate });
+    await app.register(authPlugin, {
+      authenticate: app.deps.accounts.authenticate,
+      apiKeys: app.deps.apiKeys,
+    });
     await app.register(accountsRoutes, { prefix: API_BASE, accounts: app.deps.accounts, config });
     await app.register(accountDeletionRoutes, {
       prefix: API_BASE,
       deletion: app.deps.accountDeletion,
       config,
     });
+    await app.register(apiKeysRoutes, { prefix: API_BASE, apiKeys: app.deps.apiKeys });
     await app.register(creditsRoutes, { prefix: API_BASE, credits: app.deps.credits });
     await app.register(billingRoutes, { prefix: API_BASE, billing: app.deps.billing });
     await app.register(paymentWebhookRoutes, { prefix: API_BASE, billing: app.deps.billing });
@@ -363,7 +360,6 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     await app.register(reelsRoutes, { prefix: API_BASE, reels: app.deps.reels });
     await app.register(studioRoutes, { prefix: API_BASE, studio: app.deps.studio });
     await app.register(generationRoutes, { prefix: API_BASE, generation: app.deps.generation });
-    await app.register(auditRoutes, { prefix: API_BASE, audits: app.deps.audits });
     if (app.deps.billing.sandboxPayments)
       await app.register(sandboxCheckoutRoutes, {
         payments: app.deps.billing.sandboxPayments,

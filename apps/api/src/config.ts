@@ -110,6 +110,7 @@ const envSchema = z.object({
   AUTH_RATE_LIMIT_PER_IP: positiveInt('AUTH_RATE_LIMIT_PER_IP', 50),
   AUTH_RATE_LIMIT_PER_EMAIL: positiveInt('AUTH_RATE_LIMIT_PER_EMAIL', 10),
   AUTH_RATE_LIMIT_WINDOW_SECONDS: positiveInt('AUTH_RATE_LIMIT_WINDOW_SECONDS', 900),
+  API_KEY_RATE_LIMIT_PER_MINUTE: positiveInt('API_KEY_RATE_LIMIT_PER_MINUTE', 120),
   SUPPORT_EMAIL: z
     .preprocess((value) => (value === '' ? undefined : value), z.string().optional())
     .default('support@localhost')
@@ -226,6 +227,8 @@ export type AppConfig = {
     /** Null when GOOGLE_CLIENT_ID is unset: Google sign-in is off. */
     google: { clientId: string; jwksUrl: string } | null;
     rateLimit: { perIp: number; perEmail: number; windowSeconds: number };
+    /** Requests each API key may make per minute (ADR 028), counted in the database. */
+    apiKeyRateLimitPerMinute: number;
   };
   mail: {
     /** Null: the embedded outbox (stored in the database and written to the log). */
@@ -442,6 +445,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         perEmail: e.AUTH_RATE_LIMIT_PER_EMAIL,
         windowSeconds: e.AUTH_RATE_LIMIT_WINDOW_SECONDS,
       },
+      apiKeyRateLimitPerMinute: e.API_KEY_RATE_LIMIT_PER_MINUTE,
     },
     mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM },
     payments:

@@ -34,6 +34,8 @@ export const errorCodes = {
   badRequest: 'BAD_REQUEST',
   unauthorized: 'UNAUTHORIZED',
   forbidden: 'FORBIDDEN',
+  /** A call made with an API key that only a signed-in session may make (keys, password, billing…). */
+  sessionRequired: 'SESSION_REQUIRED',
   notFound: 'NOT_FOUND',
   conflict: 'CONFLICT',
   payloadTooLarge: 'PAYLOAD_TOO_LARGE',

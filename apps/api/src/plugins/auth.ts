@@ -1,7 +1,10 @@
+import { API_KEY_PREFIX } from '@altwise/contracts/api-keys';
+import { errorCodes } from '@altwise/contracts/errors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { unauthorized } from '../errors.ts';
+import { AppError, unauthorized } from '../errors.ts';
 import type { AuthUser } from '../modules/accounts/service.ts';
+import type { ApiKeyCaller, ApiKeyUse } from '../modules/api-keys/service.ts';
 
 export type { AuthUser };
 
@@ -19,22 +22,68 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The caller, set by `app.requireUser`; read it only in routes that use that hook. */
     user: AuthUser;
+    /** The API key the caller used (ADR 028); null when they came with a session token. */
+    apiKeyId: string | null;
+  }
+  interface FastifyContextConfig {
+    /**
+     * Only a signed-in session may call this route, never an API key (ADR 028): managing keys and
+     * webhooks, password, email, account deletion, payments. A key gets 403 SESSION_REQUIRED.
+     */
+    sessionOnly?: boolean;
   }
 }
 
 export const sessionExpiredMessage = 'Your session has expired or is no longer valid. Please log in again.';
 
+export const sessionRequiredMessage =
+  'This call needs a signed-in session; API keys cannot manage keys or webhooks, change the password, email or account, or pay.';
+
 const bearer = /^Bearer\s+([A-Za-z0-9._~+/-]+=*)\s*$/i;
 
-/** Who is calling comes only from the verified `Authorization: Bearer` token (STYLE.md habit 3). */
+/** What the auth plugin needs of the API keys module (ADR 028). */
+export type ApiKeyAuthenticator = {
+  authenticate: (key: string) => Promise<ApiKeyCaller | null>;
+  use: (keyId: string) => Promise<ApiKeyUse>;
+};
+
+/**
+ * Who is calling comes only from the verified `Authorization: Bearer` credential (STYLE.md habit 3):
+ * a session token, or an API key (`ak_…`, ADR 028). This is the one place that decides which.
+ */
 export const authPlugin = fp(
-  async (app: FastifyInstance, options: { authenticate: (token: string) => Promise<AuthUser | null> }) => {
+  async (
+    app: FastifyInstance,
+    options: {
+      authenticate: (token: string) => Promise<AuthUser | null>;
+      apiKeys: ApiKeyAuthenticator;
+    },
+  ) => {
     app.decorateRequest('user', null as unknown as AuthUser);
-    const requireUser = async (request: FastifyRequest) => {
+    app.decorateRequest('apiKeyId', null);
+    const requireUser = async (request: FastifyRequest, reply: FastifyReply) => {
       const header = request.headers.authorization;
       if (!header) throw unauthorized();
       const token = bearer.exec(header)?.[1];
       if (!token) throw unauthorized(sessionExpiredMessage);
+      if (token.startsWith(API_KEY_PREFIX)) {
+        const caller = await options.apiKeys.authenticate(token);
+        if (!caller) throw unauthorized('This API key is unknown or has been revoked.');
+        if (request.routeOptions.config.sessionOnly)
+          throw new AppError(403, errorCodes.sessionRequired, sessionRequiredMessage);
+        const use = await options.apiKeys.use(caller.keyId);
+        if (!use.allowed) {
+          reply.header('retry-after', String(use.retryAfterSeconds));
+          throw new AppError(
+            429,
+            errorCodes.rateLimited,
+            `This API key made too many requests this minute. Please wait ${use.retryAfterSeconds} seconds and try again.`,
+          );
+        }
+        request.user = caller.user;
+        request.apiKeyId = caller.keyId;
+        return;
+      }
       const user = await options.authenticate(token);
       if (!user) throw unauthorized(sessionExpiredMessage);
       request.user = user;
@@ -44,12 +93,16 @@ export const authPlugin = fp(
     // must authenticate in onRequest, which Fastify runs before parsing and validating the body.
     app.addHook('onRoute', (route) => {
       const onRequest = [route.onRequest ?? []].flat();
-      const needsToken = (route.schema?.security ?? []).some((scheme) => 'bearerAuth' in scheme);
+      const security = route.schema?.security ?? [];
+      const needsToken = security.some((scheme) => 'bearerAuth' in scheme);
       const misplaced = [route.preValidation ?? [], route.preHandler ?? []].flat().includes(requireUser);
       if (misplaced || needsToken !== onRequest.includes(requireUser))
         throw new Error(
           `${route.method} ${route.url}: a route with security bearerAuth takes \`onRequest: app.requireUser\` (and only such a route).`,
         );
+      // The document says which routes an API key may call: every protected one not session-only.
+      if (needsToken && !route.config?.sessionOnly && !security.some((scheme) => 'apiKey' in scheme))
+        route.schema = { ...route.schema, security: [...security, { apiKey: [] }] };
     });
   },
   { name: 'auth' },

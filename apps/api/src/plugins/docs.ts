@@ -29,6 +29,13 @@ export const docsPlugin = fp(
               bearerFormat: 'JWT',
               description: 'The token answered by /users/login or /users/auth/google.',
             },
+            apiKey: {
+              type: 'http',
+              scheme: 'bearer',
+              bearerFormat: 'ak_…',
+              description:
+                'An API key (POST /api-keys), sent as `Authorization: Bearer ak_…`. Accepted by every protected route that lists it; 120 requests per minute per key by default (429 with Retry-After).',
+            },
           },
         },
       },

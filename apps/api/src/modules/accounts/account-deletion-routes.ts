@@ -16,6 +16,8 @@ export async function accountDeletionRoutes(
     '/users/me',
     {
       onRequest: app.requireUser,
+      // Not with an API key (ADR 028): 403 SESSION_REQUIRED.
+      config: { sessionOnly: true },
       // The password is checked here: the same guard against guessing as a login.
       preHandler: limit('delete-account'),
       schema: {

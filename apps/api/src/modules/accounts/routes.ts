@@ -154,6 +154,8 @@ export async function accountsRoutes(
     '/users/change-password',
     {
       onRequest: [limit('change-password'), app.requireUser],
+      // Not with an API key (ADR 028): 403 SESSION_REQUIRED.
+      config: { sessionOnly: true },
       schema: {
         tags: ['accounts'],
         summary: 'Change the password; ends every other session',

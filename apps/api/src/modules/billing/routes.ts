@@ -25,7 +25,10 @@ const noStore = { 'cache-control': 'no-store' };
 /** The legacy card routes' 4xx also carry `error`, a copy of the message (the SPEC's browser reads it). */
 const legacyErrorExtras = (body: { message: string }) => ({ error: body.message });
 
-/** Checkout, subscription, billing history and the legacy card routes of SPEC.md §7, under /api/v1. */
+/**
+ * Checkout, subscription, billing history and the legacy card routes of SPEC.md §7, under /api/v1.
+ * Every one is `sessionOnly`: payments need the signed-in session, never an API key (ADR 028).
+ */
 export async function billingRoutes(app: FastifyInstance, options: { billing: BillingService }) {
   const { billing } = options;
   const typed = app.withTypeProvider<ZodTypeProvider>();
@@ -36,6 +39,7 @@ export async function billingRoutes(app: FastifyInstance, options: { billing: Bi
     '/payments/create-checkout-session',
     {
       onRequest: app.requireUser,
+      config: { sessionOnly: true },
       schema: {
         tags: ['billing'],
         summary: 'Start a hosted checkout for a plan or credit packs',
@@ -53,6 +57,7 @@ export async function billingRoutes(app: FastifyInstance, options: { billing: Bi
     '/users/subscription-details',
     {
       onRequest: app.requireUser,
+      config: { sessionOnly: true },
       schema: {
         tags: ['billing'],
         summary: "The signed-in user's current plan",
@@ -70,6 +75,7 @@ export async function billingRoutes(app: FastifyInstance, options: { billing: Bi
     '/users/cancel-subscription',
     {
       onRequest: app.requireUser,
+      config: { sessionOnly: true },
       schema: {
         tags: ['billing'],
         summary: 'Cancel renewal: the plan runs to the end of the paid period; credits stay',
@@ -85,6 +91,7 @@ export async function billingRoutes(app: FastifyInstance, options: { billing: Bi
     '/users/billing-history',
     {
       onRequest: app.requireUser,
+      config: { sessionOnly: true },
       schema: {
         tags: ['billing'],
         summary: 'Payments, newest first, one page at a time',
@@ -111,7 +118,7 @@ export async function billingRoutes(app: FastifyInstance, options: { billing: Bi
         security: bearerAuth,
         response: { 200: freePlanResponseSchema, '4xx': legacyErrorResponseSchema },
       },
-      config: { errorExtras: legacyErrorExtras },
+      config: { errorExtras: legacyErrorExtras, sessionOnly: true },
     },
     async (request) => billing.selectFreePlan(request.user.id),
   );
@@ -129,7 +136,7 @@ export async function billingRoutes(app: FastifyInstance, options: { billing: Bi
         body: legacyCheckoutRequestSchema,
         response: { 200: legacyCheckoutResponseSchema, '4xx': legacyErrorResponseSchema },
       },
-      config: { errorExtras: legacyErrorExtras },
+      config: { errorExtras: legacyErrorExtras, sessionOnly: true },
     },
     async (request) => billing.createCardCheckout(request.user.id, request.body),
   );
@@ -154,6 +161,7 @@ export async function billingRoutes(app: FastifyInstance, options: { billing: Bi
     '/stripe/verify-payment/:paymentId',
     {
       onRequest: app.requireUser,
+      config: { sessionOnly: true },
       schema: {
         tags: ['billing'],
         summary: 'The result of one of your payments (the /success page)',

@@ -178,6 +178,10 @@ const table: Array<[AuditProblemCode, Row[], Row[]]> = [
         evidence: '“A smiling woman at a laptop”',
       },
       {
+        what: 'a picture description for a page whose one segment reads as words',
+        facts: { role: 'link', linkTarget: '/spring-sale-2026', alt: 'A woman in a garden' },
+      },
+      {
         what: 'a picture description for a home link',
         facts: { role: 'link', linkTarget: '/en/index.html', alt: 'A tulip in a pot' },
       },

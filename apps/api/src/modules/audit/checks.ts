@@ -7,6 +7,7 @@ import {
   auditProblemRules,
 } from '@altwise/contracts/audit-problems';
 import { looksLikeFileName } from '../../engines/page-context.ts';
+import { readable, siteName, words } from '../../engines/role.ts';
 
 /**
  * The audit's checks (issue 13, ADR 025): what is wrong with the alt text a page already has, as
@@ -554,7 +555,7 @@ function purposeProblem(image: PreparedImage): string | undefined {
   const target = image.facts.linkTarget;
   const words = target ? targetWords(target, image.facts.pageUrl) : undefined;
   if (!words || words.length === 0) return undefined;
-  const altWords = image.key.split(' ').filter((word) => word.length >= 2 && !stopWords.has(word));
+  const altWords = meaningfulWords(name);
   if (altWords.some((word) => words.some((other) => wordsMatch(word, other)))) return undefined;
   return `The image is the only content of ${where}, but its ${image.nameKind} ${quote(name)} describes the picture and shares no word with where the link goes.`;
 }
@@ -597,15 +598,15 @@ const imageFilePath = /\.(jpe?g|png|gif|webp|svg|avif|bmp|tiff?|heic|heif)$/i;
 const filePage = /(^|\/)(file|image|datei|fichier|archivo|bestand|special:filepath)[:/]/i;
 const localeSegment = /^[a-z]{2}(?:[-_][a-z]{2,4})?$/i;
 const homeSegment = /^(index|home|default|start|main)(\.[a-z]{2,5})?$/i;
-const secondLevel = new Set(['co', 'com', 'org', 'net', 'ac', 'gov', 'edu', 'ne', 'or', 'go']);
 
 /**
  * The words a link's target offers as its purpose, or undefined when it cannot be compared: only
  * targets whose address names the destination are used. A same-page link gives its fragment's words
- * ("#opening-hours"); a site's root gives "home" and the site's name; a path of one segment without
- * digits gives that segment's words ("/pricing", "/contact-us", another site's "/shopexample", with
- * that site's name). Deeper paths (/products/blue-vase-123, /blog/2026/…) are left alone: their last
- * segment is often an id or a slug of the very thing the picture shows, so a description is fine there.
+ * ("#opening-hours"); a site's root gives "home" and the site's name; a path of one segment that
+ * reads as words (engines/role.ts `readable`: "p123" or a hex id reads as nothing) gives those words
+ * ("/pricing", "/contact-us", another site's "/shopexample", with that site's name). Deeper paths
+ * (/products/blue-vase-123, /blog/2026/…) are left alone: their last segment is often an id or a slug
+ * of the very thing the picture shows, so a description is fine there.
  */
 function targetWords(target: string, pageUrl: string): string[] | undefined {
   let url: URL;
@@ -623,37 +624,27 @@ function targetWords(target: string, pageUrl: string): string[] | undefined {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
   const path = decodeSafely(url.pathname);
   if (imageFilePath.test(path) || filePage.test(path)) return undefined;
-  const wordsOf = (text: string) =>
-    text
-      .toLowerCase()
-      .split(/[^\p{L}\p{N}]+/u)
-      .filter((word) => word.length >= 2 && !/^\d+$/.test(word) && !stopWords.has(word));
   const samePage =
     page && url.origin === page.origin && url.pathname === page.pathname && url.search === page.search;
   if (samePage) {
-    const words = wordsOf(decodeSafely(url.hash.slice(1)));
-    return words.length > 0 ? words : undefined;
+    const fragment = meaningfulWords(readable(decodeSafely(url.hash.slice(1))) ?? '');
+    return fragment.length > 0 ? fragment : undefined;
   }
-  const site = siteLabel(url.hostname);
-  const otherSite = !page || siteLabel(page.hostname) !== site;
+  const site = meaningfulWords(siteName(url.hostname) ?? '');
+  const otherSite = !page || siteName(page.hostname) !== siteName(url.hostname);
   const segments = path
     .split('/')
     .filter((segment) => segment && !localeSegment.test(segment) && !homeSegment.test(segment));
-  if (segments.length === 0) return site ? ['home', site] : ['home'];
-  const [segment] = segments;
-  if (segments.length > 1 || !segment || /\d/.test(segment)) return undefined;
-  const words = wordsOf(segment);
-  if (words.length === 0) return undefined;
-  return otherSite && site ? [...words, site] : words;
+  if (segments.length === 0) return ['home', ...site];
+  if (segments.length > 1) return undefined;
+  const named = meaningfulWords(readable(segments[0] ?? '') ?? '');
+  if (named.length === 0) return undefined;
+  return otherSite ? [...named, ...site] : named;
 }
 
-function siteLabel(hostname: string): string {
-  const labels = hostname
-    .toLowerCase()
-    .replace(/^www\./, '')
-    .split('.');
-  if (labels.length >= 3 && secondLevel.has(labels.at(-2) ?? '')) return labels.at(-3) ?? '';
-  return (labels.length >= 2 ? labels.at(-2) : labels[0]) ?? '';
+/** Lower-case words of two letters or more, without numbers and words that name nothing ("the", "html"). */
+function meaningfulWords(text: string): string[] {
+  return words(text).filter((word) => word.length >= 2 && !/^\d+$/.test(word) && !stopWords.has(word));
 }
 
 function wordsMatch(a: string, b: string): boolean {

@@ -419,10 +419,10 @@ const fillerWords = new Set([
 
 /** The kind words when the alt (normalised) is made of kind and filler words only, else undefined. */
 function kindOnly(key: string): string | undefined {
-  const words = key.split(' ').filter(Boolean);
-  const kinds = words.filter((word) => kindWords.has(word));
+  const parts = key.split(' ').filter(Boolean);
+  const kinds = parts.filter((word) => kindWords.has(word));
   if (kinds.length === 0) return undefined;
-  const onlyKinds = words.every((word) => kindWords.has(word) || fillerWords.has(word) || /^\d+$/.test(word));
+  const onlyKinds = parts.every((word) => kindWords.has(word) || fillerWords.has(word) || /^\d+$/.test(word));
   return onlyKinds ? kinds.join(', ') : undefined;
 }
 
@@ -553,10 +553,10 @@ function purposeProblem(image: PreparedImage): string | undefined {
   if (control !== 'link' || image.facts.element === 'input-image' || !describesPicture(name))
     return undefined;
   const target = image.facts.linkTarget;
-  const words = target ? targetWords(target, image.facts.pageUrl) : undefined;
-  if (!words || words.length === 0) return undefined;
+  const destination = target ? targetWords(target, image.facts.pageUrl) : undefined;
+  if (!destination || destination.length === 0) return undefined;
   const altWords = meaningfulWords(name);
-  if (altWords.some((word) => words.some((other) => wordsMatch(word, other)))) return undefined;
+  if (altWords.some((word) => destination.some((other) => wordsMatch(word, other)))) return undefined;
   return `The image is the only content of ${where}, but its ${image.nameKind} ${quote(name)} describes the picture and shares no word with where the link goes.`;
 }
 

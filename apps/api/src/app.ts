@@ -22,6 +22,8 @@ import { type AccountsService, createAccountsService } from './modules/accounts/
 import { createSessionTokens, resolveJwtSecret } from './modules/accounts/session-tokens.ts';
 import { apiKeysRoutes } from './modules/api-keys/routes.ts';
 import { type ApiKeysService, createApiKeysService } from './modules/api-keys/service.ts';
+import { auditRoutes } from './modules/audit/routes.ts';
+import { type AuditService, createAuditService } from './modules/audit/service.ts';
 import { createPaymentProvider } from './modules/billing/create-payment-provider.ts';
 import { billingRoutes, paymentWebhookRoutes } from './modules/billing/routes.ts';
 import { sandboxCheckoutRoutes } from './modules/billing/sandbox-checkout-routes.ts';
@@ -90,6 +92,8 @@ export type AppDeps = {
   studio: StudioService;
   /** Bulk alt-text generation: batches, their jobs and progress. */
   generation: GenerationService;
+  /** Alt-text audits of pages, sites and sitemaps (issue 13, ADR 026). */
+  audits: AuditService;
   /** Set when PAYMENT_PROVIDER=sandbox: the embedded provider behind /buy/{productId}. */
   sandboxPayments: SandboxProvider | null;
 };
@@ -264,8 +268,16 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       runsWorkers,
       logger: app.log,
     });
+    const audits = createAuditService({
+      db: database.db,
+      queue,
+      fetch: config.fetch,
+      runsWorkers,
+      logger: app.log,
+    });
     await queue.start();
-    if (runsWorkers) await startWorkers(queue, { files, mail, credits, generation }, options.workOptions);
+    if (runsWorkers)
+      await startWorkers(queue, { files, mail, credits, generation, audits }, options.workOptions);
 
     app.decorate('config', config);
     app.decorate('deps', {
@@ -288,6 +300,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       imageEngine,
       studio,
       generation,
+      audits,
       sandboxPayments: payments.sandbox,
     });
   } catch (error) {
@@ -303,6 +316,9 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     await instance.deps.generation
       .close()
       .catch((error) => instance.log.error({ err: error }, 'stopping generation failed'));
+    await instance.deps.audits
+      .close()
+      .catch((error) => instance.log.error({ err: error }, 'stopping audits failed'));
     // Workers finish their current job before the database goes away.
     await instance.deps.queue
       .stop()
@@ -360,6 +376,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     await app.register(reelsRoutes, { prefix: API_BASE, reels: app.deps.reels });
     await app.register(studioRoutes, { prefix: API_BASE, studio: app.deps.studio });
     await app.register(generationRoutes, { prefix: API_BASE, generation: app.deps.generation });
+    await app.register(auditRoutes, { prefix: API_BASE, audits: app.deps.audits });
     if (app.deps.billing.sandboxPayments)
       await app.register(sandboxCheckoutRoutes, {
         payments: app.deps.billing.sandboxPayments,

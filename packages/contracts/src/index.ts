@@ -1,4 +1,5 @@
 export * from './api-keys.ts';
+export * from './audit.ts';
 export * from './audit-problems.ts';
 export * from './auth.ts';
 export * from './billing.ts';

@@ -56,6 +56,8 @@ import { scrapeRoutes } from './modules/scrape/routes.ts';
 import { createScrapeService, type ScrapeService } from './modules/scrape/service.ts';
 import { studioRoutes } from './modules/studio/routes.ts';
 import { createStudioService, type StudioService } from './modules/studio/service.ts';
+import { webhooksRoutes } from './modules/webhooks/routes.ts';
+import { createWebhooksService, type WebhooksService } from './modules/webhooks/service.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorHandlerPlugin, sendFrameworkError } from './plugins/error-handler.ts';
@@ -92,6 +94,8 @@ export type AppDeps = {
   studio: StudioService;
   /** Bulk alt-text generation: batches, their jobs and progress. */
   generation: GenerationService;
+  /** Outgoing webhooks: endpoints, signed deliveries and their retries (issue 14, ADR 029). */
+  webhooks: WebhooksService;
   /** Alt-text audits of pages, sites and sitemaps (issue 13, ADR 026). */
   audits: AuditService;
   /** Set when PAYMENT_PROVIDER=sandbox: the embedded provider behind /buy/{productId}. */
@@ -259,6 +263,13 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     });
     const imageEngine = options.imageEngine ?? createImageEngine(config.images);
     const studio = createStudioService({ db: database.db, files, engine, imageEngine, logger: app.log });
+    const webhooks = createWebhooksService({
+      db: database.db,
+      queue,
+      fetch: config.fetch,
+      delivery: config.webhooks,
+      logger: app.log,
+    });
     const generation = createGenerationService({
       db: database.db,
       queue,
@@ -267,6 +278,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       config,
       runsWorkers,
       logger: app.log,
+      onBatchFinished: (tx, batchId) => webhooks.emitBatchFinished(tx, batchId),
     });
     const audits = createAuditService({
       db: database.db,
@@ -277,7 +289,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     });
     await queue.start();
     if (runsWorkers)
-      await startWorkers(queue, { files, mail, credits, generation, audits }, options.workOptions);
+      await startWorkers(queue, { files, mail, credits, generation, audits, webhooks }, options.workOptions);
 
     app.decorate('config', config);
     app.decorate('deps', {
@@ -300,6 +312,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       imageEngine,
       studio,
       generation,
+      webhooks,
       audits,
       sandboxPayments: payments.sandbox,
     });
@@ -376,6 +389,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     await app.register(reelsRoutes, { prefix: API_BASE, reels: app.deps.reels });
     await app.register(studioRoutes, { prefix: API_BASE, studio: app.deps.studio });
     await app.register(generationRoutes, { prefix: API_BASE, generation: app.deps.generation });
+    await app.register(webhooksRoutes, { prefix: API_BASE, webhooks: app.deps.webhooks });
     await app.register(auditRoutes, { prefix: API_BASE, audits: app.deps.audits });
     if (app.deps.billing.sandboxPayments)
       await app.register(sandboxCheckoutRoutes, {

@@ -261,6 +261,8 @@ export type AppConfig = {
   };
   /** Bulk alt-text generation (modules/generation, ADR 015). */
   generation: GenerationConfig;
+  /** Outgoing webhooks (modules/webhooks, ADR 029): the answer's time limit and the retry schedule. */
+  webhooks: { timeoutMs: number; retryBaseMs: number; retryMaxDelayMs: number; retryWindowMs: number };
 };
 
 export type GenerationConfig = {
@@ -500,6 +502,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retryDelayMs: e.GENERATION_RETRY_DELAY_MS,
       leaseSeconds: e.GENERATION_LEASE_SECONDS,
       rateLimitPerMinute: e.GENERATION_RATE_LIMIT_PER_MINUTE,
+    },
+    webhooks: {
+      timeoutMs: 10_000,
+      retryBaseMs: 30_000,
+      retryMaxDelayMs: 3_600_000,
+      retryWindowMs: 24 * 3_600_000,
     },
   };
 }

@@ -13,3 +13,4 @@ export * from './messages.ts';
 export * from './plans.ts';
 export * from './routes.ts';
 export * from './scrape.ts';
+export * from './webhooks.ts';

@@ -10,6 +10,8 @@ export const jobNames = {
   generateBatch: 'generation.batch',
   /** Audits the pages of one alt-text audit (modules/audit); a second run only finishes what is left. */
   runAudit: 'audit.run',
+  /** One attempt of one outgoing webhook delivery (modules/webhooks); it queues its own retry. */
+  deliverWebhook: 'webhooks.deliver',
   /** Refunds paid work (open credit reservations) a stopped process left past its lease (ADR 024). */
   recoverAbandonedCredits: 'credits.recover-abandoned',
 } as const;
@@ -22,6 +24,7 @@ export type JobPayloads = {
   'mail.send': { mailId: string };
   'generation.batch': { batchId: string };
   'audit.run': { auditId: string };
+  'webhooks.deliver': { deliveryId: string; attempt: number; since: string };
   'credits.recover-abandoned': { limit?: number };
 };
 
@@ -39,6 +42,8 @@ export const jobQueueOptions: Record<
   'generation.batch': { retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 3 * 3600 },
   // Pages are stored and claimed one by one: a retry resumes at the first page not yet scanned.
   'audit.run': { retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 3 * 3600 },
+  // The delivery schedules its own retries (ADR 029); a job retry only covers a crash mid-attempt.
+  'webhooks.deliver': { retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 120 },
   'credits.recover-abandoned': { retryLimit: 3, retryDelay: 60, retryBackoff: true, expireInSeconds: 300 },
 };
 

@@ -3,6 +3,7 @@ import type { CreditsService } from '../modules/credits/service.ts';
 import type { FilesService } from '../modules/files/service.ts';
 import type { GenerationService } from '../modules/generation/service.ts';
 import type { MailService } from '../modules/mail/service.ts';
+import type { WebhooksService } from '../modules/webhooks/service.ts';
 import { generateBatchHandler } from './handlers/generate-batch.ts';
 import { purgeExpiredFilesHandler } from './handlers/purge-expired-files.ts';
 import { sendMailHandler } from './handlers/send-mail.ts';
@@ -17,6 +18,7 @@ export async function startWorkers(
     mail: MailService;
     credits: CreditsService;
     generation?: GenerationService;
+    webhooks?: WebhooksService;
     audits?: AuditService;
   },
   options: WorkOptions = {},
@@ -56,6 +58,17 @@ export async function startWorkers(
       { ...options, concurrency: Math.max(options.concurrency ?? 1, 4) },
     );
     await audits.resumeUnfinishedAudits();
+  }
+  const { webhooks } = deps;
+  if (webhooks) {
+    // Receivers answer slowly (up to the 10 s limit): several deliveries at once.
+    await queue.work(
+      jobNames.deliverWebhook,
+      async (job) => {
+        await webhooks.deliver(job.data);
+      },
+      { ...options, concurrency: Math.max(options.concurrency ?? 1, 4) },
+    );
   }
   for (const name of retiredSchedules) await queue.unschedule(name);
   for (const schedule of jobSchedules) {

@@ -1,10 +1,11 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * Standard Webhooks (standardwebhooks.com), the scheme Dodo Payments signs with: headers
  * `webhook-id`, `webhook-timestamp` (Unix seconds) and `webhook-signature` ("v1,<base64 HMAC-SHA256
  * of `${id}.${timestamp}.${body}`>", several space-separated allowed). A secret may carry the
  * `whsec_` prefix; the rest is base64 key bytes. Any other string is used as raw UTF-8 key bytes.
+ * Payments verify incoming webhooks with it; outgoing webhooks (modules/webhooks) sign with it.
  */
 
 /** Timestamps further than this from now are refused (replay window). */
@@ -18,6 +19,11 @@ export class WebhookVerificationError extends Error {
 }
 
 export type WebhookHeaders = Record<string, string | string[] | undefined>;
+
+/** A new signing secret: `whsec_` and 32 random bytes in base64. */
+export function createWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
 
 function keyBytes(secret: string): Buffer {
   return secret.startsWith('whsec_')

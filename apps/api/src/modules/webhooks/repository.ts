@@ -1,0 +1,165 @@
+import { and, arrayContains, asc, count, desc, eq, sql } from 'drizzle-orm';
+import type { DbExecutor } from '../../db/client.ts';
+import { generationBatches } from '../../db/tables/generation-batches.ts';
+import { generationItems } from '../../db/tables/generation-items.ts';
+import { libraryImages } from '../../db/tables/library-images.ts';
+import {
+  type WebhookDeliveryStatus,
+  webhookDeliveries,
+  webhookEndpoints,
+} from '../../db/tables/webhook-endpoints.ts';
+
+export async function countEndpoints(db: DbExecutor, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.userId, userId));
+  return row?.n ?? 0;
+}
+
+export async function insertEndpoint(
+  db: DbExecutor,
+  endpoint: { userId: string; url: string; events: string[]; secret: string },
+) {
+  const [row] = await db.insert(webhookEndpoints).values(endpoint).returning();
+  if (!row) throw new Error('insert returned no row');
+  return row;
+}
+
+export function listEndpoints(db: DbExecutor, userId: string) {
+  return db
+    .select()
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.userId, userId))
+    .orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id));
+}
+
+export async function findEndpoint(db: DbExecutor, userId: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.userId, userId)));
+  return row ?? null;
+}
+
+export async function deleteEndpoint(db: DbExecutor, userId: string, id: string): Promise<boolean> {
+  const rows = await db
+    .delete(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.userId, userId)))
+    .returning({ id: webhookEndpoints.id });
+  return rows.length === 1;
+}
+
+/** The endpoint's most recent deliveries, newest first. */
+export function listDeliveries(db: DbExecutor, endpointId: string, limit: number) {
+  return db
+    .select()
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.endpointId, endpointId))
+    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+    .limit(limit);
+}
+
+export async function findDelivery(db: DbExecutor, endpointId: string, deliveryId: string) {
+  const [row] = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, endpointId)));
+  return row ?? null;
+}
+
+/** A delivery with the URL and secret it is sent with. */
+export async function findDeliveryToSend(db: DbExecutor, deliveryId: string) {
+  const [row] = await db
+    .select({ delivery: webhookDeliveries, url: webhookEndpoints.url, secret: webhookEndpoints.secret })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .where(eq(webhookDeliveries.id, deliveryId));
+  return row ?? null;
+}
+
+/** The user's endpoints subscribed to `event`. */
+export function findSubscribedEndpoints(db: DbExecutor, userId: string, event: string) {
+  return db
+    .select({ id: webhookEndpoints.id })
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.userId, userId), arrayContains(webhookEndpoints.events, [event])));
+}
+
+/** One delivery per endpoint, event and subject: rows that exist already are skipped. Returns the new ids. */
+export async function insertDeliveries(
+  db: DbExecutor,
+  rows: { endpointId: string; event: string; subject: string; payload: unknown }[],
+): Promise<string[]> {
+  if (rows.length === 0) return [];
+  const inserted = await db
+    .insert(webhookDeliveries)
+    .values(rows)
+    .onConflictDoNothing({
+      target: [webhookDeliveries.endpointId, webhookDeliveries.event, webhookDeliveries.subject],
+    })
+    .returning({ id: webhookDeliveries.id });
+  return inserted.map((row) => row.id);
+}
+
+/**
+ * Records one attempt, only while the delivery is still at attempt `attempt` and pending (a
+ * redelivery or a duplicate job changes nothing). Answers whether this call recorded it.
+ */
+export async function recordAttempt(
+  db: DbExecutor,
+  deliveryId: string,
+  attempt: number,
+  result: { status: WebhookDeliveryStatus; statusCode: number | null; error: string | null },
+): Promise<boolean> {
+  const rows = await db
+    .update(webhookDeliveries)
+    .set({
+      status: result.status,
+      attempts: attempt + 1,
+      lastStatusCode: result.statusCode,
+      lastError: result.error,
+      lastAttemptAt: sql`now()`,
+      ...(result.status === 'delivered' ? { deliveredAt: sql`now()` } : {}),
+    })
+    .where(
+      and(
+        eq(webhookDeliveries.id, deliveryId),
+        eq(webhookDeliveries.attempts, attempt),
+        eq(webhookDeliveries.status, 'pending'),
+      ),
+    )
+    .returning({ id: webhookDeliveries.id });
+  return rows.length === 1;
+}
+
+/** A delivered or failed delivery goes back to pending; answers its attempt count, or null if pending. */
+export async function reopenDelivery(db: DbExecutor, deliveryId: string): Promise<number | null> {
+  const [row] = await db
+    .update(webhookDeliveries)
+    .set({ status: 'pending' })
+    .where(and(eq(webhookDeliveries.id, deliveryId), sql`${webhookDeliveries.status} <> 'pending'`))
+    .returning({ attempts: webhookDeliveries.attempts });
+  return row?.attempts ?? null;
+}
+
+/** A finished batch with its images and their alt text, in upload order (at most `maxImages`). */
+export async function findFinishedBatch(db: DbExecutor, batchId: string, maxImages: number) {
+  const [batch] = await db.select().from(generationBatches).where(eq(generationBatches.id, batchId));
+  if (!batch) return null;
+  const images = await db
+    .select({
+      position: generationItems.position,
+      src: generationItems.src,
+      status: generationItems.status,
+      error: generationItems.error,
+      libraryImageId: generationItems.libraryImageId,
+      altText: libraryImages.altText,
+    })
+    .from(generationItems)
+    .leftJoin(libraryImages, eq(libraryImages.id, generationItems.libraryImageId))
+    .where(eq(generationItems.batchId, batchId))
+    .orderBy(asc(generationItems.position))
+    .limit(maxImages);
+  return { batch, images };
+}

@@ -1,0 +1,135 @@
+import {
+  createdWebhookSchema,
+  createWebhookRequestSchema,
+  listWebhookDeliveriesResponseSchema,
+  listWebhooksResponseSchema,
+  WEBHOOK_ENDPOINTS_MAX,
+  webhookDeliveryParamsSchema,
+  webhookDeliverySchema,
+  webhookEventTypes,
+  webhookParamsSchema,
+} from '@altwise/contracts/webhooks';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { WebhooksService } from './service.ts';
+
+const bearerAuth = [{ bearerAuth: [] }];
+/** Managing webhooks needs the signed-in session, never an API key (issue 14, ADR 028). */
+const sessionOnly = { sessionOnly: true };
+const tags = ['webhooks'];
+
+/** Outgoing webhooks (issue 14, ADR 029), under /api/v1. */
+export async function webhooksRoutes(app: FastifyInstance, options: { webhooks: WebhooksService }) {
+  const { webhooks } = options;
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+
+  typed.post(
+    '/webhooks',
+    {
+      onRequest: app.requireUser,
+      config: sessionOnly,
+      schema: {
+        tags,
+        summary: 'Register a webhook endpoint (its signing secret is shown in this answer only)',
+        description:
+          `Events: ${webhookEventTypes.join(', ')}. Each delivery is a JSON POST \`{type, timestamp, data}\` signed with ` +
+          'Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of ' +
+          '"{id}.{timestamp}.{body}" keyed with the base64 part of the secret>`). A 2xx within 10 seconds is a success; ' +
+          'anything else is retried with exponential backoff for up to 24 hours. Redirects are not followed. ' +
+          '400 for a URL that is not http(s), or that resolves to a private or local address. ' +
+          `At most ${WEBHOOK_ENDPOINTS_MAX} webhooks per account (409 beyond). Needs a signed-in session.`,
+        security: bearerAuth,
+        body: createWebhookRequestSchema,
+        response: { 201: createdWebhookSchema },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return reply.code(201).send(await webhooks.createWebhook(request.user.id, request.body));
+    },
+  );
+
+  typed.get(
+    '/webhooks',
+    {
+      onRequest: app.requireUser,
+      config: sessionOnly,
+      schema: {
+        tags,
+        summary: 'The caller’s webhook endpoints, oldest first (never their secrets)',
+        description: 'Needs a signed-in session.',
+        security: bearerAuth,
+        response: { 200: listWebhooksResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return webhooks.listWebhooks(request.user.id);
+    },
+  );
+
+  typed.delete(
+    '/webhooks/:id',
+    {
+      onRequest: app.requireUser,
+      config: sessionOnly,
+      schema: {
+        tags,
+        summary: 'Delete a webhook endpoint and its deliveries',
+        description: 'Deliveries not yet sent are dropped. 404 when the webhook is not the caller’s.',
+        security: bearerAuth,
+        params: webhookParamsSchema,
+        response: { 204: z.null().describe('Deleted') },
+      },
+    },
+    async (request, reply) => {
+      await webhooks.deleteWebhook(request.user.id, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  typed.get(
+    '/webhooks/:id/deliveries',
+    {
+      onRequest: app.requireUser,
+      config: sessionOnly,
+      schema: {
+        tags,
+        summary: 'The webhook’s 50 most recent deliveries, newest first',
+        description:
+          '`status`: pending (being sent or waiting for a retry), delivered (a 2xx) or failed (retries ran out). ' +
+          '`attempts` counts every try; `lastStatusCode` and `lastError` describe the latest. 404 when the webhook is not the caller’s.',
+        security: bearerAuth,
+        params: webhookParamsSchema,
+        response: { 200: listWebhookDeliveriesResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return webhooks.listDeliveries(request.user.id, request.params.id);
+    },
+  );
+
+  typed.post(
+    '/webhooks/:id/deliveries/:deliveryId/redeliver',
+    {
+      onRequest: app.requireUser,
+      config: sessionOnly,
+      schema: {
+        tags,
+        summary: 'Send a delivered or failed delivery again',
+        description:
+          'Queues the same event (same `webhook-id`, a new timestamp and signature) with a fresh 24-hour retry window. ' +
+          '202 with the delivery, now pending; 409 while it is still pending; 404 when the webhook or delivery is not the caller’s.',
+        security: bearerAuth,
+        params: webhookDeliveryParamsSchema,
+        response: { 202: webhookDeliverySchema },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(202)
+        .send(await webhooks.redeliver(request.user.id, request.params.id, request.params.deliveryId)),
+  );
+}

@@ -354,6 +354,31 @@ describe('outgoing webhooks', () => {
     );
   });
 
+  it('needs a signed-in session: an API key gets 403 SESSION_REQUIRED', async () => {
+    const user = await createUser(t);
+    const key = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/api-keys',
+      payload: { name: 'ci' },
+      headers: user.auth,
+    });
+    expect(key.statusCode).toBe(201);
+    const { id } = (await createWebhook(t, user, { url: `${base}/ok`, events: ['batch.completed'] })).json();
+    const withKey = { authorization: `Bearer ${key.json().key}` };
+    for (const call of [
+      { method: 'POST', url: '/api/v1/webhooks', payload: { url: `${base}/ok`, events: ['batch.failed'] } },
+      { method: 'GET', url: '/api/v1/webhooks' },
+      { method: 'DELETE', url: `/api/v1/webhooks/${id}` },
+      { method: 'GET', url: `/api/v1/webhooks/${id}/deliveries` },
+    ] as const) {
+      const response = await t.app.inject({ ...call, headers: withKey });
+      expect(response.statusCode, `${call.method} ${call.url}`).toBe(403);
+      expect(response.json()).toMatchObject({ code: 'SESSION_REQUIRED' });
+    }
+    const list = await t.app.inject({ method: 'GET', url: '/api/v1/webhooks', headers: user.auth });
+    expect(list.json().map((w: { id: string }) => w.id)).toEqual([id]);
+  });
+
   it('goes with the account: the user’s webhooks and their deliveries cascade', async () => {
     const user = await createUser(t);
     await createWebhook(t, user, { url: `${base}/ok`, events: ['batch.completed'] });

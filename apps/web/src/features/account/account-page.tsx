@@ -13,6 +13,7 @@ import { useProfile } from '../../lib/profile.ts';
 import { useForm } from '../../lib/use-form.ts';
 import { useChangePassword } from './api/change-password.ts';
 import { useUpdateProfile } from './api/update-profile.ts';
+import { ApiKeysSection } from './api-keys-section.tsx';
 import { DeleteAccountSection } from './delete-account-section.tsx';
 
 /** The account banner of SPEC.md §4: empty, loading ('Updating...'), success or error. */
@@ -209,6 +210,7 @@ export function AccountPage() {
         <div className="mt-8 flex flex-col gap-8">
           <ProfileForm profile={profile.data.user} onStatus={setStatus} />
           <ChangePasswordForm onStatus={setStatus} />
+          <ApiKeysSection />
           <DeleteAccountSection />
         </div>
       )}

@@ -1,0 +1,208 @@
+import {
+  type ApiKeyRecord,
+  type CreatedApiKey,
+  createApiKeyRequestSchema,
+  MAX_API_KEYS,
+} from '@altwise/contracts/api-keys';
+import { useId, useState } from 'react';
+import { Button } from '../../components/ui/button.tsx';
+import { Card } from '../../components/ui/card.tsx';
+import { Dialog } from '../../components/ui/dialog.tsx';
+import { MessageBanner } from '../../components/ui/message-banner.tsx';
+import { notify } from '../../components/ui/notify.ts';
+import { TextField } from '../../components/ui/text-field.tsx';
+import { isApiError, serverMessage } from '../../lib/api-error.ts';
+import { copyText } from '../../lib/copy-text.ts';
+import { useForm } from '../../lib/use-form.ts';
+import { useApiKeys, useCreateApiKey, useRevokeApiKey } from './api/api-keys.ts';
+
+export const apiKeyTexts = {
+  heading: 'API keys',
+  intro:
+    'Call the Altwise API from a script, a build or your CMS: send a key as “Authorization: Bearer ak_…”. A key can do what you can, except manage keys and webhooks, change your password, email or account, or pay.',
+  nameLabel: 'Key name',
+  nameHint: 'For example the script or site that will use it.',
+  create: 'Create key',
+  creating: 'Creating...',
+  createdTitle: 'Your new API key',
+  createdWarning: 'Copy this key now and keep it somewhere safe: it will not be shown again.',
+  keyLabel: 'New API key',
+  copy: 'Copy key',
+  copied: 'API key copied!',
+  done: 'I have saved it',
+  loading: 'Loading API keys...',
+  loadFailed: 'Could not load your API keys.',
+  none: 'You have no API keys yet.',
+  createFailed: 'Could not create the API key.',
+  never: 'Never used',
+  revoke: 'Revoke',
+  revokeTitle: 'Revoke this API key?',
+  revokeText: (key: ApiKeyRecord) =>
+    `Anything that uses “${key.name}” (${key.prefix}…) stops working at once. This cannot be undone.`,
+  cancel: 'Cancel',
+  confirmRevoke: 'Revoke key',
+  revoking: 'Revoking...',
+  revoked: 'API key revoked.',
+  revokeFailed: 'Could not revoke the API key.',
+} as const;
+
+const t = apiKeyTexts;
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const when = (iso: string) => dateTime.format(new Date(iso));
+const reason = (error: unknown, fallback: string) =>
+  isApiError(error) && error.status > 0 ? serverMessage(error) || fallback : fallback;
+
+function NewKeyPanel({ created, onDone }: { created: CreatedApiKey; onDone: () => void }) {
+  const warningId = useId();
+  return (
+    <section
+      aria-label={t.createdTitle}
+      className="flex flex-col gap-3 rounded-lg border border-amber-600 bg-amber-50 p-4"
+    >
+      <h3 className="font-semibold text-slate-900">{t.createdTitle}</h3>
+      <p id={warningId} className="text-slate-900">
+        {t.createdWarning}
+      </p>
+      <TextField
+        label={t.keyLabel}
+        value={created.key}
+        readOnly
+        aria-describedby={warningId}
+        onFocus={(event) => event.currentTarget.select()}
+      />
+      <div className="flex flex-wrap gap-3">
+        <Button onClick={() => copyText(created.key, t.copied)}>{t.copy}</Button>
+        <Button variant="secondary" onClick={onDone}>
+          {t.done}
+        </Button>
+      </div>
+    </section>
+  );
+}
+
+function KeyList({ onRevoke }: { onRevoke: (key: ApiKeyRecord) => void }) {
+  const keys = useApiKeys();
+  if (keys.isPending)
+    return (
+      <p role="status" className="text-slate-800">
+        {t.loading}
+      </p>
+    );
+  if (keys.isError) return <MessageBanner type="error">{reason(keys.error, t.loadFailed)}</MessageBanner>;
+  if (keys.data.length === 0) return <p className="text-slate-800">{t.none}</p>;
+  return (
+    <ul aria-label="Your API keys" className="divide-y divide-slate-200 rounded-lg border border-slate-300">
+      {keys.data.map((key) => (
+        <li key={key.id} className="flex flex-wrap items-center justify-between gap-3 p-3">
+          <div className="flex flex-col gap-0.5">
+            <span className="font-medium text-slate-900">{key.name}</span>
+            <span className="font-mono text-sm text-slate-800">{key.prefix}…</span>
+            <span className="text-sm text-slate-700">
+              Created {when(key.createdAt)} · {key.lastUsedAt ? `Last used ${when(key.lastUsedAt)}` : t.never}
+            </span>
+          </div>
+          <Button
+            variant="secondary"
+            size="sm"
+            aria-label={`${t.revoke} ${key.name}`}
+            onClick={() => onRevoke(key)}
+          >
+            {t.revoke}
+          </Button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * The /account screen's "API keys" section (issue 14, ADR 028): create a key (shown once, with a copy
+ * button and a warning), the list with each key's last use, and revoking with a confirmation dialog.
+ */
+export function ApiKeysSection() {
+  const form = useForm(createApiKeyRequestSchema, { name: '' });
+  const create = useCreateApiKey();
+  const revoke = useRevokeApiKey();
+  const [created, setCreated] = useState<CreatedApiKey | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [revoking, setRevoking] = useState<ApiKeyRecord | null>(null);
+  const introId = useId();
+
+  const onSubmit = form.handleSubmit((values) => {
+    setFailure(null);
+    create.mutate(values, {
+      onSuccess: (key) => {
+        form.reset({ name: '' });
+        setCreated(key);
+      },
+      onError: (error) => setFailure(reason(error, t.createFailed)),
+    });
+  });
+
+  const confirmRevoke = () => {
+    if (!revoking) return;
+    revoke.mutate(revoking.id, {
+      onSuccess: () => {
+        setRevoking(null);
+        notify.success(t.revoked);
+      },
+      onError: (error) => {
+        setRevoking(null);
+        setFailure(reason(error, t.revokeFailed));
+      },
+    });
+  };
+
+  return (
+    <Card title={t.heading}>
+      <div className="flex flex-col gap-4">
+        <p id={introId} className="text-slate-800">
+          {t.intro}
+        </p>
+        {failure ? (
+          <MessageBanner type="error">
+            <p>{failure}</p>
+          </MessageBanner>
+        ) : null}
+        {created ? <NewKeyPanel created={created} onDone={() => setCreated(null)} /> : null}
+        <form noValidate onSubmit={onSubmit} aria-describedby={introId} className="flex flex-col gap-3">
+          <TextField
+            label={t.nameLabel}
+            hint={`${t.nameHint} At most ${MAX_API_KEYS} keys.`}
+            autoComplete="off"
+            aria-required
+            {...form.field('name')}
+          />
+          <div>
+            <Button type="submit" isLoading={create.isPending} loadingText={t.creating}>
+              {t.create}
+            </Button>
+          </div>
+        </form>
+        <KeyList onRevoke={setRevoking} />
+      </div>
+      <Dialog
+        open={revoking !== null}
+        onClose={() => {
+          if (!revoke.isPending) setRevoking(null);
+        }}
+        title={t.revokeTitle}
+      >
+        {revoking ? <p className="text-slate-800">{t.revokeText(revoking)}</p> : null}
+        <div className="mt-6 flex justify-end gap-3">
+          <Button variant="secondary" disabled={revoke.isPending} onClick={() => setRevoking(null)}>
+            {t.cancel}
+          </Button>
+          <Button
+            variant="danger"
+            isLoading={revoke.isPending}
+            loadingText={t.revoking}
+            onClick={confirmRevoke}
+          >
+            {t.confirmRevoke}
+          </Button>
+        </div>
+      </Dialog>
+    </Card>
+  );
+}

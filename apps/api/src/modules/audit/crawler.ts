@@ -1,7 +1,7 @@
 import { MAX_SCRAPE_HTML_BYTES } from '@altwise/contracts/scrape';
 import { Semaphore } from '../../lib/throttle.ts';
 import { SafeFetchError, safeFetch } from '../../net/safe-fetch.ts';
-import type { FetchSettings } from '../scrape/service.ts';
+import { decode, type FetchSettings } from '../scrape/service.ts';
 import { allowEverything, parseRobots, type RobotsRules } from './robots.ts';
 
 /**
@@ -19,18 +19,6 @@ const htmlTypes = /^\s*(text\/html|application\/xhtml\+xml)\s*(;|$)/i;
 class OffOriginRedirect extends Error {}
 
 export type Fetched = { ok: true; url: URL; body: string; contentType: string } | { ok: false; note: string };
-
-function charsetOf(contentType: string): string {
-  return /charset\s*=\s*"?([\w.:-]+)/i.exec(contentType)?.[1] ?? 'utf-8';
-}
-
-function decode(body: Buffer, contentType: string): string {
-  try {
-    return new TextDecoder(charsetOf(contentType)).decode(body);
-  } catch {
-    return new TextDecoder('utf-8').decode(body);
-  }
-}
 
 export type Crawler = ReturnType<typeof createCrawler>;
 

@@ -19,7 +19,8 @@ function charsetOf(contentType: string): string {
   return /charset\s*=\s*"?([\w.:-]+)/i.exec(contentType)?.[1] ?? 'utf-8';
 }
 
-function decode(body: Buffer, contentType: string): string {
+/** A fetched body as text, in the charset its content type names (else UTF-8). */
+export function decode(body: Buffer, contentType: string): string {
   try {
     return new TextDecoder(charsetOf(contentType)).decode(body);
   } catch {

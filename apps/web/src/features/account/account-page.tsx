@@ -15,6 +15,7 @@ import { useChangePassword } from './api/change-password.ts';
 import { useUpdateProfile } from './api/update-profile.ts';
 import { ApiKeysSection } from './api-keys-section.tsx';
 import { DeleteAccountSection } from './delete-account-section.tsx';
+import { WebhooksSection } from './webhooks-section.tsx';
 
 /** The account banner of SPEC.md §4: empty, loading ('Updating...'), success or error. */
 type Status =
@@ -211,6 +212,7 @@ export function AccountPage() {
           <ProfileForm profile={profile.data.user} onStatus={setStatus} />
           <ChangePasswordForm onStatus={setStatus} />
           <ApiKeysSection />
+          <WebhooksSection />
           <DeleteAccountSection />
         </div>
       )}

@@ -1,0 +1,301 @@
+import {
+  type CreatedWebhook,
+  createWebhookRequestSchema,
+  WEBHOOK_ENDPOINTS_MAX,
+  type Webhook,
+  type WebhookDelivery,
+  type WebhookEvent,
+  webhookEventTypes,
+} from '@altwise/contracts/webhooks';
+import { type FormEvent, useId, useState } from 'react';
+import { Button } from '../../components/ui/button.tsx';
+import { Card } from '../../components/ui/card.tsx';
+import { Dialog } from '../../components/ui/dialog.tsx';
+import { MessageBanner } from '../../components/ui/message-banner.tsx';
+import { notify } from '../../components/ui/notify.ts';
+import { TextField } from '../../components/ui/text-field.tsx';
+import { isApiError, serverMessage } from '../../lib/api-error.ts';
+import { copyText } from '../../lib/copy-text.ts';
+import { useCreateWebhook, useDeleteWebhook, useWebhookDeliveries, useWebhooks } from './api/webhooks.ts';
+
+export const webhookTexts = {
+  heading: 'Webhooks',
+  intro:
+    'Altwise can POST a signed JSON event to your server when a batch of images is done. Each request carries webhook-id, webhook-timestamp and webhook-signature headers (Standard Webhooks); check the signature with your signing secret.',
+  urlLabel: 'Endpoint URL',
+  urlHint: 'A public https address of your server.',
+  eventsLegend: 'Events to send',
+  eventLabels: {
+    'batch.completed': 'A batch completed (with the alt text of each image)',
+    'batch.failed': 'A batch failed',
+    'audit.completed': 'An audit completed',
+  } satisfies Record<WebhookEvent, string>,
+  add: 'Add webhook',
+  adding: 'Adding...',
+  createdTitle: 'Your webhook signing secret',
+  createdWarning: 'Copy this signing secret now and keep it on your server: it will not be shown again.',
+  secretLabel: 'Signing secret',
+  copy: 'Copy secret',
+  copied: 'Signing secret copied!',
+  done: 'I have saved it',
+  loading: 'Loading webhooks...',
+  loadFailed: 'Could not load your webhooks.',
+  none: 'You have no webhooks yet.',
+  createFailed: 'Could not add the webhook.',
+  deliveriesLabel: (url: string) => `Recent deliveries to ${url}`,
+  noDeliveries: 'No deliveries yet.',
+  deliveriesFailed: 'Could not load the deliveries.',
+  statusLabels: { pending: 'Pending', delivered: 'Delivered', failed: 'Failed' },
+  remove: 'Delete',
+  removeTitle: 'Delete this webhook?',
+  removeText: (webhook: Webhook) =>
+    `Events stop going to ${webhook.url} at once, and its delivery history is deleted. This cannot be undone.`,
+  cancel: 'Cancel',
+  confirmRemove: 'Delete webhook',
+  removing: 'Deleting...',
+  removed: 'Webhook deleted.',
+  removeFailed: 'Could not delete the webhook.',
+} as const;
+
+const t = webhookTexts;
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const when = (iso: string) => dateTime.format(new Date(iso));
+const reason = (error: unknown, fallback: string) =>
+  isApiError(error) && error.status > 0 ? serverMessage(error) || fallback : fallback;
+/** Deliveries shown per webhook. */
+const SHOWN_DELIVERIES = 5;
+
+function SecretPanel({ created, onDone }: { created: CreatedWebhook; onDone: () => void }) {
+  const warningId = useId();
+  return (
+    <section
+      aria-label={t.createdTitle}
+      className="flex flex-col gap-3 rounded-lg border border-amber-600 bg-amber-50 p-4"
+    >
+      <h3 className="font-semibold text-slate-900">{t.createdTitle}</h3>
+      <p id={warningId} className="text-slate-900">
+        {t.createdWarning}
+      </p>
+      <TextField
+        label={t.secretLabel}
+        value={created.secret}
+        readOnly
+        aria-describedby={warningId}
+        onFocus={(event) => event.currentTarget.select()}
+      />
+      <div className="flex flex-wrap gap-3">
+        <Button onClick={() => copyText(created.secret, t.copied)}>{t.copy}</Button>
+        <Button variant="secondary" onClick={onDone}>
+          {t.done}
+        </Button>
+      </div>
+    </section>
+  );
+}
+
+function deliveryLine(delivery: WebhookDelivery): string {
+  const parts = [
+    delivery.event,
+    t.statusLabels[delivery.status],
+    `${delivery.attempts} attempt${delivery.attempts === 1 ? '' : 's'}`,
+  ];
+  if (delivery.lastStatusCode !== null) parts.push(`HTTP ${delivery.lastStatusCode}`);
+  if (delivery.status !== 'delivered' && delivery.lastError) parts.push(delivery.lastError);
+  parts.push(when(delivery.createdAt));
+  return parts.join(' · ');
+}
+
+function Deliveries({ webhook }: { webhook: Webhook }) {
+  const deliveries = useWebhookDeliveries(webhook.id);
+  if (deliveries.isPending) return null;
+  if (deliveries.isError)
+    return <p className="text-sm text-red-800">{reason(deliveries.error, t.deliveriesFailed)}</p>;
+  if (deliveries.data.length === 0) return <p className="text-sm text-slate-700">{t.noDeliveries}</p>;
+  return (
+    <ul aria-label={t.deliveriesLabel(webhook.url)} className="flex flex-col gap-1 text-sm text-slate-800">
+      {deliveries.data.slice(0, SHOWN_DELIVERIES).map((delivery) => (
+        <li key={delivery.id}>{deliveryLine(delivery)}</li>
+      ))}
+    </ul>
+  );
+}
+
+function WebhookList({ onRemove }: { onRemove: (webhook: Webhook) => void }) {
+  const webhooks = useWebhooks();
+  if (webhooks.isPending)
+    return (
+      <p role="status" className="text-slate-800">
+        {t.loading}
+      </p>
+    );
+  if (webhooks.isError)
+    return <MessageBanner type="error">{reason(webhooks.error, t.loadFailed)}</MessageBanner>;
+  if (webhooks.data.length === 0) return <p className="text-slate-800">{t.none}</p>;
+  return (
+    <ul aria-label="Your webhooks" className="divide-y divide-slate-200 rounded-lg border border-slate-300">
+      {webhooks.data.map((webhook) => (
+        <li key={webhook.id} className="flex flex-col gap-2 p-3">
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <div className="flex min-w-0 flex-col gap-0.5">
+              <span className="break-all font-mono text-sm text-slate-900">{webhook.url}</span>
+              <span className="text-sm text-slate-700">
+                {webhook.events.join(', ')} · Added {when(webhook.createdAt)}
+              </span>
+            </div>
+            <Button
+              variant="secondary"
+              size="sm"
+              aria-label={`${t.remove} webhook ${webhook.url}`}
+              onClick={() => onRemove(webhook)}
+            >
+              {t.remove}
+            </Button>
+          </div>
+          <Deliveries webhook={webhook} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * The /account screen's "Webhooks" section (issue 14, ADR 029): add an endpoint (URL and events; the
+ * signing secret shown once with a copy button), the list with each endpoint's recent deliveries and
+ * their status, and deleting with a confirmation dialog.
+ */
+export function WebhooksSection() {
+  const create = useCreateWebhook();
+  const remove = useDeleteWebhook();
+  const [url, setUrl] = useState('');
+  const [events, setEvents] = useState<WebhookEvent[]>(['batch.completed']);
+  const [errors, setErrors] = useState<{ url?: string; events?: string }>({});
+  const [created, setCreated] = useState<CreatedWebhook | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [removing, setRemoving] = useState<Webhook | null>(null);
+  const introId = useId();
+  const eventsErrorId = useId();
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setFailure(null);
+    const parsed = createWebhookRequestSchema.safeParse({ url, events });
+    if (!parsed.success) {
+      const next: { url?: string; events?: string } = {};
+      for (const issue of parsed.error.issues) {
+        const field = issue.path[0] === 'events' ? 'events' : 'url';
+        next[field] ??= issue.message;
+      }
+      setErrors(next);
+      return;
+    }
+    setErrors({});
+    create.mutate(parsed.data, {
+      onSuccess: (webhook) => {
+        setUrl('');
+        setEvents(['batch.completed']);
+        setCreated(webhook);
+      },
+      onError: (error) => setFailure(reason(error, t.createFailed)),
+    });
+  };
+
+  const toggle = (name: WebhookEvent, on: boolean) =>
+    setEvents((current) =>
+      on
+        ? webhookEventTypes.filter((e) => e === name || current.includes(e))
+        : current.filter((e) => e !== name),
+    );
+
+  const confirmRemove = () => {
+    if (!removing) return;
+    remove.mutate(removing.id, {
+      onSuccess: () => {
+        setRemoving(null);
+        notify.success(t.removed);
+      },
+      onError: (error) => {
+        setRemoving(null);
+        setFailure(reason(error, t.removeFailed));
+      },
+    });
+  };
+
+  return (
+    <Card title={t.heading}>
+      <div className="flex flex-col gap-4">
+        <p id={introId} className="text-slate-800">
+          {t.intro}
+        </p>
+        {failure ? (
+          <MessageBanner type="error">
+            <p>{failure}</p>
+          </MessageBanner>
+        ) : null}
+        {created ? <SecretPanel created={created} onDone={() => setCreated(null)} /> : null}
+        <form noValidate onSubmit={onSubmit} aria-describedby={introId} className="flex flex-col gap-3">
+          <TextField
+            label={t.urlLabel}
+            hint={`${t.urlHint} At most ${WEBHOOK_ENDPOINTS_MAX} webhooks.`}
+            type="url"
+            inputMode="url"
+            autoComplete="off"
+            aria-required
+            value={url}
+            onChange={(event) => setUrl(event.target.value)}
+            error={errors.url}
+          />
+          <fieldset
+            className="flex flex-col gap-1"
+            aria-describedby={errors.events ? eventsErrorId : undefined}
+          >
+            <legend className="text-sm font-medium text-slate-900">{t.eventsLegend}</legend>
+            {webhookEventTypes.map((name) => (
+              <label key={name} className="flex items-center gap-2 text-slate-900">
+                <input
+                  type="checkbox"
+                  className="h-4 w-4"
+                  checked={events.includes(name)}
+                  onChange={(event) => toggle(name, event.target.checked)}
+                />
+                {t.eventLabels[name]}
+              </label>
+            ))}
+            {errors.events ? (
+              <p id={eventsErrorId} className="text-sm text-red-800">
+                {errors.events}
+              </p>
+            ) : null}
+          </fieldset>
+          <div>
+            <Button type="submit" isLoading={create.isPending} loadingText={t.adding}>
+              {t.add}
+            </Button>
+          </div>
+        </form>
+        <WebhookList onRemove={setRemoving} />
+      </div>
+      <Dialog
+        open={removing !== null}
+        onClose={() => {
+          if (!remove.isPending) setRemoving(null);
+        }}
+        title={t.removeTitle}
+      >
+        {removing ? <p className="text-slate-800">{t.removeText(removing)}</p> : null}
+        <div className="mt-6 flex justify-end gap-3">
+          <Button variant="secondary" disabled={remove.isPending} onClick={() => setRemoving(null)}>
+            {t.cancel}
+          </Button>
+          <Button
+            variant="danger"
+            isLoading={remove.isPending}
+            loadingText={t.removing}
+            onClick={confirmRemove}
+          >
+            {t.confirmRemove}
+          </Button>
+        </div>
+      </Dialog>
+    </Card>
+  );
+}

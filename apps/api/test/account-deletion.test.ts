@@ -179,6 +179,14 @@ describe('DELETE /api/v1/users/me (issue 12 fault 7)', () => {
         currentPeriodEnd: new Date(Date.now() + 86_400_000),
       });
 
+    const apiKey = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/api-keys',
+      headers: user.auth,
+      payload: { name: 'CMS' },
+    });
+    expect(apiKey.statusCode).toBe(201);
+
     const response = await deleteAccount(user, { password: PASSWORD });
     expect(response.statusCode, response.body).toBe(204);
     expect(response.body).toBe('');
@@ -201,6 +209,12 @@ describe('DELETE /api/v1/users/me (issue 12 fault 7)', () => {
     expect(await db().select().from(storedFiles).where(eq(storedFiles.ownerId, user.id))).toEqual([]);
     expect(await db().select().from(subscriptions).where(eq(subscriptions.userId, user.id))).toEqual([]);
     expect(await count('credit_ledger', sql`user_id = ${user.id}`)).toBe(0);
+    // API keys go with the account (ADR 028): the key stops working.
+    expect(await count('api_keys', sql`user_id = ${user.id}`)).toBe(0);
+    const withKey = { authorization: `Bearer ${apiKey.json().key}` };
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/v1/users/profile', headers: withKey })).statusCode,
+    ).toBe(401);
     expect(await count('mail_messages', sql`lower("to") = lower(${user.email})`)).toBe(0);
     // The payment stays, without the person.
     const [kept] = await db().select().from(payments).where(eq(payments.providerPaymentId, 'pay_kept'));

@@ -195,6 +195,24 @@ describe('API keys', () => {
     await createKey(t, user, 'after a revoke');
   });
 
+  it('holds the limit when many keys are created at once', async () => {
+    const user = await createUser(t);
+    const answers = await Promise.all(
+      Array.from({ length: MAX_API_KEYS + 5 }, (_, i) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/v1/api-keys',
+          headers: user.auth,
+          payload: { name: `k${i}` },
+        }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(MAX_API_KEYS);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(5);
+    expect(await listKeys(user)).toHaveLength(MAX_API_KEYS);
+  });
+
   it('answers 400 to a bad name', async () => {
     for (const payload of [{ name: '' }, { name: '   ' }, { name: 'x'.repeat(500) }, {}, { name: 42 }]) {
       const response = await t.app.inject({
@@ -278,6 +296,12 @@ describe('the per-key rate limit', () => {
       headers: user.auth,
     });
     expect(session.statusCode).toBe(200);
+    // A burst at once, on a fresh key: the upsert counts every request exactly once.
+    const third = await createKey(limited, user, 'third');
+    const burst = await Promise.all(Array.from({ length: 8 }, () => call(third.key)));
+    expect(burst.filter((answer) => answer.statusCode === 200)).toHaveLength(3);
+    expect(burst.filter((answer) => answer.statusCode === 429)).toHaveLength(5);
+
     const [counter] = await limited.app.deps.database.db
       .execute<{ requests: number }>(sql`select requests from api_key_usage where key_id = ${first.id}`)
       .then((result) => (result as unknown as { rows: { requests: number }[] }).rows);

@@ -22,6 +22,8 @@ import type { AuditImageFacts } from './checks.ts';
 
 /** Most images read from one page. */
 export const MAX_AUDIT_IMAGES_PER_PAGE = 1000;
+/** Most links read from one page (a site audit visits at most 500 pages anyway). */
+export const MAX_AUDIT_LINKS_PER_PAGE = 2000;
 /** Longest source kept for a `data:` or other non-http image. */
 const INLINE_SRC_MAX_CHARS = 100;
 /** Links to these are files, not pages: a site audit does not spend its pages on them. */
@@ -111,7 +113,11 @@ export function readPage(html: string, pageUrl: URL): PageReading {
       if (node.name === 'template' || node.name === 'script' || node.name === 'style') continue;
       const role = node.attribs.role?.trim().toLowerCase();
       if (headingTags.has(node.name)) heading = textOf(node) || heading;
-      if ((node.name === 'a' || node.name === 'area') && node.attribs.href?.trim()) {
+      if (
+        (node.name === 'a' || node.name === 'area') &&
+        node.attribs.href?.trim() &&
+        links.size < MAX_AUDIT_LINKS_PER_PAGE
+      ) {
         try {
           const target = new URL(node.attribs.href.trim(), baseUrl);
           if (target.origin === pageUrl.origin && !fileExtensions.test(target.pathname))

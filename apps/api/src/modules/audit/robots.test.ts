@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readPage } from './extract-page.ts';
+import { MAX_AUDIT_LINKS_PER_PAGE, readPage } from './extract-page.ts';
 import { parseRobots } from './robots.ts';
 import { readSitemap } from './sitemap.ts';
 
@@ -127,5 +127,15 @@ describe('readPage', () => {
       ['content', undefined],
     ]);
     expect(links).toEqual(['https://shop.test/about']);
+  });
+
+  it('reads at most MAX_AUDIT_LINKS_PER_PAGE links of a page', () => {
+    const html = Array.from(
+      { length: MAX_AUDIT_LINKS_PER_PAGE + 500 },
+      (_, i) => `<a href="/p/${i}">${i}</a>`,
+    ).join('');
+    const { links } = readPage(html, page);
+    expect(links).toHaveLength(MAX_AUDIT_LINKS_PER_PAGE);
+    expect(links[0]).toBe('https://shop.test/p/0');
   });
 });

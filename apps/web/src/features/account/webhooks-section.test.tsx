@@ -102,6 +102,24 @@ describe('the Webhooks section of /account', () => {
     expect(section.getByRole('button', { name: `Delete webhook ${cms.url}` })).toBeInTheDocument();
   });
 
+  it('sends a failed delivery again', async () => {
+    const calls = webhooksApi({
+      [`POST /webhooks/${cms.id}/deliveries/${deliveries[0]?.id}/redeliver`]: () =>
+        json({ ...deliveries[0], status: 'pending' }, 202),
+    });
+    const user = userEvent.setup();
+    const section = within(await openSection());
+    const recent = within(await section.findByRole('list', { name: t.deliveriesLabel(cms.url) }));
+    // Only the failed delivery offers it.
+    const buttons = recent.getAllByRole('button', { name: /^Send again: batch.completed of / });
+    expect(buttons).toHaveLength(1);
+    await user.click(buttons[0] as HTMLElement);
+    expect(await findToast(t.redelivered)).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([
+      `/webhooks/${cms.id}/deliveries/${deliveries[0]?.id}/redeliver`,
+    ]);
+  });
+
   it('adds a webhook and shows its signing secret once, with a copy button', async () => {
     const calls = webhooksApi();
     const user = userEvent.setup();

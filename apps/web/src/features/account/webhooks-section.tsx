@@ -16,7 +16,13 @@ import { notify } from '../../components/ui/notify.ts';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { isApiError, serverMessage } from '../../lib/api-error.ts';
 import { copyText } from '../../lib/copy-text.ts';
-import { useCreateWebhook, useDeleteWebhook, useWebhookDeliveries, useWebhooks } from './api/webhooks.ts';
+import {
+  useCreateWebhook,
+  useDeleteWebhook,
+  useRedeliverWebhook,
+  useWebhookDeliveries,
+  useWebhooks,
+} from './api/webhooks.ts';
 
 export const webhookTexts = {
   heading: 'Webhooks',
@@ -46,6 +52,9 @@ export const webhookTexts = {
   noDeliveries: 'No deliveries yet.',
   deliveriesFailed: 'Could not load the deliveries.',
   statusLabels: { pending: 'Pending', delivered: 'Delivered', failed: 'Failed' },
+  redeliver: 'Send again',
+  redelivered: 'The event is queued to be sent again.',
+  redeliverFailed: 'Could not send the event again.',
   remove: 'Delete',
   removeTitle: 'Delete this webhook?',
   removeText: (webhook: Webhook) =>
@@ -107,14 +116,33 @@ function deliveryLine(delivery: WebhookDelivery): string {
 
 function Deliveries({ webhook }: { webhook: Webhook }) {
   const deliveries = useWebhookDeliveries(webhook.id);
+  const redeliver = useRedeliverWebhook(webhook.id);
   if (deliveries.isPending) return null;
   if (deliveries.isError)
     return <p className="text-sm text-red-800">{reason(deliveries.error, t.deliveriesFailed)}</p>;
   if (deliveries.data.length === 0) return <p className="text-sm text-slate-700">{t.noDeliveries}</p>;
+  const sendAgain = (delivery: WebhookDelivery) =>
+    redeliver.mutate(delivery.id, {
+      onSuccess: () => notify.success(t.redelivered),
+      onError: (error) => notify.error(reason(error, t.redeliverFailed)),
+    });
   return (
     <ul aria-label={t.deliveriesLabel(webhook.url)} className="flex flex-col gap-1 text-sm text-slate-800">
       {deliveries.data.slice(0, SHOWN_DELIVERIES).map((delivery) => (
-        <li key={delivery.id}>{deliveryLine(delivery)}</li>
+        <li key={delivery.id} className="flex flex-wrap items-center gap-2">
+          <span>{deliveryLine(delivery)}</span>
+          {delivery.status === 'failed' ? (
+            <Button
+              variant="secondary"
+              size="sm"
+              aria-label={`${t.redeliver}: ${delivery.event} of ${when(delivery.createdAt)}`}
+              disabled={redeliver.isPending}
+              onClick={() => sendAgain(delivery)}
+            >
+              {t.redeliver}
+            </Button>
+          ) : null}
+        </li>
       ))}
     </ul>
   );

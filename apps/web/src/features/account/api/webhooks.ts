@@ -3,6 +3,7 @@ import {
   createdWebhookSchema,
   listWebhookDeliveriesResponseSchema,
   listWebhooksResponseSchema,
+  webhookDeliverySchema,
 } from '@altwise/contracts/webhooks';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
@@ -45,5 +46,19 @@ export function useDeleteWebhook() {
   return useMutation({
     mutationFn: (id: string) => api.delete<void>(`/webhooks/${encodeURIComponent(id)}`),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: webhooksQueryKey }),
+  });
+}
+
+/** POST /webhooks/{id}/deliveries/{deliveryId}/redeliver: a failed delivery is sent again. */
+export function useRedeliverWebhook(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (deliveryId: string) =>
+      api.post(
+        `/webhooks/${encodeURIComponent(id)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`,
+        undefined,
+        { schema: webhookDeliverySchema },
+      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: [...webhooksQueryKey, id, 'deliveries'] }),
   });
 }

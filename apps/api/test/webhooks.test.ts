@@ -354,6 +354,35 @@ describe('outgoing webhooks', () => {
     );
   });
 
+  it('answers 409 to a redelivery while the delivery is still pending, and emits an event once', async () => {
+    const user = await createUser(t);
+    const hook = (
+      await createWebhook(t, user, { url: `${base}/audits`, events: ['audit.completed'] })
+    ).json();
+    const emit = () =>
+      t.app.deps.database.db.transaction((tx) =>
+        t.app.deps.webhooks.emit(tx, user.id, 'audit.completed', 'audit-7', async () => ({
+          auditId: 'audit-7',
+        })),
+      );
+    expect(await emit()).toBe(1);
+    expect(await emit()).toBe(0);
+    const [pending] = await deliveriesOf(t, user, hook.id);
+    expect(pending).toMatchObject({ event: 'audit.completed', status: 'pending', attempts: 0 });
+    const early = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/webhooks/${hook.id}/deliveries/${pending?.id}/redeliver`,
+      headers: user.auth,
+    });
+    expect(early.statusCode).toBe(409);
+    const [hit] = await waitFor(async () => hitsOf('/audits').length > 0 && hitsOf('/audits'));
+    expect(JSON.parse(hit?.body ?? '{}')).toMatchObject({
+      type: 'audit.completed',
+      data: { auditId: 'audit-7' },
+    });
+    expect(hitsOf('/audits')).toHaveLength(1);
+  });
+
   it('needs a signed-in session: an API key gets 403 SESSION_REQUIRED', async () => {
     const user = await createUser(t);
     const key = await t.app.inject({

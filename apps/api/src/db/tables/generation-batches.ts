@@ -3,7 +3,7 @@ import { check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-o
 import { creditReservations } from './credit-reservations.ts';
 import { users } from './users.ts';
 
-export const generationSources = ['scrape', 'upload'] as const;
+export const generationSources = ['scrape', 'upload', 'csv'] as const;
 export type GenerationSource = (typeof generationSources)[number];
 
 export const generationBatchStatuses = ['queued', 'processing', 'completed', 'failed'] as const;

@@ -40,6 +40,12 @@ export const generationItems = pgTable(
     /** Storage key of an uploaded image (read from storage rather than fetched). */
     fileKey: text('file_key'),
     context: jsonb('context').$type<GenerationItemContext>().notNull().default({}),
+    /** The caller's own id for this image (a CSV import's `id` column), echoed in results.csv. */
+    externalId: text('external_id'),
+    /** BCP 47 tag the alt text is to be written in; null: the account's default, then the engine's. */
+    language: text('language'),
+    /** SEO keywords the engine may use where they truthfully describe the image. */
+    keywords: jsonb('keywords').$type<string[]>(),
     status: text('status', { enum: generationItemStatuses }).notNull().default('pending'),
     /** Why it failed, in words the user can act on. */
     error: text('error'),

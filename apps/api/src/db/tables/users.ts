@@ -23,6 +23,8 @@ export const users = pgTable(
     imageCredits: integer('image_credits').notNull().default(0),
     /** When the one welcome notification (POST /email/registration) was queued. */
     welcomeMailSentAt: timestamp('welcome_mail_sent_at', { withTimezone: true }),
+    /** BCP 47 tag alt text is written in when a request names none; null: the engine's default. */
+    defaultLanguage: text('default_language'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -213,6 +213,43 @@ describe('the public site, as a visitor sees it', () => {
     await context.close();
   });
 
+  it('serves /login and /register prerendered, each with its own title and text without JavaScript', async () => {
+    const context = await browser.newContext({ baseURL: baseURL(), javaScriptEnabled: false });
+    const noJs = await context.newPage();
+    await withPage(async (page) => {
+      const errors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(`${page.url()}: ${message.text()}`);
+      });
+      page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`));
+      for (const [route, title, heading] of [
+        ['/login', 'Log in – Altwise', 'Login to Your Account'],
+        ['/register', 'Create an Account – Altwise', 'Create an Account'],
+      ] as const) {
+        const response = await fetch(`${baseURL()}${route}`, { headers: { accept: 'text/html' } });
+        expect(response.status, route).toBe(200);
+        const html = await response.text();
+        expect(html, route).toContain(`<title>${title}</title>`);
+        expect(html, route).toContain(`data-prerendered="${route}"`);
+        // Submitted before the app takes over, the form must not put the password into the URL.
+        expect(html, route).toMatch(/<form method="post"/);
+
+        await noJs.goto(route);
+        expect(await noJs.title(), route).toBe(title);
+        expect(await noJs.locator('main h1').innerText(), route).toBe(heading);
+        expect(await noJs.getByLabel(/Email/).count(), route).toBeGreaterThan(0);
+
+        await page.goto(route);
+        await page.waitForLoadState('networkidle');
+        expect(await page.title(), route).toBe(title);
+        expect(await h1Text(page), route).toBe(heading);
+        await expectNoAxeViolations(page);
+      }
+      expect(errors).toEqual([]);
+    });
+    await context.close();
+  });
+
   it('serves robots.txt and a sitemap of the public pages', async () => {
     const robots = await fetch(`${baseURL()}/robots.txt`);
     expect(robots.status).toBe(200);
@@ -232,11 +269,28 @@ describe('the public site, as a visitor sees it', () => {
   it('keeps the public pages free of axe-core violations on a phone', async () => {
     await withPage(
       async (page) => {
-        for (const route of publicPages) {
+        for (const route of [...publicPages, '/login', '/register']) {
           await page.goto(route);
           await page.waitForLoadState('networkidle');
           await expectNoAxeViolations(page);
         }
+
+        // The landing page runs without the app (ADR 027): its menu still behaves as a modal dialog.
+        await page.goto('/');
+        const menuButton = page.getByRole('button', { name: 'Menu' });
+        await menuButton.click();
+        const menu = page.getByRole('dialog', { name: 'Menu' });
+        await menu.waitFor();
+        expect(await menuButton.getAttribute('aria-expanded')).toBe('true');
+        await expectNoAxeViolations(page);
+        await page.keyboard.press('Escape');
+        await menu.waitFor({ state: 'hidden' });
+        expect(await menuButton.getAttribute('aria-expanded')).toBe('false');
+        expect(await menuButton.evaluate((button) => button === document.activeElement)).toBe(true);
+        await menuButton.click();
+        await menu.getByRole('link', { name: 'Blogs' }).click();
+        await page.waitForURL('**/blogs');
+        expect(await h1Text(page)).toBe('Blogs');
       },
       { mobile: true },
     );

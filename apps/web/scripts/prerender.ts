@@ -54,6 +54,16 @@ async function loadPrerenderModule(): Promise<{ module: PrerenderModule; cleanup
   return { module, cleanup: () => rm(outDir, { recursive: true, force: true }) };
 }
 
+/**
+ * A form submitted before React takes over (Enter pressed while the scripts load) would be sent natively, and
+ * without a method that is a GET: /login?email=…&password=… in the address bar, the history and the server's
+ * logs. The prerendered forms say method="post" instead; React's submit handlers prevent the native submit
+ * once they run, and React does not patch attributes when it hydrates, so the app is unaffected.
+ */
+export function formsPostNatively(html: string): string {
+  return html.replace(/<form(?![^>]*\smethod=)/g, '<form method="post"');
+}
+
 /** Puts the page's HTML into #root and its title, description, canonical URL and Open Graph tags into <head>. */
 export function injectPage(
   template: string,
@@ -79,7 +89,7 @@ export function injectPage(
     .replace('</head>', `  ${head}\n  </head>`)
     .replace(
       '<div id="root"></div>',
-      `<div id="root" data-prerendered="${escapeHtml(pathname)}">${page.html}</div>`,
+      `<div id="root" data-prerendered="${escapeHtml(pathname)}">${formsPostNatively(page.html)}</div>`,
     )
     .replace(/\s*<noscript>[\s\S]*?<\/noscript>/, '');
   for (const needle of [
@@ -151,7 +161,11 @@ async function routePreloads(
 }
 
 async function main() {
-  const shell = await readFile(path.join(distDir, 'index.html'), 'utf8');
+  // Run again on the same build, index.html is already the prerendered landing page: start from spa.html.
+  const built = await readFile(path.join(distDir, 'index.html'), 'utf8');
+  const shell = built.includes('data-prerendered=')
+    ? await readFile(path.join(distDir, 'spa.html'), 'utf8')
+    : built;
   await writeFile(path.join(distDir, 'spa.html'), shell);
 
   const contentShell = await publicShell(shell);

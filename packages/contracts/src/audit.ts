@@ -5,6 +5,7 @@ import {
   auditProblemSchema,
   auditVerdictSchema,
 } from './audit-problems.ts';
+import { MAX_ALT_TEXT_CHARS } from './generation.ts';
 import { SCRAPE_URL_MAX_CHARS } from './scrape.ts';
 
 /**
@@ -60,6 +61,23 @@ export type StartAuditResponse = z.infer<typeof startAuditResponseSchema>;
 
 export const auditParamsSchema = z.object({ id: z.uuid({ error: 'There is no such audit.' }) });
 
+/**
+ * Where an image's fix stands: `generating` while its batch item is under way, `failed` when the
+ * engine failed on it (its credit is back; it can be fixed again); null when no fix is under way
+ * or the suggestion has arrived.
+ */
+export const auditFixStatusSchema = z.enum(['generating', 'failed']);
+export type AuditFixStatus = z.infer<typeof auditFixStatusSchema>;
+
+/** Each review state and how many images of the audit are in it. */
+export const auditReviewCountsSchema = z.object({
+  pending: z.number().int(),
+  accepted: z.number().int(),
+  rejected: z.number().int(),
+  edited: z.number().int(),
+});
+export type AuditReviewCounts = z.infer<typeof auditReviewCountsSchema>;
+
 export const auditCountsSchema = z.object({
   pass: z.number().int(),
   fail: z.number().int(),
@@ -86,6 +104,8 @@ export const auditSchema = z.object({
   counts: auditCountsSchema,
   /** How many images have each problem code. */
   problems: z.partialRecord(auditProblemCodeSchema, z.number().int()),
+  /** How many images have a suggestion in each review state. */
+  reviews: auditReviewCountsSchema,
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
 });
@@ -117,8 +137,10 @@ export const auditImageSchema = z.object({
   role: auditImageRoleSchema,
   verdict: auditVerdictSchema,
   problems: z.array(auditProblemSchema),
+  /** The generated alt text; for an edited image, the text the user saved. */
   suggestion: z.string().nullable(),
   reviewState: auditReviewStateSchema.nullable(),
+  fixStatus: auditFixStatusSchema.nullable(),
 });
 export type AuditImage = z.infer<typeof auditImageSchema>;
 
@@ -127,3 +149,76 @@ export const auditImagesResponseSchema = z.object({
   total: z.number().int(),
 });
 export type AuditImagesResponse = z.infer<typeof auditImagesResponseSchema>;
+
+/** Most images one POST /audits/{id}/fix or /review names. */
+export const MAX_AUDIT_FIX_IMAGES = 500;
+
+const auditImageIdsSchema = z
+  .array(z.uuid({ error: 'Each image id must be an image of this audit' }), {
+    error: 'imageIds must be a list of image ids',
+  })
+  .min(1, 'Select at least one image')
+  .max(MAX_AUDIT_FIX_IMAGES, `At most ${MAX_AUDIT_FIX_IMAGES} images at once`);
+
+/**
+ * POST /audits/{id}/fix. Without `imageIds`: every image whose verdict is `fail` and that has no
+ * suggestion yet and is not being fixed (at most MAX_AUDIT_FIX_IMAGES, in page order; call again for
+ * the rest). With `imageIds`: exactly those images, whatever their verdict (an explicit choice).
+ */
+export const fixAuditRequestSchema = z.strictObject({
+  imageIds: auditImageIdsSchema.optional(),
+});
+export type FixAuditRequest = z.infer<typeof fixAuditRequestSchema>;
+
+/** 202 of POST /audits/{id}/fix: the generation batch (follow it at /images/batches/{batchId}). */
+export const fixAuditResponseSchema = z.object({
+  batchId: z.uuid(),
+  /** The ids of the audit images queued, one credit each. */
+  images: z.array(z.uuid()),
+  creditsReserved: z.number().int().positive(),
+  remainingCredits: z.number().int().nonnegative(),
+  /** Failing images still without a suggestion that this call left for a next one (over the cap). */
+  remaining: z.number().int().nonnegative(),
+});
+export type FixAuditResponse = z.infer<typeof fixAuditResponseSchema>;
+
+export const auditReviewActionSchema = z.enum(['accept', 'reject', 'edit'], {
+  error: 'The action must be accept, reject or edit',
+});
+export type AuditReviewAction = z.infer<typeof auditReviewActionSchema>;
+
+/**
+ * POST /audits/{id}/review. Every named image must have a suggestion (409 otherwise, nothing
+ * changes). accept: the suggestion lands in the library; edit: `altText` lands instead; reject:
+ * nothing lands (409 for an image already accepted or edited: delete it in the library instead).
+ */
+export const reviewAuditRequestSchema = z
+  .strictObject({
+    imageIds: auditImageIdsSchema,
+    action: auditReviewActionSchema,
+    altText: z
+      .string({ error: 'altText must be text' })
+      .trim()
+      .min(1, 'Alt text cannot be empty')
+      .max(
+        MAX_ALT_TEXT_CHARS,
+        `Alt text must be at most ${MAX_ALT_TEXT_CHARS.toLocaleString('en-US')} characters`,
+      )
+      .optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.action === 'edit' && body.altText === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['altText'], message: 'Editing needs the alt text to save' });
+    }
+    if (body.action !== 'edit' && body.altText !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['altText'], message: 'altText goes only with the edit action' });
+    }
+  });
+export type ReviewAuditRequest = z.infer<typeof reviewAuditRequestSchema>;
+
+/** 200 of POST /audits/{id}/review: the images as they are now, and the audit's review counts. */
+export const reviewAuditResponseSchema = z.object({
+  items: z.array(auditImageSchema),
+  reviews: auditReviewCountsSchema,
+});
+export type ReviewAuditResponse = z.infer<typeof reviewAuditResponseSchema>;

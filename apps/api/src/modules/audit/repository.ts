@@ -1,15 +1,18 @@
-import { and, count, desc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import { type DbExecutor, queryRows } from '../../db/client.ts';
 import {
   type Audit,
   type AuditCounts,
   type AuditImage,
+  type AuditReviewState,
   type AuditScope,
   auditImages,
   auditPages,
   audits,
   type NewAuditImage,
 } from '../../db/tables/audits.ts';
+
+export type AuditReviewCounts = Record<AuditReviewState, number>;
 
 export type ClaimedPage = { id: string; url: string; depth: number };
 
@@ -321,4 +324,16 @@ export async function listImages(
     .limit(paging.pageSize)
     .offset((paging.page - 1) * paging.pageSize);
   return { rows: rows.map((row) => row.image), total: total?.n ?? 0 };
+}
+
+/** How many images of an audit are in each review state. */
+export async function countReviews(db: DbExecutor, auditId: string): Promise<AuditReviewCounts> {
+  const reviews: AuditReviewCounts = { pending: 0, accepted: 0, rejected: 0, edited: 0 };
+  const rows = await db
+    .select({ state: auditImages.reviewState, n: count() })
+    .from(auditImages)
+    .where(and(eq(auditImages.auditId, auditId), isNotNull(auditImages.reviewState)))
+    .groupBy(auditImages.reviewState);
+  for (const row of rows) if (row.state) reviews[row.state] = row.n;
+  return reviews;
 }

@@ -23,6 +23,7 @@ import { createCrawler } from './crawler.ts';
 import {
   auditsStartedSince,
   countActiveAudits,
+  countReviews,
   findAuditOf,
   insertAudit,
   listAuditsOf,
@@ -109,6 +110,7 @@ export function createAuditService(deps: {
       score: finished ? row.score : scoreOf(summary.counts),
       counts: summary.counts,
       problems: summary.problems,
+      reviews: await countReviews(db, row.id),
       createdAt: row.createdAt.toISOString(),
       finishedAt: row.finishedAt?.toISOString() ?? null,
     };
@@ -195,6 +197,7 @@ export function createAuditService(deps: {
           problems: row.problems as AuditProblem[],
           suggestion: row.suggestion,
           reviewState: row.reviewState,
+          fixStatus: null,
         })),
         total,
       };

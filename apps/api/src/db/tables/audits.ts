@@ -11,6 +11,9 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { AltTextReason } from '../../engines/types.ts';
+import { generationItems } from './generation-items.ts';
+import { libraryImages } from './library-images.ts';
 import { users } from './users.ts';
 
 export const auditScopes = ['page', 'site', 'sitemap'] as const;
@@ -107,11 +110,23 @@ export type AuditImageFactsRecord = {
 export type AuditImageProblemRecord = { code: string; severity: string; wcag: string[]; message: string };
 
 export const auditReviewStates = ['pending', 'accepted', 'rejected', 'edited'] as const;
+
+/** What the engine said with a suggestion, kept for the library row an accept lands. */
+export type AuditSuggestionDetails = {
+  engine: string | null;
+  model: string | null;
+  confidence: number | null;
+  reasons: AltTextReason[] | null;
+  needsReview: boolean;
+};
 export type AuditReviewState = (typeof auditReviewStates)[number];
 
 /**
  * One image of one audited page, at its position in the page; its facts, verdict and problems.
- * `suggestion` and `review_state` stay null until a fix writes one (issue 13, points 3 and 4).
+ * `suggestion` and `review_state` stay null until a fix writes one (issue 13, points 3 and 4, ADR
+ * 030): `generation_item_id` is the image's latest fix (an item of a batch with source `audit`,
+ * whose result lands here, not in the library); `library_image_id` the library row an accept or
+ * edit landed.
  */
 export const auditImages = pgTable(
   'audit_images',
@@ -134,11 +149,17 @@ export const auditImages = pgTable(
     problems: jsonb('problems').$type<AuditImageProblemRecord[]>().notNull().default([]),
     suggestion: text('suggestion'),
     reviewState: text('review_state', { enum: auditReviewStates }),
+    suggestionDetails: jsonb('suggestion_details').$type<AuditSuggestionDetails>(),
+    generationItemId: uuid('generation_item_id').references(() => generationItems.id, {
+      onDelete: 'set null',
+    }),
+    libraryImageId: uuid('library_image_id').references(() => libraryImages.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
     uniqueIndex('audit_images_page_id_position_idx').on(table.pageId, table.position),
     index('audit_images_audit_id_verdict_idx').on(table.auditId, table.verdict),
+    index('audit_images_generation_item_id_idx').on(table.generationItemId),
   ],
 );
 

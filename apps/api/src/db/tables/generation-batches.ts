@@ -3,7 +3,8 @@ import { check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-o
 import { creditReservations } from './credit-reservations.ts';
 import { users } from './users.ts';
 
-export const generationSources = ['scrape', 'upload', 'csv'] as const;
+/** `audit`: an audit's fix (ADR 030); its results land on the audit's images, not in the library. */
+export const generationSources = ['scrape', 'upload', 'csv', 'audit'] as const;
 export type GenerationSource = (typeof generationSources)[number];
 
 export const generationBatchStatuses = ['queued', 'processing', 'completed', 'failed'] as const;

@@ -8,7 +8,7 @@ import type { ImageSignals } from './types.ts';
  * model that reports no detections): size, format, kind from the pixels, colours and tone.
  */
 export function pixelSignals(
-  prepared: PreparedImage,
+  prepared: Pick<PreparedImage, 'original' | 'transparentShare'>,
   stats: PixelStats,
 ): Pick<
   ImageSignals,

@@ -2,10 +2,8 @@ import OpenAI from 'openai';
 import { z } from 'zod';
 import type { EngineOptions, OpenAiOptions } from '../engine-options.ts';
 import { EngineProviderError } from '../errors.ts';
-import { measurePixels } from '../image-stats.ts';
 import { cleanContext } from '../page-context.ts';
 import { pixelSignals } from '../pixel-signals.ts';
-import { encodeJpeg, prepareImage } from '../prepare-image.ts';
 import { altTextSystemPrompt, altTextUserPrompt, correctiveMessage } from '../prompts.ts';
 import { applyQualityRules } from '../quality-rules.ts';
 import { reviewVerdict } from '../review.ts';
@@ -19,6 +17,7 @@ import type {
   GenerateTextOptions,
   PageContext,
 } from '../types.ts';
+import { prepareModelImage } from './model-image.ts';
 
 /**
  * Any OpenAI-compatible chat-completions server with vision: OpenAI, Azure OpenAI, OpenRouter,
@@ -83,8 +82,7 @@ export function createOpenAiEngine(options: EngineOptions): AltTextEngine {
 
   async function describeImage(image: Uint8Array, describe: DescribeOptions = {}): Promise<AltTextResult> {
     const t0 = performance.now();
-    const prepared = await prepareImage(image, options.limits);
-    const [stats, jpeg] = await Promise.all([measurePixels(prepared), encodeJpeg(prepared)]);
+    const prepared = await prepareModelImage(image, options.limits);
     const tPrepared = performance.now();
     const context = cleanContext(describe.context);
     const decision = decideRole(context);
@@ -108,7 +106,10 @@ export function createOpenAiEngine(options: EngineOptions): AltTextEngine {
           },
           {
             type: 'image_url',
-            image_url: { url: `data:image/jpeg;base64,${jpeg.toString('base64')}`, detail: 'low' },
+            image_url: {
+              url: `data:${prepared.mime};base64,${prepared.data.toString('base64')}`,
+              detail: 'low',
+            },
           },
         ],
       },
@@ -156,7 +157,7 @@ export function createOpenAiEngine(options: EngineOptions): AltTextEngine {
       ]),
       ...(textInImage ? { textInImage } : {}),
       signals: {
-        ...pixelSignals(prepared, stats),
+        ...pixelSignals(prepared, prepared.stats),
         ...(textInImage ? { text: textInImage } : {}),
         contextUsed: Object.keys(context) as Array<keyof typeof context>,
         promptApplied: Boolean(describe.prompt),

@@ -116,6 +116,7 @@ describe('loadConfig', () => {
       jwtExpiresIn: '7d',
       google: null,
       rateLimit: { perIp: 50, perEmail: 10, windowSeconds: 900 },
+      apiKeyRateLimitPerMinute: 120,
     });
     expect(defaults.mail).toEqual({ smtpUrl: null, from: 'Altwise <no-reply@localhost>' });
     const configured = loadConfig({

@@ -78,15 +78,17 @@ describe('Drizzle schema and committed migrations', () => {
         table_name: string;
         column_name: string;
         data_type: string;
+        udt_name: string;
         is_nullable: string;
       }>(
         database.db,
-        sql`select table_name, column_name, data_type, is_nullable from information_schema.columns
+        sql`select table_name, column_name, data_type, udt_name, is_nullable from information_schema.columns
             where table_schema = 'public' and table_name <> '__drizzle_migrations'`,
       );
       const built = rows.map(
         (row) =>
-          `${row.table_name}.${row.column_name} ${row.data_type}${row.is_nullable === 'NO' ? ' not null' : ''}`,
+          // An array column reports data_type ARRAY; its element type is the udt name without the "_".
+          `${row.table_name}.${row.column_name} ${row.data_type === 'ARRAY' ? `${row.udt_name.slice(1)}[]` : row.data_type}${row.is_nullable === 'NO' ? ' not null' : ''}`,
       );
       const described = Object.values(latest.tables).flatMap((table) =>
         Object.values(table.columns).map(

@@ -44,8 +44,8 @@ beforeAll(async () => {
     const seen = hitsOf(url).length;
     if (url === '/flaky' && seen === 1) return void res.writeHead(500).end('down');
     if (url === '/slow' && seen === 1) {
-      // Longer than the test's 300 ms limit: the attempt counts as a timeout.
-      setTimeout(() => res.writeHead(200).end('late'), 1_200);
+      // Longer than the test's 1 s limit: the attempt counts as a timeout.
+      setTimeout(() => res.writeHead(200).end('late'), 2_500);
       return;
     }
     if (url === '/redirect') return void res.writeHead(302, { location: `${base}/redirect-target` }).end();
@@ -59,8 +59,8 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-/** Short limits so retries happen within the test: 300 ms per answer, 100 ms then 200 ms apart, for 1.5 s. */
-const fastDelivery = { timeoutMs: 300, retryBaseMs: 100, retryMaxDelayMs: 200, retryWindowMs: 1_500 };
+/** Short limits so retries happen within the test: 1 s per answer, 100 ms then 200 ms apart, for 2.5 s. */
+const fastDelivery = { timeoutMs: 1_000, retryBaseMs: 100, retryMaxDelayMs: 200, retryWindowMs: 2_500 };
 
 const createWebhook = (t: TestApp, user: TestUser, payload: unknown) =>
   t.app.inject({ method: 'POST', url: '/api/v1/webhooks', payload: payload as object, headers: user.auth });
@@ -324,7 +324,7 @@ describe('outgoing webhooks', () => {
     // The batch finishing once more (a second run of its job) sends nothing new.
     await t.app.deps.generation.runBatch(batchId);
     expect(hitsOf('/ok')).toHaveLength(2);
-  }, 30_000);
+  }, 60_000);
 
   it('delivers batch.failed when no image lands', async () => {
     const user = await createUser(t, 2);

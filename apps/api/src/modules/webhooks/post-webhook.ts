@@ -12,8 +12,8 @@ export type PostOutcome =
 /**
  * POSTs one signed webhook under the scraping SSRF rules (net/safe-fetch.ts): http or https only,
  * every resolved address checked inside the socket's lookup (no DNS rebinding), literal private IPs
- * refused, no redirect followed (a 3xx is an answer, and not a success). The whole exchange has
- * `timeoutMs`; the answer's body is read and dropped.
+ * refused, no redirect followed (a 3xx is an answer, and not a success). The request and the answer's
+ * status line have `timeoutMs`; the answer's body is not read (the connection is closed).
  */
 export async function postWebhook(
   address: string,
@@ -61,7 +61,8 @@ export async function postWebhook(
     }, options.timeoutMs);
     request.once('response', (response) => {
       const statusCode = response.statusCode ?? 0;
-      response.resume();
+      // The body is not needed: close the connection rather than let a receiver trickle it forever.
+      response.destroy();
       const ok = statusCode >= 200 && statusCode < 300;
       const redirect = statusCode >= 300 && statusCode < 400;
       finish({
@@ -74,7 +75,8 @@ export async function postWebhook(
             : `Answered with HTTP ${statusCode}.`,
       });
     });
-    request.once('error', (error) => {
+    // `on`, not `once`: destroying the request can emit a second error, which must not go unhandled.
+    request.on('error', (error) => {
       finish({
         ok: false,
         statusCode: null,

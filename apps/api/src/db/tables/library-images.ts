@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, jsonb, pgTable, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { AltTextReason } from '../../engines/types.ts';
 import { users } from './users.ts';
 
@@ -32,13 +32,28 @@ export const libraryImages = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
-    index('library_images_user_id_created_at_idx').on(table.userId, table.createdAt),
+    // Newest first is (created_at, id) descending: the id breaks ties (one statement's rows share
+    // created_at), so a page is a keyset seek and a deep page an index-only skip (ADR 032).
+    index('library_images_user_id_created_at_idx').on(table.userId, table.createdAt, table.id),
     // The "needs review" filter reads only flagged rows, newest first.
     index('library_images_needs_review_idx')
-      .on(table.userId, table.createdAt)
+      .on(table.userId, table.createdAt, table.id)
       .where(sql`${table.needsReview}`),
   ],
 );
+
+/**
+ * How many images each user's library holds, and how many of them need review: kept exact by
+ * triggers on library_images in the same statement that inserts, deletes or flags rows, whatever
+ * code path does it (ADR 032). A user without a row has none. Read instead of count(*) per page.
+ */
+export const libraryCounts = pgTable('library_counts', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  images: integer('images').notNull().default(0),
+  needsReview: integer('needs_review').notNull().default(0),
+});
 
 export type LibraryImage = typeof libraryImages.$inferSelect;
 export type NewLibraryImage = typeof libraryImages.$inferInsert;

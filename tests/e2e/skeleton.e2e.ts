@@ -14,7 +14,10 @@ afterAll(async () => {
 
 /** Every client route with a concrete value for its parameters. */
 const concreteRoutes = clientRoutePatterns.map((pattern) =>
-  pattern.replace(':plan', 'growth').replace(':token', 'not-a-real-token'),
+  pattern
+    .replace(':plan', 'growth')
+    .replace(':token', 'not-a-real-token')
+    .replace(':id', '00000000-0000-4000-8000-000000000000'),
 );
 const publicRoutes = [
   '/',

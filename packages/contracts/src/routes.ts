@@ -28,6 +28,10 @@ export const routes = {
   reelGenerator: '/reel-generator',
   generateContent: '/generate-content',
   history: '/history',
+  /** Alt-text audits (issue 13): the list and form, one audit, and its printable report. */
+  audit: '/audit',
+  auditDetail: (id: string) => `/audit/${encodeURIComponent(id)}`,
+  auditReport: (id: string) => `/audit/${encodeURIComponent(id)}/report`,
 } as const;
 
 /** Path patterns (React Router syntax) of every client route; the server serves index.html for these. */
@@ -59,4 +63,7 @@ export const clientRoutePatterns = [
   '/reel-generator',
   '/generate-content',
   '/history',
+  '/audit',
+  '/audit/:id',
+  '/audit/:id/report',
 ] as const;

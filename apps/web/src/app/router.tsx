@@ -134,6 +134,18 @@ export const routeTable: Record<ClientRoutePattern, RouteDefinition> = {
     access: 'guarded',
     load: () => import('../features/content/history-page.tsx').then((m) => m.HistoryPage),
   },
+  '/audit': {
+    access: 'guarded',
+    load: () => import('../features/audit/audit-page.tsx').then((m) => m.AuditPage),
+  },
+  '/audit/:id': {
+    access: 'guarded',
+    load: () => import('../features/audit/audit-detail-page.tsx').then((m) => m.AuditDetailPage),
+  },
+  '/audit/:id/report': {
+    access: 'guarded',
+    load: () => import('../features/audit/audit-report-page.tsx').then((m) => m.AuditReportPage),
+  },
 };
 
 function toRoute(pattern: string, definition: RouteDefinition): RouteObject {

@@ -45,13 +45,16 @@ export function AppShell() {
           aria-hidden="true"
         />
       ) : null}
-      {isAuthenticated ? <SignedInHeader /> : <PublicHeader />}
+      {/* Printed pages (the audit report) are the content alone. */}
+      <div className="print:hidden">{isAuthenticated ? <SignedInHeader /> : <PublicHeader />}</div>
       <main id="main" tabIndex={-1} className="flex-1" aria-busy={isNavigating || undefined}>
         <PageQueryProvider pathname={pathname}>
           <Outlet />
         </PageQueryProvider>
       </main>
-      <SiteFooter />
+      <div className="print:hidden">
+        <SiteFooter />
+      </div>
       <ScrollRestoration />
     </div>
   );

@@ -13,6 +13,7 @@ export const publicNavItems: readonly NavItem[] = [
 export const signedInNavItems: readonly NavItem[] = [
   { to: routes.dashboard, label: 'Dashboard' },
   { to: routes.images, label: 'Images' },
+  { to: routes.audit, label: 'Audit' },
   { to: routes.account, label: 'Account' },
   { to: routes.help, label: 'Help' },
 ];

@@ -1,0 +1,62 @@
+import type { AuditReviewState, AuditScope, AuditStatus } from '@altwise/contracts/audit';
+import type { AuditProblemCode, AuditVerdict } from '@altwise/contracts/audit-problems';
+
+export const scopeLabels: Record<AuditScope, string> = {
+  page: 'This page',
+  site: 'Whole site (linked pages)',
+  sitemap: 'Sitemap',
+};
+
+export const statusLabels: Record<AuditStatus, string> = {
+  queued: 'Queued',
+  running: 'Running',
+  completed: 'Completed',
+  failed: 'Failed',
+};
+
+export const verdictLabels: Record<AuditVerdict, string> = {
+  fail: 'Fail',
+  warning: 'Warning',
+  pass: 'Pass',
+  decorative: 'Decorative',
+};
+
+export const problemLabels: Record<AuditProblemCode, string> = {
+  missing: 'Missing alt',
+  'file-name': 'File name as alt',
+  placeholder: 'Placeholder alt',
+  vague: 'Vague alt',
+  'link-without-purpose': 'Link or button without purpose',
+  redundant: 'Redundant alt',
+  repeated: 'Repeated alt',
+  'too-long': 'Too long',
+  'decorative-with-alt': 'Decorative image with alt',
+  'empty-but-informative': 'Empty alt on an informative image',
+};
+
+export const reviewLabels: Record<AuditReviewState | 'none', string> = {
+  none: 'No suggestion',
+  pending: 'Pending',
+  accepted: 'Accepted',
+  rejected: 'Rejected',
+  edited: 'Edited',
+};
+
+export const verdictClasses: Record<AuditVerdict, string> = {
+  fail: 'bg-red-100 text-red-900',
+  warning: 'bg-amber-100 text-amber-900',
+  pass: 'bg-green-100 text-green-900',
+  decorative: 'bg-slate-200 text-slate-900',
+};
+
+/** A score (0 to 1, or null when there is no non-decorative image) as a percentage. */
+export function formatScore(score: number | null): string {
+  return score === null ? '–' : `${Math.round(score * 100)}%`;
+}
+
+export function formatDate(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime())
+    ? iso
+    : date.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+}

@@ -1,0 +1,92 @@
+import { type AuditImage, reviewAuditRequestSchema } from '@altwise/contracts/audit';
+import { type FormEvent, useId, useRef, useState } from 'react';
+import { Button } from '../../components/ui/button.tsx';
+import { Dialog } from '../../components/ui/dialog.tsx';
+
+/**
+ * Edit a suggestion before accepting it: the existing alt and the suggestion side by side, the
+ * suggestion in an editable textarea. Saving sends the review action `edit`.
+ */
+export function EditSuggestionDialog({
+  image,
+  number,
+  isSaving,
+  onSave,
+  onClose,
+}: {
+  image: AuditImage;
+  number: number;
+  isSaving: boolean;
+  onSave: (altText: string) => void;
+  onClose: () => void;
+}) {
+  const [value, setValue] = useState(image.suggestion ?? '');
+  const [touched, setTouched] = useState(false);
+  const textareaRef = useRef<HTMLTextAreaElement>(null);
+  const id = useId();
+  // The contract the server checks the review with.
+  const parsed = reviewAuditRequestSchema.safeParse({ imageIds: [image.id], action: 'edit', altText: value });
+  const problem = parsed.success
+    ? undefined
+    : parsed.error.issues.find((i) => i.path[0] === 'altText')?.message;
+  const error = touched ? problem : undefined;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setTouched(true);
+    if (!parsed.success || parsed.data.altText === undefined) {
+      textareaRef.current?.focus();
+      return;
+    }
+    onSave(parsed.data.altText);
+  };
+
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      title={`Edit suggestion for image ${number}`}
+      initialFocusRef={textareaRef}
+    >
+      <form onSubmit={submit} noValidate className="flex flex-col gap-4">
+        <p className="text-sm break-all text-slate-700">{image.src}</p>
+        <div className="text-sm">
+          <p className="font-medium text-slate-900">Existing alt</p>
+          <p className="text-slate-800">
+            {image.alt === null ? '(missing)' : image.alt === '' ? '(empty)' : image.alt}
+          </p>
+        </div>
+        <div className="flex flex-col gap-1">
+          <label htmlFor={id} className="text-sm font-medium text-slate-900">
+            Suggested alt text
+          </label>
+          <textarea
+            id={id}
+            ref={textareaRef}
+            name="altText"
+            rows={4}
+            value={value}
+            onChange={(event) => setValue(event.target.value)}
+            onBlur={() => setTouched(true)}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? `${id}-error` : undefined}
+            className={`rounded-md border bg-white px-3 py-2 text-slate-900 ${error ? 'border-red-700' : 'border-slate-500'}`}
+          />
+          {error ? (
+            <p id={`${id}-error`} className="text-sm font-medium text-red-700">
+              {error}
+            </p>
+          ) : null}
+        </div>
+        <div className="flex flex-wrap justify-end gap-3">
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" isLoading={isSaving} loadingText="Saving...">
+            Save and accept
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

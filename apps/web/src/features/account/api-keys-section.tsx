@@ -7,13 +7,16 @@ import {
 import { useId, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
-import { Dialog } from '../../components/ui/dialog.tsx';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { notify } from '../../components/ui/notify.ts';
 import { TextField } from '../../components/ui/text-field.tsx';
-import { isApiError, serverMessage } from '../../lib/api-error.ts';
-import { copyText } from '../../lib/copy-text.ts';
 import { useForm } from '../../lib/use-form.ts';
+import {
+  ConfirmDialog,
+  failureReason as reason,
+  ShownOncePanel,
+  formatWhen as when,
+} from './account-parts.tsx';
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from './api/api-keys.ts';
 
 export const apiKeyTexts = {
@@ -47,38 +50,6 @@ export const apiKeyTexts = {
 } as const;
 
 const t = apiKeyTexts;
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const when = (iso: string) => dateTime.format(new Date(iso));
-const reason = (error: unknown, fallback: string) =>
-  isApiError(error) && error.status > 0 ? serverMessage(error) || fallback : fallback;
-
-function NewKeyPanel({ created, onDone }: { created: CreatedApiKey; onDone: () => void }) {
-  const warningId = useId();
-  return (
-    <section
-      aria-label={t.createdTitle}
-      className="flex flex-col gap-3 rounded-lg border border-amber-600 bg-amber-50 p-4"
-    >
-      <h3 className="font-semibold text-slate-900">{t.createdTitle}</h3>
-      <p id={warningId} className="text-slate-900">
-        {t.createdWarning}
-      </p>
-      <TextField
-        label={t.keyLabel}
-        value={created.key}
-        readOnly
-        aria-describedby={warningId}
-        onFocus={(event) => event.currentTarget.select()}
-      />
-      <div className="flex flex-wrap gap-3">
-        <Button onClick={() => copyText(created.key, t.copied)}>{t.copy}</Button>
-        <Button variant="secondary" onClick={onDone}>
-          {t.done}
-        </Button>
-      </div>
-    </section>
-  );
-}
 
 function KeyList({ onRevoke }: { onRevoke: (key: ApiKeyRecord) => void }) {
   const keys = useApiKeys();
@@ -164,7 +135,18 @@ export function ApiKeysSection() {
             <p>{failure}</p>
           </MessageBanner>
         ) : null}
-        {created ? <NewKeyPanel created={created} onDone={() => setCreated(null)} /> : null}
+        {created ? (
+          <ShownOncePanel
+            title={t.createdTitle}
+            warning={t.createdWarning}
+            label={t.keyLabel}
+            value={created.key}
+            copyLabel={t.copy}
+            copiedMessage={t.copied}
+            doneLabel={t.done}
+            onDone={() => setCreated(null)}
+          />
+        ) : null}
         <form noValidate onSubmit={onSubmit} aria-describedby={introId} className="flex flex-col gap-3">
           <TextField
             label={t.nameLabel}
@@ -181,28 +163,18 @@ export function ApiKeysSection() {
         </form>
         <KeyList onRevoke={setRevoking} />
       </div>
-      <Dialog
+      <ConfirmDialog
         open={revoking !== null}
-        onClose={() => {
-          if (!revoke.isPending) setRevoking(null);
-        }}
         title={t.revokeTitle}
+        cancelLabel={t.cancel}
+        confirmLabel={t.confirmRevoke}
+        pendingLabel={t.revoking}
+        pending={revoke.isPending}
+        onCancel={() => setRevoking(null)}
+        onConfirm={confirmRevoke}
       >
         {revoking ? <p className="text-slate-800">{t.revokeText(revoking)}</p> : null}
-        <div className="mt-6 flex justify-end gap-3">
-          <Button variant="secondary" disabled={revoke.isPending} onClick={() => setRevoking(null)}>
-            {t.cancel}
-          </Button>
-          <Button
-            variant="danger"
-            isLoading={revoke.isPending}
-            loadingText={t.revoking}
-            onClick={confirmRevoke}
-          >
-            {t.confirmRevoke}
-          </Button>
-        </div>
-      </Dialog>
+      </ConfirmDialog>
     </Card>
   );
 }

@@ -10,12 +10,15 @@ import {
 import { type FormEvent, useId, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
-import { Dialog } from '../../components/ui/dialog.tsx';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { notify } from '../../components/ui/notify.ts';
 import { TextField } from '../../components/ui/text-field.tsx';
-import { isApiError, serverMessage } from '../../lib/api-error.ts';
-import { copyText } from '../../lib/copy-text.ts';
+import {
+  ConfirmDialog,
+  failureReason as reason,
+  ShownOncePanel,
+  formatWhen as when,
+} from './account-parts.tsx';
 import {
   useCreateWebhook,
   useDeleteWebhook,
@@ -67,40 +70,8 @@ export const webhookTexts = {
 } as const;
 
 const t = webhookTexts;
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const when = (iso: string) => dateTime.format(new Date(iso));
-const reason = (error: unknown, fallback: string) =>
-  isApiError(error) && error.status > 0 ? serverMessage(error) || fallback : fallback;
 /** Deliveries shown per webhook. */
 const SHOWN_DELIVERIES = 5;
-
-function SecretPanel({ created, onDone }: { created: CreatedWebhook; onDone: () => void }) {
-  const warningId = useId();
-  return (
-    <section
-      aria-label={t.createdTitle}
-      className="flex flex-col gap-3 rounded-lg border border-amber-600 bg-amber-50 p-4"
-    >
-      <h3 className="font-semibold text-slate-900">{t.createdTitle}</h3>
-      <p id={warningId} className="text-slate-900">
-        {t.createdWarning}
-      </p>
-      <TextField
-        label={t.secretLabel}
-        value={created.secret}
-        readOnly
-        aria-describedby={warningId}
-        onFocus={(event) => event.currentTarget.select()}
-      />
-      <div className="flex flex-wrap gap-3">
-        <Button onClick={() => copyText(created.secret, t.copied)}>{t.copy}</Button>
-        <Button variant="secondary" onClick={onDone}>
-          {t.done}
-        </Button>
-      </div>
-    </section>
-  );
-}
 
 function deliveryLine(delivery: WebhookDelivery): string {
   const parts = [
@@ -259,7 +230,18 @@ export function WebhooksSection() {
             <p>{failure}</p>
           </MessageBanner>
         ) : null}
-        {created ? <SecretPanel created={created} onDone={() => setCreated(null)} /> : null}
+        {created ? (
+          <ShownOncePanel
+            title={t.createdTitle}
+            warning={t.createdWarning}
+            label={t.secretLabel}
+            value={created.secret}
+            copyLabel={t.copy}
+            copiedMessage={t.copied}
+            doneLabel={t.done}
+            onDone={() => setCreated(null)}
+          />
+        ) : null}
         <form noValidate onSubmit={onSubmit} aria-describedby={introId} className="flex flex-col gap-3">
           <TextField
             label={t.urlLabel}
@@ -302,28 +284,18 @@ export function WebhooksSection() {
         </form>
         <WebhookList onRemove={setRemoving} />
       </div>
-      <Dialog
+      <ConfirmDialog
         open={removing !== null}
-        onClose={() => {
-          if (!remove.isPending) setRemoving(null);
-        }}
         title={t.removeTitle}
+        cancelLabel={t.cancel}
+        confirmLabel={t.confirmRemove}
+        pendingLabel={t.removing}
+        pending={remove.isPending}
+        onCancel={() => setRemoving(null)}
+        onConfirm={confirmRemove}
       >
         {removing ? <p className="text-slate-800">{t.removeText(removing)}</p> : null}
-        <div className="mt-6 flex justify-end gap-3">
-          <Button variant="secondary" disabled={remove.isPending} onClick={() => setRemoving(null)}>
-            {t.cancel}
-          </Button>
-          <Button
-            variant="danger"
-            isLoading={remove.isPending}
-            loadingText={t.removing}
-            onClick={confirmRemove}
-          >
-            {t.confirmRemove}
-          </Button>
-        </div>
-      </Dialog>
+      </ConfirmDialog>
     </Card>
   );
 }

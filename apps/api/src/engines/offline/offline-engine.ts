@@ -16,6 +16,7 @@ import type {
 } from '../types.ts';
 import { composeAltText } from './compose.ts';
 import { writeDraft } from './draft-writer.ts';
+import { addTruthfulKeywords } from './keywords.ts';
 import { ocrModelName } from './ocr.ts';
 import { visionModelName } from './vision.ts';
 import { WorkerPool } from './worker-pool.ts';
@@ -69,8 +70,18 @@ export function createOfflineEngine(options: EngineOptions): AltTextEngine {
       maxLength,
       ...clothing(prepared, models?.faces ?? []),
     });
+    // SEO keywords only where they name something seen or stated by the page (issue 14).
+    const worded = composition.decorative
+      ? { altText: composition.altText, reasons: [] }
+      : addTruthfulKeywords({
+          altText: composition.altText,
+          keywords: describe.keywords,
+          detections: composition.objects.map((o) => o.label),
+          context,
+          maxLength,
+        });
     const ruled = applyQualityRules({
-      altText: composition.altText,
+      altText: worded.altText,
       decorative: composition.decorative,
       maxLength,
       ...(context.fileName ? { fileName: context.fileName } : {}),
@@ -90,8 +101,8 @@ export function createOfflineEngine(options: EngineOptions): AltTextEngine {
       ...reviewVerdict(capConfidence(roleHint, composition.confidence), options.reviewThreshold),
       reasons:
         roleHint.kind === 'describe' && roleHint.maxConfidence !== undefined
-          ? [...roleHint.reasons, ...composition.reasons]
-          : [...composition.reasons, ...roleHint.reasons],
+          ? [...roleHint.reasons, ...composition.reasons, ...worded.reasons]
+          : [...composition.reasons, ...worded.reasons, ...roleHint.reasons],
       ...(composition.textInImage ? { textInImage: composition.textInImage } : {}),
       signals: {
         width: prepared.original.width,

@@ -15,12 +15,14 @@ export class AppError extends Error {
   readonly errors: FieldError[] | undefined;
   /** The failed work had been charged and its credits are back (the answer says `refunded: true`). */
   readonly refunded: boolean;
+  /** A 402 for work of a known size: the credits it needs in all (the answer's `creditsNeeded`). */
+  readonly creditsNeeded: number | undefined;
 
   constructor(
     statusCode: number,
     code: ErrorCode,
     message: string,
-    options: { errors?: FieldError[]; cause?: unknown; refunded?: boolean } = {},
+    options: { errors?: FieldError[]; cause?: unknown; refunded?: boolean; creditsNeeded?: number } = {},
   ) {
     super(message, { cause: options.cause });
     this.name = 'AppError';
@@ -28,6 +30,7 @@ export class AppError extends Error {
     this.code = code;
     this.errors = options.errors;
     this.refunded = options.refunded ?? false;
+    this.creditsNeeded = options.creditsNeeded;
   }
 }
 

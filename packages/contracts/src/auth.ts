@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { errorResponseSchema } from './errors.ts';
+import { languageSchema } from './generation.ts';
 import { messages } from './messages.ts';
 
 /** Length caps every account field shares (issue 3: names ≤ 100, email ≤ 254, password ≤ 256). */
@@ -98,6 +99,8 @@ export const profileUserSchema = sessionUserSchema.extend({
   apiRequestCount: z.number().int(),
   monthlyRequestCount: z.number().int(),
   contentHistory: z.array(contentHistoryItemSchema),
+  /** BCP 47 tag alt text is written in when a request names none; null: the engine's default. */
+  defaultLanguage: z.string().nullable(),
 });
 export const profileResponseSchema = z.object({ user: profileUserSchema });
 export type ProfileUser = z.infer<typeof profileUserSchema>;
@@ -105,6 +108,11 @@ export type ProfileUser = z.infer<typeof profileUserSchema>;
 export const updateProfileRequestSchema = z.strictObject({
   firstName: requiredText(m.register.firstNameRequired, NAME_MAX, 'First name'),
   lastName: requiredText(m.register.lastNameRequired, NAME_MAX, 'Last name'),
+  /** The account's default alt-text language (issue 14); empty or null clears it, absent keeps it. */
+  defaultLanguage: z
+    .union([z.literal(''), languageSchema])
+    .nullable()
+    .optional(),
 });
 
 export const changePasswordRequestSchema = z.strictObject({

@@ -14,6 +14,8 @@ export const errorResponseSchema = z.object({
     .optional(),
   /** Set when the failed work had been charged and its credits are back on the balance. */
   refunded: z.literal(true).optional(),
+  /** A 402 for work of a known size (a CSV import): the credits it needs in all. */
+  creditsNeeded: z.number().int().positive().optional(),
 });
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;
 
@@ -51,6 +53,8 @@ export const errorCodes = {
   /** An emailed link whose time is up. */
   tokenExpired: 'TOKEN_EXPIRED',
   insufficientCredits: 'INSUFFICIENT_CREDITS',
+  /** A language the configured alt-text engine cannot write (the offline engine writes English only). */
+  languageNotSupported: 'LANGUAGE_NOT_SUPPORTED',
   /** The card payment provider refused the card (the message is the provider's). */
   paymentDeclined: 'PAYMENT_DECLINED',
   /** The engine (alt text, image editing, writing) is busy; try again in a minute (503). */

@@ -45,6 +45,72 @@ const promptSchema = z
   )
   .optional();
 
+/** Most SEO keywords one request or CSV row takes, and the longest one. */
+export const MAX_KEYWORDS = 20;
+export const MAX_KEYWORD_CHARS = 60;
+/** CSV import (issue 14): most data rows and largest file one POST /images/import-csv takes. */
+export const MAX_IMPORT_ROWS = 100_000;
+export const MAX_IMPORT_BYTES = 50 * 1024 * 1024;
+/** Most rejected rows listed in the import's answer (`rejectedTotal` counts them all). */
+export const MAX_LISTED_REJECTIONS = 1_000;
+
+/** The message of the 422 a non-English language gets from the offline engine (issue 14). */
+export const offlineLanguageMessage =
+  'The offline engine writes English only; configure a vision model for other languages.';
+
+/** A BCP 47 tag, or null when it is not one; answered in its canonical form (`pt-br` → `pt-BR`). */
+export function canonicalLanguage(tag: string): string | null {
+  try {
+    const [canonical] = Intl.getCanonicalLocales(tag.trim());
+    return canonical ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a BCP 47 tag names English (any region or script). */
+export function isEnglish(tag: string): boolean {
+  return tag.toLowerCase() === 'en' || tag.toLowerCase().startsWith('en-');
+}
+
+/** `language`: a BCP 47 tag such as `en`, `de` or `pt-BR`. */
+export const languageSchema = z
+  .string()
+  .trim()
+  .max(35, 'language must be a BCP 47 tag such as en, de or pt-BR')
+  .transform((tag, ctx) => {
+    const canonical = canonicalLanguage(tag);
+    if (!canonical) {
+      ctx.addIssue({ code: 'custom', message: 'language must be a BCP 47 tag such as en, de or pt-BR' });
+      return z.NEVER;
+    }
+    return canonical;
+  });
+
+/** Keywords as a list, or as one string separated by `;` (a form field, a CSV cell). */
+export function splitKeywords(value: string): string[] {
+  return value
+    .split(';')
+    .map((keyword) => keyword.trim())
+    .filter(Boolean);
+}
+
+const keywordList = z
+  .array(
+    z
+      .string()
+      .trim()
+      .min(1, 'A keyword cannot be empty')
+      .max(MAX_KEYWORD_CHARS, `Each keyword must be at most ${MAX_KEYWORD_CHARS} characters`),
+    { error: 'keywords must be a list of words' },
+  )
+  .max(MAX_KEYWORDS, `At most ${MAX_KEYWORDS} keywords`);
+
+/** `keywords`: SEO keywords the engine uses only where they truthfully describe the image. */
+export const keywordsSchema = keywordList;
+/** The same from a multipart field: one string, keywords separated by `;`. */
+export const keywordsFieldSchema = z.string().transform(splitKeywords).pipe(keywordList);
+
 /**
  * POST /images/generate-alt-text (SPEC.md §7: {selectedImages, userId, chatGptPrompt}). `userId`
  * is the browser's; the server uses the signed-in user and refuses a different id (403).
@@ -58,6 +124,9 @@ export const generateAltTextRequestSchema = z.object({
   chatGptPrompt: promptSchema,
   /** The scraped page, recorded with the batch and given to the engine as context. */
   pageUrl: z.string().trim().max(2048).optional(),
+  /** The language to write in; default the account's, then the engine's. */
+  language: languageSchema.optional(),
+  keywords: keywordsSchema.optional(),
 });
 export type GenerateAltTextRequest = z.input<typeof generateAltTextRequestSchema>;
 
@@ -65,7 +134,46 @@ export type GenerateAltTextRequest = z.input<typeof generateAltTextRequestSchema
 export const uploadAndGenerateFieldsSchema = z.object({
   userId: z.string().trim().optional(),
   chatGptPrompt: promptSchema,
+  language: languageSchema.optional(),
+  /** Separated by `;`. */
+  keywords: keywordsFieldSchema.optional(),
 });
+
+/** The text fields of POST /images/import-csv (the file comes as `file`). */
+export const importCsvFieldsSchema = z.object({
+  userId: z.string().trim().optional(),
+  chatGptPrompt: promptSchema,
+  /** Rows without a `language` cell are written in this one; default the account's. */
+  language: languageSchema.optional(),
+});
+
+/** Columns of an import file; `image_url` is required, every other is optional. */
+export const importColumns = [
+  'image_url',
+  'id',
+  'page_url',
+  'existing_alt',
+  'caption',
+  'keywords',
+  'language',
+] as const;
+export type ImportColumn = (typeof importColumns)[number];
+
+/** Answer of POST /images/import-csv: the accepted rows are one ordinary batch. */
+export const importCsvResponseSchema = z.object({
+  success: z.literal(true),
+  batchId: z.string(),
+  /** Rows queued (one credit each). */
+  accepted: z.number().int().positive(),
+  /** Rows whose image_url an earlier row already had (imported once). */
+  duplicates: z.number().int().nonnegative(),
+  /** The first 1,000 rows refused, by their line in the file (the header is line 1). */
+  rejected: z.array(z.object({ line: z.number().int().positive(), reason: z.string() })),
+  rejectedTotal: z.number().int().nonnegative(),
+  creditsReserved: z.number().int().positive(),
+  remainingCredits: z.number().int().nonnegative(),
+});
+export type ImportCsvResponse = z.infer<typeof importCsvResponseSchema>;
 
 export const batchStatuses = ['queued', 'processing', 'completed', 'failed'] as const;
 /**
@@ -139,7 +247,11 @@ export const editAltTextRequestSchema = z.strictObject({
 export type EditAltTextRequest = z.infer<typeof editAltTextRequestSchema>;
 
 /** POST /images/altText/{id}/regenerate (1 credit, refunded if it fails). */
-export const regenerateAltTextRequestSchema = z.object({ chatGptPrompt: promptSchema });
+export const regenerateAltTextRequestSchema = z.object({
+  chatGptPrompt: promptSchema,
+  language: languageSchema.optional(),
+  keywords: keywordsSchema.optional(),
+});
 
 export const regenerateAltTextResponseSchema = z.object({
   success: z.literal(true),

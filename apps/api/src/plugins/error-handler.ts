@@ -63,6 +63,7 @@ export function toErrorResponse(
     const body: ErrorResponse = { message: known.message, code: known.code };
     if (known.errors) body.errors = known.errors;
     if (known.refunded) body.refunded = true;
+    if (known.creditsNeeded !== undefined) body.creditsNeeded = known.creditsNeeded;
     return { statusCode: known.statusCode, body, log: known.statusCode >= 500 };
   }
 

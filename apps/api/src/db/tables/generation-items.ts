@@ -20,6 +20,8 @@ export type GenerationItemContext = {
   existingAlt?: string;
   /** The uploaded file's name. */
   fileName?: string;
+  /** The page the image is on (a CSV import's page_url). */
+  pageUrl?: string;
 };
 
 /**

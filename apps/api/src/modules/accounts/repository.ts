@@ -32,7 +32,12 @@ export async function insertUser(db: DbExecutor, user: NewUser): Promise<User> {
 export async function updateUser(
   db: DbExecutor,
   id: string,
-  changes: Partial<Pick<User, 'firstName' | 'lastName' | 'googleSub' | 'emailConfirmedAt' | 'passwordHash'>>,
+  changes: Partial<
+    Pick<
+      User,
+      'firstName' | 'lastName' | 'googleSub' | 'emailConfirmedAt' | 'passwordHash' | 'defaultLanguage'
+    >
+  >,
 ): Promise<User | undefined> {
   const [row] = await db
     .update(users)

@@ -206,12 +206,20 @@ export function createAccountsService(deps: {
           apiRequestCount: await getCreditsSpent(db, user.id),
           monthlyRequestCount: FREE_CREDITS,
           contentHistory: await getContentHistory(db, user.id),
+          defaultLanguage: user.defaultLanguage,
         },
       };
     },
 
-    async updateProfile(userId: string, input: { firstName: string; lastName: string }) {
-      const user = await updateUser(db, userId, { firstName: input.firstName, lastName: input.lastName });
+    async updateProfile(
+      userId: string,
+      input: { firstName: string; lastName: string; defaultLanguage?: string | null },
+    ) {
+      const user = await updateUser(db, userId, {
+        firstName: input.firstName,
+        lastName: input.lastName,
+        ...(input.defaultLanguage === undefined ? {} : { defaultLanguage: input.defaultLanguage || null }),
+      });
       if (!user) throw unauthorized();
       return {
         status: 'success' as const,

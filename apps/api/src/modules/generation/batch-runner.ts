@@ -15,6 +15,7 @@ import {
   finishBatch,
   finishItem,
   landItem,
+  landSuggestion,
   markBatchProcessing,
   recordRetry,
   releaseClaim,
@@ -76,7 +77,17 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
       fileKey: item.fileKey,
       context: { ...item.context, ...(batch.pageUrl ? { pageUrl: batch.pageUrl } : {}) },
       prompt: batch.prompt,
+      language: item.language,
+      keywords: item.keywords,
     });
+    if (batch.source === 'audit') {
+      // An audit's fix: the result waits on the audit image for the user's review (ADR 030).
+      const { altText, engine, model, confidence, reasons, needsReview } = result;
+      const details = { engine, model, confidence, reasons, needsReview };
+      if (!(await landSuggestion(db, { itemId: item.id, claimId }, { altText, details })))
+        throw new LostClaim();
+      return;
+    }
     const landed = await landItem(
       db,
       { itemId: item.id, claimId },

@@ -18,6 +18,10 @@ export type ImageToDescribe = {
   fileKey: string | null;
   context: PageContext;
   prompt?: string | null;
+  /** BCP 47; absent: the engine's default. */
+  language?: string | null;
+  /** SEO keywords, used only where they truthfully describe the image. */
+  keywords?: string[] | null;
 };
 
 // Defined with the other domain errors, which the error handler maps to HTTP in one place.
@@ -97,6 +101,8 @@ export async function describeOnce(deps: DescribeDeps, image: ImageToDescribe): 
     await deps.limiter.take();
     return await deps.engine.describeImage(bytes, {
       ...(image.prompt ? { prompt: image.prompt } : {}),
+      ...(image.language ? { language: image.language } : {}),
+      ...(image.keywords?.length ? { keywords: image.keywords } : {}),
       context: image.context,
     });
   } finally {

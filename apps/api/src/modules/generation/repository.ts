@@ -10,8 +10,9 @@ import {
   generationItems,
   type NewGenerationItem,
 } from '../../db/tables/generation-items.ts';
-import type { NewLibraryImage } from '../../db/tables/library-images.ts';
+import { libraryImages, type NewLibraryImage } from '../../db/tables/library-images.ts';
 import { storedFiles } from '../../db/tables/stored-files.ts';
+import { users } from '../../db/tables/users.ts';
 
 export async function insertBatch(db: DbExecutor, batch: NewGenerationBatch): Promise<GenerationBatch> {
   const [row] = await db.insert(generationBatches).values(batch).returning();
@@ -19,8 +20,48 @@ export async function insertBatch(db: DbExecutor, batch: NewGenerationBatch): Pr
   return row;
 }
 
+/** Rows per INSERT: a 100,000-row import stays far below Postgres's 65,535 parameters a statement. */
+const INSERT_CHUNK = 1_000;
+
 export async function insertItems(db: DbExecutor, items: NewGenerationItem[]): Promise<void> {
-  if (items.length > 0) await db.insert(generationItems).values(items);
+  for (let start = 0; start < items.length; start += INSERT_CHUNK)
+    await db.insert(generationItems).values(items.slice(start, start + INSERT_CHUNK));
+}
+
+/** The account's default alt-text language (BCP 47), if it has set one. */
+export async function findDefaultLanguage(db: DbExecutor, userId: string): Promise<string | null> {
+  const [row] = await db.select({ language: users.defaultLanguage }).from(users).where(eq(users.id, userId));
+  return row?.language ?? null;
+}
+
+export type ResultRow = {
+  position: number;
+  externalId: string | null;
+  src: string;
+  altText: string | null;
+  status: string;
+};
+
+/** One page of a batch's items with their alt text, in file order, from after `afterPosition`. */
+export async function listBatchResults(
+  db: DbExecutor,
+  batchId: string,
+  afterPosition: number,
+  limit: number,
+): Promise<ResultRow[]> {
+  return db
+    .select({
+      position: generationItems.position,
+      externalId: generationItems.externalId,
+      src: generationItems.src,
+      altText: libraryImages.altText,
+      status: generationItems.status,
+    })
+    .from(generationItems)
+    .leftJoin(libraryImages, eq(libraryImages.id, generationItems.libraryImageId))
+    .where(and(eq(generationItems.batchId, batchId), gt(generationItems.position, afterPosition)))
+    .orderBy(asc(generationItems.position))
+    .limit(limit);
 }
 
 export async function findBatch(db: DbExecutor, id: string): Promise<GenerationBatch | undefined> {
@@ -99,6 +140,8 @@ export type ClaimedItem = {
   fileKey: string | null;
   context: GenerationItemContext;
   attempts: number;
+  language: string | null;
+  keywords: string[] | null;
 };
 
 /**
@@ -119,6 +162,8 @@ export async function claimNextItem(
     file_key: string | null;
     context: GenerationItemContext | string;
     attempts: number;
+    language: string | null;
+    keywords: string[] | string | null;
   }>(
     db,
     sql`update generation_items
@@ -133,7 +178,7 @@ export async function claimNextItem(
           limit 1
           for update skip locked
         )
-        returning id, position, src, file_key, context, attempts`,
+        returning id, position, src, file_key, context, attempts, language, keywords`,
   );
   if (!row) return undefined;
   return {
@@ -143,6 +188,8 @@ export async function claimNextItem(
     fileKey: row.file_key,
     context: typeof row.context === 'string' ? JSON.parse(row.context) : row.context,
     attempts: row.attempts,
+    language: row.language,
+    keywords: typeof row.keywords === 'string' ? JSON.parse(row.keywords) : row.keywords,
   };
 }
 
@@ -316,6 +363,42 @@ export async function landItem(
           returning id
         )
         select (select count(*) from image)::int + (select count(*) from batch)::int as landed`,
+  );
+  return rows[0]?.landed === 2;
+}
+
+/**
+ * An audit fix's image (a batch with source `audit`, ADR 030): done, and its alt text becomes the
+ * pending suggestion of the audit image that points at this item; nothing lands in the library
+ * until the user accepts it. Written only while the claim is held, like landItem.
+ */
+export async function landSuggestion(
+  db: DbExecutor,
+  claim: { itemId: string; claimId: string },
+  suggestion: { altText: string; details: Record<string, unknown> },
+): Promise<boolean> {
+  const rows = await queryRows<{ landed: number }>(
+    db,
+    sql`with item as (
+          update generation_items
+          set status = 'done', claim_id = null, error = null, updated_at = now()
+          where id = ${claim.itemId} and claim_id = ${claim.claimId} and status = 'processing'
+          returning id, batch_id
+        ),
+        suggestion as (
+          update audit_images
+          set suggestion = ${suggestion.altText}, review_state = 'pending',
+              suggestion_details = ${JSON.stringify(suggestion.details)}::jsonb
+          where generation_item_id = (select id from item)
+          returning id
+        ),
+        batch as (
+          update generation_batches
+          set completed = completed + 1, status = 'processing', updated_at = now()
+          where id = (select batch_id from item)
+          returning id
+        )
+        select (select count(*) from item)::int + (select count(*) from batch)::int as landed`,
   );
   return rows[0]?.landed === 2;
 }

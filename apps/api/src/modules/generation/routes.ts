@@ -1,10 +1,16 @@
+import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   batchParamsSchema,
   batchProgressSchema,
   generateAltTextRequestSchema,
+  importColumns,
+  importCsvFieldsSchema,
+  importCsvResponseSchema,
   libraryImageParamsSchema,
   listBatchesResponseSchema,
+  MAX_IMPORT_BYTES,
+  MAX_IMPORT_ROWS,
   MAX_UPLOAD_FILES,
   regenerateAltTextRequestSchema,
   regenerateAltTextResponseSchema,
@@ -16,6 +22,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { validationFailed } from '../../errors.ts';
 import { ownershipGate } from '../../plugins/ownership.ts';
+import { readImport } from './read-import.ts';
 import { discardUploads, readUploads, uploadLimits } from './read-uploads.ts';
 import type { GenerationService } from './service.ts';
 
@@ -216,6 +223,69 @@ export async function generationRoutes(
         response: { 200: regenerateAltTextResponseSchema },
       },
     },
-    async (request) => generation.regenerate(request.user.id, request.params.id, request.body?.chatGptPrompt),
+    async (request) =>
+      generation.regenerate(request.user.id, request.params.id, request.body?.chatGptPrompt, {
+        language: request.body?.language,
+        keywords: request.body?.keywords,
+      }),
+  );
+
+  typed.post(
+    '/images/import-csv',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ['images'],
+        summary:
+          'Import a CSV or .xlsx file of image URLs as one generation batch (1 credit per accepted row)',
+        description:
+          `multipart/form-data: \`file\` (CSV, or .xlsx by name or type; at most ${MAX_IMPORT_BYTES / 1024 / 1024} MB and ${MAX_IMPORT_ROWS.toLocaleString('en-US')} data rows), optional \`chatGptPrompt\`, \`language\` (BCP 47, for rows without their own) and \`userId\` (must be the caller’s). ` +
+          `The first row names the columns: \`image_url\` (required) and optionally ${importColumns
+            .filter((column) => column !== 'image_url')
+            .map((column) => `\`${column}\``)
+            .join(', ')} (keywords separated by \`;\`). The file is read as it streams in. ` +
+          'A row with a bad URL or scheme, keyword or language is rejected with its line (the header is line 1); a repeated image_url is imported once. ' +
+          '400 naming an unknown or missing column; 413 beyond the size or row limit (nothing is imported); 402 with `creditsNeeded` when the balance cannot pay for the accepted rows (nothing is stored); ' +
+          '422 `LANGUAGE_NOT_SUPPORTED` for a non-English `language` with the offline engine. Otherwise 202: the accepted rows are one ordinary batch (follow it with GET /images/batches/{id}; results as CSV at GET /images/batches/{id}/results.csv).',
+        security: bearerAuth,
+        consumes: ['multipart/form-data'],
+        response: { 202: importCsvResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const reading = await readImport(request, { englishOnly: app.deps.engine.name === 'offline' });
+      const parsed = importCsvFieldsSchema.safeParse(reading.fields);
+      if (!parsed.success)
+        throw validationFailed(
+          parsed.error.issues[0]?.message ?? 'Invalid form fields',
+          parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+        );
+      const started = await generation.startImportBatch(request.user.id, parsed.data, reading);
+      return reply.code(202).send(started);
+    },
+  );
+
+  typed.get(
+    '/images/batches/:id/results.csv',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ['images'],
+        summary: 'A batch’s results as CSV: id, image_url, alt_text, status',
+        description:
+          '`text/csv`, one row per image in the order of the batch (an import’s file order), with the caller’s own `id` column of a CSV import. ' +
+          '`status` is pending, processing, done or failed; `alt_text` is empty until done. 404 when the batch is not the caller’s.',
+        security: bearerAuth,
+        params: batchParamsSchema,
+        produces: ['text/csv'],
+      },
+    },
+    async (request, reply) => {
+      const { batchId, rows } = await generation.exportResults(request.user.id, request.params.id);
+      reply.header('content-type', 'text/csv; charset=utf-8');
+      reply.header('content-disposition', `attachment; filename="batch-${batchId}-results.csv"`);
+      reply.header('cache-control', 'no-store');
+      return reply.send(Readable.from(rows));
+    },
   );
 }

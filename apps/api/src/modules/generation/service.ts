@@ -1,8 +1,12 @@
+import { errorCodes } from '@altwise/contracts/errors';
 import {
   type BatchProgress,
   batchStartedMessage,
   type GenerateAltTextRequest,
   type generateAltTextRequestSchema,
+  type ImportCsvResponse,
+  isEnglish,
+  offlineLanguageMessage,
   type RegenerateAltTextResponse,
   type StartBatchResponse,
 } from '@altwise/contracts/generation';
@@ -27,11 +31,14 @@ import type { FilesService } from '../files/service.ts';
 import { findLibraryImage, setLibraryAltText } from '../library/service.ts';
 import { type BatchRunnerDeps, createBatchRunner } from './batch-runner.ts';
 import { classifyFailure, type DescribeDeps, describeOnce } from './describe.ts';
+import type { ImportReading } from './read-import.ts';
 import {
   findBatchOf,
+  findDefaultLanguage,
   insertBatch,
   insertItems,
   keepStoredFiles,
+  listBatchResults,
   listFailuresOf,
   listRecentBatchesOf,
   listUnfinishedBatchIds,
@@ -49,9 +56,27 @@ export const REGENERATE_LEASE_SECONDS = 15 * 60;
 /** An upload already checked (size, magic bytes) and saved as a temporary file. */
 export type SavedUpload = { key: string; url: string; fileName: string };
 
-type NewItem = { src: string; fileKey: string | null; context: GenerationItemContext };
+type NewItem = {
+  src: string;
+  fileKey: string | null;
+  context: GenerationItemContext;
+  externalId?: string | null;
+  language?: string | null;
+  keywords?: string[] | null;
+};
+
+/** What a request says about the language and keywords of its alt text (issue 14). */
+type Wording = { language?: string; keywords?: string[] };
 
 const batchNotFound = () => notFound('There is no such generation batch.');
+
+/** Rows of results.csv read per query. */
+const RESULTS_PAGE = 1_000;
+
+/** One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break. */
+function csvField(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
 
 function toProgress(
   batch: GenerationBatch,
@@ -112,6 +137,22 @@ export function createGenerationService(deps: {
   });
   /** This process's run of each batch: a job for a batch already running here joins that run. */
   const running = new Map<string, Promise<void>>();
+
+  /**
+   * The language a request's alt text is written in: its own, else the account's default, else
+   * the engine's (undefined). The offline engine writes English only: any other is a 422 here,
+   * before anything is reserved.
+   */
+  async function resolveLanguage(userId: string, requested: string | undefined): Promise<string | undefined> {
+    const language = requested ?? (await findDefaultLanguage(db, userId)) ?? undefined;
+    refuseUnwritable(language);
+    return language;
+  }
+
+  function refuseUnwritable(language: string | null | undefined) {
+    if (language && engine.name === 'offline' && !isEnglish(language))
+      throw new AppError(422, errorCodes.languageNotSupported, offlineLanguageMessage);
+  }
 
   /** Reserves the credits, stores the batch and its images and queues the job: all or nothing. */
   async function startBatch(
@@ -179,10 +220,13 @@ export function createGenerationService(deps: {
       userId: string,
       request: z.output<typeof generateAltTextRequestSchema>,
     ): Promise<StartBatchResponse> {
+      const language = await resolveLanguage(userId, request.language);
       const items = request.selectedImages.map((image) => ({
         src: image.src,
         fileKey: null,
         context: dropEmpty({ ...image.context, existingAlt: image.alt }),
+        language: language ?? null,
+        keywords: request.keywords?.length ? request.keywords : null,
       }));
       return startBatch(
         userId,
@@ -194,13 +238,16 @@ export function createGenerationService(deps: {
     /** POST /images/upload-and-generate: files already checked and saved as temporary uploads. */
     async startUploadBatch(
       userId: string,
-      fields: { chatGptPrompt?: string },
+      fields: { chatGptPrompt?: string } & Wording,
       uploads: SavedUpload[],
     ): Promise<StartBatchResponse> {
+      const language = await resolveLanguage(userId, fields.language);
       const items = uploads.map((upload) => ({
         src: upload.url,
         fileKey: upload.key,
         context: dropEmpty({ fileName: upload.fileName }),
+        language: language ?? null,
+        keywords: fields.keywords?.length ? fields.keywords : null,
       }));
       return startBatch(
         userId,
@@ -208,6 +255,90 @@ export function createGenerationService(deps: {
         items,
         uploads.map((upload) => upload.key),
       );
+    },
+
+    /**
+     * POST /images/import-csv: the file's accepted rows as one ordinary batch. A row's own
+     * language wins over the form's, then the account's. 402 naming the credits the rows need when
+     * the balance is short; nothing is stored then.
+     */
+    async startImportBatch(
+      userId: string,
+      fields: { chatGptPrompt?: string; language?: string },
+      reading: Omit<ImportReading, 'fields'>,
+    ): Promise<ImportCsvResponse> {
+      const needsDefault = reading.rows.some((row) => !row.language);
+      const language = needsDefault ? await resolveLanguage(userId, fields.language) : undefined;
+      if (fields.language) refuseUnwritable(fields.language);
+      if (reading.rows.length === 0)
+        throw new AppError(400, errorCodes.badRequest, 'No row of the file could be imported.', {
+          errors: reading.rejected
+            .slice(0, 20)
+            .map((row) => ({ path: `line ${row.line}`, message: row.reason })),
+        });
+      const needed = reading.rows.length;
+      const balance = (await getCreditBalance(db, userId)) ?? 0;
+      const short = () =>
+        new AppError(
+          402,
+          errorCodes.insufficientCredits,
+          `Insufficient credits: this import needs ${needed.toLocaleString('en-US')} ${needed === 1 ? 'credit' : 'credits'} and your balance is ${balance.toLocaleString('en-US')}. Nothing was imported.`,
+          { creditsNeeded: needed },
+        );
+      if (balance < needed) throw short();
+      const items = reading.rows.map((row) => ({
+        src: row.src,
+        fileKey: null,
+        context: dropEmpty({
+          pageUrl: row.pageUrl ?? undefined,
+          existingAlt: row.existingAlt ?? undefined,
+          caption: row.caption ?? undefined,
+        }),
+        externalId: row.externalId,
+        language: row.language ?? language ?? null,
+        keywords: row.keywords,
+      }));
+      let started: StartBatchResponse;
+      try {
+        started = await startBatch(userId, { source: 'csv', prompt: fields.chatGptPrompt }, items);
+      } catch (error) {
+        // Spent between the check and the reservation: the same 402, with the count.
+        if (error instanceof AppError && error.code === errorCodes.insufficientCredits) throw short();
+        throw error;
+      }
+      return {
+        success: true,
+        batchId: started.batchId,
+        accepted: needed,
+        duplicates: reading.duplicates,
+        rejected: reading.rejected,
+        rejectedTotal: reading.rejectedTotal,
+        creditsReserved: started.creditsReserved,
+        remainingCredits: started.remainingCredits,
+      };
+    },
+
+    /** GET /images/batches/{id}/results.csv: the owner's batch, streamed a page of rows at a time. */
+    async exportResults(userId: string, batchId: string) {
+      const batch = await findBatchOf(db, userId, batchId);
+      if (!batch) throw batchNotFound();
+      async function* rows(): AsyncGenerator<string> {
+        yield 'id,image_url,alt_text,status\r\n';
+        let after = -1;
+        for (;;) {
+          const page = await listBatchResults(db, batchId, after, RESULTS_PAGE);
+          if (page.length === 0) return;
+          yield page
+            .map(
+              (row) =>
+                `${[row.externalId ?? '', row.src, row.altText ?? '', row.status].map(csvField).join(',')}\r\n`,
+            )
+            .join('');
+          after = page[page.length - 1]?.position ?? after;
+          if (page.length < RESULTS_PAGE) return;
+        }
+      }
+      return { batchId: batch.id, rows: rows() };
     },
 
     async getProgress(userId: string, batchId: string): Promise<BatchProgress> {
@@ -235,8 +366,10 @@ export function createGenerationService(deps: {
       userId: string,
       imageId: string,
       prompt: string | undefined,
+      wording: Wording = {},
     ): Promise<RegenerateAltTextResponse> {
       const image = await findLibraryImage(db, userId, imageId);
+      const language = await resolveLanguage(userId, wording.language);
       // The reservation is regenerate's record (ADR 024): a process that stops before settling or
       // refunding leaves it open, and the recovery job refunds it once its lease has run out.
       const { reservationId } = await db.transaction((tx) =>
@@ -248,6 +381,8 @@ export function createGenerationService(deps: {
           fileKey: image.fileKey,
           context: (image.context ?? {}) as GenerationItemContext,
           prompt,
+          language,
+          keywords: wording.keywords,
         });
         const record = await db.transaction(async (tx) => {
           const row = await setLibraryAltText(tx, userId, imageId, {

@@ -1,0 +1,274 @@
+import { Readable } from 'node:stream';
+import { errorCodes } from '@altwise/contracts/errors';
+import {
+  canonicalLanguage,
+  type ImportColumn,
+  importColumns,
+  isEnglish,
+  keywordsSchema,
+  MAX_IMPORT_BYTES,
+  MAX_IMPORT_ROWS,
+  MAX_LISTED_REJECTIONS,
+  offlineLanguageMessage,
+  splitKeywords,
+} from '@altwise/contracts/generation';
+import type { FastifyRequest } from 'fastify';
+import { AppError, badRequest, payloadTooLarge } from '../../errors.ts';
+import { type FileRecord, readCsvRecords, readXlsxRecords } from './import-file.ts';
+
+/** One accepted row of an import file, ready to become a batch item. */
+export type ImportRow = {
+  line: number;
+  src: string;
+  externalId: string | null;
+  pageUrl: string | null;
+  existingAlt: string | null;
+  caption: string | null;
+  keywords: string[] | null;
+  language: string | null;
+};
+
+export type ImportReading = {
+  fields: Record<string, string>;
+  rows: ImportRow[];
+  duplicates: number;
+  rejected: { line: number; reason: string }[];
+  rejectedTotal: number;
+};
+
+/** Busboy's limits for POST /images/import-csv: one file of at most 50 MB and a few fields. */
+export const importLimits = {
+  fileSize: MAX_IMPORT_BYTES,
+  files: 1,
+  fields: 10,
+  fieldSize: 16 * 1024,
+  parts: 12,
+};
+
+const MAX_ID_CHARS = 200;
+const MAX_TEXT_CHARS = 2000;
+const MAX_URL_CHARS = 2048;
+
+const tooLarge = () =>
+  payloadTooLarge(
+    `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB: split it into files of at most ${MAX_IMPORT_ROWS.toLocaleString('en-US')} rows.`,
+  );
+const tooManyRows = () =>
+  payloadTooLarge(
+    `The file has more than ${MAX_IMPORT_ROWS.toLocaleString('en-US')} rows: split it and import each part. Nothing was imported.`,
+  );
+
+/** An http(s) URL in its normal form, or the reason it is not one. */
+function checkUrl(raw: string, column: string): { url: string } | { reason: string } {
+  if (!raw) return { reason: `${column} is empty` };
+  if (raw.length > MAX_URL_CHARS) return { reason: `${column} is longer than ${MAX_URL_CHARS} characters` };
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { reason: `${column} is not a URL` };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return { reason: `${column} must start with http:// or https:// (not ${url.protocol})` };
+  return { url: url.href };
+}
+
+/** Maps the header row to column positions; 400 naming an unknown, repeated or missing column. */
+function readHeader(cells: string[]): Map<ImportColumn, number> {
+  const columns = new Map<ImportColumn, number>();
+  cells.forEach((cell, index) => {
+    const name = cell.trim().toLowerCase();
+    if (!name && index === cells.length - 1 && index > 0) return; // a trailing comma
+    if (!(importColumns as readonly string[]).includes(name))
+      throw badRequest(
+        `Unknown column "${cell.trim().slice(0, 60)}" in the header: use ${importColumns.join(', ')}.`,
+        [{ path: 'file', message: `Unknown column "${cell.trim().slice(0, 60)}"` }],
+      );
+    if (columns.has(name as ImportColumn))
+      throw badRequest(`The column "${name}" appears twice in the header.`, [
+        { path: 'file', message: `Column "${name}" appears twice` },
+      ]);
+    columns.set(name as ImportColumn, index);
+  });
+  if (!columns.has('image_url'))
+    throw badRequest('The header has no "image_url" column: the first row must name the columns.', [
+      { path: 'file', message: 'Missing column "image_url"' },
+    ]);
+  return columns;
+}
+
+/**
+ * Checks the rows of an import file as they stream in. Every row is accepted, counted as a
+ * duplicate (an image_url an earlier row had), or rejected with its line and reason; only accepted
+ * rows are kept, in compact form. More than MAX_IMPORT_ROWS data rows is a 413 and nothing is kept.
+ */
+export async function checkImportRecords(
+  records: AsyncIterable<FileRecord>,
+  options: { englishOnly: boolean },
+): Promise<Omit<ImportReading, 'fields'>> {
+  let columns: Map<ImportColumn, number> | undefined;
+  const rows: ImportRow[] = [];
+  const seen = new Set<string>();
+  const rejected: { line: number; reason: string }[] = [];
+  let rejectedTotal = 0;
+  let duplicates = 0;
+  let dataRows = 0;
+  const reject = (line: number, reason: string) => {
+    rejectedTotal++;
+    if (rejected.length < MAX_LISTED_REJECTIONS) rejected.push({ line, reason });
+  };
+
+  for await (const record of records) {
+    // Blank lines (and rows whose cells are all empty) are skipped, not counted.
+    if (record.cells.every((cell) => cell.trim() === '')) continue;
+    if (!columns) {
+      columns = readHeader(record.cells);
+      continue;
+    }
+    dataRows++;
+    if (dataRows > MAX_IMPORT_ROWS) throw tooManyRows();
+    const cell = (column: ImportColumn): string => {
+      const index = columns?.get(column);
+      return index === undefined ? '' : (record.cells[index] ?? '').trim();
+    };
+    if (record.cells.length > columns.size && record.cells.slice(columns.size).some((c) => c.trim())) {
+      reject(record.line, `The row has ${record.cells.length} cells; the header names ${columns.size}`);
+      continue;
+    }
+    const image = checkUrl(cell('image_url'), 'image_url');
+    if ('reason' in image) {
+      reject(record.line, image.reason);
+      continue;
+    }
+    const rawPage = cell('page_url');
+    const page = rawPage ? checkUrl(rawPage, 'page_url') : undefined;
+    if (page && 'reason' in page) {
+      reject(record.line, page.reason);
+      continue;
+    }
+    const externalId = cell('id');
+    if (externalId.length > MAX_ID_CHARS) {
+      reject(record.line, `id is longer than ${MAX_ID_CHARS} characters`);
+      continue;
+    }
+    const existingAlt = cell('existing_alt');
+    const caption = cell('caption');
+    if (existingAlt.length > MAX_TEXT_CHARS || caption.length > MAX_TEXT_CHARS) {
+      reject(record.line, `existing_alt and caption must be at most ${MAX_TEXT_CHARS} characters`);
+      continue;
+    }
+    const keywords = keywordsSchema.safeParse(splitKeywords(cell('keywords')));
+    if (!keywords.success) {
+      reject(record.line, keywords.error.issues[0]?.message ?? 'keywords are not valid');
+      continue;
+    }
+    const rawLanguage = cell('language');
+    const language = rawLanguage ? canonicalLanguage(rawLanguage) : null;
+    if (rawLanguage && !language) {
+      reject(
+        record.line,
+        `language "${rawLanguage.slice(0, 40)}" is not a BCP 47 tag such as en, de or pt-BR`,
+      );
+      continue;
+    }
+    if (language && options.englishOnly && !isEnglish(language)) {
+      reject(record.line, offlineLanguageMessage);
+      continue;
+    }
+    if (seen.has(image.url)) {
+      duplicates++;
+      continue;
+    }
+    seen.add(image.url);
+    rows.push({
+      line: record.line,
+      src: image.url,
+      externalId: externalId || null,
+      pageUrl: page && 'url' in page ? page.url : null,
+      existingAlt: existingAlt || null,
+      caption: caption || null,
+      keywords: keywords.data.length > 0 ? keywords.data : null,
+      language,
+    });
+  }
+  if (!columns)
+    throw badRequest('The file is empty: its first row must name the columns, with "image_url" among them.', [
+      { path: 'file', message: 'Missing column "image_url"' },
+    ]);
+  return { rows, duplicates, rejected, rejectedTotal };
+}
+
+/** Busboy signals a file over `fileSize` by an error on its stream (or by `truncated`). */
+async function* guardSize(file: Readable & { truncated?: boolean }): AsyncGenerator<Buffer> {
+  try {
+    for await (const chunk of file) yield chunk as Buffer;
+  } catch (error) {
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+    throw error;
+  }
+  if (file.truncated) throw tooLarge();
+}
+
+function isXlsx(fileName: string, mimeType: string): boolean {
+  return (
+    fileName.toLowerCase().endsWith('.xlsx') ||
+    mimeType === 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
+  );
+}
+
+function multipartError(error: unknown): unknown {
+  switch ((error as { code?: string } | null)?.code) {
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return tooLarge();
+    case 'FST_FILES_LIMIT':
+      return badRequest('Send one file, as "file".');
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return badRequest('Too many form fields: send file, chatGptPrompt and language only.');
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return new AppError(415, errorCodes.unsupportedMediaType, 'Send the file as multipart/form-data.');
+    default:
+      return error;
+  }
+}
+
+/**
+ * Reads POST /images/import-csv's multipart form: its text fields, and its one `file` (CSV, or
+ * .xlsx by name or type) checked row by row as it streams in.
+ */
+export async function readImport(
+  request: FastifyRequest,
+  options: { englishOnly: boolean },
+): Promise<ImportReading> {
+  const fields: Record<string, string> = {};
+  let reading: Omit<ImportReading, 'fields'> | undefined;
+  try {
+    for await (const part of request.parts({ limits: importLimits })) {
+      if (part.type === 'field') {
+        if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+        continue;
+      }
+      if (part.fieldname !== 'file' || reading) {
+        part.file.resume();
+        throw badRequest(`Unexpected file field "${part.fieldname.slice(0, 60)}": send one file, as "file".`);
+      }
+      const bytes = guardSize(part.file);
+      const records = isXlsx(part.filename ?? '', part.mimetype)
+        ? readXlsxRecords(Readable.from(bytes))
+        : readCsvRecords(bytes);
+      try {
+        reading = await checkImportRecords(records, options);
+      } finally {
+        // Whatever is left of the file (an over-limit row, a second worksheet) is drained, not kept.
+        part.file.resume();
+      }
+    }
+  } catch (error) {
+    throw multipartError(error);
+  }
+  if (!reading)
+    throw badRequest('Choose a CSV or .xlsx file to import, sent as "file".', [
+      { path: 'file', message: 'Choose a CSV or .xlsx file' },
+    ]);
+  return { fields, ...reading };
+}

@@ -1,6 +1,11 @@
-import { and, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { DbExecutor } from '../../db/client.ts';
-import { type LibraryImage, libraryImages, type NewLibraryImage } from '../../db/tables/library-images.ts';
+import {
+  type LibraryImage,
+  libraryCounts,
+  libraryImages,
+  type NewLibraryImage,
+} from '../../db/tables/library-images.ts';
 
 /** What a library listing shows of a row: SPEC's id, src and alt text, and the review fields. */
 export type ListedLibraryImage = Pick<
@@ -45,13 +50,22 @@ export async function listLibraryImages(
     .orderBy(desc(libraryImages.createdAt), desc(libraryImages.id));
 }
 
+/**
+ * How many of the user's rows a listing covers, from the counts the triggers on library_images keep
+ * (ADR 032): one primary-key read instead of count(*) over the library.
+ */
 export async function countLibraryImagesOf(
   db: DbExecutor,
   userId: string,
   filter: LibraryFilter = {},
 ): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(libraryImages).where(rowsOf(userId, filter));
-  return row?.n ?? 0;
+  const [row] = await db
+    .select({ images: libraryCounts.images, needsReview: libraryCounts.needsReview })
+    .from(libraryCounts)
+    .where(eq(libraryCounts.userId, userId));
+  if (!row) return 0;
+  if (filter.needsReview === undefined) return row.images;
+  return filter.needsReview ? row.needsReview : row.images - row.needsReview;
 }
 
 /** Deletes those of `ids` that belong to the user; answers the deleted rows' ids and uploaded files. */
@@ -81,22 +95,56 @@ export async function findLibraryImageOf(
 }
 
 /**
- * One page of the user's images, newest first (the index on user_id, created_at serves it; the
- * partial index on flagged rows serves the needs-review filter).
+ * One page of the user's images, newest first, given how many rows the listing has (`total`, from
+ * the counts). Never an OFFSET over whole rows (ADR 032): the page is read from whichever end of the
+ * listing is nearer, so at most half the listing is skipped, and the skip walks only the index on
+ * (user_id, created_at, id) (the partial one for the needs-review filter) to find the page's first
+ * key; the page itself is then a keyset seek from that key. A page past the end is empty.
  */
 export async function listLibraryImagesPage(
   db: DbExecutor,
   userId: string,
-  page: { offset: number; limit: number },
+  page: { offset: number; limit: number; total: number },
   filter: LibraryFilter = {},
 ): Promise<ListedLibraryImage[]> {
-  return db
+  const { offset, limit, total } = page;
+  if (offset >= total || limit <= 0) return [];
+  const where = rowsOf(userId, filter);
+  const fromNewest = offset <= total - (offset + limit);
+  if (fromNewest) return seek(db, where, 'newest', offset, limit);
+  // The same rows counted from the oldest end, read oldest first and turned around.
+  const fromOldest = total - (offset + limit);
+  const rows = await seek(db, where, 'oldest', Math.max(0, fromOldest), limit + Math.min(0, fromOldest));
+  return rows.reverse();
+}
+
+/** `limit` rows from the `skip`-th on, in the listing's order from one end. */
+async function seek(
+  db: DbExecutor,
+  where: SQL | undefined,
+  from: 'newest' | 'oldest',
+  skip: number,
+  limit: number,
+): Promise<ListedLibraryImage[]> {
+  const order = from === 'newest' ? desc : asc;
+  const query = db
     .select(listedColumns)
     .from(libraryImages)
-    .where(rowsOf(userId, filter))
-    .orderBy(desc(libraryImages.createdAt), desc(libraryImages.id))
-    .limit(page.limit)
-    .offset(page.offset);
+    .orderBy(order(libraryImages.createdAt), order(libraryImages.id))
+    .limit(limit);
+  if (skip === 0) return query.where(where);
+  // The page's first key: an index-only walk past `skip` entries (no row is read).
+  const first = db
+    .select({ createdAt: libraryImages.createdAt, id: libraryImages.id })
+    .from(libraryImages)
+    .where(where)
+    .orderBy(order(libraryImages.createdAt), order(libraryImages.id))
+    .offset(skip)
+    .limit(1);
+  const comparison = from === 'newest' ? sql.raw('<=') : sql.raw('>=');
+  return query.where(
+    and(where, sql`(${libraryImages.createdAt}, ${libraryImages.id}) ${comparison} (${first})`),
+  );
 }
 
 /** A new alt text for a row, and what is known about it; fields left out stay as they were. */

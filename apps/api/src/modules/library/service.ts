@@ -123,10 +123,16 @@ export function createLibraryService(deps: {
       filter: LibraryFilter = {},
     ): Promise<{ images: LibraryImageRecord[]; total: number }> {
       const limit = paging.pageSize ?? DEFAULT_LIBRARY_PAGE_SIZE;
-      const [rows, total] = await Promise.all([
-        listLibraryImagesPage(db, userId, { offset: (paging.page - 1) * limit, limit }, filter),
-        countLibraryImagesOf(db, userId, filter),
-      ]);
+      // The total comes from the counts the triggers keep; the page is read from the nearer end
+      // of the listing, which needs that total (ADR 032). One snapshot for both.
+      const { rows, total } = await db.transaction(
+        async (tx) => {
+          const total = await countLibraryImagesOf(tx, userId, filter);
+          const offset = (paging.page - 1) * limit;
+          return { rows: await listLibraryImagesPage(tx, userId, { offset, limit, total }, filter), total };
+        },
+        { isolationLevel: 'repeatable read', accessMode: 'read only' },
+      );
       return { images: rows.map(toRecord), total };
     },
 

@@ -1,0 +1,269 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../src/db/client.ts';
+import { libraryCounts, libraryImages } from '../src/db/tables/library-images.ts';
+import { users } from '../src/db/tables/users.ts';
+import { type LibraryFilter, listLibraryImagesPage } from '../src/modules/library/repository.ts';
+import { addLibraryImages } from '../src/modules/library/service.ts';
+import { createUser, type TestUser } from './billing-helpers.ts';
+import { createTestEngine, uploadImages, waitForBatch } from './generation-helpers.ts';
+import { buildTestApp, type TestApp } from './helper.ts';
+
+/**
+ * ADR 032: the library's totals come from library_counts, which triggers keep exact whatever writes
+ * the rows; a page is read from the nearer end of the listing by an index skip and a keyset seek, and
+ * must be exactly the rows an OFFSET over the newest-first order would give.
+ */
+const fixture = (name: string) => readFile(path.resolve(import.meta.dirname, 'fixtures/images', name));
+
+let t: TestApp;
+beforeAll(async () => {
+  // Every image named low-*.jpg comes back below the review threshold.
+  t = await buildTestApp({
+    engine: createTestEngine({
+      verdict: (_bytes, describe) => ({
+        confidence: describe.context?.fileName?.startsWith('low-') ? 0.2 : 0.95,
+      }),
+    }),
+  });
+});
+afterAll(() => t.cleanup());
+
+const db = () => t.app.deps.database.db;
+
+/** What a caller sees: the pager's total with and without the needs-review filter, and imagecount. */
+async function shownCounts(user: TestUser) {
+  const total = async (query: string) =>
+    Number(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/v1/images/altText?page=1&pageSize=25${query}`,
+          headers: user.auth,
+        })
+      ).headers['x-total-count'],
+    );
+  return {
+    all: await total(''),
+    needsReview: await total('&needsReview=true'),
+    reviewed: await total('&needsReview=false'),
+  };
+}
+
+/** The same, counted row by row. */
+async function countedRows(userId: string) {
+  const [row] = await queryRows<{ all: number; needs_review: number }>(
+    db(),
+    sql`select count(*)::int as all, (count(*) filter (where needs_review))::int as needs_review
+        from library_images where user_id = ${userId}`,
+  );
+  const all = row?.all ?? 0;
+  const needsReview = row?.needs_review ?? 0;
+  return { all, needsReview, reviewed: all - needsReview };
+}
+
+async function expectExactCounts(user: TestUser) {
+  expect(await shownCounts(user)).toEqual(await countedRows(user.id));
+}
+
+describe('the library totals (library_counts)', () => {
+  it('stay exact across a batch, added rows, a rolled-back add, approve, edit and delete', async () => {
+    const user = await createUser(t, 20);
+    const neighbour = await createUser(t, 20);
+    expect(await shownCounts(user)).toEqual({ all: 0, needsReview: 0, reviewed: 0 });
+
+    // The batch runner lands each image with its own guarded insert (ADR 015).
+    const parts = await Promise.all(
+      ['astronaut.jpg', 'low-coffee.jpg', 'low-rocket.jpg'].map(async (fileName) => ({
+        name: 'images',
+        fileName,
+        contentType: 'image/jpeg',
+        bytes: await fixture(fileName.replace('low-', '')),
+      })),
+    );
+    const upload = await uploadImages(t, user.auth, parts);
+    expect(upload.statusCode, upload.body).toBe(202);
+    expect((await waitForBatch(t, user.auth, upload.json().batchId)).status).toBe('completed');
+    await expectExactCounts(user);
+    expect((await shownCounts(user)).needsReview).toBe(2);
+
+    // addLibraryImages inside a caller's transaction, one that commits and one that rolls back.
+    await db().transaction((tx) =>
+      addLibraryImages(tx, user.id, [
+        { src: 'https://example.com/a.jpg', altText: 'A', needsReview: true },
+        { src: 'https://example.com/b.jpg', altText: 'B' },
+      ]),
+    );
+    await addLibraryImages(db(), neighbour.id, [{ src: 'https://example.com/n.jpg', altText: 'N' }]);
+    await db()
+      .transaction(async (tx) => {
+        await addLibraryImages(tx, user.id, [{ src: 'https://example.com/c.jpg', altText: 'C' }]);
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+    await expectExactCounts(user);
+    expect(await shownCounts(user)).toEqual({ all: 5, needsReview: 3, reviewed: 2 });
+
+    // Approving and editing clear the flag; approving twice counts once.
+    const flagged = (
+      await t.app.inject({
+        method: 'GET',
+        url: '/api/v1/images/altText?needsReview=true',
+        headers: user.auth,
+      })
+    ).json() as { id: string }[];
+    const [first, second, third] = flagged.map((row) => row.id);
+    for (const id of [first, first]) {
+      const approved = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/images/altText/${id}/approve`,
+        headers: user.auth,
+      });
+      expect(approved.statusCode).toBe(200);
+    }
+    const edited = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/images/altText/${second}`,
+      headers: user.auth,
+      payload: { alt_text: 'A person wrote this' },
+    });
+    expect(edited.statusCode).toBe(200);
+    await expectExactCounts(user);
+    expect(await shownCounts(user)).toEqual({ all: 5, needsReview: 1, reviewed: 4 });
+
+    // Deleting: a flagged row, an approved one, and the neighbour's (not counted, not deleted).
+    const neighbourRows = await db()
+      .select({ id: libraryImages.id })
+      .from(libraryImages)
+      .where(eq(libraryImages.userId, neighbour.id));
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/v1/images/altText',
+      headers: user.auth,
+      payload: { ids: [third, first, ...neighbourRows.map((row) => row.id)] },
+    });
+    expect(removed.json()).toEqual({ success: true, deleted: 2 });
+    await expectExactCounts(user);
+    await expectExactCounts(neighbour);
+    expect(await shownCounts(user)).toEqual({ all: 3, needsReview: 0, reviewed: 3 });
+    expect(await shownCounts(neighbour)).toEqual({ all: 1, needsReview: 0, reviewed: 1 });
+
+    const profile = await t.app.inject({ method: 'GET', url: '/api/v1/users/profile', headers: user.auth });
+    expect(profile.json().user.imagecount).toBe(3);
+  });
+
+  it('go with the account: deleting the user cascades to the rows and their counts', async () => {
+    const user = await createUser(t);
+    const neighbour = await createUser(t);
+    await addLibraryImages(db(), user.id, [
+      { src: 'https://example.com/a.jpg', altText: 'A', needsReview: true },
+      { src: 'https://example.com/b.jpg', altText: 'B' },
+    ]);
+    await addLibraryImages(db(), neighbour.id, [{ src: 'https://example.com/n.jpg', altText: 'N' }]);
+    await db().delete(users).where(eq(users.id, user.id));
+    expect(await db().select().from(libraryCounts).where(eq(libraryCounts.userId, user.id))).toEqual([]);
+    await expectExactCounts(neighbour);
+    expect((await shownCounts(neighbour)).all).toBe(1);
+  });
+
+  it('stay exact when many writers land rows for one user at once', async () => {
+    const user = await createUser(t);
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        db().transaction((tx) =>
+          addLibraryImages(tx, user.id, [
+            { src: `https://example.com/${i}.jpg`, altText: `Photo ${i}`, needsReview: i % 3 === 0 },
+          ]),
+        ),
+      ),
+    );
+    await expectExactCounts(user);
+    expect(await shownCounts(user)).toEqual({ all: 20, needsReview: 7, reviewed: 13 });
+  });
+});
+
+describe('a page of the library', () => {
+  it('is exactly the rows OFFSET would give, from either end, with or without the filter', async () => {
+    // Small libraries with few distinct timestamps, so that ties on created_at (one statement's rows)
+    // are common and the id must break them as the naive order does.
+    const libraryArb = fc.array(
+      fc.record({ minute: fc.integer({ min: 0, max: 4 }), flagged: fc.boolean() }),
+      {
+        maxLength: 30,
+      },
+    );
+    const filterArb = fc.constantFrom<LibraryFilter>({}, { needsReview: true }, { needsReview: false });
+    await fc.assert(
+      fc.asyncProperty(
+        libraryArb,
+        filterArb,
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: 0, max: 40 }),
+        async (library, filter, limit, offset) => {
+          const user = await createUser(t);
+          if (library.length > 0)
+            await db()
+              .insert(libraryImages)
+              .values(
+                library.map((row, i) => ({
+                  userId: user.id,
+                  src: `https://example.com/${i}.jpg`,
+                  altText: `Photo ${i}`,
+                  needsReview: row.flagged,
+                  createdAt: new Date(Date.UTC(2026, 0, 1, 12, row.minute)),
+                })),
+              );
+          const flag =
+            filter.needsReview === undefined ? sql`` : sql` and needs_review = ${filter.needsReview}`;
+          const naive = await queryRows<{ id: string }>(
+            db(),
+            sql`select id from library_images where user_id = ${user.id}${flag}
+                order by created_at desc, id desc limit ${limit} offset ${offset}`,
+          );
+          const total = library.filter((row) =>
+            filter.needsReview === undefined ? true : row.flagged === filter.needsReview,
+          ).length;
+          const page = await listLibraryImagesPage(db(), user.id, { offset, limit, total }, filter);
+          expect(page.map((row) => row.id)).toEqual(naive.map((row) => row.id));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('answers the same pages through the API as a walk over the whole library', async () => {
+    const user = await createUser(t);
+    await db()
+      .insert(libraryImages)
+      .values(
+        Array.from({ length: 60 }, (_, i) => ({
+          userId: user.id,
+          src: `https://example.com/${i}.jpg`,
+          altText: `Photo ${i}`,
+          needsReview: i % 4 === 0,
+          createdAt: new Date(Date.UTC(2026, 0, 1, 12, i % 7)),
+        })),
+      );
+    for (const filter of ['', '&needsReview=true']) {
+      const whole = (
+        await t.app.inject({ method: 'GET', url: `/api/v1/images/altText?x=1${filter}`, headers: user.auth })
+      ).json() as { id: string }[];
+      const paged: { id: string }[] = [];
+      for (let page = 1; ; page++) {
+        const response = await t.app.inject({
+          method: 'GET',
+          url: `/api/v1/images/altText?page=${page}&pageSize=25${filter}`,
+          headers: user.auth,
+        });
+        expect(response.headers['x-total-count']).toBe(String(whole.length));
+        const rows = response.json() as { id: string }[];
+        if (rows.length === 0) break;
+        paged.push(...rows);
+      }
+      expect(paged.map((row) => row.id)).toEqual(whole.map((row) => row.id));
+    }
+  });
+});

@@ -174,6 +174,7 @@ describe('audit detail (/audit/:id)', () => {
     ).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Fix failing images' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('You need 2 credits and have 1.');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Fix failing images' })).toHaveFocus());
     expect(calls.find((call) => call.path === `${base}/fix`)?.body).toEqual({});
 
     answer = () =>
@@ -292,6 +293,7 @@ describe('audit detail (/audit/:id)', () => {
     await waitFor(() => expect(blobs).toHaveLength(1));
     expect(await blobs[0]?.text()).toBe('page_url,image_url\n');
     expect(downloads).toEqual(['altwise-audit-11111111.csv']);
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Export CSV' })).toHaveFocus());
     expect(calls.find((call) => call.path.endsWith('report.csv'))?.headers.get('Authorization')).toBe(
       'Bearer jwt-1',
     );

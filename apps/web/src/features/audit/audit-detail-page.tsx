@@ -22,6 +22,7 @@ import {
   statusLabels,
   verdictLabels,
 } from './audit-labels.ts';
+import { useReturnFocus } from './use-return-focus.ts';
 
 function progressText(audit: Audit): string {
   const counts = `${audit.pagesScanned} ${audit.pagesScanned === 1 ? 'page' : 'pages'} scanned, ${audit.imagesFound} ${audit.imagesFound === 1 ? 'image' : 'images'} found`;
@@ -108,6 +109,7 @@ function FixPanel({
   const [problem, setProblem] = useState<string | null>(null);
   const failing = audit.counts.fail;
   const balance = credits.data?.imageCredits;
+  const remember = useReturnFocus(fix.isPending);
 
   const start = (imageIds: string[] | undefined) => {
     setProblem(null);
@@ -145,7 +147,10 @@ function FixPanel({
           disabled={!isAuditFinished(audit) || failing === 0}
           isLoading={fix.isPending && fix.variables === undefined}
           loadingText="Starting..."
-          onClick={() => start(undefined)}
+          onClick={(event) => {
+            remember(event);
+            start(undefined);
+          }}
         >
           Fix failing images
         </Button>
@@ -154,7 +159,10 @@ function FixPanel({
           disabled={!isAuditFinished(audit) || selected.size === 0}
           isLoading={fix.isPending && fix.variables !== undefined}
           loadingText="Starting..."
-          onClick={() => start([...selected])}
+          onClick={(event) => {
+            remember(event);
+            start([...selected]);
+          }}
         >
           Fix selected images
         </Button>
@@ -195,6 +203,7 @@ export function AuditDetailPage() {
     if (fixDone) void queryClient.invalidateQueries({ queryKey: auditQueryKey(id) });
   }, [fixDone, id, queryClient]);
   const [exporting, setExporting] = useState<'csv' | 'xlsx' | null>(null);
+  const rememberExport = useReturnFocus(exporting !== null);
   usePageTitle(audit.data ? `Audit of ${audit.data.url}` : 'Audit');
 
   const exportAs = async (format: 'csv' | 'xlsx') => {
@@ -268,7 +277,10 @@ export function AuditDetailPage() {
           disabled={!finished}
           isLoading={exporting === 'csv'}
           loadingText="Exporting..."
-          onClick={() => void exportAs('csv')}
+          onClick={(event) => {
+            rememberExport(event);
+            void exportAs('csv');
+          }}
         >
           Export CSV
         </Button>
@@ -278,7 +290,10 @@ export function AuditDetailPage() {
           disabled={!finished}
           isLoading={exporting === 'xlsx'}
           loadingText="Exporting..."
-          onClick={() => void exportAs('xlsx')}
+          onClick={(event) => {
+            rememberExport(event);
+            void exportAs('xlsx');
+          }}
         >
           Export XLSX
         </Button>

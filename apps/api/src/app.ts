@@ -286,6 +286,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       fetch: config.fetch,
       runsWorkers,
       logger: app.log,
+      runBatch: (batchId) => generation.runBatch(batchId),
     });
     await queue.start();
     if (runsWorkers)

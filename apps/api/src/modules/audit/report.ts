@@ -1,4 +1,5 @@
 import type { AuditVerdict } from '@altwise/contracts/audit-problems';
+import ExcelJS from 'exceljs';
 
 /**
  * The audit's exports (issue 13, point 5): one row per image. Pure: rows in, file body out, so the
@@ -76,4 +77,28 @@ export function buildAuditCsv(rows: readonly AuditReportRow[]): string {
     csvByteOrderMark +
     records.map((cells) => `${cells.map((cell) => csvField(guardFormula(cell))).join(',')}\r\n`).join('')
   );
+}
+
+/** The sheet name of the xlsx report. */
+export const auditReportSheetName = 'Audit';
+
+/**
+ * The audit as an xlsx workbook: one sheet, a bold header row frozen above the rows, the same
+ * columns and cells as the CSV. Every cell is a string cell, which no spreadsheet runs as a formula,
+ * so unlike the CSV the cells are written as found (an alt of "-" stays "-").
+ */
+export async function buildAuditXlsx(rows: readonly AuditReportRow[]): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  workbook.creator = 'Altwise';
+  const sheet = workbook.addWorksheet(auditReportSheetName, {
+    views: [{ state: 'frozen', ySplit: 1 }],
+  });
+  sheet.columns = auditReportColumns.map((column) => ({
+    header: column.header,
+    key: column.key,
+    width: column.width,
+  }));
+  sheet.getRow(1).font = { bold: true };
+  for (const row of rows) sheet.addRow(auditReportCells(row));
+  return Buffer.from(await workbook.xlsx.writeBuffer());
 }

@@ -11,6 +11,7 @@ import {
   audits,
   type NewAuditImage,
 } from '../../db/tables/audits.ts';
+import { generationItems } from '../../db/tables/generation-items.ts';
 
 export type AuditReviewCounts = Record<AuditReviewState, number>;
 
@@ -312,18 +313,19 @@ export async function listImages(
   auditId: string,
   filters: ImageFilters,
   paging: { page: number; pageSize: number },
-): Promise<{ rows: AuditImage[]; total: number }> {
+): Promise<{ rows: (AuditImage & { itemStatus: string | null })[]; total: number }> {
   const where = imageConditions(auditId, filters);
   const [total] = await db.select({ n: count() }).from(auditImages).where(where);
   const rows = await db
-    .select({ image: auditImages })
+    .select({ image: auditImages, itemStatus: generationItems.status })
     .from(auditImages)
     .innerJoin(auditPages, eq(auditPages.id, auditImages.pageId))
+    .leftJoin(generationItems, eq(generationItems.id, auditImages.generationItemId))
     .where(where)
     .orderBy(auditPages.depth, auditPages.createdAt, auditPages.url, auditImages.position)
     .limit(paging.pageSize)
     .offset((paging.page - 1) * paging.pageSize);
-  return { rows: rows.map((row) => row.image), total: total?.n ?? 0 };
+  return { rows: rows.map((row) => ({ ...row.image, itemStatus: row.itemStatus })), total: total?.n ?? 0 };
 }
 
 /** How many images of an audit are in each review state. */

@@ -4,10 +4,15 @@ import {
   auditParamsSchema,
   auditSchema,
   DEFAULT_AUDIT_MAX_PAGES,
+  fixAuditRequestSchema,
+  fixAuditResponseSchema,
   listAuditsResponseSchema,
   MAX_ACTIVE_AUDITS,
+  MAX_AUDIT_FIX_IMAGES,
   MAX_AUDIT_PAGES,
   MAX_AUDITS_PER_DAY,
+  reviewAuditRequestSchema,
+  reviewAuditResponseSchema,
   startAuditRequestSchema,
   startAuditResponseSchema,
 } from '@altwise/contracts/audit';
@@ -146,4 +151,79 @@ export async function auditRoutes(
       return audits.images(request.user.id, request.params.id, request.query);
     },
   );
+
+  typed.post(
+    '/audits/:id/fix',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ['audits'],
+        summary: 'Write alt text for an audit’s failing images (1 credit per image); results wait for review',
+        description:
+          `Without \`imageIds\`: every image whose verdict is \`fail\`, that has no suggestion yet and is not being fixed (at most ${MAX_AUDIT_FIX_IMAGES} in page order; \`remaining\` says how many are left for another call). With \`imageIds\`: exactly those images of this audit, whatever their verdict (the explicit choice that lets good alt text be rewritten). ` +
+          'One generation batch (follow it at GET /images/batches/{batchId}): one credit per image reserved up front, given back for each image that fails. The engine is told each image’s page, heading, caption, adjacent text, link and existing alt. A result does not go to the library: it becomes the image’s `suggestion` with `reviewState: pending` (see POST /audits/{id}/review). ' +
+          '402 when the credits are short, 409 when nothing is left to fix or a selected image is being fixed already (nothing is queued or charged then); 404 when the audit or an image is not the caller’s.',
+        security: bearerAuth,
+        params: auditParamsSchema,
+        body: fixAuditRequestSchema,
+        response: { 202: fixAuditResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const started = await audits.fix(request.user.id, request.params.id, request.body);
+      return reply.code(202).send(started);
+    },
+  );
+
+  typed.post(
+    '/audits/:id/review',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ['audits'],
+        summary: 'Accept, edit or reject the suggestions of a selection of an audit’s images',
+        description:
+          '`accept`: the suggestion lands in the library (src = the image URL, with its page context and the engine’s confidence) and the image is `accepted`; `edit`: `altText` (1 to 1,000 characters) lands instead and the image is `edited`; `reject`: nothing lands and the image is `rejected`. Accepting or editing an image already in the library changes that library row rather than adding one. ' +
+          'All or nothing: 409 when a selected image has no suggestion yet, or for `reject` when one is in the library already; 404 when the audit or an image is not the caller’s. Answers the images as they are now and the audit’s review counts.',
+        security: bearerAuth,
+        params: auditParamsSchema,
+        body: reviewAuditRequestSchema,
+        response: { 200: reviewAuditResponseSchema },
+      },
+    },
+    async (request) => audits.review(request.user.id, request.params.id, request.body),
+  );
+
+  for (const format of ['csv', 'xlsx'] as const) {
+    const contentType =
+      format === 'csv'
+        ? 'text/csv; charset=utf-8'
+        : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+    typed.get(
+      `/audits/:id/report.${format}`,
+      {
+        onRequest: app.requireUser,
+        schema: {
+          tags: ['audits'],
+          summary: `An audit as ${format === 'csv' ? 'CSV' : 'an xlsx workbook'}: one row per image`,
+          description:
+            'Columns: Page URL, Image URL, Existing alt, Verdict, Problem codes, WCAG criteria, Suggested alt, Review state (lists separated by "; "), in page order. ' +
+            (format === 'csv'
+              ? 'RFC 4180 with a UTF-8 byte order mark; a cell starting with = + - @ gets an apostrophe so no spreadsheet runs it. '
+              : 'One sheet, the header row bold and frozen. ') +
+            'An attachment named after the site and the day. 404 when the audit is not the caller’s.',
+          security: bearerAuth,
+          params: auditParamsSchema,
+          produces: [contentType.split(';')[0] ?? contentType],
+        },
+      },
+      async (request, reply) => {
+        const report = await audits.report(request.user.id, request.params.id, format);
+        reply.header('content-type', contentType);
+        reply.header('content-disposition', `attachment; filename="${report.fileName}"`);
+        reply.header('cache-control', 'no-store');
+        return reply.send(report.body);
+      },
+    );
+  }
 }

@@ -20,6 +20,8 @@ import { assertPublicAddress, parseFetchableUrl, SafeFetchError } from '../../ne
 import type { FetchSettings } from '../scrape/service.ts';
 import { createAuditRunner, scoreOf } from './audit-runner.ts';
 import { createCrawler } from './crawler.ts';
+import { createAuditFixer, fixStatusOf, listReportImages } from './fix.ts';
+import { type AuditReportRow, buildAuditCsv, buildAuditXlsx } from './report.ts';
 import {
   auditsStartedSince,
   countActiveAudits,
@@ -53,6 +55,18 @@ export class AuditLimitError extends AppError {
 
 const auditNotFound = () => notFound('There is no such audit.');
 
+/** Most rows one report holds (500 pages of 200 images). */
+export const MAX_REPORT_ROWS = 100_000;
+
+/** `audit-example.com-2026-11-23`: the host (ASCII, as URL gives it) and the day the audit began. */
+function reportBaseName(url: string, createdAt: Date): string {
+  let host = 'site';
+  try {
+    host = new URL(url).hostname.replace(/[^a-z0-9.-]/gi, '') || host;
+  } catch {}
+  return `audit-${host}-${createdAt.toISOString().slice(0, 10)}`;
+}
+
 export type AuditService = ReturnType<typeof createAuditService>;
 
 /**
@@ -66,8 +80,17 @@ export function createAuditService(deps: {
   /** Whether this process runs audits (PROCESS_ROLE all or worker). */
   runsWorkers: boolean;
   logger: FastifyBaseLogger;
+  /** Starts a fix's generation batch in this process (the generation service's job handler). */
+  runBatch?: (batchId: string) => Promise<void>;
 }) {
   const { db, queue, logger } = deps;
+  const fixer = createAuditFixer({
+    db,
+    queue,
+    runBatch: deps.runBatch,
+    runsWorkers: deps.runsWorkers,
+    logger,
+  });
   const runner = createAuditRunner({ db, crawler: createCrawler(deps.fetch), logger });
   const running = new Map<string, Promise<void>>();
   let stopping = false;
@@ -197,10 +220,45 @@ export function createAuditService(deps: {
           problems: row.problems as AuditProblem[],
           suggestion: row.suggestion,
           reviewState: row.reviewState,
-          fixStatus: null,
+          fixStatus: fixStatusOf(row.itemStatus),
         })),
         total,
       };
+    },
+
+    /** POST /audits/{id}/fix. */
+    fix: fixer.fix,
+
+    /** POST /audits/{id}/review. */
+    review: fixer.review,
+
+    /** GET /audits/{id}/report.csv and .xlsx: the file's name and body. */
+    async report(
+      userId: string,
+      auditId: string,
+      format: 'csv' | 'xlsx',
+    ): Promise<{ fileName: string; body: string | Buffer }> {
+      const audit = await findAuditOf(db, userId, auditId);
+      if (!audit) throw auditNotFound();
+      const images = await listReportImages(db, auditId, MAX_REPORT_ROWS + 1);
+      if (images.length > MAX_REPORT_ROWS)
+        throw new AppError(
+          413,
+          errorCodes.payloadTooLarge,
+          `This audit has more than ${MAX_REPORT_ROWS.toLocaleString('en-US')} images, too many for one report.`,
+        );
+      const rows: AuditReportRow[] = images.map((image) => ({
+        pageUrl: image.page_url,
+        imageUrl: image.src,
+        existingAlt: image.alt,
+        verdict: image.verdict,
+        problemCodes: image.problems.map((problem) => problem.code),
+        wcag: [...new Set(image.problems.flatMap((problem) => problem.wcag))].sort(),
+        ...(image.suggestion !== null ? { suggestedAlt: image.suggestion } : {}),
+        ...(image.review_state ? { reviewState: image.review_state } : {}),
+      }));
+      const fileName = `${reportBaseName(audit.url, audit.createdAt)}.${format}`;
+      return { fileName, body: format === 'csv' ? buildAuditCsv(rows) : await buildAuditXlsx(rows) };
     },
 
     /** The job handler: runs one audit to its end (or until this process stops). */

@@ -17,6 +17,7 @@ import { usePageTitle } from '../../lib/page-title.ts';
 import { isFinished, useBatchProgress } from './api/batch-progress.ts';
 import { uploadAndGenerate } from './api/upload-and-generate.ts';
 import { PromptField } from './scrape/prompt-field.tsx';
+import { ImportCsvSection } from './upload/import-csv-section.tsx';
 import { ProgressOverlay } from './upload/progress-overlay.tsx';
 import { addFiles, isOversize, type SelectedFile } from './upload/selected-files.ts';
 
@@ -283,6 +284,7 @@ export function UploadImagesPage() {
           </p>
         </div>
       </Card>
+      <ImportCsvSection prompt={prompt} disabled={busy} />
       {overlay ? <ProgressOverlay title="Processing Your Images" {...overlay} /> : null}
     </div>
   );

@@ -100,7 +100,7 @@ export const profileUserSchema = sessionUserSchema.extend({
   monthlyRequestCount: z.number().int(),
   contentHistory: z.array(contentHistoryItemSchema),
   /** BCP 47 tag alt text is written in when a request names none; null: the engine's default. */
-  defaultLanguage: z.string().nullable(),
+  defaultLanguage: z.string().nullable().optional(),
 });
 export const profileResponseSchema = z.object({ user: profileUserSchema });
 export type ProfileUser = z.infer<typeof profileUserSchema>;

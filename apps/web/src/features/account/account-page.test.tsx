@@ -70,6 +70,26 @@ describe('account settings', () => {
     expect(JSON.parse(localStorage.getItem('user') ?? '{}')).toMatchObject({ firstName: 'Augusta' });
   });
 
+  it('saves a default alt-text language with the profile, only when it changed', async () => {
+    const calls = mockApi({
+      ...getProfile,
+      'PUT /users/update-profile': () =>
+        json({ status: 'success', message: m.profileUpdated, user: profile }),
+    });
+    const user = userEvent.setup();
+    await openAccount();
+    const language = screen.getByLabelText('Alt text language');
+    expect(language).toHaveValue('');
+    await user.type(language, 'pt-br');
+    await user.click(screen.getByRole('button', { name: 'Update Profile' }));
+    await screen.findByText(m.profileUpdated);
+    expect(puts(calls)[0]?.body).toEqual({
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      defaultLanguage: 'pt-BR',
+    });
+  });
+
   it("says 'Failed to update profile' when refused and 'Error updating profile' when unreachable", async () => {
     let answer = () =>
       json({ message: 'First name is required', code: 'VALIDATION_ERROR' }, 400) as

@@ -52,23 +52,39 @@ function ProfileForm({
   profile,
   onStatus,
 }: {
-  profile: { firstName: string; lastName: string; email: string };
+  profile: {
+    firstName: string;
+    lastName: string;
+    email: string;
+    defaultLanguage?: string | null | undefined;
+  };
   onStatus: (status: Status) => void;
 }) {
   const form = useForm(updateProfileRequestSchema, {
     firstName: profile.firstName,
     lastName: profile.lastName,
+    defaultLanguage: profile.defaultLanguage ?? '',
   });
   const update = useUpdateProfile();
   const { reset } = form;
 
   useEffect(() => {
-    reset({ firstName: profile.firstName, lastName: profile.lastName });
-  }, [profile.firstName, profile.lastName, reset]);
+    reset({
+      firstName: profile.firstName,
+      lastName: profile.lastName,
+      defaultLanguage: profile.defaultLanguage ?? '',
+    });
+  }, [profile.firstName, profile.lastName, profile.defaultLanguage, reset]);
 
   const onSubmit = form.handleSubmit((values) => {
     onStatus({ type: 'loading' });
-    update.mutate(values, {
+    // The language goes only when it changed: the names alone stay the SPEC's body.
+    const { defaultLanguage, ...names } = values;
+    const body =
+      (defaultLanguage ?? '') === (profile.defaultLanguage ?? '')
+        ? names
+        : { ...names, defaultLanguage: defaultLanguage || null };
+    update.mutate(body, {
       onSuccess: (response) =>
         onStatus(
           response.status === 'success'
@@ -100,6 +116,13 @@ function ProfileForm({
           value={profile.email}
           readOnly
           hint="Your email address cannot be changed."
+        />
+        <TextField
+          label="Alt text language"
+          autoComplete="off"
+          placeholder="en"
+          hint="A language tag such as en, de or pt-BR, used when a request names none. Leave empty for the server's default. Languages other than English need a vision model."
+          {...form.field('defaultLanguage')}
         />
         <div>
           <Button type="submit" isLoading={update.isPending} loadingText="Saving...">

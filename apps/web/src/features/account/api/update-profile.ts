@@ -4,8 +4,12 @@ import { api } from '../../../lib/api-client.ts';
 import { toStoredUser, writeUser } from '../../../lib/auth-storage.ts';
 import { profileQueryKey } from '../../../lib/profile.ts';
 
-/** PUT /users/update-profile: first and last name. */
-export function updateProfile(body: { firstName: string; lastName: string }) {
+/** PUT /users/update-profile: first and last name, and the default alt-text language (issue 14). */
+export function updateProfile(body: {
+  firstName: string;
+  lastName: string;
+  defaultLanguage?: string | null;
+}) {
   return api.put('/users/update-profile', body, { schema: updateProfileResponseSchema });
 }
 

@@ -4,12 +4,14 @@
  *   npm run bench:api
  *   npm run bench:api -- --connections 100 --duration 20 --json
  *   npm run bench:api -- --log-level warn   (without the per-request log lines the API writes at info)
+ *   npm run bench:api -- --think 500         (each client pauses 250–750 ms between rounds, as people do)
  * Each client is a closed loop over keep-alive connections (Node's fetch): library page (a random
  * page of 25 of its account's 1,000 images), then credits, then again; no think time, so this is
  * the process at saturation. Latency is measured per request; errors are non-2xx answers and
  * failed requests. Traffic goes to 127.0.0.1 only, and stops after --duration seconds.
  * Target: 0 errors, p95 ≤ 50 ms.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../apps/api/src/db/client.ts';
 import { addLibraryImages } from '../apps/api/src/modules/library/service.ts';
@@ -22,12 +24,14 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '20' },
     accounts: { type: 'string', default: '10' },
     'log-level': { type: 'string', default: 'info' },
+    think: { type: 'string', default: '0' },
     json: { type: 'boolean', default: false },
   },
 });
 const connections = Number(args.connections);
 const durationMs = Number(args.duration) * 1000;
 const accounts = Number(args.accounts);
+const thinkMs = Number(args.think);
 const imagesPerAccount = 1_000;
 const pageSize = 25;
 const targetP95Ms = 50;
@@ -44,7 +48,10 @@ async function main() {
   const cluster = await startCluster({
     databaseUrl: postgres.url,
     modelUrl: model.url,
-    env: { LOG_LEVEL: args['log-level'] },
+    env: {
+      LOG_LEVEL: args['log-level'],
+      ...(process.env.BENCH_API_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_API_NODE_OPTIONS } : {}),
+    },
   });
   try {
     const users: Awaited<ReturnType<typeof createBenchUser>>[] = [];
@@ -98,6 +105,7 @@ async function main() {
         const page = 1 + Math.floor(Math.random() * pages);
         await get('library', `${base}/images/altText?page=${page}&pageSize=${pageSize}`, user.headers);
         await get('credits', `${base}/credits/remaining`, user.headers);
+        if (thinkMs > 0) await sleep(thinkMs * (0.5 + Math.random()));
       }
     };
     await Promise.all(Array.from({ length: connections }, (_, i) => client(i, () => stopAt.warm)));
@@ -114,7 +122,9 @@ async function main() {
       const sorted = [...values].sort((a, b) => a - b);
       return `${name.padEnd(10)} ${String(sorted.length).padStart(7)} requests  p50 ${percentile(sorted, 50).toFixed(1)} ms  p95 ${percentile(sorted, 95).toFixed(1)} ms  p99 ${percentile(sorted, 99).toFixed(1)} ms`;
     };
-    console.log(`${connections} clients for ${seconds.toFixed(1)} s against one API process on Postgres`);
+    console.log(
+      `${connections} clients${thinkMs ? ` (think time ~${thinkMs} ms)` : ''} for ${seconds.toFixed(1)} s against one API process on Postgres`,
+    );
     console.log(row('library', latencies.library));
     console.log(row('credits', latencies.credits));
     console.log(row('all', all));
@@ -130,6 +140,7 @@ async function main() {
         JSON.stringify({
           bench: 'api',
           connections,
+          thinkMs,
           requests: all.length,
           requestsPerSecond: Math.round(all.length / seconds),
           p50Ms: Number(percentile(all, 50).toFixed(1)),

@@ -410,3 +410,21 @@ describe('a fix the credits do not cover', () => {
     expect(images.every((image) => image.fixStatus === null && image.suggestion === null)).toBe(true);
   });
 });
+
+describe('two fixes of the same audit at once', () => {
+  it('queue each failing image once: the second finds nothing left to fix (409)', async () => {
+    const user = await createUser(t, 10);
+    const auditId = await completedAudit(user);
+    const answers = await Promise.all([
+      api(user, 'POST', `/audits/${auditId}/fix`, {}),
+      api(user, 'POST', `/audits/${auditId}/fix`, {}),
+    ]);
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([202, 409]);
+    const started = answers.find((answer) => answer.statusCode === 202)?.json();
+    const refused = answers.find((answer) => answer.statusCode === 409)?.json();
+    expect(started).toMatchObject({ creditsReserved: 3 });
+    expect(refused.message).toMatch(/No failing image is left to fix/);
+    await batchDone(user, started.batchId);
+    expect(await balanceOf(t, user)).toBe(8);
+  });
+});

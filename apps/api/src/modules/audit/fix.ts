@@ -104,17 +104,29 @@ export function contextOf(
   );
 }
 
+const idList = (ids: string[]) =>
+  sql.join(
+    ids.map((id) => sql`${id}`),
+    sql`, `,
+  );
+
+/**
+ * Reads the named images of an audit. With `lock`, in a transaction: their rows are locked first (in
+ * id order, so two requests cannot deadlock) and read by a later statement, which therefore sees
+ * what a request that held them before has committed (its fix, its review).
+ */
 async function selectImages(db: DbExecutor, auditId: string, imageIds: string[], lock: boolean) {
+  if (lock)
+    await queryRows(
+      db,
+      sql`select id from audit_images where audit_id = ${auditId} and id in (${idList(imageIds)})
+          order by id for update`,
+    );
   return queryRows<ImageRow>(
     db,
     sql`select ${imageColumns} from ${imageFrom}
-        where i.audit_id = ${auditId}
-          and i.id in (${sql.join(
-            imageIds.map((id) => sql`${id}`),
-            sql`, `,
-          )})
-        order by ${pageOrder}
-        ${lock ? sql`for update of i` : sql``}`,
+        where i.audit_id = ${auditId} and i.id in (${idList(imageIds)})
+        order by ${pageOrder}`,
   );
 }
 
@@ -158,13 +170,19 @@ export function createAuditFixer(deps: {
               `${busy} of the selected images ${busy === 1 ? 'is' : 'are'} being fixed already. Wait for the suggestions, then choose again.`,
             );
         } else {
+          // Locked first, then read (see selectImages): two fixes at once never queue an image twice.
+          await queryRows(
+            tx,
+            sql`select id from audit_images
+                where audit_id = ${auditId} and verdict = 'fail' and suggestion is null
+                order by id for update`,
+          );
           images = await queryRows<ImageRow>(
             tx,
             sql`select ${imageColumns} from ${imageFrom}
                 where i.audit_id = ${auditId} and ${unfixedFailing}
                 order by ${pageOrder}
-                limit ${MAX_AUDIT_FIX_IMAGES}
-                for update of i`,
+                limit ${MAX_AUDIT_FIX_IMAGES}`,
           );
           if (images.length === 0)
             throw conflict('No failing image is left to fix: each has a suggestion or is being fixed.');
@@ -247,11 +265,8 @@ export function createAuditFixer(deps: {
             );
           await queryRows(
             tx,
-            sql`update audit_images set review_state = 'rejected' where audit_id = ${auditId}
-                and id in (${sql.join(
-                  ids.map((id) => sql`${id}`),
-                  sql`, `,
-                )})`,
+            sql`update audit_images set review_state = 'rejected'
+                where audit_id = ${auditId} and id in (${idList(ids)})`,
           );
           return;
         }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { AltTextReason } from '../../engines/types.ts';
 import { users } from './users.ts';
 
@@ -53,6 +53,11 @@ export const libraryCounts = pgTable('library_counts', {
     .references(() => users.id, { onDelete: 'cascade' }),
   images: integer('images').notNull().default(0),
   needsReview: integer('needs_review').notNull().default(0),
+  /**
+   * Goes up with every change to the user's listing (a row added or deleted, a flag set or cleared):
+   * a page's cached boundary keys are valid only for the version they were read at (ADR 032).
+   */
+  version: bigint('version', { mode: 'number' }).notNull().default(0),
 });
 
 export type LibraryImage = typeof libraryImages.$inferSelect;

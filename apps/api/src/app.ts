@@ -287,6 +287,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       runsWorkers,
       logger: app.log,
       runBatch: (batchId) => generation.runBatch(batchId),
+      engineName: engine.name,
     });
     await queue.start();
     if (runsWorkers)

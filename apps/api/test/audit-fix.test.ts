@@ -7,6 +7,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generationBatches } from '../src/db/tables/generation-batches.ts';
 import { libraryImages } from '../src/db/tables/library-images.ts';
+import { users } from '../src/db/tables/users.ts';
 import { balanceOf, createUser, type TestUser } from './billing-helpers.ts';
 import { createTestEngine } from './generation-helpers.ts';
 import { buildTestApp, type TestApp, waitFor } from './helper.ts';
@@ -426,5 +427,30 @@ describe('two fixes of the same audit at once', () => {
     expect(refused.message).toMatch(/No failing image is left to fix/);
     await batchDone(user, started.batchId);
     expect(await balanceOf(t, user)).toBe(8);
+  });
+});
+
+describe('the language of a fix', () => {
+  const setLanguage = (who: TestUser, language: string) =>
+    t.app.deps.database.db.update(users).set({ defaultLanguage: language }).where(eq(users.id, who.id));
+
+  it('is the account’s default; one the engine cannot write is 422 before a credit moves', async () => {
+    const british = await createUser(t, 5);
+    await setLanguage(british, 'en-GB');
+    const auditId = await completedAudit(british);
+    const callsBefore = engine.calls.length;
+    const fixed = await api(british, 'POST', `/audits/${auditId}/fix`, {});
+    expect(fixed.statusCode).toBe(202);
+    await batchDone(british, fixed.json().batchId);
+    // The two images the engine saw (the third is gone before it gets there).
+    expect(engine.calls.slice(callsBefore).map((call) => call.options.language)).toEqual(['en-GB', 'en-GB']);
+
+    const french = await createUser(t, 5);
+    await setLanguage(french, 'fr');
+    const frenchAudit = await completedAudit(french);
+    const refused = await api(french, 'POST', `/audits/${frenchAudit}/fix`, {});
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json()).toMatchObject({ code: 'LANGUAGE_NOT_SUPPORTED' });
+    expect(await balanceOf(t, french)).toBe(5);
   });
 });

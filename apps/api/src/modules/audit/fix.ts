@@ -9,6 +9,8 @@ import {
   type ReviewAuditResponse,
 } from '@altwise/contracts/audit';
 import type { AuditProblem } from '@altwise/contracts/audit-problems';
+import { errorCodes } from '@altwise/contracts/errors';
+import { isEnglish, offlineLanguageMessage } from '@altwise/contracts/generation';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Database, type DbExecutor, queryRows } from '../../db/client.ts';
@@ -19,11 +21,11 @@ import type {
   AuditSuggestionDetails,
 } from '../../db/tables/audits.ts';
 import type { GenerationItemContext } from '../../db/tables/generation-items.ts';
-import { conflict, notFound } from '../../errors.ts';
+import { AppError, conflict, notFound } from '../../errors.ts';
 import { jobNames } from '../../jobs/names.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { reserveCredits } from '../credits/service.ts';
-import { insertBatch, insertItems } from '../generation/repository.ts';
+import { findDefaultLanguage, insertBatch, insertItems } from '../generation/repository.ts';
 import { updateLibraryImage } from '../library/repository.ts';
 import { addLibraryImages } from '../library/service.ts';
 import { countReviews, findAuditOf } from './repository.ts';
@@ -144,6 +146,8 @@ export function createAuditFixer(deps: {
   runBatch?: (batchId: string) => Promise<void>;
   runsWorkers: boolean;
   logger: FastifyBaseLogger;
+  /** The alt-text engine's name: the offline engine writes English only. */
+  engineName?: string;
 }) {
   const { db, queue, logger } = deps;
 
@@ -157,6 +161,11 @@ export function createAuditFixer(deps: {
     /** POST /audits/{id}/fix. */
     async fix(userId: string, auditId: string, request: FixAuditRequest): Promise<FixAuditResponse> {
       await ownedAudit(userId, auditId);
+      // The account's default language, as for every batch; refused (422) before anything is
+      // reserved when the engine cannot write it.
+      const language = await findDefaultLanguage(db, userId);
+      if (language && deps.engineName === 'offline' && !isEnglish(language))
+        throw new AppError(422, errorCodes.languageNotSupported, offlineLanguageMessage);
       const started = await db.transaction(async (tx) => {
         let images: ImageRow[];
         let remaining = 0;
@@ -214,6 +223,7 @@ export function createAuditFixer(deps: {
           src: image.src,
           fileKey: null,
           context: contextOf(image) as GenerationItemContext,
+          language,
         }));
         await insertItems(tx, items);
         await queryRows(

@@ -162,7 +162,7 @@ export async function auditRoutes(
         description:
           `Without \`imageIds\`: every image whose verdict is \`fail\`, that has no suggestion yet and is not being fixed (at most ${MAX_AUDIT_FIX_IMAGES} in page order; \`remaining\` says how many are left for another call). With \`imageIds\`: exactly those images of this audit, whatever their verdict (the explicit choice that lets good alt text be rewritten). ` +
           'One generation batch (follow it at GET /images/batches/{batchId}): one credit per image reserved up front, given back for each image that fails. The engine is told each image’s page, heading, caption, adjacent text, link and existing alt. A result does not go to the library: it becomes the image’s `suggestion` with `reviewState: pending` (see POST /audits/{id}/review). ' +
-          '402 when the credits are short, 409 when nothing is left to fix or a selected image is being fixed already (nothing is queued or charged then); 404 when the audit or an image is not the caller’s.',
+          'The alt text is written in the account’s default language (422 when the engine cannot write it). 402 when the credits are short, 409 when nothing is left to fix or a selected image is being fixed already (nothing is queued or charged then); 404 when the audit or an image is not the caller’s.',
         security: bearerAuth,
         params: auditParamsSchema,
         body: fixAuditRequestSchema,

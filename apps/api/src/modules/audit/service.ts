@@ -82,6 +82,8 @@ export function createAuditService(deps: {
   logger: FastifyBaseLogger;
   /** Starts a fix's generation batch in this process (the generation service's job handler). */
   runBatch?: (batchId: string) => Promise<void>;
+  /** The alt-text engine's name (the offline engine writes English only). */
+  engineName?: string;
 }) {
   const { db, queue, logger } = deps;
   const fixer = createAuditFixer({
@@ -89,6 +91,7 @@ export function createAuditService(deps: {
     queue,
     runBatch: deps.runBatch,
     runsWorkers: deps.runsWorkers,
+    engineName: deps.engineName,
     logger,
   });
   const runner = createAuditRunner({ db, crawler: createCrawler(deps.fetch), logger });

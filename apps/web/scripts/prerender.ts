@@ -55,13 +55,13 @@ async function loadPrerenderModule(): Promise<{ module: PrerenderModule; cleanup
 }
 
 /**
- * A form submitted before React takes over (Enter pressed while the scripts load) would be sent natively, and
- * without a method that is a GET: /login?email=…&password=… in the address bar, the history and the server's
- * logs. The prerendered forms say method="post" instead; React's submit handlers prevent the native submit
- * once they run, and React does not patch attributes when it hydrates, so the app is unaffected.
+ * Prerendered forms wait for the app: `inert` until React has taken the page over (AppShell removes it), so
+ * nothing typed before is lost to React's state and no link or button inside acts before its handler
+ * exists; a visitor without JavaScript still reads them. method="post": should one be submitted natively
+ * anyway, /login's email and password never go into the URL, the history or the server's logs.
  */
-export function formsPostNatively(html: string): string {
-  return html.replace(/<form(?![^>]*\smethod=)/g, '<form method="post"');
+export function holdForms(html: string): string {
+  return html.replace(/<form(?![^>]*\smethod=)/g, '<form method="post" inert=""');
 }
 
 /** Puts the page's HTML into #root and its title, description, canonical URL and Open Graph tags into <head>. */
@@ -89,7 +89,7 @@ export function injectPage(
     .replace('</head>', `  ${head}\n  </head>`)
     .replace(
       '<div id="root"></div>',
-      `<div id="root" data-prerendered="${escapeHtml(pathname)}">${formsPostNatively(page.html)}</div>`,
+      `<div id="root" data-prerendered="${escapeHtml(pathname)}">${holdForms(page.html)}</div>`,
     )
     .replace(/\s*<noscript>[\s\S]*?<\/noscript>/, '');
   for (const needle of [

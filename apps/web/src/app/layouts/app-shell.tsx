@@ -23,6 +23,17 @@ function useFocusOnNavigation() {
   }, [pathname]);
 }
 
+/**
+ * The prerender makes its forms inert until the app has taken the page over (scripts/prerender.ts,
+ * ADR 027); this runs once the page inside the same Suspense boundary has been hydrated.
+ */
+function ReleasePrerenderedForms() {
+  useEffect(() => {
+    for (const form of document.querySelectorAll('#root form[inert]')) form.removeAttribute('inert');
+  }, []);
+  return null;
+}
+
 /** The page frame: skip link, the public or signed-in header chosen by auth state, main, footer. */
 export function AppShell() {
   const { isAuthenticated } = useAuth();
@@ -50,6 +61,7 @@ export function AppShell() {
       <main id="main" tabIndex={-1} className="flex-1" aria-busy={isNavigating || undefined}>
         <PageQueryProvider pathname={pathname}>
           <Outlet />
+          <ReleasePrerenderedForms />
         </PageQueryProvider>
       </main>
       <div className="print:hidden">

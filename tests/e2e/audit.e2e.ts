@@ -1,0 +1,202 @@
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { auditProblemCodes } from '@altwise/contracts/audit-problems';
+import type { Browser } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseURL, expectNoAxeViolations, launchBrowser, newContext } from './browser.ts';
+import { createSession, type E2eSession, storeSession } from './session.ts';
+
+/**
+ * A three-page local site with every problem code of issue 13 present, served on 127.0.0.1 (the e2e
+ * server runs with FETCH_ALLOW_PRIVATE). Every /img/ path answers a picture with content.
+ */
+const longAlt =
+  'A wide view of the workshop floor where twelve people in aprons sand, glue and varnish chairs, with sawdust in the air, tools on every wall and a dog asleep by the door';
+const pages: Record<string, string> = {
+  '/': `<h1>Chairs and things</h1>
+    <nav><a href="/products.html">Products</a> <a href="/about.html">About us</a></nav>
+    <img src="/img/hero.png" width="600" height="300">
+    <img src="/img/IMG_2041.jpg" alt="IMG_2041.jpg" width="300" height="200">
+    <img src="/img/new-range.png" alt="image" width="300" height="200">
+    <img src="/img/brand.png" alt="logo" width="120" height="60">
+    <a href="/products.html"><img src="/img/sunset.png" alt="A sunset over the sea" width="200" height="100"></a>
+    <a href="/about.html"><img src="/img/team-link.png" alt="" width="200" height="100"></a>`,
+  '/products.html': `<h1>Products</h1>
+    <figure><img src="/img/bike.png" alt="Red city bike with a basket" width="300" height="200">
+      <figcaption>Red city bike with a basket</figcaption></figure>
+    <img src="/img/kettle-1.png" alt="Blue enamel kettle on a gas stove" width="300" height="200">
+    <img src="/img/kettle-2.png" alt="Blue enamel kettle on a gas stove" width="300" height="200">
+    <img src="/img/workshop.png" alt="${longAlt}" width="600" height="300">
+    <img src="/img/line.png" alt="Thin divider line" width="600" height="1">`,
+  '/about.html': `<h1>About us</h1>
+    <img src="/img/team.png" alt="Our team of five at the 2025 meetup in Lisbon" width="400" height="300">
+    <img src="/img/rule.png" alt="" width="600" height="1">`,
+};
+
+let site: { url: string; server: Server };
+let browser: Browser;
+
+async function startSite() {
+  const picture = await sharp(
+    Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="160" height="120">
+      <rect width="160" height="120" fill="#3a7bd5"/><rect y="70" width="160" height="50" fill="#7b3a12"/>
+      <circle cx="60" cy="50" r="22" fill="#f5e663"/></svg>`),
+  )
+    .png()
+    .toBuffer();
+  const server = createServer((request, response) => {
+    const path = (request.url ?? '/').split('?')[0] ?? '/';
+    const body = pages[path];
+    if (body !== undefined) {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(
+        `<!doctype html><html lang="en"><head><title>Shop</title></head><body>${body}</body></html>`,
+      );
+    } else if (path.startsWith('/img/')) {
+      response.writeHead(200, { 'content-type': 'image/png', 'content-length': picture.length });
+      response.end(picture);
+    } else {
+      response.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, server };
+}
+
+beforeAll(async () => {
+  site = await startSite();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => site?.server.close(resolve));
+});
+
+async function libraryAlts(session: E2eSession) {
+  const response = await fetch(`${baseURL()}/api/v1/images/altText?userId=${session.user.id}`, {
+    headers: { authorization: `Bearer ${session.token}` },
+  });
+  return ((await response.json()) as { src: string; alt_text: string }[]).map((row) => row.alt_text);
+}
+
+describe('alt-text audit, as a site owner uses it (issue 13)', () => {
+  it('audits a local site, filters, fixes the failing images, accepts one, exports and prints', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await page.goto('/');
+    const session = await createSession();
+    await storeSession(page, session);
+
+    // Start a site audit from the signed-in bar.
+    await page.goto('/dashboard');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Audit alt text' }).waitFor();
+    await expectNoAxeViolations(page);
+    await page.getByLabel('Website URL').fill(site.url);
+    await page.getByRole('radio', { name: 'Whole site (linked pages)' }).check();
+    await page.getByLabel('Max pages').fill('10');
+    const started = performance.now();
+    await page.getByRole('button', { name: 'Start audit' }).click();
+    await page.waitForURL(/\/audit\/[0-9a-f-]{36}$/);
+    const auditId = page.url().split('/').at(-1) as string;
+
+    // Live progress in a status region until the audit completes.
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Audit complete: 3 pages scanned, 13 images found.' })
+      .waitFor({ timeout: 60_000 });
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    console.log(`audit of the 3-page local site completed in ${seconds}s`);
+    await expectNoAxeViolations(page);
+
+    // Every problem code is counted, with its WCAG criteria.
+    const problems = page.getByRole('table', { name: 'Problems found' });
+    for (const code of auditProblemCodes) {
+      await expect.poll(() => problems.getByRole('row', { name: new RegExp(`^${code} `) }).count()).toBe(1);
+    }
+    expect(
+      await problems.getByRole('row', { name: /^link-without-purpose .* 2\.4\.4, 4\.1\.2 / }).count(),
+    ).toBe(1);
+
+    // The images table: (missing) for the hero, the verdicts and messages.
+    const table = page.getByRole('table', { name: /Audited images/ });
+    await expect.poll(() => table.getByText('(missing)').count()).toBeGreaterThan(0);
+    await page.getByText('Page 1 of 1 (13 images)').waitFor();
+
+    // Filter by verdict and by problem.
+    await page.getByLabel('Verdict').selectOption('fail');
+    await page.getByText(/Page 1 of 1 \(\d+ images?\)/).waitFor();
+    const failRows = table
+      .getByRole('row')
+      .filter({ has: page.getByRole('checkbox', { name: /^Select image/ }) });
+    await expect
+      .poll(async () => (await failRows.allTextContents()).every((text) => text.includes('Fail')))
+      .toBe(true);
+    const failing = await failRows.count();
+    expect(failing).toBeGreaterThanOrEqual(6);
+    await page.getByLabel('Problem').selectOption('file-name');
+    await page.getByText('Page 1 of 1 (1 image)').waitFor();
+    await expect.poll(() => table.getByText('IMG_2041.jpg', { exact: true }).count()).toBe(1);
+    await page.getByLabel('Problem').selectOption('');
+    await page.getByText(`Page 1 of 1 (${failing} images)`).waitFor();
+
+    // Fix every failing image: the cost is shown, the batch writes the suggestions.
+    await page.getByText(`${failing} failing images cost ${failing} credits`).waitFor();
+    await page.getByRole('button', { name: 'Fix failing images' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: new RegExp(`Suggestions written: ${failing} of ${failing}`) })
+      .waitFor({ timeout: 120_000 });
+    await expect
+      .poll(() => page.getByRole('button', { name: /^Accept suggestion for image/ }).count(), {
+        timeout: 15_000,
+      })
+      .toBe(failing);
+    await expectNoAxeViolations(page);
+
+    // Accept the first suggestion; it lands in the library.
+    await page.getByLabel('Review state').selectOption('pending');
+    const firstRow = table.getByRole('row').nth(1);
+    const suggestion = (await firstRow.locator('td').nth(4).textContent())?.trim() ?? '';
+    expect(suggestion.length).toBeGreaterThan(0);
+    const accept = page.getByRole('button', { name: 'Accept suggestion for image 1' });
+    await accept.click();
+    await page.getByText('Suggestion accepted').first().waitFor();
+    await page.getByText(`Page 1 of 1 (${failing - 1} images)`).waitFor();
+    await page.getByLabel('Review state').selectOption('accepted');
+    await page.getByText('Page 1 of 1 (1 image)').waitFor();
+    expect(await table.getByText(suggestion, { exact: true }).count()).toBe(1);
+    await expect.poll(() => libraryAlts(session)).toContain(suggestion);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Images' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Images' }).waitFor();
+    await page.getByText(suggestion, { exact: true }).first().waitFor({ timeout: 15_000 });
+    await page.goBack();
+    await page.getByRole('heading', { level: 1, name: /^Audit of / }).waitFor();
+
+    // Export CSV: downloaded with the token, one row per image.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
+    const csv = await readFile((await download.path()) as string, 'utf8');
+    const lines = csv.trim().split(/\r?\n/);
+    expect(lines).toHaveLength(14);
+    expect(csv).toContain('IMG_2041.jpg');
+    expect(csv).toContain(suggestion);
+
+    // The printable report.
+    await page.getByRole('link', { name: 'Printable report' }).click();
+    await page.waitForURL(`**/audit/${auditId}/report`);
+    await page.getByRole('heading', { level: 1, name: `Alt-text audit report: ${site.url}` }).waitFor();
+    await page.getByRole('heading', { name: 'Score per page' }).waitFor();
+    expect(await page.getByRole('heading', { name: `Failing images (${failing})` }).count()).toBe(1);
+    await expectNoAxeViolations(page);
+    await page.emulateMedia({ media: 'print' });
+    expect(await page.getByRole('button', { name: 'Print' }).isVisible()).toBe(false);
+    expect(await page.getByRole('navigation', { name: 'Main' }).isVisible()).toBe(false);
+    expect(await page.getByRole('heading', { name: 'Score per page' }).isVisible()).toBe(true);
+    await context.close();
+  });
+});

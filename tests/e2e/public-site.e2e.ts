@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseURL, expectNoAxeViolations, launchBrowser, newContext } from './browser.ts';
 import { waitForMail } from './mailbox.ts';
+import { createSession, storeSession } from './session.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -257,6 +258,28 @@ describe('the public site, as a visitor sees it', () => {
       expect(errors).toEqual([]);
     });
     await context.close();
+  });
+
+  it('gives a signed-in visitor of the landing page the app and its signed-in bar', async () => {
+    await withPage(async (page) => {
+      await page.goto('/blogs');
+      await storeSession(page, await createSession());
+      await page.goto('/');
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      await nav.getByRole('link', { name: 'Dashboard' }).waitFor();
+      expect(await nav.getByRole('link', { name: 'Log in' }).count()).toBe(0);
+      expect(await h1Text(page)).toBe('Accurate alt text for every image, written by AI');
+      // Inside the app, links navigate without a page load.
+      await nav.getByRole('link', { name: 'Images' }).click();
+      await page.waitForURL('**/images');
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      expect(await page.evaluate(() => performance.getEntriesByType('navigation').length)).toBe(1);
+      expect(
+        await page.evaluate(
+          () => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).name,
+        ),
+      ).toMatch(/\/$/);
+    });
   });
 
   it('serves robots.txt and a sitemap of the public pages', async () => {

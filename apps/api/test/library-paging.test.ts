@@ -6,7 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../src/db/client.ts';
 import { libraryCounts, libraryImages } from '../src/db/tables/library-images.ts';
 import { users } from '../src/db/tables/users.ts';
-import { type LibraryFilter, listLibraryImagesPage } from '../src/modules/library/repository.ts';
+import {
+  type LibraryFilter,
+  listLibraryImagesPage,
+  readLibraryBoundaries,
+} from '../src/modules/library/repository.ts';
 import { addLibraryImages } from '../src/modules/library/service.ts';
 import { createUser, type TestUser } from './billing-helpers.ts';
 import { createTestEngine, uploadImages, waitForBatch } from './generation-helpers.ts';
@@ -202,7 +206,8 @@ describe('a page of the library', () => {
         filterArb,
         fc.integer({ min: 1, max: 8 }),
         fc.integer({ min: 0, max: 40 }),
-        async (library, filter, limit, offset) => {
+        fc.integer({ min: 1, max: 5 }),
+        async (library, filter, limit, offset, step) => {
           const user = await createUser(t);
           if (library.length > 0)
             await db()
@@ -228,10 +233,67 @@ describe('a page of the library', () => {
           ).length;
           const page = await listLibraryImagesPage(db(), user.id, { offset, limit, total }, filter);
           expect(page.map((row) => row.id)).toEqual(naive.map((row) => row.id));
+          // From the nearest boundary key (every `step`-th row), as a cached listing reads it.
+          const keys = await readLibraryBoundaries(db(), user.id, filter, step);
+          expect(keys).toHaveLength(Math.ceil(total / step));
+          const index = Math.min(Math.floor(offset / step), keys.length - 1);
+          const key = keys[index];
+          const start = key ? { key, position: index * step } : undefined;
+          const fromKey = await listLibraryImagesPage(db(), user.id, { offset, limit, total, start }, filter);
+          expect(fromKey.map((row) => row.id)).toEqual(naive.map((row) => row.id));
         },
       ),
       { numRuns: 60 },
     );
+  });
+
+  it('stays right in deep pages after rows are added, flagged and deleted (the boundary cache)', async () => {
+    const user = await createUser(t);
+    // 2,600 rows, 20 per timestamp: deep pages use boundary keys every 1,000 rows.
+    const seed = (from: number, count: number) =>
+      db().execute(sql`insert into library_images (user_id, src, alt_text, needs_review, created_at)
+        select ${user.id}, 'https://example.com/' || n || '.jpg', 'Photo ' || n, n % 5 = 0,
+               timestamptz '2026-01-01 00:00:00+00' + ((n / 20) || ' seconds')::interval
+        from generate_series(${from}::int, ${from + count - 1}::int) as n`);
+    await seed(1, 2600);
+    const expectPagesAsOffset = async () => {
+      for (const [filter, flag] of [
+        ['', sql``],
+        ['&needsReview=true', sql` and needs_review`],
+      ] as const) {
+        for (const page of [1, 30, 52, 60, 104]) {
+          const response = await t.app.inject({
+            method: 'GET',
+            url: `/api/v1/images/altText?page=${page}&pageSize=25${filter}`,
+            headers: user.auth,
+          });
+          const naive = await queryRows<{ id: string }>(
+            db(),
+            sql`select id from library_images where user_id = ${user.id}${flag}
+                order by created_at desc, id desc limit 25 offset ${(page - 1) * 25}`,
+          );
+          expect(
+            (response.json() as { id: string }[]).map((row) => row.id),
+            `page ${page}${filter}`,
+          ).toEqual(naive.map((row) => row.id));
+        }
+      }
+    };
+    await expectPagesAsOffset();
+    // Older rows than all of them, then a flag cleared, then rows deleted from the middle.
+    await db().execute(sql`insert into library_images (user_id, src, alt_text, created_at)
+      select ${user.id}, 'https://example.com/old-' || n || '.jpg', 'Old ' || n, timestamptz '2025-01-01 00:00:00+00'
+      from generate_series(1, 7) as n`);
+    await expectPagesAsOffset();
+    await db().execute(sql`update library_images set needs_review = false
+      where id in (select id from library_images where user_id = ${user.id} and needs_review
+                   order by created_at limit 3)`);
+    await expectPagesAsOffset();
+    await db().execute(sql`delete from library_images
+      where id in (select id from library_images where user_id = ${user.id} order by created_at, id offset 1200 limit 11)`);
+    await expectPagesAsOffset();
+    await seed(5000, 40);
+    await expectPagesAsOffset();
   });
 
   it('answers the same pages through the API as a walk over the whole library', async () => {

@@ -59,13 +59,13 @@ export async function countLibraryImagesOf(
   userId: string,
   filter: LibraryFilter = {},
 ): Promise<number> {
-  const [row] = await db
-    .select({ images: libraryCounts.images, needsReview: libraryCounts.needsReview })
-    .from(libraryCounts)
-    .where(eq(libraryCounts.userId, userId));
-  if (!row) return 0;
-  if (filter.needsReview === undefined) return row.images;
-  return filter.needsReview ? row.needsReview : row.images - row.needsReview;
+  return listingSize(await readLibraryCounts(db, userId), filter);
+}
+
+/** How many rows a listing has, from the user's counts. */
+export function listingSize(counts: { images: number; needsReview: number }, filter: LibraryFilter): number {
+  if (filter.needsReview === undefined) return counts.images;
+  return filter.needsReview ? counts.needsReview : counts.images - counts.needsReview;
 }
 
 /** Deletes those of `ids` that belong to the user; answers the deleted rows' ids and uploaded files. */
@@ -94,22 +94,75 @@ export async function findLibraryImageOf(
   return row;
 }
 
+/** The counts the triggers keep for a user's library (ADR 032); zeros when the user has none. */
+export async function readLibraryCounts(
+  db: DbExecutor,
+  userId: string,
+): Promise<{ images: number; needsReview: number; version: number }> {
+  const [row] = await db
+    .select({
+      images: libraryCounts.images,
+      needsReview: libraryCounts.needsReview,
+      version: libraryCounts.version,
+    })
+    .from(libraryCounts)
+    .where(eq(libraryCounts.userId, userId));
+  return row ?? { images: 0, needsReview: 0, version: 0 };
+}
+
+/** A position in the newest-first order: created_at as Postgres prints it (to the microsecond), and id. */
+export type LibraryKey = { at: string; id: string };
+
+/**
+ * The keys of every `step`-th row of a listing, newest first (keys[j] is the row at position j·step):
+ * one index-only walk over the whole listing, so that later pages skip fewer than `step` entries.
+ */
+export async function readLibraryBoundaries(
+  db: DbExecutor,
+  userId: string,
+  filter: LibraryFilter,
+  step: number,
+): Promise<LibraryKey[]> {
+  const ordered = db
+    .select({
+      at: sql<string>`${libraryImages.createdAt}::text`.as('at'),
+      id: sql<string>`${libraryImages.id}`.as('key_id'),
+      position:
+        sql<number>`row_number() over (order by ${libraryImages.createdAt} desc, ${libraryImages.id} desc) - 1`.as(
+          'position',
+        ),
+    })
+    .from(libraryImages)
+    .where(rowsOf(userId, filter))
+    .as('ordered');
+  const rows = await db
+    .select({ at: ordered.at, id: ordered.id })
+    .from(ordered)
+    .where(sql`${ordered.position} % ${step} = 0`)
+    .orderBy(ordered.position);
+  return rows;
+}
+
 /**
  * One page of the user's images, newest first, given how many rows the listing has (`total`, from
- * the counts). Never an OFFSET over whole rows (ADR 032): the page is read from whichever end of the
- * listing is nearer, so at most half the listing is skipped, and the skip walks only the index on
- * (user_id, created_at, id) (the partial one for the needs-review filter) to find the page's first
- * key; the page itself is then a keyset seek from that key. A page past the end is empty.
+ * the counts). Never an OFFSET over whole rows (ADR 032): with `start`, the key of a row at most a
+ * few entries before the page (a cached boundary), the page is a short index-only walk from that key
+ * and a keyset seek; without it, the page is read from whichever end of the listing is nearer, so at
+ * most half the listing's index is walked. A page past the end is empty.
  */
 export async function listLibraryImagesPage(
   db: DbExecutor,
   userId: string,
-  page: { offset: number; limit: number; total: number },
+  page: { offset: number; limit: number; total: number; start?: { key: LibraryKey; position: number } },
   filter: LibraryFilter = {},
 ): Promise<ListedLibraryImage[]> {
-  const { offset, limit, total } = page;
+  const { offset, limit, total, start } = page;
   if (offset >= total || limit <= 0) return [];
   const where = rowsOf(userId, filter);
+  if (start && start.position <= offset) {
+    const from = sql`(${libraryImages.createdAt}, ${libraryImages.id}) <= (${start.key.at}::timestamptz, ${start.key.id}::uuid)`;
+    return seek(db, and(where, from), 'newest', offset - start.position, limit);
+  }
   const fromNewest = offset <= total - (offset + limit);
   if (fromNewest) return seek(db, where, 'newest', offset, limit);
   // The same rows counted from the oldest end, read oldest first and turned around.
@@ -118,7 +171,7 @@ export async function listLibraryImagesPage(
   return rows.reverse();
 }
 
-/** `limit` rows from the `skip`-th on, in the listing's order from one end. */
+/** `limit` rows from the `skip`-th on (of those `where` keeps), in the listing's order from one end. */
 async function seek(
   db: DbExecutor,
   where: SQL | undefined,

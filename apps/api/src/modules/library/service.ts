@@ -11,11 +11,20 @@ import {
   findLibraryImageOf,
   insertLibraryImages,
   type LibraryFilter,
+  type LibraryKey,
   type ListedLibraryImage,
+  listingSize,
   listLibraryImages,
   listLibraryImagesPage,
+  readLibraryBoundaries,
+  readLibraryCounts,
   updateLibraryImage,
 } from './repository.ts';
+
+/** A deep page walks fewer than this many index entries from its nearest cached boundary key. */
+const BOUNDARY_STEP = 1000;
+/** Listings whose boundary keys a process keeps (each ~100 keys at 100,000 images); oldest dropped. */
+const MAX_CACHED_LISTINGS = 1000;
 
 const imageNotFound = () => notFound('There is no such image in your library.');
 
@@ -108,6 +117,8 @@ export function createLibraryService(deps: {
   logger: FastifyBaseLogger;
 }) {
   const { db, deleteFile, logger } = deps;
+  /** Per listing (user and filter), the keys of every BOUNDARY_STEP-th row at one version (ADR 032). */
+  const boundaries = new Map<string, { version: number; keys: LibraryKey[] }>();
 
   return {
     /** The caller's images, newest first (a `?userId=` naming anyone else never gets here: the gate). */
@@ -123,13 +134,39 @@ export function createLibraryService(deps: {
       filter: LibraryFilter = {},
     ): Promise<{ images: LibraryImageRecord[]; total: number }> {
       const limit = paging.pageSize ?? DEFAULT_LIBRARY_PAGE_SIZE;
-      // The total comes from the counts the triggers keep; the page is read from the nearer end
-      // of the listing, which needs that total (ADR 032). One snapshot for both.
+      const offset = (paging.page - 1) * limit;
+      // The total comes from the counts the triggers keep; a deep page starts from the nearest
+      // cached boundary key, valid while the listing's version is the one it was read at (ADR 032).
+      // Counts, boundaries and page share one snapshot.
       const { rows, total } = await db.transaction(
         async (tx) => {
-          const total = await countLibraryImagesOf(tx, userId, filter);
-          const offset = (paging.page - 1) * limit;
-          return { rows: await listLibraryImagesPage(tx, userId, { offset, limit, total }, filter), total };
+          const counts = await readLibraryCounts(tx, userId);
+          const total = listingSize(counts, filter);
+          const skip = Math.min(offset, Math.max(0, total - offset - limit));
+          let start: { key: LibraryKey; position: number } | undefined;
+          if (skip >= BOUNDARY_STEP && offset < total) {
+            const cacheKey = `${userId}:${filter.needsReview ?? 'all'}`;
+            let cached = boundaries.get(cacheKey);
+            if (cached?.version !== counts.version) {
+              cached = {
+                version: counts.version,
+                keys: await readLibraryBoundaries(tx, userId, filter, BOUNDARY_STEP),
+              };
+              boundaries.delete(cacheKey);
+              if (boundaries.size >= MAX_CACHED_LISTINGS) {
+                const oldest = boundaries.keys().next().value;
+                if (oldest !== undefined) boundaries.delete(oldest);
+              }
+            }
+            boundaries.set(cacheKey, cached);
+            const index = Math.min(Math.floor(offset / BOUNDARY_STEP), cached.keys.length - 1);
+            const key = cached.keys[index];
+            if (key) start = { key, position: index * BOUNDARY_STEP };
+          }
+          return {
+            rows: await listLibraryImagesPage(tx, userId, { offset, limit, total, start }, filter),
+            total,
+          };
         },
         { isolationLevel: 'repeatable read', accessMode: 'read only' },
       );

@@ -159,7 +159,7 @@ describe('alt-text audit, as a site owner uses it (issue 13)', () => {
     // Accept the first suggestion; it lands in the library.
     await page.getByLabel('Review state').selectOption('pending');
     const firstRow = table.getByRole('row').nth(1);
-    const suggestion = (await firstRow.locator('td').nth(4).textContent())?.trim() ?? '';
+    const suggestion = (await firstRow.locator('td').nth(2).textContent())?.trim() ?? '';
     expect(suggestion.length).toBeGreaterThan(0);
     const accept = page.getByRole('button', { name: 'Accept suggestion for image 1' });
     await accept.click();

@@ -110,6 +110,12 @@ describe('audit detail (/audit/:id)', () => {
     await openDetail();
     const table = await screen.findByRole('table', { name: /Audited images/ });
     await within(table).findByText('(missing)');
+    // The suggestion sits next to the existing alt.
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((header) => header.textContent),
+    ).toEqual(['', 'Image', 'Existing alt', 'Suggestion', 'Verdict', 'Problems', 'Review']);
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows).toHaveLength(3);
     expect(rows[0]).toHaveTextContent(/Fail.*missing \(fail, WCAG 1\.1\.1\)The image has no alt attribute\./);

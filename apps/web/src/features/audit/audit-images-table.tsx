@@ -34,6 +34,11 @@ const reviewDone: Record<ReviewAction, (n: number) => string> = {
   edit: () => 'Suggestion saved and accepted',
 };
 
+const bulkActions = [
+  ['accept', 'Accept selected'],
+  ['reject', 'Reject selected'],
+] as const;
+
 function ExistingAlt({ alt }: { alt: string | null }) {
   if (alt === null) return <span className="font-medium text-red-800">(missing)</span>;
   if (alt === '') return <span className="text-slate-700">(empty)</span>;
@@ -143,32 +148,22 @@ export function AuditImagesTable({
       </div>
 
       <div className="flex flex-wrap items-center gap-3">
-        <Button
-          size="sm"
-          variant="secondary"
-          disabled={selectedWithSuggestion.length === 0}
-          onClick={() =>
-            void runReview(
-              selectedWithSuggestion.map((item) => item.id),
-              'accept',
-            )
-          }
-        >
-          Accept selected
-        </Button>
-        <Button
-          size="sm"
-          variant="secondary"
-          disabled={selectedWithSuggestion.length === 0}
-          onClick={() =>
-            void runReview(
-              selectedWithSuggestion.map((item) => item.id),
-              'reject',
-            )
-          }
-        >
-          Reject selected
-        </Button>
+        {bulkActions.map(([action, label]) => (
+          <Button
+            key={action}
+            size="sm"
+            variant="secondary"
+            disabled={selectedWithSuggestion.length === 0}
+            onClick={() =>
+              void runReview(
+                selectedWithSuggestion.map((item) => item.id),
+                action,
+              )
+            }
+          >
+            {label}
+          </Button>
+        ))}
         <p className="text-sm text-slate-700" aria-live="polite">
           {selected.size === 0 ? 'No image selected' : `${selected.size} selected`}
         </p>
@@ -204,13 +199,13 @@ export function AuditImagesTable({
                 Existing alt
               </th>
               <th scope="col" className="py-2 pr-3 font-semibold">
+                Suggestion
+              </th>
+              <th scope="col" className="py-2 pr-3 font-semibold">
                 Verdict
               </th>
               <th scope="col" className="py-2 pr-3 font-semibold">
                 Problems
-              </th>
-              <th scope="col" className="py-2 pr-3 font-semibold">
-                Suggestion
               </th>
               <th scope="col" className="py-2 font-semibold">
                 Review
@@ -258,6 +253,19 @@ export function AuditImagesTable({
                   <td className="max-w-56 py-2 pr-3">
                     <ExistingAlt alt={image.alt} />
                   </td>
+                  <td className="max-w-64 py-2 pr-3">
+                    {image.suggestion === null ? (
+                      <span className="text-slate-700">
+                        {image.fixStatus === 'generating'
+                          ? 'Writing a suggestion...'
+                          : image.fixStatus === 'failed'
+                            ? 'The suggestion failed; its credit is back. Fix it again.'
+                            : '–'}
+                      </span>
+                    ) : (
+                      <span className="break-words">{image.suggestion}</span>
+                    )}
+                  </td>
                   <td className="py-2 pr-3">
                     <span
                       className={`inline-block rounded px-2 py-0.5 text-xs font-semibold ${verdictClasses[image.verdict]}`}
@@ -280,19 +288,6 @@ export function AuditImagesTable({
                           </li>
                         ))}
                       </ul>
-                    )}
-                  </td>
-                  <td className="max-w-64 py-2 pr-3">
-                    {image.suggestion === null ? (
-                      <span className="text-slate-700">
-                        {image.fixStatus === 'generating'
-                          ? 'Writing a suggestion...'
-                          : image.fixStatus === 'failed'
-                            ? 'The suggestion failed; its credit is back. Fix it again.'
-                            : '–'}
-                      </span>
-                    ) : (
-                      <span className="break-words">{image.suggestion}</span>
                     )}
                   </td>
                   <td className="py-2">

@@ -45,6 +45,20 @@ export function scoresPerPage(images: readonly AuditImage[]): PageScore[] {
 
 const cell = 'border border-slate-300 px-2 py-1 align-top';
 
+function ColumnHeaders({ labels }: { labels: readonly string[] }) {
+  return (
+    <thead>
+      <tr>
+        {labels.map((label) => (
+          <th key={label} scope="col" className={cell}>
+            {label}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
 /**
  * /audit/:id/report (issue 13): a printable report (summary, score per page, failing images with their
  * problems). The print stylesheet hides the site's frame and the buttons, so "Print" makes a clean PDF.
@@ -140,22 +154,7 @@ export function AuditReportPage() {
           Score per page
         </h2>
         <table className="mt-2 w-full border-collapse text-left text-sm">
-          <thead>
-            <tr>
-              <th scope="col" className={cell}>
-                Page
-              </th>
-              <th scope="col" className={cell}>
-                Images
-              </th>
-              <th scope="col" className={cell}>
-                Failing
-              </th>
-              <th scope="col" className={cell}>
-                Score
-              </th>
-            </tr>
-          </thead>
+          <ColumnHeaders labels={['Page', 'Images', 'Failing', 'Score']} />
           <tbody>
             {pages.map((page) => (
               <tr key={page.pageUrl} className="break-inside-avoid">
@@ -179,22 +178,7 @@ export function AuditReportPage() {
           <p className="mt-2">No image fails.</p>
         ) : (
           <table className="mt-2 w-full border-collapse text-left text-sm">
-            <thead>
-              <tr>
-                <th scope="col" className={cell}>
-                  Image
-                </th>
-                <th scope="col" className={cell}>
-                  Existing alt
-                </th>
-                <th scope="col" className={cell}>
-                  Problems
-                </th>
-                <th scope="col" className={cell}>
-                  Suggestion
-                </th>
-              </tr>
-            </thead>
+            <ColumnHeaders labels={['Image', 'Existing alt', 'Problems', 'Suggestion']} />
             <tbody>
               {failing.map((image) => (
                 <tr key={image.id} className="break-inside-avoid">

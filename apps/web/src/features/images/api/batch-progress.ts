@@ -1,13 +1,10 @@
-import { errorCodes } from '@altwise/contracts/errors';
 import { type BatchProgress, type BatchStatus, batchProgressSchema } from '@altwise/contracts/generation';
-import { messages } from '@altwise/contracts/messages';
-import { API_BASE } from '@altwise/contracts/routes';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api } from '../../../lib/api-client.ts';
 import { ApiError } from '../../../lib/api-error.ts';
-import { readToken } from '../../../lib/auth-storage.ts';
 import { creditsQueryKey } from '../../../lib/credits.ts';
+import { readEventStream } from '../../../lib/event-stream.ts';
 import { activeBatchesQueryKey } from './active-batches.ts';
 import { libraryQueryKey } from './list-library-images.ts';
 
@@ -24,53 +21,28 @@ export function getBatchProgress(batchId: string, signal?: AbortSignal) {
 }
 
 /**
- * Reads GET /images/batches/{id}/events (server-sent events, event `progress`) with fetch, since the
- * stream needs the Bearer header and EventSource cannot send one. Calls `onProgress` for each event and
- * resolves with the last progress when the stream ends; throws when it cannot be opened.
+ * Follows GET /images/batches/{id}/events (server-sent events, event `progress`): calls `onProgress`
+ * for each event and resolves with the last progress when the stream ends; throws when it cannot be
+ * opened.
  */
 async function followEventStream(
   batchId: string,
   signal: AbortSignal,
   onProgress: (progress: BatchProgress) => void,
 ): Promise<BatchProgress | undefined> {
-  const token = readToken();
-  if (!token)
-    throw new ApiError({ status: 401, code: errorCodes.unauthorized, message: messages.common.noToken });
-  const response = await fetch(`${API_BASE}/images/batches/${encodeURIComponent(batchId)}/events`, {
-    headers: { Accept: 'text/event-stream', Authorization: `Bearer ${token}` },
-    signal,
-    credentials: 'same-origin',
-  });
-  if (!response.ok || !response.body) throw new Error(`Progress stream answered ${response.status}`);
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
   let last: BatchProgress | undefined;
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += value.replace(/\r\n?/g, '\n');
-    let end = buffer.indexOf('\n\n');
-    while (end !== -1) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      end = buffer.indexOf('\n\n');
-      let event = 'message';
-      const data: string[] = [];
-      for (const line of block.split('\n')) {
-        if (line.startsWith('event:')) event = line.slice(6).trim();
-        else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
-      }
-      if (event !== 'progress' || data.length === 0) continue;
-      const parsed = batchProgressSchema.safeParse(JSON.parse(data.join('\n')));
-      if (!parsed.success) continue;
+  await readEventStream(
+    `/images/batches/${encodeURIComponent(batchId)}/events`,
+    'progress',
+    signal,
+    (data) => {
+      const parsed = batchProgressSchema.safeParse(data);
+      if (!parsed.success) return false;
       last = parsed.data;
       onProgress(last);
-      if (isFinished(last.status)) {
-        await reader.cancel().catch(() => undefined);
-        return last;
-      }
-    }
-  }
+      return isFinished(last.status);
+    },
+  );
   return last;
 }
 

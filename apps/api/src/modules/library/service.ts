@@ -118,7 +118,7 @@ export function createLibraryService(deps: {
 }) {
   const { db, deleteFile, logger } = deps;
   /** Per listing (user and filter), the keys of every BOUNDARY_STEP-th row at one version (ADR 032). */
-  const boundaries = new Map<string, { version: number; keys: LibraryKey[] }>();
+  const boundaries = new Map<string, { version: number; keys?: LibraryKey[] }>();
 
   return {
     /** The caller's images, newest first (a `?userId=` naming anyone else never gets here: the gate). */
@@ -148,20 +148,27 @@ export function createLibraryService(deps: {
             const cacheKey = `${userId}:${filter.needsReview ?? 'all'}`;
             let cached = boundaries.get(cacheKey);
             if (cached?.version !== counts.version) {
+              // The first deep page at a new version walks from the nearer end (at most half the
+              // index); the keys are read only when a second one asks at the same version, so a
+              // listing a batch is writing to does not pay a whole walk per page.
+              cached = { version: counts.version };
+            } else if (!cached.keys) {
               cached = {
                 version: counts.version,
                 keys: await readLibraryBoundaries(tx, userId, filter, BOUNDARY_STEP),
               };
-              boundaries.delete(cacheKey);
-              if (boundaries.size >= MAX_CACHED_LISTINGS) {
-                const oldest = boundaries.keys().next().value;
-                if (oldest !== undefined) boundaries.delete(oldest);
-              }
+            }
+            boundaries.delete(cacheKey);
+            if (boundaries.size >= MAX_CACHED_LISTINGS) {
+              const oldest = boundaries.keys().next().value;
+              if (oldest !== undefined) boundaries.delete(oldest);
             }
             boundaries.set(cacheKey, cached);
-            const index = Math.min(Math.floor(offset / BOUNDARY_STEP), cached.keys.length - 1);
-            const key = cached.keys[index];
-            if (key) start = { key, position: index * BOUNDARY_STEP };
+            if (cached.keys) {
+              const index = Math.min(Math.floor(offset / BOUNDARY_STEP), cached.keys.length - 1);
+              const key = cached.keys[index];
+              if (key) start = { key, position: index * BOUNDARY_STEP };
+            }
           }
           return {
             rows: await listLibraryImagesPage(tx, userId, { offset, limit, total, start }, filter),

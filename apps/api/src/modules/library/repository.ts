@@ -125,7 +125,7 @@ export async function readLibraryBoundaries(
 ): Promise<LibraryKey[]> {
   const ordered = db
     .select({
-      at: sql<string>`${libraryImages.createdAt}::text`.as('at'),
+      at: sql<Date>`${libraryImages.createdAt}`.as('at'),
       id: sql<string>`${libraryImages.id}`.as('key_id'),
       position:
         sql<number>`row_number() over (order by ${libraryImages.createdAt} desc, ${libraryImages.id} desc) - 1`.as(
@@ -136,7 +136,8 @@ export async function readLibraryBoundaries(
     .where(rowsOf(userId, filter))
     .as('ordered');
   const rows = await db
-    .select({ at: ordered.at, id: ordered.id })
+    // Printed only for the kept rows (to the microsecond, with its offset: read back exactly).
+    .select({ at: sql<string>`${ordered.at}::text`, id: ordered.id })
     .from(ordered)
     .where(sql`${ordered.position} % ${step} = 0`)
     .orderBy(ordered.position);

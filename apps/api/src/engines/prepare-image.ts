@@ -156,7 +156,7 @@ async function measureTransparency(
   return { share, background: lightContent ? '#1f2937' : '#ffffff' };
 }
 
-function toInputError(error: unknown): EngineInputError {
+export function toInputError(error: unknown): EngineInputError {
   if (error instanceof EngineInputError) return error;
   const message = error instanceof Error ? error.message : String(error);
   if (/pixel limit/i.test(message)) {

@@ -2,7 +2,13 @@ import sharp, { type Metadata, type SharpOptions } from 'sharp';
 import type { ImageLimits } from '../engine-options.ts';
 import { EngineInputError } from '../errors.ts';
 import { type PixelStats, pixelStatsFromRgb } from '../image-stats.ts';
-import { defaultImageLimits, looksLikeSvg, type PreparedImage, prepareImage } from '../prepare-image.ts';
+import {
+  defaultImageLimits,
+  looksLikeSvg,
+  type PreparedImage,
+  prepareImage,
+  toInputError,
+} from '../prepare-image.ts';
 
 /**
  * The image as a remote model gets it, with the least work per image (issue 15): the model needs
@@ -193,15 +199,4 @@ async function fromPrepared(prepared: PreparedImage): Promise<ModelImage> {
     transparentShare: prepared.transparentShare,
     stats: pixelStatsFromRgb(thumb.data, thumb.info.width, thumb.info.height),
   };
-}
-
-function toInputError(error: unknown): EngineInputError {
-  if (error instanceof EngineInputError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  if (/pixel limit/i.test(message)) {
-    return new EngineInputError('TOO_MANY_PIXELS', 'The image has too many pixels to process safely.', {
-      cause: error,
-    });
-  }
-  return new EngineInputError('NOT_AN_IMAGE', 'The file is not an image we can read.', { cause: error });
 }

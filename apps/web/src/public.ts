@@ -4,13 +4,6 @@
  * (each public page is prerendered) and only the header's mobile menu needs a script. A signed-in visitor,
  * whose header differs, or a page the server answered with another route's HTML gets the app (main.tsx).
  */
-import { enhanceMobileMenu } from './app/static-menu.ts';
-import { readToken } from './lib/auth-storage.ts';
+import { startPublicPage } from './app/public-page.ts';
 
-const container = document.getElementById('root');
-const path = window.location.pathname;
-const normalizedPath = path.length > 1 ? path.replace(/\/+$/, '') : path;
-const prerendered = container?.firstElementChild != null && container.dataset.prerendered === normalizedPath;
-
-if (prerendered && readToken() === null) enhanceMobileMenu(document);
-else void import('./main.tsx');
+startPublicPage(() => void import('./main.tsx'));

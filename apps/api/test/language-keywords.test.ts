@@ -146,7 +146,7 @@ describe('with the offline engine', () => {
 
     expect((await update('')).statusCode).toBe(200);
     const cleared = await t.app.inject({ method: 'GET', url: '/api/v1/users/profile', headers: user.auth });
-    expect(cleared.json().user.defaultLanguage).toBeNull();
+    expect(cleared.json().user.defaultLanguage).toBeUndefined();
     expect(await balanceOf(t, user)).toBe(4);
   });
 });

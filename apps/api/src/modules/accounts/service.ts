@@ -206,7 +206,8 @@ export function createAccountsService(deps: {
           apiRequestCount: await getCreditsSpent(db, user.id),
           monthlyRequestCount: FREE_CREDITS,
           contentHistory: await getContentHistory(db, user.id),
-          defaultLanguage: user.defaultLanguage,
+          // Only once set: the profile of an account without one keeps SPEC.md's exact shape.
+          ...(user.defaultLanguage ? { defaultLanguage: user.defaultLanguage } : {}),
         },
       };
     },

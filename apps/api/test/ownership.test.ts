@@ -20,6 +20,7 @@ const gatedRoutes = [
   'GET /api/v1/images/altText',
   'POST /api/v1/images/generate-alt-text',
   'POST /api/v1/images/upload-and-generate',
+  'POST /api/v1/images/import-csv',
   'POST /api/v1/images/generate',
   'POST /api/v1/images/edit-image',
   'POST /api/v1/images/generate-styled-caption',
@@ -148,6 +149,23 @@ describe('the ownership gate: a userId naming someone else is 403 and nothing is
       [...files, otherUserId()],
     ]) {
       expectForbidden(await postForm('/api/v1/images/upload-and-generate', parts));
+    }
+    expect(await traces()).toEqual(before);
+  });
+
+  it('POST /images/import-csv: the userId field before or after the file stores nothing', async () => {
+    const before = await traces();
+    const file = {
+      name: 'file',
+      fileName: 'images.csv',
+      contentType: 'text/csv',
+      bytes: Buffer.from('image_url\nhttps://example.com/a.jpg\n'),
+    };
+    for (const parts of [
+      [otherUserId(), file],
+      [file, otherUserId()],
+    ]) {
+      expectForbidden(await postForm('/api/v1/images/import-csv', parts));
     }
     expect(await traces()).toEqual(before);
   });

@@ -288,6 +288,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       logger: app.log,
       runBatch: (batchId) => generation.runBatch(batchId),
       engineName: engine.name,
+      onAuditCompleted: (tx, auditId) => webhooks.emitAuditCompleted(tx, auditId),
     });
     await queue.start();
     if (runsWorkers)

@@ -25,6 +25,11 @@ const hitsOf = (p: string) => received.filter((r) => r.path === p);
 beforeAll(async () => {
   server = createServer(async (req, res) => {
     const url = req.url ?? '';
+    if (req.method === 'GET' && url === '/audit-page') {
+      const html = `<html><head><title>Shop</title></head><body><h1>Shop</h1>
+        <img src="/coffee.jpg" alt="IMG_2041.jpg"><img src="/camera.jpg" alt="A black camera on a desk"></body></html>`;
+      return void res.writeHead(200, { 'content-type': 'text/html' }).end(html);
+    }
     if (req.method === 'GET') {
       try {
         const bytes = await readFile(path.join(fixtures, path.basename(url)));
@@ -325,6 +330,40 @@ describe('outgoing webhooks', () => {
     await t.app.deps.generation.runBatch(batchId);
     expect(hitsOf('/ok')).toHaveLength(2);
   }, 60_000);
+
+  it('delivers audit.completed, signed, with the audit’s verdict counts', async () => {
+    const user = await createUser(t, 0);
+    const hook = (
+      await createWebhook(t, user, { url: `${base}/audit-done`, events: ['audit.completed'] })
+    ).json();
+    const started = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/audits',
+      payload: { url: `${base}/audit-page`, scope: 'page' },
+      headers: user.auth,
+    });
+    expect(started.statusCode, started.body).toBe(202);
+    const auditId = started.json().id as string;
+    const [hit] = await waitFor(async () => hitsOf('/audit-done').length > 0 && hitsOf('/audit-done'));
+    const event = JSON.parse(hit?.body ?? '{}');
+    expect(event).toMatchObject({
+      type: 'audit.completed',
+      data: {
+        auditId,
+        status: 'completed',
+        pagesScanned: 1,
+        imagesFound: 2,
+        counts: { pass: 1, fail: 1 },
+        problems: { 'file-name': 1 },
+      },
+    });
+    expect(hit?.headers['webhook-signature']).toBe(
+      expectedSignature(hook.secret, hit?.headers ?? {}, hit?.body ?? ''),
+    );
+    expect((await deliveriesOf(t, user, hook.id)).map((d) => [d.event, d.status])).toEqual([
+      ['audit.completed', 'delivered'],
+    ]);
+  });
 
   it('delivers batch.failed when no image lands', async () => {
     const user = await createUser(t, 2);

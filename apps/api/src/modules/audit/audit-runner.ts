@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AuditVerdict } from '@altwise/contracts/audit-problems';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../../db/client.ts';
+import type { Database, Transaction } from '../../db/client.ts';
 import type { Audit, AuditCounts } from '../../db/tables/audits.ts';
 import { auditScore, checkPageImages } from './checks.ts';
 import { type Crawler, PAGES_AT_ONCE_PER_HOST } from './crawler.ts';
@@ -54,7 +54,13 @@ export function scoreOf(counts: AuditCounts): number | null {
  * images land with it in one transaction only while the claim holds. So a run that resumes after
  * a restart fetches only the pages not yet scanned and stores no image twice.
  */
-export function createAuditRunner(deps: { db: Database; crawler: Crawler; logger: FastifyBaseLogger }) {
+export function createAuditRunner(deps: {
+  db: Database;
+  crawler: Crawler;
+  logger: FastifyBaseLogger;
+  /** Called in the transaction that completes an audit: outgoing webhooks queue audit.completed (ADR 029). */
+  onAuditCompleted?: (tx: Transaction, auditId: string) => Promise<unknown>;
+}) {
   const { db, crawler, logger } = deps;
 
   async function fail(audit: Audit, error: string) {
@@ -237,7 +243,15 @@ export function createAuditRunner(deps: { db: Database; crawler: Crawler; logger
         });
         return;
       }
-      await finishAudit(db, auditId, { status: 'completed', score: scoreOf(counts), counts, problems });
+      await db.transaction(async (tx) => {
+        const ended = await finishAudit(tx, auditId, {
+          status: 'completed',
+          score: scoreOf(counts),
+          counts,
+          problems,
+        });
+        if (ended) await deps.onAuditCompleted?.(tx, auditId);
+      });
     },
   };
 }

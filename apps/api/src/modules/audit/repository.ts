@@ -289,11 +289,13 @@ export async function finishAudit(
     counts: AuditCounts;
     problems: Record<string, number>;
   },
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const ended = await db
     .update(audits)
     .set({ ...values, finishedAt: new Date(), updatedAt: new Date() })
-    .where(and(eq(audits.id, id), isNull(audits.finishedAt)));
+    .where(and(eq(audits.id, id), isNull(audits.finishedAt)))
+    .returning({ id: audits.id });
+  return ended.length > 0;
 }
 
 export type ImageFilters = { verdict?: string; problem?: string; review?: string };

@@ -11,7 +11,7 @@ import type { AuditProblem } from '@altwise/contracts/audit-problems';
 import { errorCodes } from '@altwise/contracts/errors';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
-import type { Database } from '../../db/client.ts';
+import type { Database, Transaction } from '../../db/client.ts';
 import type { Audit as AuditRow } from '../../db/tables/audits.ts';
 import { AppError, badRequest, notFound } from '../../errors.ts';
 import { jobNames } from '../../jobs/names.ts';
@@ -84,6 +84,8 @@ export function createAuditService(deps: {
   runBatch?: (batchId: string) => Promise<void>;
   /** The alt-text engine's name (the offline engine writes English only). */
   engineName?: string;
+  /** Runs in the transaction that completes an audit (outgoing webhooks, ADR 029). */
+  onAuditCompleted?: (tx: Transaction, auditId: string) => Promise<unknown>;
 }) {
   const { db, queue, logger } = deps;
   const fixer = createAuditFixer({
@@ -94,7 +96,12 @@ export function createAuditService(deps: {
     engineName: deps.engineName,
     logger,
   });
-  const runner = createAuditRunner({ db, crawler: createCrawler(deps.fetch), logger });
+  const runner = createAuditRunner({
+    db,
+    crawler: createCrawler(deps.fetch),
+    logger,
+    ...(deps.onAuditCompleted ? { onAuditCompleted: deps.onAuditCompleted } : {}),
+  });
   const running = new Map<string, Promise<void>>();
   let stopping = false;
 

@@ -1,5 +1,6 @@
 import { and, arrayContains, asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { DbExecutor } from '../../db/client.ts';
+import { audits } from '../../db/tables/audits.ts';
 import { generationBatches } from '../../db/tables/generation-batches.ts';
 import { generationItems } from '../../db/tables/generation-items.ts';
 import { libraryImages } from '../../db/tables/library-images.ts';
@@ -162,4 +163,10 @@ export async function findFinishedBatch(db: DbExecutor, batchId: string, maxImag
     .orderBy(asc(generationItems.position))
     .limit(maxImages);
   return { batch, images };
+}
+
+/** An audit, for its audit.completed event. */
+export async function findAuditForEvent(db: DbExecutor, auditId: string) {
+  const [audit] = await db.select().from(audits).where(eq(audits.id, auditId));
+  return audit ?? null;
 }

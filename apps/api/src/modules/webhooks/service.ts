@@ -19,6 +19,7 @@ import { postWebhook } from './post-webhook.ts';
 import {
   countEndpoints,
   deleteEndpoint,
+  findAuditForEvent,
   findDelivery,
   findDeliveryToSend,
   findEndpoint,
@@ -168,6 +169,25 @@ export function createWebhooksService(deps: {
     },
 
     emit,
+
+    /** An audit just completed (in `tx`, the transaction that completed it): audit.completed with its summary. */
+    async emitAuditCompleted(tx: Transaction, auditId: string): Promise<number> {
+      const audit = await findAuditForEvent(tx, auditId);
+      if (audit?.status !== 'completed') return 0;
+      return emit(tx, audit.userId, 'audit.completed', audit.id, async () => ({
+        auditId: audit.id,
+        url: audit.url,
+        scope: audit.scope,
+        status: audit.status,
+        pagesScanned: audit.pagesScanned,
+        imagesFound: audit.imagesFound,
+        score: audit.score,
+        counts: audit.counts,
+        problems: audit.problems,
+        createdAt: audit.createdAt.toISOString(),
+        finishedAt: audit.finishedAt?.toISOString() ?? null,
+      }));
+    },
 
     /** A generation batch just finished (in `tx`, the transaction that closed it): batch.completed or batch.failed. */
     async emitBatchFinished(tx: Transaction, batchId: string): Promise<number> {

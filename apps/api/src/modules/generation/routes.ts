@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   batchParamsSchema,
   batchProgressSchema,
@@ -21,6 +20,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { validationFailed } from '../../errors.ts';
+import { streamProgress } from '../../lib/event-stream.ts';
 import { ownershipGate } from '../../plugins/ownership.ts';
 import { readImport } from './read-import.ts';
 import { discardUploads, readUploads, uploadLimits } from './read-uploads.ts';
@@ -29,8 +29,6 @@ import type { GenerationService } from './service.ts';
 const bearerAuth = [{ bearerAuth: [] }];
 /** How often the event stream looks at the database (works whichever process runs the batch). */
 const STREAM_POLL_MS = 500;
-/** A comment line now and then keeps proxies from closing an idle stream. */
-const STREAM_KEEPALIVE_MS = 15_000;
 
 /** Bulk generation, batch progress and regenerate (issue 6), under /api/v1. */
 export async function generationRoutes(
@@ -165,45 +163,14 @@ export async function generationRoutes(
       const userId = request.user.id;
       const batchId = request.params.id;
       // Answered in the usual shape (404...) before the stream starts.
-      let progress = await generation.getProgress(userId, batchId);
-      reply.hijack();
-      const raw = reply.raw;
-      let gone = false;
-      raw.on('close', () => {
-        gone = true;
+      const first = await generation.getProgress(userId, batchId);
+      await streamProgress(request, reply, {
+        first,
+        read: () => generation.getProgress(userId, batchId),
+        done: (progress) => progress.status === 'completed' || progress.status === 'failed',
+        pollMs,
+        closing: () => closing,
       });
-      raw.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-store',
-        connection: 'keep-alive',
-        'x-accel-buffering': 'no',
-        'x-content-type-options': 'nosniff',
-        'x-request-id': request.id,
-      });
-      const send = (data: unknown) => raw.write(`event: progress\ndata: ${JSON.stringify(data)}\n\n`);
-      let last = JSON.stringify(progress);
-      send(progress);
-      let quietSince = Date.now();
-      try {
-        while (!gone && !closing && progress.status !== 'completed' && progress.status !== 'failed') {
-          await sleep(pollMs);
-          if (gone || closing) break;
-          progress = await generation.getProgress(userId, batchId);
-          const json = JSON.stringify(progress);
-          if (json !== last) {
-            last = json;
-            send(progress);
-            quietSince = Date.now();
-          } else if (Date.now() - quietSince > STREAM_KEEPALIVE_MS) {
-            raw.write(': keep-alive\n\n');
-            quietSince = Date.now();
-          }
-        }
-      } catch (error) {
-        request.log.warn({ err: error, batch: batchId }, 'batch event stream ended early');
-      } finally {
-        if (!raw.writableEnded) raw.end();
-      }
     },
   );
 

@@ -42,7 +42,11 @@ export async function listStoredFileKeysOf(db: DbExecutor, ownerId: string): Pro
  */
 export async function expireStoredFiles(db: DbExecutor, keys: string[]): Promise<void> {
   if (keys.length === 0) return;
-  await db.update(storedFiles).set({ expiresAt: sql`now()` }).where(inArray(storedFiles.key, keys));
+  // Whole milliseconds: a JavaScript clock read in the same millisecond already sees it expired.
+  await db
+    .update(storedFiles)
+    .set({ expiresAt: sql`date_trunc('milliseconds', now())` })
+    .where(inArray(storedFiles.key, keys));
 }
 
 export async function listExpiredStoredFiles(

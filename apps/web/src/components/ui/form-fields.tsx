@@ -1,4 +1,10 @@
-import { type ChangeEvent, type SelectHTMLAttributes, type TextareaHTMLAttributes, useId } from 'react';
+import {
+  type ChangeEvent,
+  type Ref,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+  useId,
+} from 'react';
 
 const controlClass = 'rounded-md border border-slate-500 bg-white px-3 py-2 text-slate-900';
 
@@ -10,13 +16,18 @@ function Hint({ id, hint }: { id: string; hint: string | undefined }) {
   ) : null;
 }
 
-/** A labelled textarea with an optional hint tied to it. */
+/** A labelled textarea with an optional hint and an error message tied to it. */
 export function TextAreaField({
   label,
   hint,
+  error,
   ...props
-}: { label: string; hint?: string } & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id'>) {
+}: { label: string; hint?: string; error?: string | undefined } & Omit<
+  TextareaHTMLAttributes<HTMLTextAreaElement>,
+  'id'
+> & { ref?: Ref<HTMLTextAreaElement> }) {
   const id = useId();
+  const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
     <div className="flex flex-col gap-1">
       <label htmlFor={id} className="text-sm font-medium text-slate-900">
@@ -25,10 +36,16 @@ export function TextAreaField({
       <Hint id={id} hint={hint} />
       <textarea
         id={id}
-        aria-describedby={hint ? `${id}-hint` : undefined}
-        className={controlClass}
+        aria-describedby={describedBy || undefined}
+        aria-invalid={error ? true : undefined}
+        className={`rounded-md border bg-white px-3 py-2 text-slate-900 ${error ? 'border-red-700' : 'border-slate-500'}`}
         {...props}
       />
+      {error ? (
+        <p id={`${id}-error`} className="text-sm font-medium text-red-700">
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }

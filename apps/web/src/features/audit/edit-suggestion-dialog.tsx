@@ -1,7 +1,8 @@
 import { type AuditImage, reviewAuditRequestSchema } from '@altwise/contracts/audit';
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
+import { TextAreaField } from '../../components/ui/form-fields.tsx';
 
 /**
  * Edit a suggestion before accepting it: the existing alt and the suggestion side by side, the
@@ -23,7 +24,6 @@ export function EditSuggestionDialog({
   const [value, setValue] = useState(image.suggestion ?? '');
   const [touched, setTouched] = useState(false);
   const textareaRef = useRef<HTMLTextAreaElement>(null);
-  const id = useId();
   // The contract the server checks the review with.
   const parsed = reviewAuditRequestSchema.safeParse({ imageIds: [image.id], action: 'edit', altText: value });
   const problem = parsed.success
@@ -56,28 +56,16 @@ export function EditSuggestionDialog({
             {image.alt === null ? '(missing)' : image.alt === '' ? '(empty)' : image.alt}
           </p>
         </div>
-        <div className="flex flex-col gap-1">
-          <label htmlFor={id} className="text-sm font-medium text-slate-900">
-            Suggested alt text
-          </label>
-          <textarea
-            id={id}
-            ref={textareaRef}
-            name="altText"
-            rows={4}
-            value={value}
-            onChange={(event) => setValue(event.target.value)}
-            onBlur={() => setTouched(true)}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${id}-error` : undefined}
-            className={`rounded-md border bg-white px-3 py-2 text-slate-900 ${error ? 'border-red-700' : 'border-slate-500'}`}
-          />
-          {error ? (
-            <p id={`${id}-error`} className="text-sm font-medium text-red-700">
-              {error}
-            </p>
-          ) : null}
-        </div>
+        <TextAreaField
+          label="Suggested alt text"
+          ref={textareaRef}
+          name="altText"
+          rows={4}
+          value={value}
+          onChange={(event) => setValue(event.target.value)}
+          onBlur={() => setTouched(true)}
+          error={error}
+        />
         <div className="flex flex-wrap justify-end gap-3">
           <Button variant="secondary" onClick={onClose}>
             Cancel

@@ -1,7 +1,8 @@
 import { editAltTextRequestSchema } from '@altwise/contracts/generation';
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
+import { TextAreaField } from '../../../components/ui/form-fields.tsx';
 import { notify } from '../../../components/ui/notify.ts';
 import { serverMessage } from '../../../lib/api-error.ts';
 import { useApproveAltText } from '../api/approve-alt-text.ts';
@@ -35,7 +36,6 @@ export function EditAltTextDialog({
   const edit = useEditAltText();
   const approval = useApproveAltText();
   const textareaRef = useRef<HTMLTextAreaElement>(null);
-  const id = useId();
   const parsed = editAltTextRequestSchema.safeParse({ alt_text: value });
   const error = touched && !parsed.success ? parsed.error.issues[0]?.message : undefined;
 
@@ -81,28 +81,16 @@ export function EditAltTextDialog({
     >
       <form onSubmit={submit} noValidate className="flex flex-col gap-4">
         <p className="text-sm break-all text-slate-700">{target.src}</p>
-        <div className="flex flex-col gap-1">
-          <label htmlFor={id} className="text-sm font-medium text-slate-900">
-            Alt text
-          </label>
-          <textarea
-            id={id}
-            ref={textareaRef}
-            name="alt_text"
-            rows={5}
-            value={value}
-            onChange={(event) => setValue(event.target.value)}
-            onBlur={() => setTouched(true)}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${id}-error` : undefined}
-            className={`rounded-md border bg-white px-3 py-2 text-slate-900 ${error ? 'border-red-700' : 'border-slate-500'}`}
-          />
-          {error ? (
-            <p id={`${id}-error`} className="text-sm font-medium text-red-700">
-              {error}
-            </p>
-          ) : null}
-        </div>
+        <TextAreaField
+          label="Alt text"
+          ref={textareaRef}
+          name="alt_text"
+          rows={5}
+          value={value}
+          onChange={(event) => setValue(event.target.value)}
+          onBlur={() => setTouched(true)}
+          error={error}
+        />
         <ReviewDetails
           confidence={target.confidence}
           needsReview={target.needsReview}

@@ -1,4 +1,5 @@
 import type { AltTextReason, AltTextResult } from '../src/engines/types.ts';
+import { csvRecord } from '../src/lib/csv.ts';
 
 /**
  * The three ways `altwise describe` reports a result: a JSON line, a CSV row (RFC 4180) and a line a
@@ -62,13 +63,6 @@ export const csvColumns = [
   'model',
   'error',
 ] as const;
-
-/** RFC 4180: a field with a comma, a quote or a line break is quoted, and quotes inside are doubled. */
-export function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-}
-
-export const csvRecord = (fields: string[]) => `${fields.map(csvField).join(',')}\r\n`;
 
 export const csvHeader = () => csvRecord([...csvColumns]);
 

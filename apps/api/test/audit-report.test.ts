@@ -1,11 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  type AuditReportRow,
-  auditReportColumns,
-  buildAuditCsv,
-  guardFormula,
-} from '../src/modules/audit/report.ts';
+import { guardFormula } from '../src/lib/csv.ts';
+import { type AuditReportRow, auditReportColumns, buildAuditCsv } from '../src/modules/audit/report.ts';
 
 /** The audit's CSV export (issue 13, point 5): what a spreadsheet or a CSV reader gets. */
 

@@ -154,6 +154,24 @@ describe('POST /images/import-csv', () => {
     });
   });
 
+  it('exports ids that look like formulas with an apostrophe, so no spreadsheet runs them', async () => {
+    const user = await createUser(t, 10);
+    const ids = ["=cmd|' /C calc'!A0", '+1+1', '-2+3', '@SUM(A1:A2)', 'a=b'];
+    const file = ['id,image_url', ...ids.map((id, n) => `${id},${base}/formula/${n}.jpg`)].join('\n');
+    const response = await importFile(user, { bytes: `${file}\n` });
+    expect(response.statusCode).toBe(202);
+    await waitForBatch(t, user.auth, response.json().batchId);
+    const results = await resultsOf(user, response.json().batchId);
+    expect(results.rows.map((row) => row[0])).toEqual([
+      "'=cmd|' /C calc'!A0",
+      "'+1+1",
+      "'-2+3",
+      "'@SUM(A1:A2)",
+      'a=b',
+    ]);
+    expect(results.rows.map((row) => row[3])).toEqual(Array(ids.length).fill('done'));
+  });
+
   it('reads an .xlsx file with the same header', async () => {
     const user = await createUser(t, 10);
     const workbook = new ExcelJS.Workbook();

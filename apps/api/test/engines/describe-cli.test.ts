@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contextSchema, looksLikeImage } from '../../bin/describe-inputs.ts';
-import { csvColumns, csvField, reasonsText } from '../../bin/describe-output.ts';
+import { csvColumns, reasonsText } from '../../bin/describe-output.ts';
 import { mapInOrder } from '../../bin/map-in-order.ts';
 
 /**
@@ -299,13 +299,6 @@ describe('altwise describe usage errors', () => {
 });
 
 describe('batch helpers', () => {
-  it('quotes CSV fields only when needed', () => {
-    expect(csvField('plain text')).toBe('plain text');
-    expect(csvField('a, b')).toBe('"a, b"');
-    expect(csvField('say "cheese"')).toBe('"say ""cheese"""');
-    expect(csvField('two\r\nlines')).toBe('"two\r\nlines"');
-  });
-
   it('writes reasons as one short line', () => {
     expect(
       reasonsText([

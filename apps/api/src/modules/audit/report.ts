@@ -1,5 +1,6 @@
 import type { AuditVerdict } from '@altwise/contracts/audit-problems';
 import ExcelJS from 'exceljs';
+import { csvByteOrderMark, csvRecord } from '../../lib/csv.ts';
 
 /**
  * The audit's exports (issue 13, point 5): one row per image. Pure: rows in, file body out, so the
@@ -50,33 +51,12 @@ export function auditReportCells(row: AuditReportRow): string[] {
 }
 
 /**
- * Spreadsheet programs run a cell that starts with = + - or @ as a formula (CSV injection; OWASP
- * adds tab and carriage return). Alt text and URLs come from the audited site, so such a cell gets
- * an apostrophe in front: Excel and LibreOffice show the text as written, other readers show the
- * apostrophe. An alt of "-" is exported as "'-".
- */
-export function guardFormula(cell: string): string {
-  return /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
-}
-
-/** RFC 4180: a field with a comma, a double quote or a line break is quoted, its quotes doubled. */
-function csvField(cell: string): string {
-  return /[",\r\n]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell;
-}
-
-/** Makes Excel read the file as UTF-8 (alt text has accents and curly quotes); other readers skip it. */
-export const csvByteOrderMark = '\uFEFF';
-
-/**
  * The audit as CSV (RFC 4180): a header row, then one record per image, every record ending in
  * CRLF, every cell guarded against formulas. Starts with a UTF-8 byte order mark.
  */
 export function buildAuditCsv(rows: readonly AuditReportRow[]): string {
   const records = [auditReportColumns.map((column) => column.header), ...rows.map(auditReportCells)];
-  return (
-    csvByteOrderMark +
-    records.map((cells) => `${cells.map((cell) => csvField(guardFormula(cell))).join(',')}\r\n`).join('')
-  );
+  return csvByteOrderMark + records.map(csvRecord).join('');
 }
 
 /** The sheet name of the xlsx report. */

@@ -20,6 +20,7 @@ import type { AltTextEngine } from '../../engines/types.ts';
 import { AppError, notFound, WorkFailedError } from '../../errors.ts';
 import { jobNames } from '../../jobs/names.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
+import { csvRecord } from '../../lib/csv.ts';
 import { createProviderLimiters, Semaphore } from '../../lib/throttle.ts';
 import {
   getCreditBalance,
@@ -72,11 +73,6 @@ const batchNotFound = () => notFound('There is no such generation batch.');
 
 /** Rows of results.csv read per query. */
 const RESULTS_PAGE = 1_000;
-
-/** One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break. */
-function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-}
 
 function toProgress(
   batch: GenerationBatch,
@@ -323,16 +319,13 @@ export function createGenerationService(deps: {
       const batch = await findBatchOf(db, userId, batchId);
       if (!batch) throw batchNotFound();
       async function* rows(): AsyncGenerator<string> {
-        yield 'id,image_url,alt_text,status\r\n';
+        yield csvRecord(['id', 'image_url', 'alt_text', 'status']);
         let after = -1;
         for (;;) {
           const page = await listBatchResults(db, batchId, after, RESULTS_PAGE);
           if (page.length === 0) return;
           yield page
-            .map(
-              (row) =>
-                `${[row.externalId ?? '', row.src, row.altText ?? '', row.status].map(csvField).join(',')}\r\n`,
-            )
+            .map((row) => csvRecord([row.externalId ?? '', row.src, row.altText ?? '', row.status]))
             .join('');
           after = page[page.length - 1]?.position ?? after;
           if (page.length < RESULTS_PAGE) return;

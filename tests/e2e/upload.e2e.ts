@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { messages } from '@altwise/contracts/messages';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { baseURL, expectNoAxeViolations, launchBrowser, newContext } from './browser.ts';
 import { createSession, storeSession } from './session.ts';
 
@@ -86,6 +86,58 @@ describe('scrape and upload screens, as a person uses them', () => {
     await page.getByRole('heading', { level: 1, name: 'Images' }).waitFor();
     for (const image of library) {
       await expect.poll(() => page.getByText(image.alt_text, { exact: false }).count()).toBeGreaterThan(0);
+    }
+    await context.close();
+  });
+
+  it('imports a CSV: sees what was accepted, repeated and rejected by line, then the results in the library', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await page.goto('/');
+    const session = await createSession();
+    await storeSession(page, session);
+
+    // Three images of the local test page, a row whose URL is not one (line 4) and a repeat of line 2.
+    const image = (n: number) => new URL(`/img/photo-${n}.png`, inject('imagePageURL')).href;
+    const csv = [
+      'id,image_url,page_url,caption,keywords',
+      `sku-1,${image(1)},${inject('imagePageURL')},Swatch 1,swatch;colour`,
+      `sku-2,${image(2)},,Swatch 2,`,
+      'sku-bad,not a url,,,',
+      `sku-again,${image(1)},,,`,
+      `sku-3,${image(3)},,,`,
+    ].join('\r\n');
+    await page.goto('/upload-images');
+    await page.getByRole('heading', { level: 1, name: 'Upload Images' }).waitFor();
+    await page
+      .getByLabel('CSV or Excel file')
+      .setInputFiles({ name: 'products.csv', mimeType: 'text/csv', buffer: Buffer.from(`${csv}\r\n`) });
+    const imported = page.waitForResponse('**/api/v1/images/import-csv');
+    await page.getByRole('button', { name: 'Import CSV' }).click();
+    expect((await imported).status()).toBe(202);
+
+    const summary = page.getByRole('status').filter({ hasText: 'Imported 3 rows' });
+    await summary.waitFor();
+    expect(await summary.innerText()).toContain(
+      'Imported 3 rows: alt text is being written in the background. 1 row repeated an earlier image URL (imported once). 1 row could not be imported.',
+    );
+    expect(await summary.getByRole('listitem').allInnerTexts()).toEqual(['Line 4: image_url is not a URL']);
+    await expectNoAxeViolations(page);
+
+    // The library follows the batch like any other, and lists the three images with their alt text.
+    await summary.getByRole('link', { name: 'Open your library' }).click();
+    await page.waitForURL('**/images');
+    const panel = page.getByRole('region', { name: 'Alt text generation progress' });
+    await panel.getByText('3 of 3 completed').waitFor({ timeout: 45_000 });
+    const libraryResponse = await fetch(`${baseURL()}/api/v1/images/altText`, {
+      headers: { authorization: `Bearer ${session.token}` },
+    });
+    const library = (await libraryResponse.json()) as LibraryImage[];
+    expect(library.map((entry) => entry.src).sort()).toEqual([image(1), image(2), image(3)]);
+    const table = page.getByRole('table', { name: 'Your images and their alt text' });
+    for (const entry of library) {
+      expect(entry.alt_text.trim().length).toBeGreaterThan(0);
+      await table.getByText(entry.alt_text, { exact: true }).first().waitFor();
     }
     await context.close();
   });

@@ -77,6 +77,7 @@ describe('webhooks in /account (issue 14)', () => {
     await expect
       .poll(() => deliveries.textContent(), { timeout: 10_000 })
       .toContain('batch.completed · Delivered · 1 attempt · HTTP 204');
+    await expectNoAxeViolations(page);
 
     await section.getByRole('button', { name: `Delete webhook ${receiverURL}` }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete this webhook?' });

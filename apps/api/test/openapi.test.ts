@@ -1,8 +1,31 @@
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../src/openapi.ts';
+import { createUser } from './billing-helpers.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
+
+type MediaType = { schema?: unknown; example?: unknown; examples?: unknown };
+type Operation = {
+  security?: Record<string, unknown>[];
+  requestBody?: { content?: Record<string, MediaType> };
+  responses?: Record<string, { content?: Record<string, MediaType> }>;
+};
+type Document = { paths: Record<string, Record<string, Operation>> };
+
+const servedDocument = async () =>
+  (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as Document;
+
+const operations = (doc: Document) =>
+  Object.entries(doc.paths)
+    .filter(([route]) => route.startsWith('/api/v1/'))
+    .flatMap(([route, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({ route, method, operation })),
+    );
+
+const hasExample = (media: MediaType | undefined) =>
+  media !== undefined && (media.example !== undefined || media.examples !== undefined);
 
 let t: TestApp;
 beforeAll(async () => {
@@ -30,5 +53,41 @@ describe('OpenAPI document', () => {
   it('is committed up to date in apps/api/openapi.json (run `npm run openapi -w apps/api`)', async () => {
     const committed = await readFile(path.resolve(import.meta.dirname, '../openapi.json'), 'utf8');
     expect(committed).toBe(await buildOpenApiDocument());
+  });
+
+  it('has a request and an answer example for every JSON body of /api/v1', async () => {
+    const missing: string[] = [];
+    for (const { route, method, operation } of operations(await servedDocument())) {
+      const body = operation.requestBody?.content?.['application/json'];
+      if (body && !hasExample(body)) missing.push(`${method} ${route} request`);
+      for (const [status, answer] of Object.entries(operation.responses ?? {})) {
+        const json = answer.content?.['application/json'];
+        if (status.startsWith('2') && json && !hasExample(json)) missing.push(`${method} ${route} ${status}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('lists the apiKey scheme on exactly the routes that accept an API key', async () => {
+    const user = await createUser(t);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/api-keys',
+      headers: user.auth,
+      payload: { name: 'openapi test' },
+    });
+    const headers = { authorization: `Bearer ${created.json().key}` };
+    const wrong: string[] = [];
+    for (const { route, method, operation } of operations(await servedDocument())) {
+      const schemes = (operation.security ?? []).flatMap((scheme) => Object.keys(scheme));
+      if (!schemes.includes('bearerAuth')) continue;
+      // Unknown ids and no body: the key is judged before anything else is (ADR 028).
+      const url = route.replace(/\{[^}]+\}/g, () => randomUUID());
+      const answer = await t.app.inject({ method: method.toUpperCase() as 'GET', url, headers });
+      const accepted = answer.statusCode !== 401 && answer.json().code !== 'SESSION_REQUIRED';
+      if (accepted !== schemes.includes('apiKey'))
+        wrong.push(`${method} ${route}: ${answer.statusCode} but documents ${schemes.join(', ')}`);
+    }
+    expect(wrong).toEqual([]);
   });
 });

@@ -4,7 +4,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { eq, sql } from 'drizzle-orm';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../src/db/client.ts';
 import { generationItems } from '../src/db/tables/generation-items.ts';
@@ -18,11 +19,13 @@ import {
   finishItem,
   insertBatch,
   insertItems,
+  markBatchProcessing,
+  renewClaims,
 } from '../src/modules/generation/repository.ts';
 import { addLibraryImages } from '../src/modules/library/service.ts';
 import { balanceOf, createUser } from './billing-helpers.ts';
 import { createTestEngine, waitForBatch } from './generation-helpers.ts';
-import { buildTestApp, createPostgresDatabase } from './helper.ts';
+import { buildTestApp, createPostgresDatabase, type TestApp } from './helper.ts';
 
 const fixtures = path.resolve(import.meta.dirname, 'fixtures/images');
 const names = ['astronaut.jpg', 'coffee.jpg', 'chelsea.jpg', 'rocket.jpg', 'camera.jpg', 'horse.webp'];
@@ -68,8 +71,13 @@ describe('a batch interrupted by a crash', () => {
       ...(sharedPostgres ? { DATABASE_URL: sharedPostgres.url } : {}),
     };
     // The first process stores the batch as the route does (credits reserved, items pending) but
-    // dies before its job runs: the batch is written directly, with no job queued.
-    const first = await buildTestApp({ env, dataDir, persistent: true });
+    // dies before its job runs: the batch is written directly, with no job queued. Its lease is long
+    // so that its own sweep (ADR 034) does not take the batch over while the crash is arranged.
+    const first = await buildTestApp({
+      env: { ...env, GENERATION_LEASE_SECONDS: '60' },
+      dataDir,
+      persistent: true,
+    });
     const user = await createUser(first, 10);
     const db = first.app.deps.database.db;
     const batchId = await db.transaction(async (tx) => {
@@ -193,6 +201,101 @@ describe('a batch interrupted by a crash', () => {
       expect(rows).toHaveLength(12);
       expect(await balanceOf(t, user)).toBe(8);
     } finally {
+      await t.cleanup();
+    }
+  });
+});
+
+/** A batch as another worker process left it: paid for, under way, its job held elsewhere. */
+async function storeRunningBatch(t: TestApp, userId: string, srcs: string[]): Promise<string> {
+  const db = t.app.deps.database.db;
+  return db.transaction(async (tx) => {
+    const { reservationId } = await reserveCredits(tx, userId, srcs.length, 'generation:scrape');
+    const batch = await insertBatch(tx, { userId, source: 'scrape', reservationId, total: srcs.length });
+    await insertItems(
+      tx,
+      srcs.map((src, position) => ({ batchId: batch.id, position, src, context: {} })),
+    );
+    await markBatchProcessing(tx, batch.id);
+    return batch.id;
+  });
+}
+
+describe('a batch whose worker was killed while another worker lives', () => {
+  it('is adopted by the live worker within two leases, unlike a batch whose claims are renewed', {
+    timeout: 60_000,
+  }, async () => {
+    const engine = createTestEngine({ delayMs: 10 });
+    const t = await buildTestApp({
+      env: { FETCH_ALLOW_PRIVATE: 'true', GENERATION_LEASE_SECONDS: '1' },
+      engine,
+    });
+    let renewing: NodeJS.Timeout | undefined;
+    try {
+      const user = await createUser(t, 20);
+      const db = t.app.deps.database.db;
+      const orphanSrcs = names.map((name) => `${base}/${name}?orphan`);
+      const liveSrcs = names.slice(0, 3).map((name) => `${base}/${name}?live`);
+
+      // The killed worker's batch: one image landed, two claimed by it (claims no longer renewed),
+      // three never started; no run in this process and no job in its queue.
+      const orphanId = await storeRunningBatch(t, user.id, orphanSrcs);
+      const doneClaim = randomUUID();
+      const landed = await claimNextItem(db, orphanId, doneClaim, 1);
+      if (!landed) throw new Error('nothing to claim');
+      await db.transaction(async (tx) => {
+        const [image] = await addLibraryImages(tx, user.id, [
+          { src: landed.src, altText: 'Landed before the kill', batchId: orphanId },
+        ]);
+        if (!image) throw new Error('no library row');
+        await finishItem(tx, landed.id, doneClaim, { status: 'done', libraryImageId: image.id });
+        await addToBatchCounts(tx, orphanId, { completed: 1 });
+      });
+      for (let i = 0; i < 2; i++) await claimNextItem(db, orphanId, randomUUID(), 1);
+
+      // Another process's live batch: it holds one image and keeps renewing the claim.
+      const liveId = await storeRunningBatch(t, user.id, liveSrcs);
+      const liveStored = Date.now();
+      const liveClaim = randomUUID();
+      await claimNextItem(db, liveId, liveClaim, 1);
+      renewing = setInterval(() => void renewClaims(db, [liveClaim]).catch(() => {}), 200);
+
+      const done = await waitForBatch(t, user.auth, orphanId, 30_000);
+      expect(done).toMatchObject({ status: 'completed', total: 6, completed: 6, failed: 0 });
+      // Three leases on, the live batch is still its owner's: nothing of it described here.
+      await sleep(Math.max(0, liveStored + 3_000 - Date.now()));
+      const liveItems = await db
+        .select({ status: generationItems.status })
+        .from(generationItems)
+        .where(eq(generationItems.batchId, liveId));
+      expect(liveItems.map((item) => item.status).sort()).toEqual(['pending', 'pending', 'processing']);
+      expect(engine.calls).toHaveLength(5);
+
+      // Its owner stops renewing (killed too): now it is adopted and finished here as well.
+      clearInterval(renewing);
+      expect(await waitForBatch(t, user.auth, liveId, 30_000)).toMatchObject({
+        status: 'completed',
+        completed: 3,
+      });
+      // Each image described once, landed once, paid once: 20 − 9, one spend per batch, no refund.
+      expect(engine.calls).toHaveLength(8);
+      const rows = await db
+        .select({ src: libraryImages.src })
+        .from(libraryImages)
+        .where(inArray(libraryImages.batchId, [orphanId, liveId]));
+      expect(rows.map((row) => row.src).sort()).toEqual([...orphanSrcs, ...liveSrcs].sort());
+      expect(await balanceOf(t, user)).toBe(11);
+      const ledger = await queryRows<{ reason: string; delta: number }>(
+        db,
+        sql`select reason, delta from credit_ledger where user_id = ${user.id} order by delta`,
+      );
+      expect(ledger).toEqual([
+        { reason: 'spend', delta: -6 },
+        { reason: 'spend', delta: -3 },
+        { reason: 'grant', delta: 20 },
+      ]);
+    } finally {
+      clearInterval(renewing);
       await t.cleanup();
     }
   });

@@ -46,6 +46,8 @@ export async function startWorkers(
       concurrency: Math.max(options.concurrency ?? 1, 4),
     });
     await deps.generation.resumeUnfinishedBatches();
+    // A batch whose worker was killed while others live: adopted within two leases (ADR 034).
+    deps.generation.startAdoptingOrphans();
   }
   const { audits } = deps;
   if (audits) {

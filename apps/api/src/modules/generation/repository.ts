@@ -113,6 +113,51 @@ export async function listUnfinishedBatchIds(db: DbExecutor): Promise<string[]> 
   return rows.map((row) => row.id);
 }
 
+/**
+ * Takes over batches whose run died (ADR 034): under way (`processing`), unfinished, nothing landed
+ * and no claim renewed within the lease (a live run renews its claims every third of a lease), and
+ * not run by this process (`runningHere`). Marks them adopted (`updated_at`) in the same statement,
+ * with SKIP LOCKED, so of several workers sweeping at once one adopts each batch per lease; an
+ * overlapping run would be safe anyway (claims). A queued batch is left to its job. One statement
+ * on the partial index of unfinished batches and (batch_id, status) of the items.
+ */
+export async function adoptOrphanedBatches(
+  db: DbExecutor,
+  leaseSeconds: number,
+  runningHere: string[],
+  limit: number,
+): Promise<string[]> {
+  const notHere =
+    runningHere.length > 0
+      ? sql`and b.id not in (${sql.join(
+          runningHere.map((id) => sql`${id}::uuid`),
+          sql`, `,
+        )})`
+      : sql``;
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`update generation_batches
+        set updated_at = now()
+        where id in (
+          select b.id from generation_batches b
+          where b.finished_at is null
+            and b.status = 'processing'
+            and b.updated_at < now() - make_interval(secs => ${leaseSeconds})
+            ${notHere}
+            and not exists (
+              select 1 from generation_items i
+              where i.batch_id = b.id and i.status = 'processing'
+                and i.claimed_at >= now() - make_interval(secs => ${leaseSeconds})
+            )
+          order by b.created_at
+          limit ${limit}
+          for update of b skip locked
+        )
+        returning id`,
+  );
+  return rows.map((row) => row.id);
+}
+
 /** The failed items of these batches, in order, with their reason. */
 export async function listFailuresOf(
   db: DbExecutor,

@@ -34,6 +34,7 @@ import { type BatchRunnerDeps, createBatchRunner } from './batch-runner.ts';
 import { classifyFailure, type DescribeDeps, describeOnce } from './describe.ts';
 import type { ImportReading } from './read-import.ts';
 import {
+  adoptOrphanedBatches,
   findBatchOf,
   findDefaultLanguage,
   insertBatch,
@@ -70,6 +71,9 @@ type NewItem = {
 type Wording = { language?: string; keywords?: string[] };
 
 const batchNotFound = () => notFound('There is no such generation batch.');
+
+/** Orphaned batches one sweep takes over at most (the rest at the next): as many as a worker's batch jobs. */
+const ADOPT_PER_SWEEP = 4;
 
 /** Rows of results.csv read per query. */
 const RESULTS_PAGE = 1_000;
@@ -208,6 +212,27 @@ export function createGenerationService(deps: {
     runOnce(batchId).catch((error) => {
       if (!stopping) logger.error({ err: error, batch: batchId }, 'generation batch run failed');
     });
+  }
+
+  /**
+   * A batch whose process died keeps its pg-boss job active until the job expires (3 h): a worker
+   * killed with SIGKILL never hands it back. Every lease, each worker runs the batches under way with
+   * no claim renewed within the lease and no run here (ADR 034).
+   */
+  let sweep: NodeJS.Timeout | undefined;
+  let sweeping: Promise<unknown> | undefined;
+  async function adoptOrphans(): Promise<string[]> {
+    if (stopping) return [];
+    const ids = await adoptOrphanedBatches(
+      db,
+      config.generation.leaseSeconds,
+      [...running.keys()],
+      ADOPT_PER_SWEEP,
+    );
+    if (stopping) return ids;
+    for (const batchId of ids) kick(batchId);
+    if (ids.length > 0) logger.warn({ batches: ids }, 'adopted generation batches whose worker stopped');
+    return ids;
   }
 
   return {
@@ -420,9 +445,27 @@ export function createGenerationService(deps: {
       return ids.length;
     },
 
+    /**
+     * Starts the periodic adoption of orphaned batches (worker roles, once). Each sweep is one
+     * indexed query; a sweep still running when the next is due is not doubled.
+     */
+    startAdoptingOrphans(): void {
+      if (sweep || stopping) return;
+      sweep = setInterval(() => {
+        sweeping ??= adoptOrphans()
+          .catch((error) => logger.warn({ err: error }, 'looking for orphaned generation batches failed'))
+          .finally(() => {
+            sweeping = undefined;
+          });
+      }, config.generation.leaseSeconds * 1000);
+      sweep.unref();
+    },
+
     /** Stops claiming images and waits for the ones under way (app close). */
     async close(): Promise<void> {
       stopping = true;
+      clearInterval(sweep);
+      await sweeping;
       await Promise.allSettled([...running.values()]);
     },
   };

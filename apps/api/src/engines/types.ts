@@ -135,11 +135,31 @@ export interface GeneratedText {
   model: string;
 }
 
+/**
+ * What the offline engine reads from an image's pixels without describing it (the audit's pixel
+ * check, ADR 037): whether it is (almost) one colour, and the text its OCR accepts.
+ */
+export interface ImageTextReading {
+  /** The image is (almost) one colour: nothing to see. */
+  blank: boolean;
+  /** Words the OCR accepted (photo texture filtered out), lines joined by newlines; '' when none. */
+  text: string;
+  words: number;
+  /** Accepted words with at least two letters (numbers and single letters are not counted). */
+  letterWords: number;
+  /** Mean confidence of the accepted words, 0..100. */
+  confidence: number;
+  /** The OCR ran out of time: nothing can be said about text. */
+  timedOut: boolean;
+}
+
 /** One interface, one file per provider (STYLE.md habit 7). */
 export interface AltTextEngine {
   readonly name: EngineName;
   readonly model: string;
   describeImage(image: Uint8Array, options?: DescribeOptions): Promise<AltTextResult>;
+  /** The offline engine only: pixel statistics and OCR, no description, no model cost. */
+  readImageText?(image: Uint8Array): Promise<ImageTextReading>;
   generateText(prompt: string, options?: GenerateTextOptions): Promise<GeneratedText>;
   /** Loads models ahead of the first request; resolves when ready. */
   warmUp(): Promise<void>;

@@ -13,6 +13,7 @@ import type {
   DescribeOptions,
   GeneratedText,
   GenerateTextOptions,
+  ImageTextReading,
 } from '../types.ts';
 import { composeAltText } from './compose.ts';
 import { writeDraft } from './draft-writer.ts';
@@ -129,6 +130,38 @@ export function createOfflineEngine(options: EngineOptions): AltTextEngine {
     };
   }
 
+  /**
+   * The audit's pixel check (ADR 037): the same preparation, pixel statistics and OCR (with its
+   * word filter) as describeImage, in the same worker threads, but no detection and no wording.
+   */
+  async function readImageText(image: Uint8Array): Promise<ImageTextReading> {
+    const prepared = await prepareImage(image, options.limits);
+    const stats = await measurePixels(prepared);
+    const nothing = { text: '', words: 0, letterWords: 0, confidence: 0, timedOut: false };
+    if (stats.uniform) return { blank: true, ...nothing };
+    // Too small to hold readable text (the engine skips its models there too).
+    if (prepared.original.width * prepared.original.height <= 400) return { blank: false, ...nothing };
+    const { ocr } = await pool.run({
+      rgb: new ArrayBuffer(0),
+      width: prepared.width,
+      height: prepared.height,
+      png: toArrayBuffer(await encodePng(prepared)),
+      ocr: { minConfidence: options.offline.ocrMinConfidence, timeoutMs: options.offline.ocrTimeoutMs },
+      detect: false,
+    });
+    const letterWords = ocr.text
+      .split(/\s+/)
+      .filter((word) => word.replace(/[^\p{L}]/gu, '').length >= 2).length;
+    return {
+      blank: false,
+      text: ocr.text,
+      words: ocr.words,
+      letterWords,
+      confidence: ocr.confidence,
+      timedOut: ocr.timedOut,
+    };
+  }
+
   async function generateText(prompt: string, generate: GenerateTextOptions = {}): Promise<GeneratedText> {
     if (!prompt.trim()) throw new EngineProviderError('The prompt is empty.', { retryable: false });
     return { text: writeDraft(prompt, generate), engine: 'offline', model: 'altwise-draft-writer-1' };
@@ -138,6 +171,7 @@ export function createOfflineEngine(options: EngineOptions): AltTextEngine {
     name: 'offline',
     model: offlineModelName,
     describeImage,
+    readImageText,
     generateText,
     warmUp: async () => {
       await pool.start();

@@ -15,6 +15,8 @@ export interface WorkerRequest {
   height: number;
   png: ArrayBuffer;
   ocr: { minConfidence: number; timeoutMs: number };
+  /** false: OCR only (the audit's pixel check, ADR 037); `rgb` may then be empty. */
+  detect?: boolean;
 }
 
 export type WorkerResponse =
@@ -55,7 +57,10 @@ async function handle(request: WorkerRequest): Promise<WorkerResponse> {
     result,
     ms: Math.round(performance.now() - t0),
   }));
-  const vision = await detect(new Uint8Array(request.rgb), request.width, request.height);
+  const vision =
+    request.detect === false
+      ? { objects: [], faces: [] }
+      : await detect(new Uint8Array(request.rgb), request.width, request.height);
   const detectMs = Math.round(performance.now() - t0);
   const ocr = await ocrPromise;
   return {

@@ -8,6 +8,7 @@ import { type DatabaseHandle, databaseOptionsFromConfig, openDatabase } from './
 import { createAltTextEngine } from './engines/alt-text-engine.ts';
 import { createImageEngine } from './engines/images/create-image-engine.ts';
 import type { ImageEngine } from './engines/images/types.ts';
+import { createOfflineEngine } from './engines/offline/offline-engine.ts';
 import type { AltTextEngine } from './engines/types.ts';
 import { AppError } from './errors.ts';
 import { createJobQueue, type JobQueue, type WorkOptions } from './jobs/queue.ts';
@@ -181,6 +182,8 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   let queue: JobQueue | undefined;
   let mailTransport: MailTransport | undefined;
   let engine: AltTextEngine | undefined;
+  /** The audit's pixel reader when the alt-text engine is not the offline one (ADR 037). */
+  let pixelEngine: AltTextEngine | undefined;
   try {
     await database.migrate();
     const storage = options.storage ?? createStorage(config);
@@ -289,6 +292,14 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       runBatch: (batchId) => generation.runBatch(batchId),
       engineName: engine.name,
       onAuditCompleted: (tx, auditId) => webhooks.emitAuditCompleted(tx, auditId),
+      // Audits are free: their pixel check always uses the offline engine's OCR, never a paid model.
+      // With ALT_TEXT_ENGINE=openai an offline engine is made for it (it loads nothing until used).
+      readImageText: (image) => {
+        if (!engine?.readImageText) pixelEngine ??= createOfflineEngine(config.engine);
+        const reader = engine?.readImageText ? engine : pixelEngine;
+        if (!reader?.readImageText) throw new Error('The offline engine reads no pixels.');
+        return reader.readImageText(image);
+      },
     });
     await queue.start();
     if (runsWorkers)
@@ -323,6 +334,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     await queue?.stop().catch(() => {});
     await mailTransport?.close().catch(() => {});
     await engine?.close().catch(() => {});
+    await pixelEngine?.close().catch(() => {});
     await database.close().catch(() => {});
     throw error;
   }
@@ -343,6 +355,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     await instance.deps.engine
       .close()
       .catch((error) => instance.log.error({ err: error }, 'closing the engine failed'));
+    await pixelEngine?.close().catch(() => {});
     await instance.deps.database.close();
   });
 

@@ -1,16 +1,23 @@
+import { readFile } from 'node:fs/promises';
 import {
   type AuditProblemCode,
   auditProblemCodes,
   auditProblemRules,
 } from '@altwise/contracts/audit-problems';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultEngineOptions } from '../src/engines/engine-options.ts';
+import { createOfflineEngine } from '../src/engines/offline/offline-engine.ts';
+import type { AltTextEngine } from '../src/engines/types.ts';
 import {
   type AuditImageFacts,
   auditScore,
   checkPageImages,
   type ImageVerdict,
+  pixelCheckNeed,
 } from '../src/modules/audit/checks.ts';
+import { evidenceOf, planPixelChecks } from '../src/modules/audit/pixel-check.ts';
 
 /**
  * The audit's checks (issue 13, ADR 025): for every problem code, pages where it applies and pages
@@ -378,6 +385,11 @@ const table: Array<[AuditProblemCode, Row[], Row[]]> = [
     [
       { what: 'the pixels show content', facts: { alt: '', informative: true } },
       {
+        what: 'the OCR read text in the image',
+        facts: { alt: '', informative: true, imageText: 'Summer sale\n50% off' },
+        evidence: 'The empty alt="" hides the text “Summer sale 50% off” that the image shows.',
+      },
+      {
         what: 'the only content of a link',
         facts: { alt: '', role: 'link', linkTarget: '/pricing' },
         evidence: '“/pricing”',
@@ -395,6 +407,7 @@ const table: Array<[AuditProblemCode, Row[], Row[]]> = [
         facts: { alt: '', role: 'figure', caption: 'Red tulips' },
       },
       { what: 'missing is not empty', facts: { alt: null, informative: true } },
+      { what: 'the pixels show nothing', facts: { alt: '', informative: false } },
     ],
   ],
 ];
@@ -497,6 +510,144 @@ describe('verdicts', () => {
     const [first] = checkPageImages([image({ src: '/a.jpg', alt: 'Tulip bouquet' })]);
     const [second] = checkPageImages([image({ src: '/b.jpg', alt: 'Tulip bouquet' })]);
     expect([first?.verdict, second?.verdict]).toEqual(['pass', 'pass']);
+  });
+});
+
+/**
+ * The pixel check (ADR 037) end to end on real pixels: the offline engine's OCR and pixel stats
+ * (`readImageText`) → evidence → the checks. Text and blank images are drawn with sharp here; the
+ * photo is the engine tests' coffee fixture.
+ */
+describe('pixel evidence', () => {
+  let engine: AltTextEngine;
+  const read = (bytes: Uint8Array) => {
+    if (!engine.readImageText) throw new Error('the offline engine reads pixels');
+    return engine.readImageText(bytes);
+  };
+  const svg = (body: string) =>
+    sharp(
+      Buffer.from(
+        `<svg xmlns="http://www.w3.org/2000/svg" width="480" height="160"><rect width="100%" height="100%" fill="#fff"/>${body}</svg>`,
+      ),
+    )
+      .png()
+      .toBuffer();
+  const checkWith = async (bytes: Uint8Array, facts: Partial<AuditImageFacts>) => {
+    const pixels = evidenceOf(await read(bytes));
+    return checkOne({
+      ...facts,
+      ...(pixels.informative !== undefined ? { informative: pixels.informative } : {}),
+      ...(pixels.text ? { imageText: pixels.text } : {}),
+    });
+  };
+
+  beforeAll(async () => {
+    engine = createOfflineEngine(defaultEngineOptions());
+    await engine.warmUp();
+  }, 60_000);
+  afterAll(() => engine.close());
+
+  it('fails alt="" on an image with big clear text, quoting the text', async () => {
+    const banner = await svg(
+      '<text x="240" y="70" font-family="DejaVu Sans, sans-serif" font-size="44" font-weight="bold" text-anchor="middle">SUMMER SALE</text><text x="240" y="130" font-family="DejaVu Sans, sans-serif" font-size="40" text-anchor="middle">50% OFF</text>',
+    );
+    const result = await checkWith(banner, { alt: '' });
+    expect(result.verdict).toBe('fail');
+    expect(codesOf(result)).toEqual(['empty-but-informative']);
+    expect(result.problems[0]?.message).toMatch(
+      /^The empty alt="" hides the text “SUMMER SALE 50% OFF” that the image shows\.$/,
+    );
+  });
+
+  it('finds no problem in a photo without text with alt="" (a decorative photo is legitimate)', async () => {
+    const photo = await readFile(new URL('./fixtures/images/coffee.jpg', import.meta.url));
+    const result = await checkWith(photo, { alt: '' });
+    expect(result).toEqual({ verdict: 'decorative', problems: [] });
+  });
+
+  it('calls a blank image with alt="" decorative, and a blank image with text alt decorative-with-alt', async () => {
+    const blank = await sharp({ create: { width: 300, height: 120, channels: 3, background: '#f4f4f4' } })
+      .png()
+      .toBuffer();
+    expect(await checkWith(blank, { alt: '' })).toEqual({ verdict: 'decorative', problems: [] });
+    const named = await checkWith(blank, { alt: 'Summer collection' });
+    expect(named.verdict).toBe('warning');
+    expect(codesOf(named)).toEqual(['decorative-with-alt']);
+    expect(named.problems[0]?.message).toContain('pixels show no content');
+  });
+
+  it('needs two confident words: one word or numbers alone are not evidence', () => {
+    const reading = { blank: false, text: '', words: 0, letterWords: 0, confidence: 0, timedOut: false };
+    expect(evidenceOf({ ...reading, text: 'SALE', words: 1, letterWords: 1, confidence: 95 })).toEqual({});
+    expect(evidenceOf({ ...reading, text: '3 8', words: 2, letterWords: 0, confidence: 78 })).toEqual({});
+    expect(evidenceOf({ ...reading, text: 'Big sale', words: 2, letterWords: 2, confidence: 72 })).toEqual(
+      {},
+    );
+    expect(
+      evidenceOf({ ...reading, text: 'Big sale', words: 2, letterWords: 2, confidence: 90, timedOut: true }),
+    ).toEqual({});
+    expect(evidenceOf({ ...reading, text: 'Big sale', words: 2, letterWords: 2, confidence: 90 })).toEqual({
+      informative: true,
+      text: 'Big sale',
+    });
+  });
+
+  it('plans each address once, alt="" first, skips what a run before a restart looked at, and cuts at the cap', () => {
+    const row = (src: string, alt: string | null, pageUrl: string, position: number, depth = 0) => ({
+      src,
+      alt,
+      role: 'content' as const,
+      facts: { element: 'img' as const },
+      pageUrl,
+      position,
+      depth,
+    });
+    const rows = [
+      row('https://a.example/logo.png', 'Acme', 'https://a.example/', 0),
+      row('https://a.example/hero.png', '', 'https://a.example/', 1),
+      row('https://a.example/boat.jpg', 'A boat at dawn', 'https://a.example/', 2),
+      row('https://a.example/logo.png', 'Acme', 'https://a.example/b', 0, 1),
+      row('https://a.example/sale.png', '', 'https://a.example/b', 1, 1),
+      row('https://a.example/logo.png', '', 'https://a.example/c', 0, 1),
+      row('https://a.example/none.png', null, 'https://a.example/c', 1, 1),
+    ];
+    const plan = planPixelChecks(rows);
+    expect(plan).toEqual({
+      sources: [
+        // Used with alt="" on page c: read for text, ordered by where it first appears.
+        { src: 'https://a.example/logo.png', need: 'text', done: false },
+        { src: 'https://a.example/hero.png', need: 'text', done: false },
+        { src: 'https://a.example/sale.png', need: 'text', done: false },
+        // A text alt: only a blank image would change its verdict; after every alt="".
+        { src: 'https://a.example/boat.jpg', need: 'blank', done: false },
+      ],
+      over: 0,
+    });
+    // The same plan whatever order the pages landed in.
+    expect(planPixelChecks([...rows].reverse())).toEqual(plan);
+    const looked = rows.map((r) =>
+      r.src.endsWith('hero.png') ? { ...r, facts: { ...r.facts, pixels: {} } } : r,
+    );
+    expect(planPixelChecks(looked).sources.filter((source) => source.done)).toEqual([
+      { src: 'https://a.example/hero.png', need: 'text', done: true },
+    ]);
+    expect(planPixelChecks(rows, 2)).toMatchObject({
+      sources: [{ src: 'https://a.example/logo.png' }, { src: 'https://a.example/hero.png' }],
+      over: 2,
+    });
+  });
+
+  it.each<[string, Partial<AuditImageFacts>, 'text' | 'blank' | undefined]>([
+    ['alt="" on content', { alt: '' }, 'text'],
+    ['a text alt', { alt: 'Red tulips' }, 'blank'],
+    ['the only content of a link', { alt: '', role: 'link', linkTarget: '/pricing' }, undefined],
+    ['a 1×1 tracking pixel', { alt: '', width: 1, height: 1 }, undefined],
+    ['spacer.gif', { alt: 'spacer', src: '/img/spacer.gif' }, undefined],
+    ['no alt (already missing)', { alt: null }, undefined],
+    ['role=img has no pixels to fetch', { alt: null, ariaLabel: 'Chart', element: 'role-img' }, undefined],
+    ['a data: URL', { alt: '', src: 'data:image/png;base64,AAAA' }, undefined],
+  ])('looks at the pixels of %s: %s', (_what, facts, need) => {
+    expect(pixelCheckNeed(image(facts))).toBe(need);
   });
 });
 

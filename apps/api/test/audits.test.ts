@@ -1,9 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../src/db/client.ts';
 import { auditPages, audits } from '../src/db/tables/audits.ts';
@@ -78,6 +79,22 @@ const site: Record<string, Handler> = {
       '<img src="/img/resume.jpg" alt="The harbour at night">',
   ),
 };
+/** The pixel check's page (ADR 037): its images are drawn in beforeAll. */
+site['/sale'] = html(`<h1>Sale</h1>
+  <img src="/img/sale.png" alt="">
+  <p>Again below: <img src="/img/sale.png" alt=""></p>
+  <img src="/img/coffee.jpg" alt="">
+  <img src="/img/plain.png" alt="Our new shop front">
+  <img src="/img/plain.png" alt="">
+  <a href="/img/missing.png"><img src="/img/sale.png" alt="Sale: half price"></a>`);
+const image =
+  (type: string, bytes: () => Buffer): Handler =>
+  (_req, res) =>
+    res.writeHead(200, { 'content-type': type }).end(bytes());
+const drawn: { sale?: Buffer; plain?: Buffer; coffee?: Buffer } = {};
+site['/img/sale.png'] = image('image/png', () => drawn.sale as Buffer);
+site['/img/plain.png'] = image('image/png', () => drawn.plain as Buffer);
+site['/img/coffee.jpg'] = image('image/jpeg', () => drawn.coffee as Buffer);
 for (let i = 1; i <= 60; i++)
   site[`/big/${i}`] = html(`<img src="/img/big-${i}.jpg" alt="Boat number ${i} in the harbour">`);
 for (const p of ['a', 'b', 'c', 'd', 'e']) {
@@ -145,6 +162,17 @@ async function runAudit(body: unknown): Promise<AuditAnswer> {
 }
 
 beforeAll(async () => {
+  drawn.sale = await sharp(
+    Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="480" height="160"><rect width="100%" height="100%" fill="#fff"/><text x="240" y="95" font-family="DejaVu Sans, sans-serif" font-size="44" font-weight="bold" text-anchor="middle">SPRING SALE</text></svg>',
+    ),
+  )
+    .png()
+    .toBuffer();
+  drawn.plain = await sharp({ create: { width: 320, height: 120, channels: 3, background: '#eef2f5' } })
+    .png()
+    .toBuffer();
+  drawn.coffee = await readFile(new URL('./fixtures/images/coffee.jpg', import.meta.url));
   const a = serve(site, true);
   const b = serve(other, false);
   servers = [a, b];
@@ -263,6 +291,50 @@ describe('POST /audits', () => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ code: expect.any(String), message: expect.any(String) });
   });
+
+  it('looks at pixels: text under alt="" fails with the text quoted, a blank with text alt is decorative', async () => {
+    const audit = await runAudit({ url: `${base}/sale`, scope: 'page' });
+    expect(audit).toMatchObject({ status: 'completed', imagesFound: 6 });
+    const { items } = (
+      await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/audits/${audit.id}/images?pageSize=10`,
+        headers: user.auth,
+      })
+    ).json() as {
+      items: Array<{
+        src: string;
+        alt: string | null;
+        verdict: string;
+        problems: Array<{ code: string; message: string }>;
+      }>;
+    };
+    const seen = items.map((item) => [
+      item.src.replace(base, ''),
+      item.alt,
+      item.verdict,
+      item.problems.map((problem) => problem.code),
+    ]);
+    expect(seen).toEqual([
+      ['/img/sale.png', '', 'fail', ['empty-but-informative']],
+      ['/img/sale.png', '', 'fail', ['empty-but-informative']],
+      // A photo without text keeps its alt="": decorative photos are legitimate (W3C).
+      ['/img/coffee.jpg', '', 'decorative', []],
+      ['/img/plain.png', 'Our new shop front', 'warning', ['decorative-with-alt']],
+      ['/img/plain.png', '', 'decorative', []],
+      // The only content of a link: judged on the link, never on its pixels.
+      ['/img/sale.png', 'Sale: half price', 'pass', []],
+    ]);
+    expect(items[0]?.problems[0]?.message).toBe(
+      'The empty alt="" hides the text “SPRING SALE” that the image shows.',
+    );
+    expect(items[3]?.problems[0]?.message).toContain('its pixels show no content');
+    expect(audit.problems).toMatchObject({ 'empty-but-informative': 2, 'decorative-with-alt': 1 });
+    // Each distinct image is fetched once, however often the page shows it.
+    expect([hits.get('/img/sale.png'), hits.get('/img/plain.png'), hits.get('/img/coffee.jpg')]).toEqual([
+      1, 1, 1,
+    ]);
+  }, 30_000);
 
   it('audits a site breadth first on its origin: robots.txt, non-HTML pages and redirects away said in words', async () => {
     hits.delete('/private/secret');

@@ -105,6 +105,11 @@ export type AuditImageFactsRecord = {
   heading?: string;
   width?: number;
   height?: number;
+  /**
+   * What the pixel check saw (ADR 037), set on every image of the audit with this src once it has
+   * looked: `{}` when the pixels gave no evidence (photo without text, fetch or decode failed).
+   */
+  pixels?: { informative?: boolean; text?: string };
 };
 
 export type AuditImageProblemRecord = { code: string; severity: string; wcag: string[]; message: string };

@@ -7,6 +7,7 @@ import type { Audit, AuditCounts } from '../../db/tables/audits.ts';
 import { auditScore, checkPageImages } from './checks.ts';
 import { type Crawler, PAGES_AT_ONCE_PER_HOST } from './crawler.ts';
 import { pageKey, readPage } from './extract-page.ts';
+import type { createPixelChecker } from './pixel-check.ts';
 import {
   addAuditNotice,
   addPages,
@@ -58,6 +59,8 @@ export function createAuditRunner(deps: {
   db: Database;
   crawler: Crawler;
   logger: FastifyBaseLogger;
+  /** Looks at images' pixels once every page is scanned (ADR 037); absent = HTML only. */
+  pixels?: ReturnType<typeof createPixelChecker>;
   /** Called in the transaction that completes an audit: outgoing webhooks queue audit.completed (ADR 029). */
   onAuditCompleted?: (tx: Transaction, auditId: string) => Promise<unknown>;
 }) {
@@ -169,7 +172,7 @@ export function createAuditRunner(deps: {
     const reading = readPage(answer.body, answer.url);
     const verdicts = checkPageImages(reading.images);
     const images = reading.images.map((facts, position) => {
-      const { pageUrl, src, alt, role, informative: _informative, ...rest } = facts;
+      const { pageUrl, src, alt, role, informative: _informative, imageText: _imageText, ...rest } = facts;
       const verdict = verdicts[position];
       return {
         position,
@@ -227,6 +230,9 @@ export function createAuditRunner(deps: {
         }
       };
       await Promise.all(Array.from({ length: PAGES_AT_ONCE_PER_HOST }, work));
+      if (stopping()) throw new AuditInterrupted();
+      // Pixels last: which images are looked at depends on every page, not on which landed first.
+      await deps.pixels?.checkAudit(auditId, stopping);
       if (stopping()) throw new AuditInterrupted();
 
       const finished = await findAudit(db, auditId);

@@ -35,8 +35,13 @@ export interface AuditImageFacts {
   /** From the width/height attributes when given. */
   width?: number;
   height?: number;
-  /** Set when something looked at the pixels and saw content (optional; absent = unknown). */
+  /**
+   * What the pixels showed, when something looked at them (the audit's pixel check, ADR 037): true
+   * when they show content (text), false when they show nothing (one colour); absent = unknown.
+   */
   informative?: boolean;
+  /** The text read in the image when that is why it is informative: the evidence a message quotes. */
+  imageText?: string;
 }
 
 export interface ImageVerdict {
@@ -62,6 +67,20 @@ export function checkPageImages(images: AuditImageFacts[]): ImageVerdict[] {
     const problems = problemsOf(image, (image.key && sameName.get(image.key)) || []);
     return { verdict: verdictOf(image, problems), problems };
   });
+}
+
+/**
+ * What looking at an image's pixels could change (ADR 037): `text` for an `alt=""` image that is
+ * neither a control's only content nor decorative by its markup (text in it makes it informative;
+ * one colour confirms it is decorative), `blank` for an image with a text name that its markup does
+ * not call decorative (one colour makes it decorative-with-alt), undefined when nothing can change.
+ */
+export function pixelCheckNeed(facts: AuditImageFacts): 'text' | 'blank' | undefined {
+  if (facts.element !== 'img' || !/^https?:/i.test(facts.src)) return undefined;
+  const { informative: _informative, imageText: _imageText, ...markup } = facts;
+  const image = prepareImage(markup);
+  if (image.control || image.decorative || image.name === null) return undefined;
+  return image.name === '' ? 'text' : 'blank';
 }
 
 /** Share of non-decorative images that pass (0..1); null when every image is decorative or there are none. */
@@ -147,7 +166,9 @@ function problemsOf(image: PreparedImage, sameName: PreparedImage[]): AuditProbl
     } else if (facts.informative === true) {
       found.set(
         'empty-but-informative',
-        `The image has alt="" but its pixels show content, so screen readers skip information.`,
+        facts.imageText?.trim()
+          ? `The empty alt="" hides the text ${quote(facts.imageText)} that the image shows.`
+          : `The image has alt="" but its pixels show content, so screen readers skip information.`,
       );
     }
   } else if (image.decorative) {

@@ -13,6 +13,8 @@ import { allowEverything, parseRobots, type RobotsRules } from './robots.ts';
 export const PAGES_AT_ONCE_PER_HOST = 2;
 /** Largest robots.txt or sitemap read. */
 const MAX_TEXT_BYTES = 5 * 1024 * 1024;
+/** Largest image the pixel check downloads (ADR 037): a bigger one gets no pixel evidence. */
+export const MAX_AUDIT_IMAGE_BYTES = 5 * 1024 * 1024;
 const htmlTypes = /^\s*(text\/html|application\/xhtml\+xml)\s*(;|$)/i;
 
 /** A redirect to another origin: the audit reports it rather than following it. */
@@ -102,6 +104,35 @@ export function createCrawler(settings: FetchSettings) {
         accept: 'application/xml,text/xml;q=0.9,*/*;q=0.1',
         maxBytes: MAX_TEXT_BYTES,
       });
+    },
+
+    /**
+     * An image of an audited page, for the pixel check (ADR 037): any public host (images often
+     * live on a CDN), sharing the per-host limit with pages; null when it cannot be fetched.
+     */
+    async fetchImage(address: string): Promise<Uint8Array | null> {
+      let target: URL;
+      try {
+        target = new URL(address);
+      } catch {
+        return null;
+      }
+      try {
+        const answer = await withHostSlot(target.host, () =>
+          safeFetch(target, {
+            allowPrivate: settings.allowPrivate,
+            connectTimeoutMs: settings.connectTimeoutMs,
+            timeoutMs: settings.timeoutMs,
+            maxBytes: MAX_AUDIT_IMAGE_BYTES,
+            maxRedirects: 3,
+            accept: 'image/*',
+          }),
+        );
+        return answer.body;
+      } catch (error) {
+        if (error instanceof SafeFetchError) return null;
+        throw error;
+      }
     },
 
     /** The origin's robots.txt rules; none (every page allowed) when it has none or it cannot be read. */

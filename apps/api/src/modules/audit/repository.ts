@@ -341,3 +341,75 @@ export async function countReviews(db: DbExecutor, auditId: string): Promise<Aud
   for (const row of rows) if (row.state) reviews[row.state] = row.n;
   return reviews;
 }
+
+/** An image the pixel check may look at, with where it stands in the audit (ADR 037). */
+export type PixelCheckRow = Pick<AuditImage, 'src' | 'alt' | 'role' | 'facts' | 'pageUrl' | 'position'> & {
+  depth: number;
+};
+
+/** The audit's `<img>` elements with the depth of their page: the pixel check picks from these. */
+export async function listImagesForPixelCheck(db: DbExecutor, auditId: string): Promise<PixelCheckRow[]> {
+  return db
+    .select({
+      src: auditImages.src,
+      alt: auditImages.alt,
+      role: auditImages.role,
+      facts: auditImages.facts,
+      pageUrl: auditImages.pageUrl,
+      position: auditImages.position,
+      depth: auditPages.depth,
+    })
+    .from(auditImages)
+    .innerJoin(auditPages, eq(auditPages.id, auditImages.pageId))
+    .where(and(eq(auditImages.auditId, auditId), sql`${auditImages.facts}->>'element' = 'img'`));
+}
+
+/**
+ * Stores what the pixels of `src` showed on every image of the audit with that src and, when that
+ * is evidence, checks their pages again with `recheck` (one page at a time: `repeated` compares a
+ * page's images). The pages are locked first, in id order, so two sources landing at once on the
+ * same page cannot interleave. Repeating it changes nothing.
+ */
+export async function landPixelEvidence(
+  db: DbExecutor & { transaction: <T>(run: (tx: DbExecutor) => Promise<T>) => Promise<T> },
+  auditId: string,
+  src: string,
+  pixels: NonNullable<AuditImage['facts']['pixels']>,
+  recheck: (pageImages: AuditImage[]) => Array<Pick<AuditImage, 'verdict' | 'problems'>>,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const ofSrc = and(eq(auditImages.auditId, auditId), eq(auditImages.src, src));
+    const pages = await tx.selectDistinct({ id: auditImages.pageId }).from(auditImages).where(ofSrc);
+    const pageIds = pages.map((page) => page.id).sort();
+    if (pageIds.length === 0) return;
+    await tx
+      .select({ id: auditPages.id })
+      .from(auditPages)
+      .where(inArray(auditPages.id, pageIds))
+      .orderBy(auditPages.id)
+      .for('update');
+    await tx
+      .update(auditImages)
+      .set({ facts: sql`${auditImages.facts} || ${JSON.stringify({ pixels })}::jsonb` })
+      .where(ofSrc);
+    if (pixels.informative === undefined) return;
+    for (const pageId of pageIds) {
+      const rows = await tx
+        .select()
+        .from(auditImages)
+        .where(eq(auditImages.pageId, pageId))
+        .orderBy(auditImages.position);
+      const verdicts = recheck(rows);
+      for (const [index, row] of rows.entries()) {
+        const next = verdicts[index];
+        if (!next) continue;
+        if (next.verdict === row.verdict && JSON.stringify(next.problems) === JSON.stringify(row.problems))
+          continue;
+        await tx
+          .update(auditImages)
+          .set({ verdict: next.verdict, problems: next.problems })
+          .where(eq(auditImages.id, row.id));
+      }
+    }
+  });
+}

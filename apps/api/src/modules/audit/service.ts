@@ -21,6 +21,7 @@ import type { FetchSettings } from '../scrape/service.ts';
 import { createAuditRunner, scoreOf } from './audit-runner.ts';
 import { createCrawler } from './crawler.ts';
 import { createAuditFixer, fixStatusOf, listReportImages } from './fix.ts';
+import { createPixelChecker, type ImageTextReader } from './pixel-check.ts';
 import { type AuditReportRow, buildAuditCsv, buildAuditXlsx } from './report.ts';
 import {
   auditsStartedSince,
@@ -86,6 +87,8 @@ export function createAuditService(deps: {
   engineName?: string;
   /** Runs in the transaction that completes an audit (outgoing webhooks, ADR 029). */
   onAuditCompleted?: (tx: Transaction, auditId: string) => Promise<unknown>;
+  /** The offline engine's pixel reader for the pixel check (ADR 037); absent = HTML only. */
+  readImageText?: ImageTextReader;
 }) {
   const { db, queue, logger } = deps;
   const fixer = createAuditFixer({
@@ -96,10 +99,14 @@ export function createAuditService(deps: {
     engineName: deps.engineName,
     logger,
   });
+  const crawler = createCrawler(deps.fetch);
   const runner = createAuditRunner({
     db,
-    crawler: createCrawler(deps.fetch),
+    crawler,
     logger,
+    ...(deps.readImageText
+      ? { pixels: createPixelChecker({ db, crawler, read: deps.readImageText, logger }) }
+      : {}),
     ...(deps.onAuditCompleted ? { onAuditCompleted: deps.onAuditCompleted } : {}),
   });
   const running = new Map<string, Promise<void>>();

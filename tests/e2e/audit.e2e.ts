@@ -10,7 +10,8 @@ import { createSession, type E2eSession, storeSession } from './session.ts';
 
 /**
  * A three-page local site with every problem code of issue 13 present, served on 127.0.0.1 (the e2e
- * server runs with FETCH_ALLOW_PRIVATE). Every /img/ path answers a picture with content.
+ * server runs with FETCH_ALLOW_PRIVATE). Every /img/ path answers a picture with content, and
+ * /img/opening-hours.png one whose text the pixel check reads under its alt="" (ADR 037).
  */
 const longAlt =
   'A wide view of the workshop floor where twelve people in aprons sand, glue and varnish chairs, with sawdust in the air, tools on every wall and a dog asleep by the door';
@@ -32,7 +33,8 @@ const pages: Record<string, string> = {
     <img src="/img/line.png" alt="Thin divider line" width="600" height="1">`,
   '/about.html': `<h1>About us</h1>
     <img src="/img/team.png" alt="Our team of five at the 2025 meetup in Lisbon" width="400" height="300">
-    <img src="/img/rule.png" alt="" width="600" height="1">`,
+    <img src="/img/rule.png" alt="" width="600" height="1">
+    <img src="/img/opening-hours.png" alt="" width="480" height="160">`,
 };
 
 let site: { url: string; server: Server };
@@ -46,6 +48,14 @@ async function startSite() {
   )
     .png()
     .toBuffer();
+  const hours = await sharp(
+    Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="480" height="160">
+      <rect width="480" height="160" fill="#fff"/>
+      <text x="240" y="70" font-family="DejaVu Sans, sans-serif" font-size="44" font-weight="bold" text-anchor="middle">OPEN DAILY</text>
+      <text x="240" y="130" font-family="DejaVu Sans, sans-serif" font-size="40" text-anchor="middle">9 TO 5</text></svg>`),
+  )
+    .png()
+    .toBuffer();
   const server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0] ?? '/';
     const body = pages[path];
@@ -55,8 +65,9 @@ async function startSite() {
         `<!doctype html><html lang="en"><head><title>Shop</title></head><body>${body}</body></html>`,
       );
     } else if (path.startsWith('/img/')) {
-      response.writeHead(200, { 'content-type': 'image/png', 'content-length': picture.length });
-      response.end(picture);
+      const image = path === '/img/opening-hours.png' ? hours : picture;
+      response.writeHead(200, { 'content-type': 'image/png', 'content-length': image.length });
+      response.end(image);
     } else {
       response.writeHead(404).end();
     }
@@ -105,7 +116,7 @@ describe('alt-text audit, as a site owner uses it (issue 13)', () => {
     // Live progress in a status region until the audit completes.
     await page
       .getByRole('status')
-      .filter({ hasText: 'Audit complete: 3 pages scanned, 13 images found.' })
+      .filter({ hasText: 'Audit complete: 3 pages scanned, 14 images found.' })
       .waitFor({ timeout: 60_000 });
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     console.log(`audit of the 3-page local site completed in ${seconds}s`);
@@ -123,7 +134,7 @@ describe('alt-text audit, as a site owner uses it (issue 13)', () => {
     // The images table: (missing) for the hero, the verdicts and messages.
     const table = page.getByRole('table', { name: /Audited images/ });
     await expect.poll(() => table.getByText('(missing)').count()).toBeGreaterThan(0);
-    await page.getByText('Page 1 of 1 (13 images)').waitFor();
+    await page.getByText('Page 1 of 1 (14 images)').waitFor();
 
     // Filter by verdict and by problem.
     await page.getByLabel('Verdict').selectOption('fail');
@@ -139,6 +150,10 @@ describe('alt-text audit, as a site owner uses it (issue 13)', () => {
     await page.getByLabel('Problem').selectOption('file-name');
     await page.getByText('Page 1 of 1 (1 image)').waitFor();
     await expect.poll(() => table.getByText('IMG_2041.jpg', { exact: true }).count()).toBe(1);
+    // The pixel check read the text an alt="" hides (the link's alt="" is the other one).
+    await page.getByLabel('Problem').selectOption('empty-but-informative');
+    await page.getByText('Page 1 of 1 (2 images)').waitFor();
+    await table.getByText(/The empty alt="" hides the text “OPEN DAILY/).waitFor();
     await page.getByLabel('Problem').selectOption('');
     await page.getByText(`Page 1 of 1 (${failing} images)`).waitFor();
 
@@ -182,7 +197,7 @@ describe('alt-text audit, as a site owner uses it (issue 13)', () => {
     ]);
     const csv = await readFile((await download.path()) as string, 'utf8');
     const lines = csv.trim().split(/\r?\n/);
-    expect(lines).toHaveLength(14);
+    expect(lines).toHaveLength(15);
     expect(csv).toContain('IMG_2041.jpg');
     expect(csv).toContain(suggestion);
 

@@ -15,6 +15,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { AppError, badRequest, payloadTooLarge } from '../../errors.ts';
 import { type FileRecord, readCsvRecords, readXlsxRecords } from './import-file.ts';
+import { createRowSpool, type RowSpool } from './import-spool.ts';
 
 /** One accepted row of an import file, ready to become a batch item. */
 export type ImportRow = {
@@ -28,13 +29,17 @@ export type ImportRow = {
   language: string | null;
 };
 
-export type ImportReading = {
-  fields: Record<string, string>;
-  rows: ImportRow[];
+/** What checking an import file found: its accepted rows are in `accepted`, not in memory. */
+export type ImportCheck = {
+  accepted: RowSpool<ImportRow>;
+  /** Accepted rows without a language of their own (they take the form's or the account's). */
+  withoutLanguage: number;
   duplicates: number;
   rejected: { line: number; reason: string }[];
   rejectedTotal: number;
 };
+
+export type ImportReading = ImportCheck & { fields: Record<string, string> };
 
 /** Busboy's limits for POST /images/import-csv: one file of at most 50 MB and a few fields. */
 export const importLimits = {
@@ -99,16 +104,18 @@ function readHeader(cells: string[]): Map<ImportColumn, number> {
 
 /**
  * Checks the rows of an import file as they stream in. Every row is accepted, counted as a
- * duplicate (an image_url an earlier row had), or rejected with its line and reason; only accepted
- * rows are kept, in compact form. More than MAX_IMPORT_ROWS data rows is a 413 and nothing is kept.
+ * duplicate (an image_url an earlier row had), or rejected with its line and reason; accepted rows
+ * go to `accepted`, a file on disk, so memory holds only the image URLs seen (for duplicates). More
+ * than MAX_IMPORT_ROWS data rows is a 413. The caller removes `accepted` whatever happens.
  */
 export async function checkImportRecords(
   records: AsyncIterable<FileRecord>,
   options: { englishOnly: boolean },
-): Promise<Omit<ImportReading, 'fields'>> {
+  accepted: RowSpool<ImportRow>,
+): Promise<ImportCheck> {
   let columns: Map<ImportColumn, number> | undefined;
-  const rows: ImportRow[] = [];
   const seen = new Set<string>();
+  let withoutLanguage = 0;
   const rejected: { line: number; reason: string }[] = [];
   let rejectedTotal = 0;
   let duplicates = 0;
@@ -180,7 +187,8 @@ export async function checkImportRecords(
       continue;
     }
     seen.add(image.url);
-    rows.push({
+    if (!language) withoutLanguage++;
+    await accepted.write({
       line: record.line,
       src: image.url,
       externalId: externalId || null,
@@ -195,7 +203,8 @@ export async function checkImportRecords(
     throw badRequest('The file is empty: its first row must name the columns, with "image_url" among them.', [
       { path: 'file', message: 'Missing column "image_url"' },
     ]);
-  return { rows, duplicates, rejected, rejectedTotal };
+  await accepted.finish();
+  return { accepted, withoutLanguage, duplicates, rejected, rejectedTotal };
 }
 
 /** Busboy signals a file over `fileSize` by an error on its stream (or by `truncated`). */
@@ -234,14 +243,16 @@ function multipartError(error: unknown): unknown {
 
 /**
  * Reads POST /images/import-csv's multipart form: its text fields, and its one `file` (CSV, or
- * .xlsx by name or type) checked row by row as it streams in.
+ * .xlsx by name or type) checked row by row as it streams in. On success the caller removes
+ * `accepted` once it has stored the rows; on an error it is already removed.
  */
 export async function readImport(
   request: FastifyRequest,
   options: { englishOnly: boolean },
 ): Promise<ImportReading> {
   const fields: Record<string, string> = {};
-  let reading: Omit<ImportReading, 'fields'> | undefined;
+  let reading: ImportCheck | undefined;
+  let spool: RowSpool<ImportRow> | undefined;
   try {
     for await (const part of request.parts({ limits: importLimits })) {
       if (part.type === 'field') {
@@ -256,14 +267,16 @@ export async function readImport(
       const records = isXlsx(part.filename ?? '', part.mimetype)
         ? readXlsxRecords(Readable.from(bytes))
         : readCsvRecords(bytes);
+      spool = await createRowSpool<ImportRow>();
       try {
-        reading = await checkImportRecords(records, options);
+        reading = await checkImportRecords(records, options, spool);
       } finally {
         // Whatever is left of the file (an over-limit row, a second worksheet) is drained, not kept.
         part.file.resume();
       }
     }
   } catch (error) {
+    await spool?.remove();
     throw multipartError(error);
   }
   if (!reading)

@@ -221,14 +221,19 @@ export async function generationRoutes(
     },
     async (request, reply) => {
       const reading = await readImport(request, { englishOnly: app.deps.engine.name === 'offline' });
-      const parsed = importCsvFieldsSchema.safeParse(reading.fields);
-      if (!parsed.success)
-        throw validationFailed(
-          parsed.error.issues[0]?.message ?? 'Invalid form fields',
-          parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
-        );
-      const started = await generation.startImportBatch(request.user.id, parsed.data, reading);
-      return reply.code(202).send(started);
+      try {
+        const parsed = importCsvFieldsSchema.safeParse(reading.fields);
+        if (!parsed.success)
+          throw validationFailed(
+            parsed.error.issues[0]?.message ?? 'Invalid form fields',
+            parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+          );
+        const started = await generation.startImportBatch(request.user.id, parsed.data, reading);
+        return reply.code(202).send(started);
+      } finally {
+        // The accepted rows wait in a temporary file until the batch is stored (or refused).
+        await reading.accepted.remove();
+      }
     },
   );
 

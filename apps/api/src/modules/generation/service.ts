@@ -32,7 +32,7 @@ import type { FilesService } from '../files/service.ts';
 import { findLibraryImage, setLibraryAltText } from '../library/service.ts';
 import { type BatchRunnerDeps, createBatchRunner } from './batch-runner.ts';
 import { classifyFailure, type DescribeDeps, describeOnce } from './describe.ts';
-import type { ImportReading } from './read-import.ts';
+import type { ImportCheck, ImportRow } from './read-import.ts';
 import {
   adoptOrphanedBatches,
   findBatchOf,
@@ -66,6 +66,12 @@ type NewItem = {
   language?: string | null;
   keywords?: string[] | null;
 };
+
+/** A batch's images: a list, or (a CSV import) their count and the rows read back a chunk at a time. */
+type BatchItems = NewItem[] | { count: number; chunks: () => AsyncIterable<NewItem[]> };
+
+/** Rows of an import read back and inserted per chunk. */
+const IMPORT_CHUNK = 1_000;
 
 /** What a request says about the language and keywords of its alt text (issue 14). */
 type Wording = { language?: string; keywords?: string[] };
@@ -158,14 +164,15 @@ export function createGenerationService(deps: {
   async function startBatch(
     userId: string,
     batch: { source: GenerationSource; prompt?: string; pageUrl?: string },
-    items: NewItem[],
+    items: BatchItems,
     keepFiles: string[] = [],
   ): Promise<StartBatchResponse> {
+    const total = Array.isArray(items) ? items.length : items.count;
     const started = await db.transaction(async (tx) => {
       const { reservationId, balance } = await reserveCredits(
         tx,
         userId,
-        items.length,
+        total,
         `generation:${batch.source}`,
       );
       const row = await insertBatch(tx, {
@@ -174,12 +181,15 @@ export function createGenerationService(deps: {
         prompt: batch.prompt || null,
         pageUrl: batch.pageUrl || null,
         reservationId,
-        total: items.length,
+        total,
       });
-      await insertItems(
-        tx,
-        items.map((item, position) => ({ batchId: row.id, position, ...item })),
-      );
+      let position = 0;
+      for await (const chunk of Array.isArray(items) ? [items] : items.chunks())
+        await insertItems(
+          tx,
+          chunk.map((item) => ({ batchId: row.id, position: position++, ...item })),
+        );
+      if (position !== total) throw new Error(`batch of ${total} images stored ${position}`);
       await keepStoredFiles(tx, keepFiles);
       await queue.send(jobNames.generateBatch, { batchId: row.id }, { tx });
       return { row, balance };
@@ -189,10 +199,10 @@ export function createGenerationService(deps: {
     if (deps.runsWorkers) kick(started.row.id);
     return {
       success: true,
-      message: batchStartedMessage(items.length),
+      message: batchStartedMessage(total),
       batchId: started.row.id,
-      total: items.length,
-      creditsReserved: items.length,
+      total,
+      creditsReserved: total,
       remainingCredits: started.balance,
       status: started.row.status,
     };
@@ -233,6 +243,69 @@ export function createGenerationService(deps: {
     for (const batchId of ids) kick(batchId);
     if (ids.length > 0) logger.warn({ batches: ids }, 'adopted generation batches whose worker stopped');
     return ids;
+  }
+
+  /** POST /images/import-csv, once the file is read: see startImportBatch below. */
+  async function startImport(
+    userId: string,
+    fields: { chatGptPrompt?: string; language?: string },
+    reading: ImportCheck,
+  ): Promise<ImportCsvResponse> {
+    const language = reading.withoutLanguage > 0 ? await resolveLanguage(userId, fields.language) : undefined;
+    if (fields.language) refuseUnwritable(fields.language);
+    if (reading.accepted.count === 0)
+      throw new AppError(400, errorCodes.badRequest, 'No row of the file could be imported.', {
+        errors: reading.rejected
+          .slice(0, 20)
+          .map((row) => ({ path: `line ${row.line}`, message: row.reason })),
+      });
+    const needed = reading.accepted.count;
+    const balance = (await getCreditBalance(db, userId)) ?? 0;
+    const short = () =>
+      new AppError(
+        402,
+        errorCodes.insufficientCredits,
+        `Insufficient credits: this import needs ${needed.toLocaleString('en-US')} ${needed === 1 ? 'credit' : 'credits'} and your balance is ${balance.toLocaleString('en-US')}. Nothing was imported.`,
+        { creditsNeeded: needed },
+      );
+    if (balance < needed) throw short();
+    const toItem = (row: ImportRow): NewItem => ({
+      src: row.src,
+      fileKey: null,
+      context: dropEmpty({
+        pageUrl: row.pageUrl ?? undefined,
+        existingAlt: row.existingAlt ?? undefined,
+        caption: row.caption ?? undefined,
+      }),
+      externalId: row.externalId,
+      language: row.language ?? language ?? null,
+      keywords: row.keywords,
+    });
+    async function* chunks() {
+      for await (const rows of reading.accepted.chunks(IMPORT_CHUNK)) yield rows.map(toItem);
+    }
+    let started: StartBatchResponse;
+    try {
+      started = await startBatch(
+        userId,
+        { source: 'csv', prompt: fields.chatGptPrompt },
+        { count: needed, chunks },
+      );
+    } catch (error) {
+      // Spent between the check and the reservation: the same 402, with the count.
+      if (error instanceof AppError && error.code === errorCodes.insufficientCredits) throw short();
+      throw error;
+    }
+    return {
+      success: true,
+      batchId: started.batchId,
+      accepted: needed,
+      duplicates: reading.duplicates,
+      rejected: reading.rejected,
+      rejectedTotal: reading.rejectedTotal,
+      creditsReserved: started.creditsReserved,
+      remainingCredits: started.remainingCredits,
+    };
   }
 
   return {
@@ -281,63 +354,10 @@ export function createGenerationService(deps: {
     /**
      * POST /images/import-csv: the file's accepted rows as one ordinary batch. A row's own
      * language wins over the form's, then the account's. 402 naming the credits the rows need when
-     * the balance is short; nothing is stored then.
+     * the balance is short; nothing is stored then. The rows are read back from `reading.accepted`
+     * a chunk at a time; the caller removes it.
      */
-    async startImportBatch(
-      userId: string,
-      fields: { chatGptPrompt?: string; language?: string },
-      reading: Omit<ImportReading, 'fields'>,
-    ): Promise<ImportCsvResponse> {
-      const needsDefault = reading.rows.some((row) => !row.language);
-      const language = needsDefault ? await resolveLanguage(userId, fields.language) : undefined;
-      if (fields.language) refuseUnwritable(fields.language);
-      if (reading.rows.length === 0)
-        throw new AppError(400, errorCodes.badRequest, 'No row of the file could be imported.', {
-          errors: reading.rejected
-            .slice(0, 20)
-            .map((row) => ({ path: `line ${row.line}`, message: row.reason })),
-        });
-      const needed = reading.rows.length;
-      const balance = (await getCreditBalance(db, userId)) ?? 0;
-      const short = () =>
-        new AppError(
-          402,
-          errorCodes.insufficientCredits,
-          `Insufficient credits: this import needs ${needed.toLocaleString('en-US')} ${needed === 1 ? 'credit' : 'credits'} and your balance is ${balance.toLocaleString('en-US')}. Nothing was imported.`,
-          { creditsNeeded: needed },
-        );
-      if (balance < needed) throw short();
-      const items = reading.rows.map((row) => ({
-        src: row.src,
-        fileKey: null,
-        context: dropEmpty({
-          pageUrl: row.pageUrl ?? undefined,
-          existingAlt: row.existingAlt ?? undefined,
-          caption: row.caption ?? undefined,
-        }),
-        externalId: row.externalId,
-        language: row.language ?? language ?? null,
-        keywords: row.keywords,
-      }));
-      let started: StartBatchResponse;
-      try {
-        started = await startBatch(userId, { source: 'csv', prompt: fields.chatGptPrompt }, items);
-      } catch (error) {
-        // Spent between the check and the reservation: the same 402, with the count.
-        if (error instanceof AppError && error.code === errorCodes.insufficientCredits) throw short();
-        throw error;
-      }
-      return {
-        success: true,
-        batchId: started.batchId,
-        accepted: needed,
-        duplicates: reading.duplicates,
-        rejected: reading.rejected,
-        rejectedTotal: reading.rejectedTotal,
-        creditsReserved: started.creditsReserved,
-        remainingCredits: started.remainingCredits,
-      };
-    },
+    startImportBatch: startImport,
 
     /** GET /images/batches/{id}/results.csv: the owner's batch, streamed a page of rows at a time. */
     async exportResults(userId: string, batchId: string) {

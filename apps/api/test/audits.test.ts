@@ -95,6 +95,19 @@ const drawn: { sale?: Buffer; plain?: Buffer; coffee?: Buffer } = {};
 site['/img/sale.png'] = image('image/png', () => drawn.sale as Buffer);
 site['/img/plain.png'] = image('image/png', () => drawn.plain as Buffer);
 site['/img/coffee.jpg'] = image('image/jpeg', () => drawn.coffee as Buffer);
+/**
+ * The pixel step interrupted by a restart: the images live on another host (a CDN, with its own 2
+ * fetches at a time), and pr-2 and pr-3 answer only once released.
+ */
+let cdnBase = '';
+site['/pixels-resume'] = (req, res) =>
+  html([1, 2, 3, 4].map((n) => `<img src="${cdnBase}/img/pr-${n}.png" alt="">`).join(''))(req, res);
+const cdn: Record<string, Handler> = {};
+for (const n of [1, 2, 3, 4]) {
+  const answer = image('image/png', () => drawn.sale as Buffer);
+  cdn[`/img/pr-${n}.png`] =
+    n === 2 || n === 3 ? (req, res) => void held.waiting.then(() => answer(req, res)) : answer;
+}
 for (let i = 1; i <= 60; i++)
   site[`/big/${i}`] = html(`<img src="/img/big-${i}.jpg" alt="Boat number ${i} in the harbour">`);
 for (const p of ['a', 'b', 'c', 'd', 'e']) {
@@ -130,6 +143,7 @@ let sharedPostgres: { url: string; drop: () => Promise<void> } | undefined;
 let t: TestApp;
 let user: TestUser;
 let resumeAuditId: string;
+let pixelResumeAuditId: string;
 /** What the first process had fetched when it stopped. */
 let fetchedBeforeRestart: string[] = [];
 
@@ -175,9 +189,11 @@ beforeAll(async () => {
   drawn.coffee = await readFile(new URL('./fixtures/images/coffee.jpg', import.meta.url));
   const a = serve(site, true);
   const b = serve(other, false);
-  servers = [a, b];
+  const c = serve(cdn, true);
+  servers = [a, b, c];
   base = await listen(a);
   otherBase = await listen(b);
+  cdnBase = await listen(c);
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'altwise-audit-'));
   if (process.env.TEST_DATABASE_URL)
     sharedPostgres = await createPostgresDatabase(process.env.TEST_DATABASE_URL);
@@ -191,7 +207,10 @@ beforeAll(async () => {
   user = await createUser(first);
   const started = await start({ url: `${base}/resume/`, scope: 'site' }, user, first);
   resumeAuditId = started.json().id;
-  await waitFor(async () => (hits.get('/resume/b') && hits.get('/resume/c') ? true : null));
+  pixelResumeAuditId = (await start({ url: `${base}/pixels-resume`, scope: 'page' }, user, first)).json().id;
+  await waitFor(async () =>
+    ['/resume/b', '/resume/c', '/img/pr-2.png', '/img/pr-3.png'].every((url) => hits.get(url)) ? true : null,
+  );
   const closing = first.cleanup();
   held.release();
   await closing;
@@ -234,6 +253,19 @@ describe('an audit interrupted by a restart', () => {
     );
     expect(Number(images?.n)).toBe(11);
     expect(Number(images?.distinct)).toBe(11);
+  });
+  it('resumes the pixel step: the images in hand land, the rest are read in the next process, none twice', async () => {
+    const audit = await waitFor(async () => {
+      const answer = await getAudit(pixelResumeAuditId);
+      return answer.status === 'completed' ? answer : null;
+    }, 20_000);
+    expect(fetchedBeforeRestart).not.toContain('/img/pr-4.png');
+    for (const n of [1, 2, 3, 4]) expect(hits.get(`/img/pr-${n}.png`), `pr-${n}`).toBe(1);
+    expect(audit).toMatchObject({
+      imagesFound: 4,
+      counts: { fail: 4 },
+      problems: { 'empty-but-informative': 4 },
+    });
   });
 });
 

@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { openDatabase } from '../apps/api/src/db/client.ts';
 import { addLibraryImages } from '../apps/api/src/modules/library/service.ts';
 import { createBenchUser, startCluster, startModelServer } from './lib/app-processes.ts';
+import { printBenchJson, round } from './lib/bench-json.ts';
 import { startPostgres } from './lib/postgres.ts';
 
 const { values: args } = parseArgs({
@@ -25,6 +26,7 @@ const { values: args } = parseArgs({
     accounts: { type: 'string', default: '10' },
     'log-level': { type: 'string', default: 'info' },
     think: { type: 'string', default: '0' },
+    // Read by lib/bench-json.ts; declared because parseArgs refuses unknown options.
     json: { type: 'boolean', default: false },
   },
 });
@@ -135,21 +137,16 @@ async function main() {
       `p95 ${p95.toFixed(1)} ms (target ≤ ${targetP95Ms} ms) ${p95 <= targetP95Ms && errors === 0 ? 'OK' : 'ABOVE TARGET'}`,
     );
     if (p95 > targetP95Ms || errors > 0) process.exitCode = 1;
-    if (args.json) {
-      console.log(
-        JSON.stringify({
-          bench: 'api',
-          connections,
-          thinkMs,
-          requests: all.length,
-          requestsPerSecond: Math.round(all.length / seconds),
-          p50Ms: Number(percentile(all, 50).toFixed(1)),
-          p95Ms: Number(p95.toFixed(1)),
-          p99Ms: Number(percentile(all, 99).toFixed(1)),
-          errors,
-        }),
-      );
-    }
+    printBenchJson('api', {
+      p95Ms: round(p95),
+      errors,
+      p50Ms: round(percentile(all, 50)),
+      p99Ms: round(percentile(all, 99)),
+      connections,
+      thinkMs,
+      requests: all.length,
+      requestsPerSecond: Math.round(all.length / seconds),
+    });
   } finally {
     await cluster.stop();
     await model.close();

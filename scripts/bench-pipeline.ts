@@ -7,6 +7,7 @@
  *   BENCH_IMAGES=200 BENCH_LATENCY_MS=200 GENERATION_CONCURRENCY=8 npm run bench:pipeline
  *   BENCH_ENGINE=fixed npm run bench:pipeline   (an engine that only waits: the pipeline alone)
  *   BENCH_MEMORY=1 npm run bench:pipeline       (in-memory PGlite instead of a data directory)
+ *   npm run bench:pipeline -- --json             (last line: one JSON object; a run not made is null)
  * Target: ratio < 1.2 (embedded PGlite on disk). The page and model servers run on a worker thread,
  * as remote servers would, so their work does not share the app's event loop.
  */
@@ -19,6 +20,7 @@ import sharp from 'sharp';
 import type { AltTextEngine } from '../apps/api/src/engines/types.ts';
 import { createUser } from '../apps/api/test/billing-helpers.ts';
 import { buildTestApp } from '../apps/api/test/helper.ts';
+import { printBenchJson, round } from './lib/bench-json.ts';
 
 type ServerStats = { completions: number; maxInFlight: number };
 
@@ -271,6 +273,13 @@ async function main() {
   if (adapter !== undefined)
     console.log(`with the adapter  ${adapter.toFixed(3)} (the adapter's image preparation included)`);
   if (pipeline !== undefined && pipeline >= targetRatio) process.exitCode = 1;
+  printBenchJson('pipeline', {
+    fixedRatio: pipeline === undefined ? null : round(pipeline, 3),
+    adapterRatio: adapter === undefined ? null : round(adapter, 3),
+    images: Number(process.env.BENCH_IMAGES ?? 200),
+    latencyMs: Number(process.env.BENCH_LATENCY_MS ?? 200),
+    concurrency: Number(process.env.GENERATION_CONCURRENCY ?? 8),
+  });
 }
 
 if (isMainThread) await main();

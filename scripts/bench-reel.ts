@@ -6,6 +6,7 @@
  * result taken on a busy machine can be told apart; then the median.
  *   npm run bench:reel
  *   BENCH_MUSIC_SECONDS=30 npm run bench:reel   (the longest reel music makes: 30 s)
+ *   npm run bench:reel -- --json                 (last line: one JSON object)
  * Target on the 2-core reference machine: ≤ 10 s per reel.
  */
 import { execFile } from 'node:child_process';
@@ -16,6 +17,7 @@ import { promisify } from 'node:util';
 import { ffmpegPath, parseStreams } from '../apps/api/src/modules/reels/ffmpeg.ts';
 import { createUser } from '../apps/api/test/billing-helpers.ts';
 import { buildTestApp } from '../apps/api/test/helper.ts';
+import { printBenchJson, round } from './lib/bench-json.ts';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 /** BENCH_MUSIC_SECONDS=30 measures the longest reel the music can ask for. */
@@ -89,6 +91,7 @@ try {
     `Reel benchmark: ${photos.length} images, ${musicSeconds} s music, ${os.cpus().length} cores, ${rounds} rounds`,
   );
   const samples: number[] = [];
+  let lastReel = { bytes: 0, seconds: Number.NaN };
   for (let round = 1; round <= rounds; round++) {
     const cpuBefore = await cpuSeconds();
     const started = performance.now();
@@ -109,6 +112,7 @@ try {
       (error: { stderr?: string }) => ({ stderr: error.stderr ?? '' }),
     );
     const info = parseStreams(probe.stderr);
+    lastReel = { bytes: response.rawPayload.length, seconds: info.durationSeconds ?? Number.NaN };
     console.log(
       `  round ${round}: ${(ms / 1000).toFixed(2)} s  (server ${response.headers['server-timing']}; ` +
         `CPU ${(cpuAfter.self - cpuBefore.self).toFixed(2)} s node+sharp, ${(cpuAfter.children - cpuBefore.children).toFixed(2)} s ffmpeg; ` +
@@ -121,6 +125,14 @@ try {
   console.log(
     `median ${(median / 1000).toFixed(2)} s  (target ≤ ${targetMs / 1000} s: ${median <= targetMs ? 'met' : 'MISSED'})`,
   );
+  printBenchJson('reel', {
+    medianSeconds: round(median / 1000, 2),
+    outputMb: round(lastReel.bytes / 1024 / 1024, 2),
+    reelSeconds: round(lastReel.seconds, 2),
+    rounds,
+    musicSeconds,
+    loadAverage: round(os.loadavg()[0] ?? Number.NaN, 2),
+  });
 } finally {
   await t.cleanup();
   await rm(scratch, { recursive: true, force: true });

@@ -2,11 +2,13 @@
  * Offline engine benchmark: model start-up, per-image latency (p50, p95) one at a time,
  * throughput with the pool kept busy, and the process's peak memory (worker threads included).
  *   npm run bench:engine            (ENGINE_WORKERS and BENCH_ROUNDS tune it)
+ *   npm run bench:engine -- --json  (last line: one JSON object)
  * Targets on the 2-core reference machine: p50 ≤ 0.8 s, p95 ≤ 2 s, peak ≤ 1 GB, start-up ≤ 5 s.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { printBenchJson, round } from '../../../scripts/lib/bench-json.ts';
 import { createAltTextEngine } from '../src/engines/alt-text-engine.ts';
 import { engineOptionsFromEnv } from '../src/engines/engine-options.ts';
 
@@ -88,6 +90,16 @@ const lines = [
   `peak memory (RSS) ${(peakRss / 1024 / 1024).toFixed(0)} MB  (target ≤ 1024 MB) ${verdict(peakRss <= 1024 ** 3)}`,
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
+printBenchJson('engine', {
+  p50Seconds: round(p(0.5) / 1000, 2),
+  p95Seconds: round(p(0.95) / 1000, 2),
+  peakRssMb: Math.round(peakRss / 1024 / 1024),
+  startupSeconds: round(startupMs / 1000, 2),
+  imagesPerSecond: round(burst.length / burstSeconds, 2),
+  images: images.length,
+  rounds,
+  workers: options.offline.workers,
+});
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -13,13 +13,13 @@
  */
 import { loadavg } from 'node:os';
 import { sql } from 'drizzle-orm';
+import { printBenchJson, round } from '../../../scripts/lib/bench-json.ts';
 import { startPostgres } from '../../../scripts/lib/postgres.ts';
 import { createUser } from '../test/billing-helpers.ts';
 import { buildTestApp } from '../test/helper.ts';
 
 const imageCount = Number(process.env.BENCH_LIBRARY_IMAGES ?? 100_000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 20);
-const json = process.argv.includes('--json');
 const postgres = process.argv.includes('--postgres') ? await startPostgres() : undefined;
 if (postgres) process.env.TEST_DATABASE_URL = postgres.url;
 const load = () =>
@@ -178,26 +178,16 @@ try {
   console.log(
     `worst page p95: ${worst.toFixed(1)} ms (target ≤ ${targetP95Ms} ms) ${worst <= targetP95Ms ? 'OK' : 'SLOW'}`,
   );
-  if (json) {
-    const round = (n: number) => Math.round(n * 10) / 10;
-    console.log(
-      JSON.stringify({
-        bench: 'library',
-        worstPageP95Ms: round(worst),
-        firstPageP95Ms: round(first),
-        driver,
-        images: imageCount,
-        targetP95Ms,
-        loadAverage: load(),
-        pages: Object.fromEntries(
-          pageResults.map((r) => [r.label, { p50: round(r.p50), p95: round(r.p95) }]),
-        ),
-        writes: Object.fromEntries(
-          writeResults.map((r) => [r.label, { p50: round(r.p50), p95: round(r.p95) }]),
-        ),
-      }),
-    );
-  }
+  printBenchJson('library', {
+    worstPageP95Ms: round(worst),
+    firstPageP95Ms: round(first),
+    driver,
+    images: imageCount,
+    targetP95Ms,
+    loadAverage: load(),
+    pages: Object.fromEntries(pageResults.map((r) => [r.label, { p50: round(r.p50), p95: round(r.p95) }])),
+    writes: Object.fromEntries(writeResults.map((r) => [r.label, { p50: round(r.p50), p95: round(r.p95) }])),
+  });
 } finally {
   await t.cleanup();
   await postgres?.stop();

@@ -72,7 +72,7 @@ describe('a batch interrupted by a crash', () => {
     };
     // The first process stores the batch as the route does (credits reserved, items pending) but
     // dies before its job runs: the batch is written directly, with no job queued. Its lease is long
-    // so that its own sweep (ADR 034) does not take the batch over while the crash is arranged.
+    // so that its own sweep (ADR 036) does not take the batch over while the crash is arranged.
     const first = await buildTestApp({
       env: { ...env, GENERATION_LEASE_SECONDS: '60' },
       dataDir,

@@ -10,6 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { printBenchJson, round } from '../../../scripts/lib/bench-json.ts';
 
 import { isContentOnlyPage, needsQueryClient } from '../src/app/pages-without-queries.ts';
 import {
@@ -95,7 +96,6 @@ export function overBudget(
 }
 
 async function main() {
-  const json = process.argv.includes('--json');
   let measured: Awaited<ReturnType<typeof measureRoutes>>;
   try {
     measured = await measureRoutes();
@@ -124,18 +124,12 @@ async function main() {
     );
   }
   if (over.length > 0) process.exitCode = 1;
-  if (json) {
-    const jsKb = (route: string) =>
-      Number(((rows.find((row) => row.route === route)?.js ?? 0) / 1024).toFixed(1));
-    console.log(
-      JSON.stringify({
-        bench: 'web',
-        landingJsKb: jsKb('/'),
-        loginJsKb: jsKb('/login'),
-        registerJsKb: jsKb('/register'),
-      }),
-    );
-  }
+  const jsKb = (route: string) => round((rows.find((row) => row.route === route)?.js ?? Number.NaN) / 1024);
+  printBenchJson('web', {
+    landingJsKb: jsKb('/'),
+    loginJsKb: jsKb('/login'),
+    registerJsKb: jsKb('/register'),
+  });
 }
 
 if (import.meta.main) await main();

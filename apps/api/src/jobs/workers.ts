@@ -46,7 +46,7 @@ export async function startWorkers(
       concurrency: Math.max(options.concurrency ?? 1, 4),
     });
     await deps.generation.resumeUnfinishedBatches();
-    // A batch whose worker was killed while others live: adopted within two leases (ADR 034).
+    // A batch whose worker was killed while others live: adopted within two leases (ADR 036).
     deps.generation.startAdoptingOrphans();
   }
   const { audits } = deps;

@@ -114,7 +114,7 @@ export async function listUnfinishedBatchIds(db: DbExecutor): Promise<string[]> 
 }
 
 /**
- * Takes over batches whose run died (ADR 034): under way (`processing`), unfinished, nothing landed
+ * Takes over batches whose run died (ADR 036): under way (`processing`), unfinished, nothing landed
  * and no claim renewed within the lease (a live run renews its claims every third of a lease), and
  * not run by this process (`runningHere`). Marks them adopted (`updated_at`) in the same statement,
  * with SKIP LOCKED, so of several workers sweeping at once one adopts each batch per lease; an

@@ -227,7 +227,7 @@ export function createGenerationService(deps: {
   /**
    * A batch whose process died keeps its pg-boss job active until the job expires (3 h): a worker
    * killed with SIGKILL never hands it back. Every lease, each worker runs the batches under way with
-   * no claim renewed within the lease and no run here (ADR 034).
+   * no claim renewed within the lease and no run here (ADR 036).
    */
   let sweep: NodeJS.Timeout | undefined;
   let sweeping: Promise<unknown> | undefined;

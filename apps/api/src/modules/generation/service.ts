@@ -245,69 +245,6 @@ export function createGenerationService(deps: {
     return ids;
   }
 
-  /** POST /images/import-csv, once the file is read: see startImportBatch below. */
-  async function startImport(
-    userId: string,
-    fields: { chatGptPrompt?: string; language?: string },
-    reading: ImportCheck,
-  ): Promise<ImportCsvResponse> {
-    const language = reading.withoutLanguage > 0 ? await resolveLanguage(userId, fields.language) : undefined;
-    if (fields.language) refuseUnwritable(fields.language);
-    if (reading.accepted.count === 0)
-      throw new AppError(400, errorCodes.badRequest, 'No row of the file could be imported.', {
-        errors: reading.rejected
-          .slice(0, 20)
-          .map((row) => ({ path: `line ${row.line}`, message: row.reason })),
-      });
-    const needed = reading.accepted.count;
-    const balance = (await getCreditBalance(db, userId)) ?? 0;
-    const short = () =>
-      new AppError(
-        402,
-        errorCodes.insufficientCredits,
-        `Insufficient credits: this import needs ${needed.toLocaleString('en-US')} ${needed === 1 ? 'credit' : 'credits'} and your balance is ${balance.toLocaleString('en-US')}. Nothing was imported.`,
-        { creditsNeeded: needed },
-      );
-    if (balance < needed) throw short();
-    const toItem = (row: ImportRow): NewItem => ({
-      src: row.src,
-      fileKey: null,
-      context: dropEmpty({
-        pageUrl: row.pageUrl ?? undefined,
-        existingAlt: row.existingAlt ?? undefined,
-        caption: row.caption ?? undefined,
-      }),
-      externalId: row.externalId,
-      language: row.language ?? language ?? null,
-      keywords: row.keywords,
-    });
-    async function* chunks() {
-      for await (const rows of reading.accepted.chunks(IMPORT_CHUNK)) yield rows.map(toItem);
-    }
-    let started: StartBatchResponse;
-    try {
-      started = await startBatch(
-        userId,
-        { source: 'csv', prompt: fields.chatGptPrompt },
-        { count: needed, chunks },
-      );
-    } catch (error) {
-      // Spent between the check and the reservation: the same 402, with the count.
-      if (error instanceof AppError && error.code === errorCodes.insufficientCredits) throw short();
-      throw error;
-    }
-    return {
-      success: true,
-      batchId: started.batchId,
-      accepted: needed,
-      duplicates: reading.duplicates,
-      rejected: reading.rejected,
-      rejectedTotal: reading.rejectedTotal,
-      creditsReserved: started.creditsReserved,
-      remainingCredits: started.remainingCredits,
-    };
-  }
-
   return {
     /** POST /images/generate-alt-text: the scraped images the user selected. */
     async startScrapeBatch(
@@ -357,7 +294,68 @@ export function createGenerationService(deps: {
      * the balance is short; nothing is stored then. The rows are read back from `reading.accepted`
      * a chunk at a time; the caller removes it.
      */
-    startImportBatch: startImport,
+    async startImportBatch(
+      userId: string,
+      fields: { chatGptPrompt?: string; language?: string },
+      reading: ImportCheck,
+    ): Promise<ImportCsvResponse> {
+      const language =
+        reading.withoutLanguage > 0 ? await resolveLanguage(userId, fields.language) : undefined;
+      if (fields.language) refuseUnwritable(fields.language);
+      if (reading.accepted.count === 0)
+        throw new AppError(400, errorCodes.badRequest, 'No row of the file could be imported.', {
+          errors: reading.rejected
+            .slice(0, 20)
+            .map((row) => ({ path: `line ${row.line}`, message: row.reason })),
+        });
+      const needed = reading.accepted.count;
+      const balance = (await getCreditBalance(db, userId)) ?? 0;
+      const short = () =>
+        new AppError(
+          402,
+          errorCodes.insufficientCredits,
+          `Insufficient credits: this import needs ${needed.toLocaleString('en-US')} ${needed === 1 ? 'credit' : 'credits'} and your balance is ${balance.toLocaleString('en-US')}. Nothing was imported.`,
+          { creditsNeeded: needed },
+        );
+      if (balance < needed) throw short();
+      const toItem = (row: ImportRow): NewItem => ({
+        src: row.src,
+        fileKey: null,
+        context: dropEmpty({
+          pageUrl: row.pageUrl ?? undefined,
+          existingAlt: row.existingAlt ?? undefined,
+          caption: row.caption ?? undefined,
+        }),
+        externalId: row.externalId,
+        language: row.language ?? language ?? null,
+        keywords: row.keywords,
+      });
+      async function* chunks() {
+        for await (const rows of reading.accepted.chunks(IMPORT_CHUNK)) yield rows.map(toItem);
+      }
+      let started: StartBatchResponse;
+      try {
+        started = await startBatch(
+          userId,
+          { source: 'csv', prompt: fields.chatGptPrompt },
+          { count: needed, chunks },
+        );
+      } catch (error) {
+        // Spent between the check and the reservation: the same 402, with the count.
+        if (error instanceof AppError && error.code === errorCodes.insufficientCredits) throw short();
+        throw error;
+      }
+      return {
+        success: true,
+        batchId: started.batchId,
+        accepted: needed,
+        duplicates: reading.duplicates,
+        rejected: reading.rejected,
+        rejectedTotal: reading.rejectedTotal,
+        creditsReserved: started.creditsReserved,
+        remainingCredits: started.remainingCredits,
+      };
+    },
 
     /** GET /images/batches/{id}/results.csv: the owner's batch, streamed a page of rows at a time. */
     async exportResults(userId: string, batchId: string) {

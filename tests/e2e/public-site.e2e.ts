@@ -14,7 +14,7 @@ afterAll(async () => {
 });
 
 const posts = ['/blog/post1', '/blog/post2', '/blog/post3'];
-const publicPages = ['/', '/plans', '/support', '/blogs', '/blog', ...posts];
+const publicPages = ['/', '/plans', '/support', '/blogs', '/blog', ...posts, '/developers'];
 
 async function withPage<T>(run: (page: Page) => Promise<T>, options: { mobile?: boolean } = {}): Promise<T> {
   const context = await newContext(browser, options);
@@ -168,6 +168,43 @@ describe('the public site, as a visitor sees it', () => {
       const mail = await waitForMail('support@localhost', /^Contact form: Ada Lovelace$/);
       expect(mail.text).toContain(question);
       expect(mail.text).toContain('ada@example.com');
+    });
+  });
+
+  it('developers: the footer link leads by keyboard to the API guide, its samples and the OpenAPI reference', async () => {
+    await withPage(async (page) => {
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.goto('/');
+      const link = page.getByRole('navigation', { name: 'Footer' }).getByRole('link', { name: 'Developers' });
+      await link.focus();
+      await page.keyboard.press('Enter');
+      await page.waitForURL('**/developers');
+      await expect.poll(() => h1Text(page)).toBe('Developers');
+      expect(await page.title()).toBe('Developers – Altwise');
+      for (const name of [
+        '1. Create an API key',
+        '2. Create a batch, follow it, read the results',
+        '3. Get a webhook when a batch is done',
+      ])
+        await page.getByRole('heading', { level: 2, name }).waitFor();
+      const create = page.locator('main pre code', { hasText: '/api/v1/images/generate-alt-text' });
+      await create.scrollIntoViewIfNeeded();
+      expect(await create.isVisible()).toBe(true);
+      expect(await page.locator('main pre code', { hasText: 'webhook-signature' }).isVisible()).toBe(true);
+      // Samples scroll sideways by keyboard, and their copy buttons are named after them.
+      await page.locator('main pre').first().focus();
+      expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('PRE');
+      await page.getByRole('button', { name: 'Copy: Verify a webhook signature (Node)' }).waitFor();
+      await page.waitForLoadState('networkidle');
+      await expectNoAxeViolations(page);
+
+      const reference = page.getByRole('link', { name: 'browse the API reference' });
+      expect(await reference.getAttribute('href')).toBe('/api/docs');
+      const openapi = await fetch(`${baseURL()}/api/docs/json`);
+      expect(openapi.status).toBe(200);
+      expect(Object.keys((await openapi.json()).paths)).toContain('/api/v1/images/batches/{id}');
+      expect(errors).toEqual([]);
     });
   });
 

@@ -23,6 +23,7 @@ const indexedPaths: readonly string[] = [
   '/blogs',
   '/blog',
   ...blogPosts.map((post) => post.path),
+  routes.developers,
 ];
 
 /**

@@ -14,6 +14,8 @@ export const routes = {
   checkout: (plan: string) => `/checkout/${encodeURIComponent(plan)}`,
   success: '/success',
   support: '/support',
+  /** The public API's guide: keys, curl examples, webhook signatures (issue 14). */
+  developers: '/developers',
   blogs: '/blogs',
   blog: '/blog',
   blogPost: (n: 1 | 2 | 3) => `/blog/post${n}`,
@@ -47,6 +49,7 @@ export const clientRoutePatterns = [
   '/checkout/:plan',
   '/success',
   '/support',
+  '/developers',
   '/blogs',
   '/blog',
   '/blog/post1',

@@ -70,6 +70,10 @@ export const routeTable: Record<ClientRoutePattern, RouteDefinition> = {
     access: 'public',
     load: () => import('../features/support/support-page.tsx').then((m) => m.SupportPage),
   },
+  '/developers': {
+    access: 'public',
+    load: () => import('../features/developers/developers-page.tsx').then((m) => m.DevelopersPage),
+  },
   '/blogs': {
     access: 'public',
     load: () => import('../features/blog/blog-index-page.tsx').then((m) => m.BlogIndexPage),

@@ -22,4 +22,5 @@ export const footerNavItems: readonly NavItem[] = [
   { to: routes.support, label: 'Support' },
   { to: routes.plans, label: 'Pricing' },
   { to: routes.blogs, label: 'Blogs' },
+  { to: routes.developers, label: 'Developers' },
 ];

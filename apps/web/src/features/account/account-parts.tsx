@@ -1,6 +1,8 @@
-import { type ReactNode, useId } from 'react';
+import type { UseMutationResult } from '@tanstack/react-query';
+import { type ReactNode, useId, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
+import { notify } from '../../components/ui/notify.ts';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { isApiError, serverMessage } from '../../lib/api-error.ts';
 import { copyText } from '../../lib/copy-text.ts';
@@ -91,4 +93,52 @@ export function ConfirmDialog(props: {
       </div>
     </Dialog>
   );
+}
+
+/**
+ * The state and handlers around a section's create and delete calls: the item just created (its
+ * secret shown once), the failure shown above the form, and the item whose deletion awaits the
+ * confirmation dialog. A deletion closes the dialog either way, then toasts or shows the failure.
+ */
+export function useCreateAndDelete<Input, Created, Item extends { id: string }, Deleted>(
+  create: Pick<UseMutationResult<Created, Error, Input>, 'mutate'>,
+  remove: Pick<UseMutationResult<Deleted, Error, string>, 'mutate'>,
+  texts: { createFailed: string; deleted: string; deleteFailed: string },
+) {
+  const [created, setCreated] = useState<Created | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<Item | null>(null);
+  return {
+    created,
+    failure,
+    deleting,
+    clearFailure: () => setFailure(null),
+    dismissCreated: () => setCreated(null),
+    askToDelete: setDeleting,
+    cancelDelete: () => setDeleting(null),
+    /** Sends the create call; `onCreated` (clearing the form) runs before the new item is shown. */
+    submit(input: Input, onCreated: () => void) {
+      setFailure(null);
+      create.mutate(input, {
+        onSuccess: (value) => {
+          onCreated();
+          setCreated(value);
+        },
+        onError: (error) => setFailure(failureReason(error, texts.createFailed)),
+      });
+    },
+    confirmDelete() {
+      if (!deleting) return;
+      remove.mutate(deleting.id, {
+        onSuccess: () => {
+          setDeleting(null);
+          notify.success(texts.deleted);
+        },
+        onError: (error) => {
+          setDeleting(null);
+          setFailure(failureReason(error, texts.deleteFailed));
+        },
+      });
+    },
+  };
 }

@@ -1,20 +1,21 @@
 import {
   type ApiKeyRecord,
+  type CreateApiKeyRequest,
   type CreatedApiKey,
   createApiKeyRequestSchema,
   MAX_API_KEYS,
 } from '@altwise/contracts/api-keys';
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
-import { notify } from '../../components/ui/notify.ts';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { useForm } from '../../lib/use-form.ts';
 import {
   ConfirmDialog,
   failureReason as reason,
   ShownOncePanel,
+  useCreateAndDelete,
   formatWhen as when,
 } from './account-parts.tsx';
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from './api/api-keys.ts';
@@ -94,35 +95,15 @@ export function ApiKeysSection() {
   const form = useForm(createApiKeyRequestSchema, { name: '' });
   const create = useCreateApiKey();
   const revoke = useRevokeApiKey();
-  const [created, setCreated] = useState<CreatedApiKey | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [revoking, setRevoking] = useState<ApiKeyRecord | null>(null);
+  const keys = useCreateAndDelete<CreateApiKeyRequest, CreatedApiKey, ApiKeyRecord, void>(create, revoke, {
+    createFailed: t.createFailed,
+    deleted: t.revoked,
+    deleteFailed: t.revokeFailed,
+  });
+  const { created, failure, deleting: revoking } = keys;
   const introId = useId();
 
-  const onSubmit = form.handleSubmit((values) => {
-    setFailure(null);
-    create.mutate(values, {
-      onSuccess: (key) => {
-        form.reset({ name: '' });
-        setCreated(key);
-      },
-      onError: (error) => setFailure(reason(error, t.createFailed)),
-    });
-  });
-
-  const confirmRevoke = () => {
-    if (!revoking) return;
-    revoke.mutate(revoking.id, {
-      onSuccess: () => {
-        setRevoking(null);
-        notify.success(t.revoked);
-      },
-      onError: (error) => {
-        setRevoking(null);
-        setFailure(reason(error, t.revokeFailed));
-      },
-    });
-  };
+  const onSubmit = form.handleSubmit((values) => keys.submit(values, () => form.reset({ name: '' })));
 
   return (
     <Card title={t.heading}>
@@ -144,7 +125,7 @@ export function ApiKeysSection() {
             copyLabel={t.copy}
             copiedMessage={t.copied}
             doneLabel={t.done}
-            onDone={() => setCreated(null)}
+            onDone={keys.dismissCreated}
           />
         ) : null}
         <form noValidate onSubmit={onSubmit} aria-describedby={introId} className="flex flex-col gap-3">
@@ -161,7 +142,7 @@ export function ApiKeysSection() {
             </Button>
           </div>
         </form>
-        <KeyList onRevoke={setRevoking} />
+        <KeyList onRevoke={keys.askToDelete} />
       </div>
       <ConfirmDialog
         open={revoking !== null}
@@ -170,8 +151,8 @@ export function ApiKeysSection() {
         confirmLabel={t.confirmRevoke}
         pendingLabel={t.revoking}
         pending={revoke.isPending}
-        onCancel={() => setRevoking(null)}
-        onConfirm={confirmRevoke}
+        onCancel={keys.cancelDelete}
+        onConfirm={keys.confirmDelete}
       >
         {revoking ? <p className="text-slate-800">{t.revokeText(revoking)}</p> : null}
       </ConfirmDialog>

@@ -1,5 +1,6 @@
 import {
   type CreatedWebhook,
+  type CreateWebhookRequest,
   createWebhookRequestSchema,
   WEBHOOK_ENDPOINTS_MAX,
   type Webhook,
@@ -17,6 +18,7 @@ import {
   ConfirmDialog,
   failureReason as reason,
   ShownOncePanel,
+  useCreateAndDelete,
   formatWhen as when,
 } from './account-parts.tsx';
 import {
@@ -168,15 +170,18 @@ export function WebhooksSection() {
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<WebhookEvent[]>(['batch.completed']);
   const [errors, setErrors] = useState<{ url?: string; events?: string }>({});
-  const [created, setCreated] = useState<CreatedWebhook | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [removing, setRemoving] = useState<Webhook | null>(null);
+  const webhooks = useCreateAndDelete<CreateWebhookRequest, CreatedWebhook, Webhook, void>(create, remove, {
+    createFailed: t.createFailed,
+    deleted: t.removed,
+    deleteFailed: t.removeFailed,
+  });
+  const { created, failure, deleting: removing } = webhooks;
   const introId = useId();
   const eventsErrorId = useId();
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    setFailure(null);
+    webhooks.clearFailure();
     const parsed = createWebhookRequestSchema.safeParse({ url, events });
     if (!parsed.success) {
       const next: { url?: string; events?: string } = {};
@@ -188,13 +193,9 @@ export function WebhooksSection() {
       return;
     }
     setErrors({});
-    create.mutate(parsed.data, {
-      onSuccess: (webhook) => {
-        setUrl('');
-        setEvents(['batch.completed']);
-        setCreated(webhook);
-      },
-      onError: (error) => setFailure(reason(error, t.createFailed)),
+    webhooks.submit(parsed.data, () => {
+      setUrl('');
+      setEvents(['batch.completed']);
     });
   };
 
@@ -204,20 +205,6 @@ export function WebhooksSection() {
         ? webhookEventTypes.filter((e) => e === name || current.includes(e))
         : current.filter((e) => e !== name),
     );
-
-  const confirmRemove = () => {
-    if (!removing) return;
-    remove.mutate(removing.id, {
-      onSuccess: () => {
-        setRemoving(null);
-        notify.success(t.removed);
-      },
-      onError: (error) => {
-        setRemoving(null);
-        setFailure(reason(error, t.removeFailed));
-      },
-    });
-  };
 
   return (
     <Card title={t.heading}>
@@ -239,7 +226,7 @@ export function WebhooksSection() {
             copyLabel={t.copy}
             copiedMessage={t.copied}
             doneLabel={t.done}
-            onDone={() => setCreated(null)}
+            onDone={webhooks.dismissCreated}
           />
         ) : null}
         <form noValidate onSubmit={onSubmit} aria-describedby={introId} className="flex flex-col gap-3">
@@ -282,7 +269,7 @@ export function WebhooksSection() {
             </Button>
           </div>
         </form>
-        <WebhookList onRemove={setRemoving} />
+        <WebhookList onRemove={webhooks.askToDelete} />
       </div>
       <ConfirmDialog
         open={removing !== null}
@@ -291,8 +278,8 @@ export function WebhooksSection() {
         confirmLabel={t.confirmRemove}
         pendingLabel={t.removing}
         pending={remove.isPending}
-        onCancel={() => setRemoving(null)}
-        onConfirm={confirmRemove}
+        onCancel={webhooks.cancelDelete}
+        onConfirm={webhooks.confirmDelete}
       >
         {removing ? <p className="text-slate-800">{t.removeText(removing)}</p> : null}
       </ConfirmDialog>

@@ -43,6 +43,30 @@ describe('the Developers page samples', () => {
     }
   });
 
+  it('send only the documented fields of a multipart form, and all its required ones', () => {
+    type Form = { properties: Record<string, unknown>; required?: string[] };
+    const paths = openapi.paths as Record<
+      string,
+      Record<string, { requestBody?: { content?: Record<string, { schema?: Form }> } }>
+    >;
+    const forms = curlSamples.filter((sample) => sample.command.includes(' -F '));
+    expect(forms.length).toBeGreaterThanOrEqual(1);
+    for (const { command } of forms) {
+      const route = command.match(/"\$ALTWISE_URL(\/api\/v1\/[^"?]*)/)?.[1] ?? '';
+      const form = paths[route]?.post?.requestBody?.content?.['multipart/form-data']?.schema;
+      const fields = [...command.matchAll(/-F "([^=]+)=/g)].map((match) => match[1] ?? '');
+      expect(form, route).toBeDefined();
+      expect(
+        fields.filter((field) => !(field in (form?.properties ?? {}))),
+        route,
+      ).toEqual([]);
+      expect(
+        form?.required?.filter((field) => !fields.includes(field)),
+        route,
+      ).toEqual([]);
+    }
+  });
+
   it('verify a delivery signed by the server, and refuse a tampered or stale one', () => {
     const secret = createWebhookSecret();
     const body = JSON.stringify({ type: 'batch.completed', timestamp: new Date().toISOString(), data: {} });

@@ -32,7 +32,8 @@ export const curlSamples: readonly CurlSample[] = [
       'A header row with image_url (required) and optionally id, page_url, existing_alt, caption, keywords (separated by ;) and language. An .xlsx file with the same header works too.',
     command: `curl -X POST "$ALTWISE_URL/api/v1/images/import-csv" \\
   -H "Authorization: Bearer $ALTWISE_API_KEY" \\
-  -F "file=@images.csv"`,
+  -F "file=@images.csv;type=text/csv" \\
+  -F "language=en"`,
   },
   {
     id: 'follow-batch',

@@ -76,6 +76,13 @@ import {
   listLibraryImagesResponseSchema,
 } from './library.ts';
 import { messages } from './messages.ts';
+import {
+  createReelFormSchema,
+  editImageFormSchema,
+  importCsvFormSchema,
+  styledCaptionFormSchema,
+  uploadAndGenerateFormSchema,
+} from './multipart-forms.ts';
 import { scrapeRequestSchema, scrapeResponseSchema } from './scrape.ts';
 import {
   editImageResponseSchema,
@@ -510,6 +517,22 @@ export const openApiExamples: ReadonlyArray<readonly [z.ZodType, unknown]> = [
       creditsCharged: 1,
       remainingCredits: 21,
       ...engine,
+    },
+  ],
+  // multipart forms: a file part's example is the name of the file sent in it
+  [
+    uploadAndGenerateFormSchema,
+    { images: ['red-shoe.jpg', 'blue-shoe.png'], language: 'en', keywords: 'running shoe;leather' },
+  ],
+  [importCsvFormSchema, { file: 'images.csv', language: 'de' }],
+  [editImageFormSchema, { image: 'red-shoe.jpg', prompt: 'black and white, crop to square', quality: 'low' }],
+  [styledCaptionFormSchema, { image: 'red-shoe.jpg', prompt: 'playful' }],
+  [
+    createReelFormSchema,
+    {
+      audioFile: 'music.mp3',
+      images: ['red-shoe.jpg', '/files/3f2b8c1e/captioned.png'],
+      skipCaptioning: 'true',
     },
   ],
   // audits

@@ -1,5 +1,6 @@
+import { MULTIPART_CONTENT_TYPE } from '@altwise/contracts/multipart-forms';
 import { registerOpenApiExamples } from '@altwise/contracts/openapi-examples';
-import swagger from '@fastify/swagger';
+import swagger, { type SwaggerTransformObject } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -7,11 +8,23 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import packageJson from '../../package.json' with { type: 'json' };
 
+declare module 'fastify' {
+  interface FastifySchema {
+    /**
+     * A multipart route's form (packages/contracts/src/multipart-forms.ts), for the OpenAPI document
+     * only: it becomes the `multipart/form-data` requestBody. Fastify does not validate it (it is not
+     * `body`); the route reads the form as it streams and checks the text fields with their contract.
+     */
+    multipartBody?: z.ZodType;
+  }
+}
+
 /**
  * The OpenAPI 3 document, built from the zod route schemas, browsable at /api/docs (JSON at
  * /api/docs/json). `npm run openapi -w apps/api` writes it to apps/api/openapi.json. The UI loads
  * only its own scripts, so the app-wide content security policy (plugins/security.ts) covers it.
- * The request and response examples come from packages/contracts/src/openapi-examples.ts.
+ * The request and response examples come from packages/contracts/src/openapi-examples.ts; a
+ * multipart route's form fields from its `schema.multipartBody`.
  */
 export const docsPlugin = fp(
   async (app: FastifyInstance) => {
@@ -44,6 +57,7 @@ export const docsPlugin = fp(
         },
       },
       transform: withBodyExamples,
+      transformObject: withMultipartEncoding,
     });
     await app.register(swaggerUi, {
       routePrefix: '/api/docs',
@@ -68,10 +82,42 @@ function examplesOf(schema: unknown): unknown[] | undefined {
  * request's example.
  */
 const withBodyExamples: typeof jsonSchemaTransform = (document) => {
-  const result = jsonSchemaTransform(document);
+  const { multipartBody, ...rest } = (document.schema ?? {}) as { multipartBody?: z.ZodType; body?: unknown };
+  // A multipart form is documented as the body (only here: Fastify never sees it as one).
+  const schema = multipartBody
+    ? { ...rest, body: multipartBody, consumes: ['multipart/form-data'] }
+    : document.schema;
+  const result = jsonSchemaTransform({ ...document, schema });
   const body = (result.schema as { body?: unknown }).body;
-  const examples = examplesOf((document.schema as { body?: unknown } | undefined)?.body);
+  const examples = examplesOf((schema as { body?: unknown } | undefined)?.body);
   if (examples && body && typeof body === 'object' && !('examples' in body))
     (body as Record<string, unknown>).examples = examples;
   return result;
+};
+
+type MediaType = { schema?: { properties?: Record<string, Record<string, unknown>> }; encoding?: unknown };
+
+/**
+ * A file part's media types (its form's MULTIPART_CONTENT_TYPE meta) become the multipart
+ * requestBody's `encoding`, where OpenAPI looks for them, and leave the part's schema.
+ */
+const withMultipartEncoding: SwaggerTransformObject = (document) => {
+  if (!('openapiObject' in document)) return document.swaggerObject;
+  const { openapiObject } = document;
+  for (const methods of Object.values(openapiObject.paths ?? {})) {
+    for (const operation of Object.values(methods ?? {})) {
+      const requestBody = (operation as { requestBody?: { content?: Record<string, MediaType> } })
+        .requestBody;
+      const media = requestBody?.content?.['multipart/form-data'];
+      const encoding: Record<string, { contentType: string }> = {};
+      for (const [name, part] of Object.entries(media?.schema?.properties ?? {})) {
+        const contentType = part[MULTIPART_CONTENT_TYPE];
+        if (typeof contentType !== 'string') continue;
+        delete part[MULTIPART_CONTENT_TYPE];
+        encoding[name] = { contentType };
+      }
+      if (media && Object.keys(encoding).length > 0) media.encoding = encoding;
+    }
+  }
+  return openapiObject;
 };

@@ -16,6 +16,7 @@ import {
   startBatchResponseSchema,
   uploadAndGenerateFieldsSchema,
 } from '@altwise/contracts/generation';
+import { importCsvFormSchema, uploadAndGenerateFormSchema } from '@altwise/contracts/multipart-forms';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -83,6 +84,7 @@ export async function generationRoutes(
           'Otherwise the files are stored (served at /files/…, the library row’s `src`), one credit per image is reserved and the answer is 202 with the batch.',
         security: bearerAuth,
         consumes: ['multipart/form-data'],
+        multipartBody: uploadAndGenerateFormSchema,
         response: { 202: startBatchResponseSchema },
       },
     },
@@ -216,6 +218,7 @@ export async function generationRoutes(
           '422 `LANGUAGE_NOT_SUPPORTED` for a non-English `language` with the offline engine. Otherwise 202: the accepted rows are one ordinary batch (follow it with GET /images/batches/{id}; results as CSV at GET /images/batches/{id}/results.csv).',
         security: bearerAuth,
         consumes: ['multipart/form-data'],
+        multipartBody: importCsvFormSchema,
         response: { 202: importCsvResponseSchema },
       },
     },

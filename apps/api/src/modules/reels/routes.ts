@@ -1,4 +1,5 @@
 import { MAX_REEL_IMAGES } from '@altwise/contracts/limits';
+import { createReelFormSchema } from '@altwise/contracts/multipart-forms';
 import { REEL_FILE_NAME } from '@altwise/contracts/studio';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
@@ -33,6 +34,7 @@ export async function reelsRoutes(app: FastifyInstance, options: { reels: ReelsS
           `'Music file should be less than 10MB'); 403/404 for a URL of someone else’s or no file; 503 with Retry-After when busy.`,
         security: bearerAuth,
         consumes: ['multipart/form-data'],
+        multipartBody: createReelFormSchema,
       },
     },
     async (request, reply) => {

@@ -1,4 +1,5 @@
 import { CAPTION_CREDIT_COST, MAX_EDITOR_IMAGE_BYTES, QUALITY_CREDIT_COST } from '@altwise/contracts/limits';
+import { editImageFormSchema, styledCaptionFormSchema } from '@altwise/contracts/multipart-forms';
 import {
   EDITED_IMAGE_FILE_NAME,
   editImageFieldsSchema,
@@ -63,6 +64,7 @@ export async function studioRoutes(app: FastifyInstance, options: { studio: Stud
           '400 no image or a bad field; 402 not enough credits; 413 over 10 MB; 415 not an image; 502/503 the image model failed (refunded).',
         security: bearerAuth,
         consumes: ['multipart/form-data'],
+        multipartBody: editImageFormSchema,
         response: { 200: editImageResponseSchema },
       },
     },
@@ -105,6 +107,7 @@ export async function studioRoutes(app: FastifyInstance, options: { studio: Stud
           'the caption is drawn on a semi-opaque band along the bottom. Answers the caption text and the captioned PNG’s URL.',
         security: bearerAuth,
         consumes: ['multipart/form-data'],
+        multipartBody: styledCaptionFormSchema,
         response: { 200: styledCaptionResponseSchema },
       },
     },

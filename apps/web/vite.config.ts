@@ -24,9 +24,10 @@ export default defineConfig({
     manifest: true,
     // Images stay files (cached, lazy-loaded) instead of base64 inside the page chunks.
     assetsInlineLimit: 0,
-    // Pages are split per route by the router's lazy imports (src/app/router.tsx). Two entries: the app
-    // (index.html -> src/main.tsx) and the few-KB entry of the prerendered content pages, which
-    // scripts/prerender.ts puts into their HTML instead of the app's (src/public.ts, ADR 027).
-    rollupOptions: { input: { index: 'index.html', public: 'src/public.ts' } },
+    // Pages are split per route by the router's lazy imports (src/app/router.tsx). Three entries: the app
+    // (index.html -> src/main.tsx), the few-KB entry of the prerendered content pages (src/public.ts,
+    // ADR 027) and the entry of the prerendered /login and /register (src/sign-in.tsx, ADR 038), which
+    // scripts/prerender.ts puts into their HTML instead of the app's.
+    rollupOptions: { input: { index: 'index.html', public: 'src/public.ts', signIn: 'src/sign-in.tsx' } },
   },
 });

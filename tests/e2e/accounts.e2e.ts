@@ -126,6 +126,8 @@ describe('accounts, as a person uses them', () => {
     // Forgot the password: reset it through the mailed link, then log in.
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await page.waitForURL('**/forgot-password');
+    // A page load from the prerendered /login (ADR 038): the app renders the page once its code is here.
+    await page.getByRole('heading', { level: 1 }).waitFor();
     await expectNoAxeViolations(page);
     await page.getByLabel('Email Address', { exact: true }).fill(email);
     await page.getByRole('button', { name: 'Send reset link' }).click();

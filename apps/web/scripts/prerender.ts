@@ -8,7 +8,8 @@
  *   dist/<route>/index.html       also /login and /register (own title and text, not in the sitemap)
  *   dist/robots.txt, sitemap.xml  with absolute URLs on PUBLIC_URL (default http://localhost:3000)
  * The browser then renders the same page over the prerendered HTML (src/main.tsx), except on the content-only
- * pages (landing, blog), which load the few-KB src/public.ts instead of the app (ADR 027).
+ * pages (landing, blog), which load the few-KB src/public.ts instead of the app (ADR 027), and /login and
+ * /register, which load src/sign-in.tsx: their form without the router (ADR 038).
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -21,6 +22,7 @@ import {
   publicEntryKey,
   queryProviderSource,
   routeSources,
+  signInEntryKey,
   staticClosure,
 } from './route-chunks.ts';
 
@@ -126,14 +128,17 @@ export function withPublicEntry(
     );
 }
 
-/** The shell for content-only pages, from the manifest's two entries (vite.config.ts). */
-async function publicShell(shell: string): Promise<string> {
+/**
+ * The shell of the pages with their own entry instead of the app's (vite.config.ts): the content-only pages
+ * (src/public.ts) and /login and /register (src/sign-in.tsx, ADR 038).
+ */
+async function entryShell(shell: string, entryKey: string): Promise<string> {
   const manifest = JSON.parse(await readFile(path.join(distDir, '.vite/manifest.json'), 'utf8')) as Manifest;
   const app = manifest[appEntryKey];
-  const entry = manifest[publicEntryKey];
-  if (!app || !entry) throw new Error(`The manifest lacks ${appEntryKey} or ${publicEntryKey}.`);
-  const imports = [...staticClosure(manifest, [publicEntryKey])]
-    .filter((key) => key !== publicEntryKey)
+  const entry = manifest[entryKey];
+  if (!app || !entry) throw new Error(`The manifest lacks ${appEntryKey} or ${entryKey}.`);
+  const imports = [...staticClosure(manifest, [entryKey])]
+    .filter((key) => key !== entryKey)
     .map((key) => manifest[key]?.file)
     .filter((file): file is string => Boolean(file?.endsWith('.js')));
   return withPublicEntry(shell, app.file, entry.file, imports);
@@ -168,7 +173,8 @@ async function main() {
     : built;
   await writeFile(path.join(distDir, 'spa.html'), shell);
 
-  const contentShell = await publicShell(shell);
+  const contentShell = await entryShell(shell, publicEntryKey);
+  const signInShell = await entryShell(shell, signInEntryKey);
 
   const { module, cleanup } = await loadPrerenderModule();
   const preloadsFor = await routePreloads(module.needsQueryClient);
@@ -178,14 +184,15 @@ async function main() {
       const file = path.join(distDir, pathname, 'index.html');
       await mkdir(path.dirname(file), { recursive: true });
       const contentOnly = module.isContentOnlyPage(pathname);
+      const signIn = module.isSignInPage(pathname);
       await writeFile(
         file,
         injectPage(
-          contentOnly ? contentShell : shell,
+          contentOnly ? contentShell : signIn ? signInShell : shell,
           page,
           origin,
           pathname,
-          contentOnly ? [] : preloadsFor(pathname),
+          contentOnly || signIn ? [] : preloadsFor(pathname),
           module.canonicalPath(pathname),
         ),
       );

@@ -3,9 +3,13 @@
 export type ManifestChunk = { file: string; isEntry?: boolean; imports?: string[]; css?: string[] };
 export type Manifest = Record<string, ManifestChunk>;
 
-/** The manifest keys of the two entries (vite.config.ts): the app, and the content-only pages' (ADR 027). */
+/**
+ * The manifest keys of the entries (vite.config.ts): the app, the content-only pages' (ADR 027) and the
+ * sign-in pages' (ADR 038).
+ */
 export const appEntryKey = 'index.html';
 export const publicEntryKey = 'src/public.ts';
+export const signInEntryKey = 'src/sign-in.tsx';
 
 /** The chunk with TanStack Query, loaded before the pages that use it (src/app/page-query-provider.tsx). */
 export const queryProviderSource = 'src/app/query-provider.tsx';

@@ -12,7 +12,7 @@ import { appRoutes } from './app/router.tsx';
 import { blogPosts } from './features/blog/posts.ts';
 import { defaultPageMeta, PageMetaCollectorProvider, type ResolvedPageMeta } from './lib/page-meta.tsx';
 
-export { isContentOnlyPage, needsQueryClient } from './app/pages-without-queries.ts';
+export { isContentOnlyPage, isSignInPage, needsQueryClient } from './app/pages-without-queries.ts';
 export { buildRobotsTxt, buildSitemapXml } from './lib/sitemap.ts';
 
 /** The public pages of SPEC.md §2 that have content worth indexing, in sitemap order. */

@@ -29,3 +29,12 @@ export function needsQueryClient(pathname: string): boolean {
 export function isContentOnlyPage(pathname: string): boolean {
   return pagesWithoutQueries.has(normalize(pathname));
 }
+
+/**
+ * /login and /register: prerendered with their own entry (src/sign-in.tsx, ADR 038), which renders the form
+ * with React but without the router; the app takes over when the visitor leaves the form.
+ */
+export function isSignInPage(pathname: string): boolean {
+  const path = normalize(pathname);
+  return path === routes.login || path === routes.register;
+}

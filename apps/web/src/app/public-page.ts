@@ -9,7 +9,15 @@ const normalizePath = (path: string) => (path.length > 1 ? path.replace(/\/+$/, 
  * stored session (signed-in header), a sign-in in another tab, a return to this page from the back/forward
  * cache after signing in, or HTML that is not this address's prerendered page.
  */
-export function startPublicPage(loadApp: () => void): void {
+export function startPublicPage(
+  loadApp: () => unknown,
+  /**
+   * What the page itself runs for a signed-out visitor (the sign-in pages' form, ADR 038). It gets
+   * `handOver`, which loads the app once (after `beforeApp`, e.g. the page's own navigation), and returns
+   * its stop function, called once the app has started.
+   */
+  startPage?: (handOver: (beforeApp?: () => Promise<void>) => void) => () => void,
+): void {
   const container = document.getElementById('root');
   const prerendered =
     container?.firstElementChild != null &&
@@ -19,13 +27,23 @@ export function startPublicPage(loadApp: () => void): void {
     return;
   }
   const stopMenu = enhanceMobileMenu(document);
-  const takeOverWhenSignedIn = () => {
-    if (readToken() === null) return;
+  let handedOver = false;
+  let stopPage = () => {};
+  const handOver = (beforeApp?: () => Promise<void>) => {
+    if (handedOver) return;
+    handedOver = true;
     window.removeEventListener('storage', takeOverWhenSignedIn);
     window.removeEventListener('pageshow', takeOverWhenSignedIn);
-    stopMenu();
-    loadApp();
+    const start = () => {
+      stopMenu();
+      return Promise.resolve(loadApp()).finally(() => stopPage());
+    };
+    void (beforeApp ? beforeApp().then(start) : start());
+  };
+  const takeOverWhenSignedIn = () => {
+    if (readToken() !== null) handOver();
   };
   window.addEventListener('storage', takeOverWhenSignedIn);
   window.addEventListener('pageshow', takeOverWhenSignedIn);
+  if (startPage) stopPage = startPage(handOver);
 }

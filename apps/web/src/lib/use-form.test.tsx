@@ -42,4 +42,20 @@ describe('useForm', () => {
     act(() => result.current.reset({ name: 'Grace', email: 'grace@example.com' }));
     expect(result.current.values).toEqual({ name: 'Grace', email: 'grace@example.com' });
   });
+
+  it('with a schema still loading, shows no error yet and submits once the schema has arrived', async () => {
+    let arrive: (value: typeof schema) => void = () => {};
+    const load = () => new Promise<typeof schema>((resolve) => (arrive = resolve));
+    const onValid = vi.fn();
+    const { result } = renderHook(() => useForm(load, { name: ' Ada ', email: 'ada@example.com' }));
+    act(() => result.current.field('email').onChange(changeTo('nope')));
+    act(() => result.current.handleSubmit(onValid)(submitEvent()));
+    expect(result.current.field('email').error).toBeUndefined();
+    await act(async () => arrive(schema));
+    expect(onValid).not.toHaveBeenCalled();
+    expect(result.current.field('email').error).toBe('Enter a valid email');
+    act(() => result.current.field('email').onChange(changeTo('ada@example.com')));
+    act(() => result.current.handleSubmit(onValid)(submitEvent()));
+    expect(onValid).toHaveBeenCalledWith({ name: 'Ada', email: 'ada@example.com' });
+  });
 });

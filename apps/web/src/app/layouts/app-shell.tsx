@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
 import { useAuth } from '../../lib/auth.tsx';
 import { PageQueryProvider } from '../page-query-provider.tsx';
+import { RouterNavigation } from '../router-navigation.tsx';
 import { SiteFooter } from './site-footer.tsx';
 import { PublicHeader, SignedInHeader } from './site-header.tsx';
 
@@ -60,7 +61,9 @@ export function AppShell() {
       <div className="print:hidden">{isAuthenticated ? <SignedInHeader /> : <PublicHeader />}</div>
       <main id="main" tabIndex={-1} className="flex-1" aria-busy={isNavigating || undefined}>
         <PageQueryProvider pathname={pathname}>
-          <Outlet />
+          <RouterNavigation>
+            <Outlet />
+          </RouterNavigation>
           <ReleasePrerenderedForms />
         </PageQueryProvider>
       </main>

@@ -1,5 +1,4 @@
 import type { ButtonHTMLAttributes, ReactNode } from 'react';
-import { Link, type LinkProps } from 'react-router';
 import { Spinner } from './spinner.tsx';
 
 export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'danger';
@@ -67,11 +66,4 @@ export function Button({
       )}
     </button>
   );
-}
-
-export type ButtonLinkProps = LinkProps & { variant?: ButtonVariant; size?: ButtonSize };
-
-/** A link (it navigates) styled as a button. */
-export function ButtonLink({ variant, size, className, ...props }: ButtonLinkProps) {
-  return <Link className={buttonClasses({ variant, size, className })} {...props} />;
 }

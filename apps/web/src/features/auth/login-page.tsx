@@ -1,9 +1,7 @@
-import { loginRequestSchema } from '@altwise/contracts/auth';
-import { errorCodes } from '@altwise/contracts/errors';
+import { errorCodes } from '@altwise/contracts/error-codes';
 import { messages } from '@altwise/contracts/messages';
 import { routes } from '@altwise/contracts/routes';
 import { useRef } from 'react';
-import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { notify } from '../../components/ui/notify.ts';
@@ -11,6 +9,7 @@ import { SpinnerOverlay } from '../../components/ui/spinner-overlay.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { isApiError, serverMessage } from '../../lib/api-error.ts';
 import { useAuth } from '../../lib/auth.tsx';
+import { PageLink, Redirect, usePageNavigation } from '../../lib/navigation.tsx';
 import { usePageMeta } from '../../lib/page-meta.tsx';
 import { useForm } from '../../lib/use-form.ts';
 import { useLogin } from './api/login.ts';
@@ -31,6 +30,9 @@ function destinationFrom(state: unknown): string {
   return `${pathname}${typeof search === 'string' ? search : ''}${typeof hash === 'string' ? hash : ''}`;
 }
 
+/** The contract's schema, loaded with zod after the page is on screen (ADR 038). */
+const loadLoginSchema = () => import('@altwise/contracts/auth').then((m) => m.loginRequestSchema);
+
 function loginError(error: unknown): string {
   return serverMessage(error) ?? messages.login.failed;
 }
@@ -42,17 +44,16 @@ export function LoginPage() {
     description: 'Log in to Altwise with your email address or Google to write alt text for your images.',
   });
   const { isAuthenticated, login } = useAuth();
-  const location = useLocation();
-  const navigate = useNavigate();
+  const { navigate, state } = usePageNavigation();
   const signingIn = useRef(false);
-  const form = useForm(loginRequestSchema, { email: '', password: '' });
+  const form = useForm(loadLoginSchema, { email: '', password: '' });
   const loginCall = useLogin();
   const resend = useResendConfirmation();
   const google = useGoogleSignIn('signin', () => {
     signingIn.current = true;
   });
 
-  if (isAuthenticated && !signingIn.current) return <Navigate to={routes.dashboard} replace />;
+  if (isAuthenticated && !signingIn.current) return <Redirect to={routes.dashboard} />;
 
   const onSubmit = form.handleSubmit((values) => {
     resend.reset();
@@ -62,7 +63,7 @@ export function LoginPage() {
         signingIn.current = true;
         await login({ token: response.token, user: response.user });
         notify.success(messages.login.success);
-        navigate(destinationFrom(location.state), { replace: true });
+        navigate(destinationFrom(state), { replace: true });
       },
       onError: (error) => console.error('Login failed.', error),
     });
@@ -117,18 +118,18 @@ export function LoginPage() {
           {...form.field('password')}
         />
         <p className="-mt-2 text-right text-sm">
-          <Link to={routes.forgotPassword} className={textLinkClass}>
+          <PageLink to={routes.forgotPassword} className={textLinkClass}>
             Forgot password?
-          </Link>
+          </PageLink>
         </p>
         <Button type="submit" isLoading={loginCall.isPending} loadingText="Logging in..." className="w-full">
           Sign In
         </Button>
       </form>
       <p className="mt-6 text-center text-sm">
-        <Link to={routes.register} className={textLinkClass}>
+        <PageLink to={routes.register} className={textLinkClass}>
           Don't have an account? Register
-        </Link>
+        </PageLink>
       </p>
       {google.isPending ? <SpinnerOverlay label="Signing you in with Google..." /> : null}
     </AuthCard>

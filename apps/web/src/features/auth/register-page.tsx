@@ -1,8 +1,6 @@
-import { registerFormSchema } from '@altwise/contracts/auth';
 import { messages } from '@altwise/contracts/messages';
 import { routes } from '@altwise/contracts/routes';
 import { useRef, useState } from 'react';
-import { Link, Navigate } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
@@ -10,6 +8,7 @@ import { SpinnerOverlay } from '../../components/ui/spinner-overlay.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { serverMessage } from '../../lib/api-error.ts';
 import { useAuth } from '../../lib/auth.tsx';
+import { PageLink, Redirect } from '../../lib/navigation.tsx';
 import { usePageMeta } from '../../lib/page-meta.tsx';
 import { useForm } from '../../lib/use-form.ts';
 import { useRegister } from './api/register.ts';
@@ -19,6 +18,9 @@ import { GoogleSignIn } from './components/google-sign-in.tsx';
 import { useGoogleSignIn } from './use-google-sign-in.ts';
 
 const emptyForm = { firstName: '', lastName: '', email: '', password: '', confirmPassword: '' };
+
+/** The contract's schema, loaded with zod after the page is on screen (ADR 038). */
+const loadRegisterSchema = () => import('@altwise/contracts/auth').then((m) => m.registerFormSchema);
 
 /** The message of a failed registration: the server's, or SPEC.md §8's fallback. */
 function registrationError(error: unknown): string {
@@ -34,14 +36,14 @@ export function RegisterPage() {
   });
   const { isAuthenticated } = useAuth();
   const signingIn = useRef(false);
-  const form = useForm(registerFormSchema, emptyForm);
+  const form = useForm(loadRegisterSchema, emptyForm);
   const registration = useRegister();
   const [successOpen, setSuccessOpen] = useState(false);
   const google = useGoogleSignIn('signup', () => {
     signingIn.current = true;
   });
 
-  if (isAuthenticated && !signingIn.current) return <Navigate to={routes.dashboard} replace />;
+  if (isAuthenticated && !signingIn.current) return <Redirect to={routes.dashboard} />;
 
   const onSubmit = form.handleSubmit((values) => {
     registration.mutate(values, {
@@ -109,9 +111,9 @@ export function RegisterPage() {
         </Button>
       </form>
       <p className="mt-6 text-center text-sm">
-        <Link to={routes.login} className={textLinkClass}>
+        <PageLink to={routes.login} className={textLinkClass}>
           Already have an account? Login
-        </Link>
+        </PageLink>
       </p>
       <Dialog
         open={successOpen}

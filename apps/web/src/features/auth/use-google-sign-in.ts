@@ -1,10 +1,10 @@
 import { messages } from '@altwise/contracts/messages';
 import { routes } from '@altwise/contracts/routes';
 import { useCallback } from 'react';
-import { useNavigate } from 'react-router';
 import { notify } from '../../components/ui/notify.ts';
 import { isApiError } from '../../lib/api-error.ts';
 import { useAuth } from '../../lib/auth.tsx';
+import { usePageNavigation } from '../../lib/navigation.tsx';
 import { useGoogleAuth } from './api/google-auth.ts';
 import { sendRegistrationEmail } from './api/send-registration-email.ts';
 import { decodeGoogleCredential } from './google-identity.ts';
@@ -17,7 +17,7 @@ import { decodeGoogleCredential } from './google-identity.ts';
 export function useGoogleSignIn(mode: 'signup' | 'signin', beforeLogin?: () => void) {
   const googleAuth = useGoogleAuth();
   const { login } = useAuth();
-  const navigate = useNavigate();
+  const { navigate } = usePageNavigation();
   const isLogin = mode === 'signin';
   const { mutate } = googleAuth;
 

@@ -1,6 +1,6 @@
 import { messages } from '@altwise/contracts/messages';
 import { routes } from '@altwise/contracts/routes';
-import { ButtonLink } from '../../components/ui/button.tsx';
+import { ButtonLink } from '../../components/ui/button-link.tsx';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { errorMessage } from '../../lib/api-error.ts';

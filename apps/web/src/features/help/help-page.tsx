@@ -1,5 +1,5 @@
 import { routes } from '@altwise/contracts/routes';
-import { ButtonLink } from '../../components/ui/button.tsx';
+import { ButtonLink } from '../../components/ui/button-link.tsx';
 import { usePageTitle } from '../../lib/page-title.ts';
 
 export function HelpPage() {

@@ -1,7 +1,7 @@
 import { FREE_CREDITS } from '@altwise/contracts/limits';
 import { routes } from '@altwise/contracts/routes';
 import { Link } from 'react-router';
-import { ButtonLink } from '../../components/ui/button.tsx';
+import { ButtonLink } from '../../components/ui/button-link.tsx';
 import { defaultPageMeta, usePageMeta } from '../../lib/page-meta.tsx';
 import espressoAfterAvif from './images/espresso-after.avif';
 import espressoAfterWebp from './images/espresso-after.webp';

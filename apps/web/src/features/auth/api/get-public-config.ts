@@ -1,10 +1,10 @@
-import { publicConfigResponseSchema } from '@altwise/contracts/auth';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { authApi } from './lazy-api.ts';
 
 /** GET /config: what this server lets the browser know, e.g. the Google client id (null when off). */
-export function getPublicConfig() {
-  return api.get('/config', { auth: false, schema: publicConfigResponseSchema });
+export async function getPublicConfig() {
+  const { api, contracts } = await authApi();
+  return api.get('/config', { auth: false, schema: contracts.publicConfigResponseSchema });
 }
 
 export const publicConfigQuery = queryOptions({

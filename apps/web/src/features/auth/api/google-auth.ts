@@ -1,6 +1,5 @@
-import { googleAuthResponseSchema } from '@altwise/contracts/auth';
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { authApi } from './lazy-api.ts';
 
 export type GoogleAuthRequest = {
   credential: string;
@@ -16,8 +15,9 @@ export type GoogleAuthRequest = {
  * POST /users/auth/google. The server verifies `credential` (the Google ID token) and believes nothing
  * else; the decoded fields are sent because SPEC.md §7 lists them.
  */
-export function googleAuth(body: GoogleAuthRequest) {
-  return api.post('/users/auth/google', body, { auth: false, schema: googleAuthResponseSchema });
+export async function googleAuth(body: GoogleAuthRequest) {
+  const { api, contracts } = await authApi();
+  return api.post('/users/auth/google', body, { auth: false, schema: contracts.googleAuthResponseSchema });
 }
 
 export function useGoogleAuth() {

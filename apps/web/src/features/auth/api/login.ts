@@ -1,10 +1,11 @@
-import { type LoginRequest, loginResponseSchema } from '@altwise/contracts/auth';
+import type { LoginRequest } from '@altwise/contracts/auth';
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { authApi } from './lazy-api.ts';
 
 /** POST /users/login: answers the session token and the user to store. */
-export function login(body: LoginRequest) {
-  return api.post('/users/login', body, { auth: false, schema: loginResponseSchema });
+export async function login(body: LoginRequest) {
+  const { api, contracts } = await authApi();
+  return api.post('/users/login', body, { auth: false, schema: contracts.loginResponseSchema });
 }
 
 export function useLogin() {

@@ -1,10 +1,14 @@
-import { type RegisterRequest, statusMessageResponseSchema } from '@altwise/contracts/auth';
+import type { RegisterRequest } from '@altwise/contracts/auth';
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { authApi } from './lazy-api.ts';
 
 /** POST /users/register: creates the account and emails a confirmation link. */
-export function register(body: RegisterRequest) {
-  return api.post('/users/register', body, { auth: false, schema: statusMessageResponseSchema });
+export async function register(body: RegisterRequest) {
+  const { api, contracts } = await authApi();
+  return api.post('/users/register', body, {
+    auth: false,
+    schema: contracts.statusMessageResponseSchema,
+  });
 }
 
 export function useRegister() {

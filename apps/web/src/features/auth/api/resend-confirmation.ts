@@ -1,13 +1,13 @@
-import { statusMessageResponseSchema } from '@altwise/contracts/auth';
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { authApi } from './lazy-api.ts';
 
 /** POST /users/resend-confirmation: a new confirmation link for an address not yet confirmed. */
-export function resendConfirmation(email: string) {
+export async function resendConfirmation(email: string) {
+  const { api, contracts } = await authApi();
   return api.post(
     '/users/resend-confirmation',
     { email },
-    { auth: false, schema: statusMessageResponseSchema },
+    { auth: false, schema: contracts.statusMessageResponseSchema },
   );
 }
 

@@ -1,5 +1,4 @@
-import { registrationEmailResponseSchema } from '@altwise/contracts/auth';
-import { api } from '../../../lib/api-client.ts';
+import { authApi } from './lazy-api.ts';
 
 export type RegistrationEmailRequest = { firstName: string; lastName: string; email: string };
 
@@ -9,7 +8,11 @@ export type RegistrationEmailRequest = { firstName: string; lastName: string; em
  */
 export async function sendRegistrationEmail(body: RegistrationEmailRequest): Promise<void> {
   try {
-    await api.post('/email/registration', body, { auth: false, schema: registrationEmailResponseSchema });
+    const { api, contracts } = await authApi();
+    await api.post('/email/registration', body, {
+      auth: false,
+      schema: contracts.registrationEmailResponseSchema,
+    });
   } catch (error) {
     console.error('The registration notification email could not be requested.', error);
   }

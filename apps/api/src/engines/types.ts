@@ -153,11 +153,22 @@ export interface ImageTextReading {
   timedOut: boolean;
 }
 
+/** An image an engine has prepared (decoded, shrunk, encoded), waiting only for its call. */
+export interface PreparedForEngine {
+  describe(options?: DescribeOptions): Promise<AltTextResult>;
+}
+
 /** One interface, one file per provider (STYLE.md habit 7). */
 export interface AltTextEngine {
   readonly name: EngineName;
   readonly model: string;
   describeImage(image: Uint8Array, options?: DescribeOptions): Promise<AltTextResult>;
+  /**
+   * The openai engine only: describeImage's own image work as a step of its own, so a caller that
+   * limits engine calls (GENERATION_CONCURRENCY) runs it before taking a slot, overlapped with other
+   * images' calls (issue 15); describe() is then the call alone.
+   */
+  prepareImage?(image: Uint8Array): Promise<PreparedForEngine>;
   /** The offline engine only: pixel statistics and OCR, no description, no model cost. */
   readImageText?(image: Uint8Array): Promise<ImageTextReading>;
   generateText(prompt: string, options?: GenerateTextOptions): Promise<GeneratedText>;

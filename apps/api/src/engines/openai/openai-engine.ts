@@ -16,6 +16,7 @@ import type {
   GeneratedText,
   GenerateTextOptions,
   PageContext,
+  PreparedForEngine,
 } from '../types.ts';
 import { prepareModelImage } from './model-image.ts';
 
@@ -80,10 +81,27 @@ export function createOpenAiEngine(options: EngineOptions): AltTextEngine {
     return complete(client, settings, messages, signal);
   }
 
-  async function describeImage(image: Uint8Array, describe: DescribeOptions = {}): Promise<AltTextResult> {
+  /**
+   * The image's own work, before any engine slot is taken (issue 15): decode, shrink and encode
+   * (model-image.ts), the data URL and the pixel signals. What describe() then does per call is the
+   * prompt and the model call; the input bytes and pixels are not kept.
+   */
+  async function prepareImage(image: Uint8Array): Promise<PreparedForEngine> {
     const t0 = performance.now();
     const prepared = await prepareModelImage(image, options.limits);
-    const tPrepared = performance.now();
+    const imageUrl = `data:${prepared.mime};base64,${prepared.data.toString('base64')}`;
+    const signals = pixelSignals(prepared, prepared.stats);
+    const prepareMs = performance.now() - t0;
+    return { describe: (describe) => describePrepared(imageUrl, signals, prepareMs, describe) };
+  }
+
+  async function describePrepared(
+    imageUrl: string,
+    signals: ReturnType<typeof pixelSignals>,
+    prepareMs: number,
+    describe: DescribeOptions = {},
+  ): Promise<AltTextResult> {
+    const t0 = performance.now();
     const context = cleanContext(describe.context);
     const decision = decideRole(context);
     const maxLength = describe.maxLength ?? options.defaultMaxLength;
@@ -106,10 +124,7 @@ export function createOpenAiEngine(options: EngineOptions): AltTextEngine {
           },
           {
             type: 'image_url',
-            image_url: {
-              url: `data:${prepared.mime};base64,${prepared.data.toString('base64')}`,
-              detail: 'low',
-            },
+            image_url: { url: imageUrl, detail: 'low' },
           },
         ],
       },
@@ -157,15 +172,15 @@ export function createOpenAiEngine(options: EngineOptions): AltTextEngine {
       ]),
       ...(textInImage ? { textInImage } : {}),
       signals: {
-        ...pixelSignals(prepared, prepared.stats),
+        ...signals,
         ...(textInImage ? { text: textInImage } : {}),
         contextUsed: Object.keys(context) as Array<keyof typeof context>,
         promptApplied: Boolean(describe.prompt),
         language,
         timingsMs: {
-          prepare: Math.round(tPrepared - t0),
-          provider: Math.round(performance.now() - tPrepared),
-          total: Math.round(performance.now() - t0),
+          prepare: Math.round(prepareMs),
+          provider: Math.round(performance.now() - t0),
+          total: Math.round(prepareMs + performance.now() - t0),
           attempts,
         },
       },
@@ -196,7 +211,8 @@ export function createOpenAiEngine(options: EngineOptions): AltTextEngine {
   return {
     name: 'openai',
     model: settings.model,
-    describeImage,
+    prepareImage,
+    describeImage: async (image, describe) => (await prepareImage(image)).describe(describe),
     generateText,
     warmUp: async () => {},
     close: async () => {},

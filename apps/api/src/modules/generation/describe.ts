@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../../config.ts';
 import { EngineInputError, EngineProviderError } from '../../engines/errors.ts';
 import { fetchImage } from '../../engines/fetch-image.ts';
-import type { AltTextEngine, AltTextResult, PageContext } from '../../engines/types.ts';
+import type { AltTextEngine, AltTextResult, PageContext, PreparedForEngine } from '../../engines/types.ts';
 import { ImageFailure } from '../../errors.ts';
 import type { RateLimiter, Semaphore } from '../../lib/throttle.ts';
 import { SafeFetchError } from '../../net/safe-fetch.ts';
@@ -89,17 +89,28 @@ async function loadBytes(deps: DescribeDeps, image: ImageToDescribe): Promise<Ui
   return bytes;
 }
 
-/** Reads the image (storage or the safe fetcher), checks it is an image, and asks the engine once. */
-export async function describeOnce(deps: DescribeDeps, image: ImageToDescribe): Promise<AltTextResult> {
+/**
+ * Reads the image (storage or the safe fetcher), checks it is an image and, where the engine has a
+ * step of its own for it, prepares it (decode, shrink, encode). The input bytes are kept only when
+ * the engine has no such step.
+ */
+async function loadAndPrepare(deps: DescribeDeps, image: ImageToDescribe): Promise<PreparedForEngine> {
   const bytes = await loadBytes(deps, image);
   if (!detectImageType(bytes))
     throw new ImageFailure(`The file is not an image (expected ${supportedImageTypesText}).`, false);
-  // Only the engine call holds a slot: the next image downloads while the engine is busy, so the
-  // provider always has GENERATION_CONCURRENCY requests in flight.
+  if (deps.engine.prepareImage) return deps.engine.prepareImage(bytes);
+  return { describe: (options) => deps.engine.describeImage(bytes, options) };
+}
+
+/** Loads and prepares the image, then asks the engine once. */
+export async function describeOnce(deps: DescribeDeps, image: ImageToDescribe): Promise<AltTextResult> {
+  // Only the engine call holds a slot: the next images download and prepare while the engine is
+  // busy, so the provider always has GENERATION_CONCURRENCY requests in flight (issue 15).
+  const prepared = await loadAndPrepare(deps, image);
   const release = await deps.engineSlots.acquire();
   try {
     await deps.limiter.take();
-    return await deps.engine.describeImage(bytes, {
+    return await prepared.describe({
       ...(image.prompt ? { prompt: image.prompt } : {}),
       ...(image.language ? { language: image.language } : {}),
       ...(image.keywords?.length ? { keywords: image.keywords } : {}),

@@ -1,6 +1,6 @@
 import { MAX_SCRAPE_HTML_BYTES } from '@altwise/contracts/scrape';
 import { Semaphore } from '../../lib/throttle.ts';
-import { SafeFetchError, safeFetch } from '../../net/safe-fetch.ts';
+import { SafeFetchError, type SafeFetchOptions, safeFetch } from '../../net/safe-fetch.ts';
 import { decode, type FetchSettings } from '../scrape/service.ts';
 import { allowEverything, parseRobots, type RobotsRules } from './robots.ts';
 
@@ -45,6 +45,21 @@ export function createCrawler(settings: FetchSettings) {
     }
   }
 
+  /** The SSRF-safe fetch with the audit's settings, holding one of the host's slots. */
+  function fetchWithSlot(
+    target: URL,
+    options: Omit<SafeFetchOptions, 'allowPrivate' | 'connectTimeoutMs' | 'timeoutMs'>,
+  ) {
+    return withHostSlot(target.host, () =>
+      safeFetch(target, {
+        allowPrivate: settings.allowPrivate,
+        connectTimeoutMs: settings.connectTimeoutMs,
+        timeoutMs: settings.timeoutMs,
+        ...options,
+      }),
+    );
+  }
+
   async function fetchOnOrigin(
     address: string,
     origin: string,
@@ -52,23 +67,18 @@ export function createCrawler(settings: FetchSettings) {
   ): Promise<Fetched> {
     const target = new URL(address);
     try {
-      const answer = await withHostSlot(target.host, () =>
-        safeFetch(target, {
-          allowPrivate: settings.allowPrivate,
-          connectTimeoutMs: settings.connectTimeoutMs,
-          timeoutMs: settings.timeoutMs,
-          maxBytes: options.maxBytes,
-          maxRedirects: 5,
-          accept: options.accept,
-          acceptContentType: options.acceptContentType,
-          checkRedirect: (next) => {
-            if (next.origin !== origin)
-              throw new OffOriginRedirect(
-                `${address} redirects to ${next.href}, which is on another site; the audit stays on ${origin} and did not follow it.`,
-              );
-          },
-        }),
-      );
+      const answer = await fetchWithSlot(target, {
+        maxBytes: options.maxBytes,
+        maxRedirects: 5,
+        accept: options.accept,
+        acceptContentType: options.acceptContentType,
+        checkRedirect: (next) => {
+          if (next.origin !== origin)
+            throw new OffOriginRedirect(
+              `${address} redirects to ${next.href}, which is on another site; the audit stays on ${origin} and did not follow it.`,
+            );
+        },
+      });
       return {
         ok: true,
         url: answer.url,
@@ -118,16 +128,11 @@ export function createCrawler(settings: FetchSettings) {
         return null;
       }
       try {
-        const answer = await withHostSlot(target.host, () =>
-          safeFetch(target, {
-            allowPrivate: settings.allowPrivate,
-            connectTimeoutMs: settings.connectTimeoutMs,
-            timeoutMs: settings.timeoutMs,
-            maxBytes: MAX_AUDIT_IMAGE_BYTES,
-            maxRedirects: 3,
-            accept: 'image/*',
-          }),
-        );
+        const answer = await fetchWithSlot(target, {
+          maxBytes: MAX_AUDIT_IMAGE_BYTES,
+          maxRedirects: 3,
+          accept: 'image/*',
+        });
         return answer.body;
       } catch (error) {
         if (error instanceof SafeFetchError) return null;

@@ -134,16 +134,20 @@ try {
   // are added before each round (untimed) so that any number of rounds keeps the library's size.
   let offset = 0;
   results.push(
-    await time('delete 500 ids', async () => {
-      offset = (offset % 50) + 1;
-      const page = (await get(`?page=${offset}&pageSize=500`)).json() as { id: string }[];
-      return t.app.inject({
-        method: 'DELETE',
-        url: '/api/v1/images/altText',
-        headers: user.auth,
-        payload: { ids: page.map((row) => row.id) },
-      });
-    }, insertMany),
+    await time(
+      'delete 500 ids',
+      async () => {
+        offset = (offset % 50) + 1;
+        const page = (await get(`?page=${offset}&pageSize=500`)).json() as { id: string }[];
+        return t.app.inject({
+          method: 'DELETE',
+          url: '/api/v1/images/altText',
+          headers: user.auth,
+          payload: { ids: page.map((row) => row.id) },
+        });
+      },
+      insertMany,
+    ),
   );
 
   // What the counting triggers add to a write: one-row inserts as the batch runner lands them, and

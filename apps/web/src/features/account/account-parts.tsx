@@ -1,7 +1,9 @@
 import type { UseMutationResult } from '@tanstack/react-query';
 import { type ReactNode, useId, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
+import { Card } from '../../components/ui/card.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
+import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { notify } from '../../components/ui/notify.ts';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { isApiError, serverMessage } from '../../lib/api-error.ts';
@@ -54,6 +56,58 @@ export function ShownOncePanel(props: {
         </Button>
       </div>
     </section>
+  );
+}
+
+/**
+ * The frame of a section that creates secrets (API keys, webhooks): the intro that describes its form,
+ * the last failure, the new secret shown once, then the form and the list, and the confirm dialog.
+ */
+export function SecretsCard(props: {
+  texts: {
+    heading: string;
+    intro: string;
+    createdTitle: string;
+    createdWarning: string;
+    copy: string;
+    copied: string;
+    done: string;
+  };
+  introId: string;
+  failure: string | null;
+  /** The secret just created, with its field's label; null once dismissed. */
+  shownOnce: { label: string; value: string; onDone: () => void } | null;
+  dialog: ReactNode;
+  children: ReactNode;
+}) {
+  const { texts, shownOnce } = props;
+  return (
+    <Card title={texts.heading}>
+      <div className="flex flex-col gap-4">
+        <p id={props.introId} className="text-slate-800">
+          {texts.intro}
+        </p>
+        {props.failure ? (
+          <MessageBanner type="error">
+            <p>{props.failure}</p>
+          </MessageBanner>
+        ) : null}
+        {shownOnce ? (
+          <ShownOncePanel
+            title={texts.createdTitle}
+            warning={texts.createdWarning}
+            label={shownOnce.label}
+            value={shownOnce.value}
+            copyLabel={texts.copy}
+            copiedMessage={texts.copied}
+            doneLabel={texts.done}
+            onDone={shownOnce.onDone}
+          />
+        ) : null}
+        {props.children}
+      </div>
+      {props.dialog}
+    </Card>
   );
 }
 

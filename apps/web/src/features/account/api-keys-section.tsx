@@ -7,14 +7,13 @@ import {
 } from '@altwise/contracts/api-keys';
 import { useId } from 'react';
 import { Button } from '../../components/ui/button.tsx';
-import { Card } from '../../components/ui/card.tsx';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { useForm } from '../../lib/use-form.ts';
 import {
   ConfirmDialog,
   failureReason as reason,
-  ShownOncePanel,
+  SecretsCard,
   useCreateAndDelete,
   formatWhen as when,
 } from './account-parts.tsx';
@@ -106,56 +105,41 @@ export function ApiKeysSection() {
   const onSubmit = form.handleSubmit((values) => keys.submit(values, () => form.reset({ name: '' })));
 
   return (
-    <Card title={t.heading}>
-      <div className="flex flex-col gap-4">
-        <p id={introId} className="text-slate-800">
-          {t.intro}
-        </p>
-        {failure ? (
-          <MessageBanner type="error">
-            <p>{failure}</p>
-          </MessageBanner>
-        ) : null}
-        {created ? (
-          <ShownOncePanel
-            title={t.createdTitle}
-            warning={t.createdWarning}
-            label={t.keyLabel}
-            value={created.key}
-            copyLabel={t.copy}
-            copiedMessage={t.copied}
-            doneLabel={t.done}
-            onDone={keys.dismissCreated}
-          />
-        ) : null}
-        <form noValidate onSubmit={onSubmit} aria-describedby={introId} className="flex flex-col gap-3">
-          <TextField
-            label={t.nameLabel}
-            hint={`${t.nameHint} At most ${MAX_API_KEYS} keys.`}
-            autoComplete="off"
-            aria-required
-            {...form.field('name')}
-          />
-          <div>
-            <Button type="submit" isLoading={create.isPending} loadingText={t.creating}>
-              {t.create}
-            </Button>
-          </div>
-        </form>
-        <KeyList onRevoke={keys.askToDelete} />
-      </div>
-      <ConfirmDialog
-        open={revoking !== null}
-        title={t.revokeTitle}
-        cancelLabel={t.cancel}
-        confirmLabel={t.confirmRevoke}
-        pendingLabel={t.revoking}
-        pending={revoke.isPending}
-        onCancel={keys.cancelDelete}
-        onConfirm={keys.confirmDelete}
-      >
-        {revoking ? <p className="text-slate-800">{t.revokeText(revoking)}</p> : null}
-      </ConfirmDialog>
-    </Card>
+    <SecretsCard
+      texts={t}
+      introId={introId}
+      failure={failure}
+      shownOnce={created ? { label: t.keyLabel, value: created.key, onDone: keys.dismissCreated } : null}
+      dialog={
+        <ConfirmDialog
+          open={revoking !== null}
+          title={t.revokeTitle}
+          cancelLabel={t.cancel}
+          confirmLabel={t.confirmRevoke}
+          pendingLabel={t.revoking}
+          pending={revoke.isPending}
+          onCancel={keys.cancelDelete}
+          onConfirm={keys.confirmDelete}
+        >
+          {revoking ? <p className="text-slate-800">{t.revokeText(revoking)}</p> : null}
+        </ConfirmDialog>
+      }
+    >
+      <form noValidate onSubmit={onSubmit} aria-describedby={introId} className="flex flex-col gap-3">
+        <TextField
+          label={t.nameLabel}
+          hint={`${t.nameHint} At most ${MAX_API_KEYS} keys.`}
+          autoComplete="off"
+          aria-required
+          {...form.field('name')}
+        />
+        <div>
+          <Button type="submit" isLoading={create.isPending} loadingText={t.creating}>
+            {t.create}
+          </Button>
+        </div>
+      </form>
+      <KeyList onRevoke={keys.askToDelete} />
+    </SecretsCard>
   );
 }

@@ -10,14 +10,13 @@ import {
 } from '@altwise/contracts/webhooks';
 import { type FormEvent, useId, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
-import { Card } from '../../components/ui/card.tsx';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { notify } from '../../components/ui/notify.ts';
 import { TextField } from '../../components/ui/text-field.tsx';
 import {
   ConfirmDialog,
   failureReason as reason,
-  ShownOncePanel,
+  SecretsCard,
   useCreateAndDelete,
   formatWhen as when,
 } from './account-parts.tsx';
@@ -207,82 +206,69 @@ export function WebhooksSection() {
     );
 
   return (
-    <Card title={t.heading}>
-      <div className="flex flex-col gap-4">
-        <p id={introId} className="text-slate-800">
-          {t.intro}
-        </p>
-        {failure ? (
-          <MessageBanner type="error">
-            <p>{failure}</p>
-          </MessageBanner>
-        ) : null}
-        {created ? (
-          <ShownOncePanel
-            title={t.createdTitle}
-            warning={t.createdWarning}
-            label={t.secretLabel}
-            value={created.secret}
-            copyLabel={t.copy}
-            copiedMessage={t.copied}
-            doneLabel={t.done}
-            onDone={webhooks.dismissCreated}
-          />
-        ) : null}
-        <form noValidate onSubmit={onSubmit} aria-describedby={introId} className="flex flex-col gap-3">
-          <TextField
-            label={t.urlLabel}
-            hint={`${t.urlHint} At most ${WEBHOOK_ENDPOINTS_MAX} webhooks.`}
-            type="url"
-            inputMode="url"
-            autoComplete="off"
-            aria-required
-            value={url}
-            onChange={(event) => setUrl(event.target.value)}
-            error={errors.url}
-          />
-          <fieldset
-            className="flex flex-col gap-1"
-            aria-describedby={errors.events ? eventsErrorId : undefined}
-          >
-            <legend className="text-sm font-medium text-slate-900">{t.eventsLegend}</legend>
-            {webhookEventTypes.map((name) => (
-              <label key={name} className="flex items-center gap-2 text-slate-900">
-                <input
-                  type="checkbox"
-                  className="h-4 w-4"
-                  checked={events.includes(name)}
-                  onChange={(event) => toggle(name, event.target.checked)}
-                />
-                {t.eventLabels[name]}
-              </label>
-            ))}
-            {errors.events ? (
-              <p id={eventsErrorId} className="text-sm text-red-800">
-                {errors.events}
-              </p>
-            ) : null}
-          </fieldset>
-          <div>
-            <Button type="submit" isLoading={create.isPending} loadingText={t.adding}>
-              {t.add}
-            </Button>
-          </div>
-        </form>
-        <WebhookList onRemove={webhooks.askToDelete} />
-      </div>
-      <ConfirmDialog
-        open={removing !== null}
-        title={t.removeTitle}
-        cancelLabel={t.cancel}
-        confirmLabel={t.confirmRemove}
-        pendingLabel={t.removing}
-        pending={remove.isPending}
-        onCancel={webhooks.cancelDelete}
-        onConfirm={webhooks.confirmDelete}
-      >
-        {removing ? <p className="text-slate-800">{t.removeText(removing)}</p> : null}
-      </ConfirmDialog>
-    </Card>
+    <SecretsCard
+      texts={t}
+      introId={introId}
+      failure={failure}
+      shownOnce={
+        created ? { label: t.secretLabel, value: created.secret, onDone: webhooks.dismissCreated } : null
+      }
+      dialog={
+        <ConfirmDialog
+          open={removing !== null}
+          title={t.removeTitle}
+          cancelLabel={t.cancel}
+          confirmLabel={t.confirmRemove}
+          pendingLabel={t.removing}
+          pending={remove.isPending}
+          onCancel={webhooks.cancelDelete}
+          onConfirm={webhooks.confirmDelete}
+        >
+          {removing ? <p className="text-slate-800">{t.removeText(removing)}</p> : null}
+        </ConfirmDialog>
+      }
+    >
+      <form noValidate onSubmit={onSubmit} aria-describedby={introId} className="flex flex-col gap-3">
+        <TextField
+          label={t.urlLabel}
+          hint={`${t.urlHint} At most ${WEBHOOK_ENDPOINTS_MAX} webhooks.`}
+          type="url"
+          inputMode="url"
+          autoComplete="off"
+          aria-required
+          value={url}
+          onChange={(event) => setUrl(event.target.value)}
+          error={errors.url}
+        />
+        <fieldset
+          className="flex flex-col gap-1"
+          aria-describedby={errors.events ? eventsErrorId : undefined}
+        >
+          <legend className="text-sm font-medium text-slate-900">{t.eventsLegend}</legend>
+          {webhookEventTypes.map((name) => (
+            <label key={name} className="flex items-center gap-2 text-slate-900">
+              <input
+                type="checkbox"
+                className="h-4 w-4"
+                checked={events.includes(name)}
+                onChange={(event) => toggle(name, event.target.checked)}
+              />
+              {t.eventLabels[name]}
+            </label>
+          ))}
+          {errors.events ? (
+            <p id={eventsErrorId} className="text-sm text-red-800">
+              {errors.events}
+            </p>
+          ) : null}
+        </fieldset>
+        <div>
+          <Button type="submit" isLoading={create.isPending} loadingText={t.adding}>
+            {t.add}
+          </Button>
+        </div>
+      </form>
+      <WebhookList onRemove={webhooks.askToDelete} />
+    </SecretsCard>
   );
 }

@@ -1,5 +1,5 @@
 import { and, eq, isNotNull, lt, sql } from 'drizzle-orm';
-import type { DbExecutor } from '../../db/client.ts';
+import type { Database, DbExecutor } from '../../db/client.ts';
 import { creditLedger } from '../../db/tables/credit-ledger.ts';
 import { creditReservations, type ReservationStatus } from '../../db/tables/credit-reservations.ts';
 import { users } from '../../db/tables/users.ts';
@@ -46,6 +46,23 @@ export async function lockCreditBalance(tx: DbExecutor, userId: string): Promise
     .for('no key update')
     .limit(1);
   return row?.balance ?? null;
+}
+
+/**
+ * The balance read as a prepared statement (built once; on Postgres parsed once per connection):
+ * `GET /credits/remaining` is among the most frequent calls (issue 15).
+ */
+export function prepareCreditBalance(db: Database): (userId: string) => Promise<number | null> {
+  const query = db
+    .select({ balance: users.imageCredits })
+    .from(users)
+    .where(eq(users.id, sql.placeholder('userId')))
+    .limit(1)
+    .prepare('credits_balance');
+  return async (userId) => {
+    const [row] = await query.execute({ userId });
+    return row?.balance ?? null;
+  };
 }
 
 export async function findCreditBalance(db: DbExecutor, userId: string): Promise<number | null> {

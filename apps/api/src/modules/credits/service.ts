@@ -14,6 +14,7 @@ import {
   listAbandonedReservations,
   lockCreditBalance,
   lockReservation,
+  prepareCreditBalance,
   sumCreditsSpent,
 } from './repository.ts';
 
@@ -261,6 +262,7 @@ const API_PURPOSE = 'api';
 
 /** The HTTP face of the ledger (POST /credits/deduct and /refund), each call its own transaction. */
 export function createCreditsService(db: Database, logger?: FastifyBaseLogger) {
+  const readBalance = prepareCreditBalance(db);
   return {
     /** The credits.recover-abandoned job: refunds paid work a stopped process left open. */
     async recoverAbandoned(options: { now?: Date; limit?: number } = {}) {
@@ -270,7 +272,7 @@ export function createCreditsService(db: Database, logger?: FastifyBaseLogger) {
       return result;
     },
     async remaining(userId: string) {
-      return { success: true as const, imageCredits: (await getCreditBalance(db, userId)) ?? 0 };
+      return { success: true as const, imageCredits: (await readBalance(userId)) ?? 0 };
     },
     async deduct(userId: string, usedCredits: number) {
       const { reservationId, balance } = await db.transaction((tx) =>

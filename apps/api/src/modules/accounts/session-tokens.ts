@@ -16,9 +16,18 @@ export type SessionTokens = {
   verify(token: string): Promise<SessionClaims | null>;
 };
 
-/** HS256 JWTs: `sub` is the user id, `sv` the user's session version at issue time. */
+/** How many verified tokens are remembered (ADR 039); the oldest is dropped first. */
+const VERIFIED_TOKENS_KEPT = 10_000;
+
+/**
+ * HS256 JWTs: `sub` is the user id, `sv` the user's session version at issue time. A token verified
+ * once is remembered, by its exact text, with its claims and expiry (ADR 039): verifying it again is
+ * a map lookup instead of an HMAC, until it expires. Only tokens that passed verification are kept,
+ * so a changed character is a different key and is verified in full.
+ */
 export function createSessionTokens(secret: string, expiresIn: string): SessionTokens {
   const key = new TextEncoder().encode(secret);
+  const verified = new Map<string, { claims: SessionClaims; expiresAtMs: number }>();
   return {
     issue({ userId, sessionVersion }) {
       return new SignJWT({ sv: sessionVersion })
@@ -31,6 +40,13 @@ export function createSessionTokens(secret: string, expiresIn: string): SessionT
         .sign(key);
     },
     async verify(token) {
+      const known = verified.get(token);
+      if (known) {
+        // jose refuses a token from its `exp` second on; so does the cache.
+        if (Date.now() < known.expiresAtMs) return known.claims;
+        verified.delete(token);
+        return null;
+      }
       try {
         const { payload } = await jwtVerify(token, key, {
           algorithms: ['HS256'],
@@ -39,7 +55,15 @@ export function createSessionTokens(secret: string, expiresIn: string): SessionT
           requiredClaims: ['sub', 'exp', 'iat'],
         });
         if (typeof payload.sub !== 'string' || typeof payload.sv !== 'number') return null;
-        return { userId: payload.sub, sessionVersion: payload.sv };
+        const claims = Object.freeze({ userId: payload.sub, sessionVersion: payload.sv });
+        if (typeof payload.exp === 'number') {
+          if (verified.size >= VERIFIED_TOKENS_KEPT) {
+            const oldest = verified.keys().next().value;
+            if (oldest !== undefined) verified.delete(oldest);
+          }
+          verified.set(token, { claims, expiresAtMs: payload.exp * 1000 });
+        }
+        return claims;
       } catch (error) {
         if (error instanceof joseErrors.JOSEError) return null;
         throw error;

@@ -21,6 +21,7 @@ import { createGoogleIdTokenVerifier } from './modules/accounts/google-id-tokens
 import { accountsRoutes } from './modules/accounts/routes.ts';
 import { type AccountsService, createAccountsService } from './modules/accounts/service.ts';
 import { createSessionTokens, resolveJwtSecret } from './modules/accounts/session-tokens.ts';
+import { createSessionUserCache, type SessionUserCache } from './modules/accounts/session-users.ts';
 import { apiKeysRoutes } from './modules/api-keys/routes.ts';
 import { type ApiKeysService, createApiKeysService } from './modules/api-keys/service.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
@@ -76,6 +77,8 @@ export type AppDeps = {
   files: FilesService;
   mail: MailService;
   accounts: AccountsService;
+  /** The users of recently authenticated sessions, kept while the database's LISTEN is up (ADR 039). */
+  sessionUsers: SessionUserCache;
   /** DELETE /users/me: the account and everything in it (ADR 022). */
   accountDeletion: AccountDeletion;
   /** API keys (ADR 028): created, listed, revoked; requireUser authenticates with them. */
@@ -197,10 +200,18 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     mailTransport = options.mailTransport ?? createMailTransport(config, app.log);
     const mail = createMailService({ db: database.db, queue, transport: mailTransport, logger: app.log });
     const sessions = createSessionTokens(await resolveJwtSecret(config), config.auth.jwtExpiresIn);
+    // Listens for session changes on the database; closing the database stops it (ADR 039). A
+    // worker serves no sessions, so it opens no listening connection.
+    const sessionUsers = createSessionUserCache({
+      listen: config.role === 'worker' ? undefined : database.listen,
+      logger: app.log,
+    });
+    await sessionUsers.start();
     const accounts = createAccountsService({
       db: database.db,
       mail,
       sessions,
+      sessionUsers,
       verifyGoogleIdToken: config.auth.google ? createGoogleIdTokenVerifier(config.auth.google) : null,
       publicUrl: config.publicUrl,
       logger: app.log,
@@ -252,6 +263,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
           if (!(error instanceof AppError && error.statusCode === 404)) throw error;
         });
       },
+      sessionUsers,
       logger: app.log,
     });
     const library = createLibraryService({
@@ -317,6 +329,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       files,
       mail,
       accounts,
+      sessionUsers,
       accountDeletion,
       apiKeys,
       credits,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -24,6 +25,16 @@ export type DbExecutor = Database | Transaction;
 
 export type DatabaseDriver = 'pglite' | 'postgres';
 
+/** Whether a `listen` subscription currently receives notifications. */
+export type ListenerState = 'connected' | 'disconnected';
+
+export type Listen = (
+  channel: string,
+  onMessage: (payload: string) => void,
+  /** Called on every change of state, and with the error of each failed (re)connection attempt. */
+  onState: (state: ListenerState, error?: unknown) => void,
+) => Promise<() => Promise<void>>;
+
 export type DatabaseHandle = {
   readonly driver: DatabaseDriver;
   readonly db: Database;
@@ -35,6 +46,15 @@ export type DatabaseHandle = {
   migrate(): Promise<void>;
   /** Runs `select 1`; resolves to the round trip in milliseconds. */
   ping(): Promise<number>;
+  /**
+   * LISTENs on `channel` (ADR 039). Resolves once the first attempt to connect has ended, either
+   * way, with a function that stops listening. On Postgres a dedicated connection (not from the
+   * pool) that reconnects on its own and proves itself with a probe notification sent through the
+   * pool, at connect and every few seconds; until the probe has come back it counts as
+   * disconnected. On PGlite the embedded database's own `listen`, connected for as long as it is open.
+   * `close()` stops every listener.
+   */
+  listen: Listen;
   /** Idempotent. */
   close(): Promise<void>;
   readonly closed: boolean;
@@ -86,6 +106,7 @@ async function openPostgres(url: string, maxConnections = 10): Promise<DatabaseH
   const postgresDb = drizzlePostgres({ client: pool, schema });
   const db: Database = postgresDb;
   let closed = false;
+  const listeners = new Set<() => Promise<void>>();
   return {
     driver: 'postgres',
     db,
@@ -102,13 +123,156 @@ async function openPostgres(url: string, maxConnections = 10): Promise<DatabaseH
       }
     },
     ping: () => timedPing(db),
+    async listen(channel, onMessage, onState) {
+      if (closed) throw new Error('The database is closed.');
+      const listener = listenPostgres(url, pool, channel, onMessage, onState);
+      const stop = async () => {
+        listeners.delete(stop);
+        await listener.stop();
+      };
+      listeners.add(stop);
+      await listener.ready;
+      return stop;
+    },
     async close() {
       if (closed) return;
       closed = true;
+      await Promise.all([...listeners].map((stop) => stop()));
       await pool.end();
     },
     get closed() {
       return closed;
+    },
+  };
+}
+
+/** Payloads starting with this are a listener's own probes, never handed to `onMessage`. */
+const PROBE_PREFIX = 'altwise-probe:';
+const PROBE_EVERY_MS = 10_000;
+const PROBE_TIMEOUT_MS = 5_000;
+const RECONNECT_DELAYS_MS = [250, 1_000, 5_000, 15_000];
+
+/**
+ * One LISTEN connection outside the pool. Connected only once a probe notified through the pool
+ * (so through whatever sits between us and Postgres) has come back on it; a probe that does not
+ * come back within PROBE_TIMEOUT_MS, an error or the end of the connection count as lost: the
+ * state turns `disconnected` and a new connection is tried after a growing delay. A pooler in
+ * transaction mode (PgBouncer) does not carry notifications to an idle client, so behind one the
+ * listener stays disconnected instead of silently missing them.
+ */
+function listenPostgres(
+  url: string,
+  pool: pg.Pool,
+  channel: string,
+  onMessage: (payload: string) => void,
+  onState: (state: ListenerState, error?: unknown) => void,
+): { ready: Promise<void>; stop: () => Promise<void> } {
+  let stopped = false;
+  let connected = false;
+  let attempts = 0;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let probeTimer: NodeJS.Timeout | undefined;
+  /** The probe awaited now; `settle()` when it arrives, `settle(error)` when it cannot. */
+  let awaited: { payload: string; settle: (error?: Error) => void } | undefined;
+
+  const probe = () =>
+    new Promise<void>((resolve, reject) => {
+      const payload = `${PROBE_PREFIX}${randomUUID()}`;
+      const settle = (error?: Error) => {
+        clearTimeout(timeout);
+        if (awaited?.payload === payload) awaited = undefined;
+        if (error) reject(error);
+        else resolve();
+      };
+      const timeout = setTimeout(
+        () => settle(new Error(`The probe notification did not come back within ${PROBE_TIMEOUT_MS} ms.`)),
+        PROBE_TIMEOUT_MS,
+      );
+      awaited = { payload, settle };
+      pool.query('select pg_notify($1, $2)', [channel, payload]).catch((error: Error) => settle(error));
+    });
+
+  /** Ends a wait for a probe that can no longer arrive. */
+  function abandonProbe(reason: string) {
+    const pending = awaited;
+    awaited = undefined;
+    pending?.settle(new Error(reason));
+  }
+
+  function lose(c: pg.Client, error: unknown) {
+    if (client !== c) return;
+    client = undefined;
+    abandonProbe('The listening connection was lost.');
+    clearTimeout(probeTimer);
+    c.removeAllListeners('notification');
+    c.end().catch(() => {});
+    if (stopped) return;
+    connected = false;
+    onState('disconnected', error);
+    const delay = RECONNECT_DELAYS_MS[Math.min(attempts, RECONNECT_DELAYS_MS.length - 1)];
+    attempts += 1;
+    retry = setTimeout(() => void connect(), delay);
+  }
+
+  function scheduleProbe(c: pg.Client) {
+    probeTimer = setTimeout(() => {
+      probe().then(
+        () => client === c && scheduleProbe(c),
+        (error: unknown) => lose(c, error),
+      );
+    }, PROBE_EVERY_MS);
+  }
+
+  async function connect(): Promise<void> {
+    if (stopped) return;
+    const c = new pg.Client({
+      connectionString: url,
+      application_name: 'altwise-api-listen',
+      // A connection that died without a word (a dropped network) is noticed by TCP and the probes.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    });
+    client = c;
+    c.on('error', (error) => lose(c, error));
+    c.on('end', () => lose(c, new Error('The listening connection ended.')));
+    c.on('notification', (message) => {
+      if (message.channel !== channel) return;
+      const payload = message.payload ?? '';
+      if (payload.startsWith(PROBE_PREFIX)) {
+        if (awaited?.payload === payload) awaited.settle();
+      } else onMessage(payload);
+    });
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${c.escapeIdentifier(channel)}`);
+      await probe();
+    } catch (error) {
+      lose(c, error);
+      return;
+    }
+    if (client !== c || stopped) return;
+    attempts = 0;
+    connected = true;
+    onState('connected');
+    scheduleProbe(c);
+  }
+
+  return {
+    ready: connect(),
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      clearTimeout(retry);
+      clearTimeout(probeTimer);
+      const c = client;
+      client = undefined;
+      abandonProbe('The listener was stopped.');
+      if (connected) {
+        connected = false;
+        onState('disconnected');
+      }
+      await c?.end().catch(() => {});
     },
   };
 }
@@ -136,6 +300,18 @@ async function openPglite(dir: string | null): Promise<DatabaseHandle> {
     url: undefined,
     migrate: () => migratePglite(pgliteDb, { migrationsFolder }),
     ping: () => timedPing(db),
+    async listen(channel, onMessage, onState) {
+      if (closed) throw new Error('The database is closed.');
+      const unlisten = await pglite.listen(channel, onMessage);
+      onState('connected');
+      let stopped = false;
+      return async () => {
+        if (stopped) return;
+        stopped = true;
+        onState('disconnected');
+        if (!closed) await unlisten();
+      };
+    },
     async close() {
       if (closed) return;
       closed = true;

@@ -9,6 +9,7 @@ import type { JobQueue } from '../../jobs/queue.ts';
 import { deleteFilesOfOwnerLater } from '../files/deletion.ts';
 import { verifyPassword } from './passwords.ts';
 import { findUserById } from './repository.ts';
+import type { SessionUserCache } from './session-users.ts';
 
 export type AccountDeletion = ReturnType<typeof createAccountDeletion>;
 
@@ -31,6 +32,8 @@ export function createAccountDeletion(deps: {
   queue: JobQueue;
   /** Stops renewal of the user's subscriptions with the payment provider (billing knows how). */
   cancelSubscriptions: (userId: string) => Promise<void>;
+  /** This process's session cache forgets the user at once (ADR 039). */
+  sessionUsers: Pick<SessionUserCache, 'forget'>;
   logger: FastifyBaseLogger;
 }) {
   const { db, queue, logger } = deps;
@@ -55,6 +58,7 @@ export function createAccountDeletion(deps: {
         await tx.delete(users).where(eq(users.id, user.id));
         return count;
       });
+      deps.sessionUsers.forget(user.id);
       logger.info({ user: user.id, files }, 'account deleted');
     },
   };

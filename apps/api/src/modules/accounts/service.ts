@@ -24,11 +24,13 @@ import {
   insertAccountToken,
   insertUser,
   markAccountTokenUsed,
+  prepareSessionUserLookup,
   replacePassword,
   spendAccountTokens,
   updateUser,
 } from './repository.ts';
 import type { SessionTokens } from './session-tokens.ts';
+import type { SessionUserCache } from './session-users.ts';
 
 export const CONFIRM_EMAIL_TTL_MS = 24 * 60 * 60 * 1000;
 export const RESET_PASSWORD_TTL_MS = 60 * 60 * 1000;
@@ -69,6 +71,8 @@ export function createAccountsService(deps: {
   db: Database;
   mail: MailService;
   sessions: SessionTokens;
+  /** The users of recently authenticated sessions (ADR 039); this service forgets the ones it changes. */
+  sessionUsers: SessionUserCache;
   /** Null when Google sign-in is not configured. */
   verifyGoogleIdToken: GoogleIdTokenVerifier | null;
   publicUrl: string;
@@ -78,7 +82,8 @@ export function createAccountsService(deps: {
   /** How many images the user's library holds (the library knows it); 0 when not given. */
   countImages?: (userId: string) => Promise<number>;
 }) {
-  const { db, mail, sessions, verifyGoogleIdToken, publicUrl } = deps;
+  const { db, mail, sessions, sessionUsers, verifyGoogleIdToken, publicUrl } = deps;
+  const readSessionUser = prepareSessionUserLookup(db);
 
   /** A fresh single-use token for an emailed link; only its hash is stored. */
   async function createAccountToken(
@@ -189,7 +194,7 @@ export function createAccountsService(deps: {
     async authenticate(token: string): Promise<AuthUser | null> {
       const claims = await sessions.verify(token);
       if (!claims) return null;
-      const user = await findUserById(db, claims.userId).catch(() => undefined);
+      const user = await sessionUsers.find(claims.userId, readSessionUser).catch(() => undefined);
       if (!user || user.sessionVersion !== claims.sessionVersion) return null;
       return { id: user.id, email: user.email };
     },
@@ -246,6 +251,8 @@ export function createAccountsService(deps: {
         await spendAccountTokens(tx, user.id, 'reset-password');
         return row;
       });
+      // This process's cache must not wait for the notification (ADR 039).
+      sessionUsers.forget(user.id);
       if (!updated) throw unauthorized();
       return {
         status: 'success' as const,
@@ -271,7 +278,7 @@ export function createAccountsService(deps: {
       if (!tokenShape.test(token))
         throw new AppError(400, errorCodes.tokenInvalid, accountMessages.resetInvalid);
       const passwordHash = await hashPassword(password);
-      await db.transaction(async (tx) => {
+      const userId = await db.transaction(async (tx) => {
         const row = await findAccountTokenForUpdate(tx, hashToken(token), 'reset-password');
         if (!row || row.usedAt)
           throw new AppError(400, errorCodes.tokenInvalid, accountMessages.resetInvalid);
@@ -283,7 +290,9 @@ export function createAccountsService(deps: {
         await spendAccountTokens(tx, user.id, 'reset-password');
         // The link reached the mailbox, which is what confirming the address proves.
         if (!user.emailConfirmedAt) await confirmAddress(tx, user);
+        return user.id;
       });
+      sessionUsers.forget(userId);
       return { status: 'success' as const, message: accountMessages.passwordReset };
     },
 
@@ -300,6 +309,8 @@ export function createAccountsService(deps: {
       const subDiffers = input.googleId !== undefined && input.googleId !== identity.sub;
       if (emailDiffers || subDiffers) throw badRequest(accountMessages.googleMismatch);
 
+      /** Set when linking Google ended the account's earlier sessions. */
+      let endedSessionsOf: string | undefined;
       const run = () =>
         db.transaction(async (tx): Promise<{ user: User; isExistingUser: boolean }> => {
           const bySub = await findUserByGoogleSub(tx, identity.sub);
@@ -312,6 +323,7 @@ export function createAccountsService(deps: {
             if (!user.emailConfirmedAt) {
               user = (await replacePassword(tx, user.id, null)) ?? user;
               await confirmAddress(tx, user);
+              endedSessionsOf = user.id;
             }
             return { user, isExistingUser: true };
           }
@@ -335,6 +347,7 @@ export function createAccountsService(deps: {
         if (!isUniqueViolation(error)) throw error;
         outcome = await run();
       }
+      if (endedSessionsOf) sessionUsers.forget(endedSessionsOf);
       const { user, isExistingUser } = outcome;
       const message = !isExistingUser
         ? messages.google.created

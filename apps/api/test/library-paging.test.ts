@@ -2,14 +2,18 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { queryRows } from '../src/db/client.ts';
 import { libraryCounts, libraryImages } from '../src/db/tables/library-images.ts';
 import { users } from '../src/db/tables/users.ts';
+import type { AltTextReason } from '../src/engines/types.ts';
 import {
   type LibraryFilter,
+  type LibraryPageStatement,
   listLibraryImagesPage,
+  prepareLibraryPage,
   readLibraryBoundaries,
+  readLibraryPage,
 } from '../src/modules/library/repository.ts';
 import { addLibraryImages } from '../src/modules/library/service.ts';
 import { createUser, type TestUser } from './billing-helpers.ts';
@@ -19,7 +23,8 @@ import { buildTestApp, type TestApp } from './helper.ts';
 /**
  * ADR 032: the library's totals come from library_counts, which triggers keep exact whatever writes
  * the rows; a page is read from the nearer end of the listing by an index skip and a keyset seek, and
- * must be exactly the rows an OFFSET over the newest-first order would give.
+ * must be exactly the rows an OFFSET over the newest-first order would give. ADR 040: a shallow page
+ * (and its total) comes from one statement, a deep one from the boundary-key path.
  */
 const fixture = (name: string) => readFile(path.resolve(import.meta.dirname, 'fixtures/images', name));
 
@@ -37,6 +42,18 @@ beforeAll(async () => {
 afterAll(() => t.cleanup());
 
 const db = () => t.app.deps.database.db;
+
+/** The one-statement page at a given deep threshold, prepared once per filter and threshold. */
+const statements = new Map<string, LibraryPageStatement>();
+function pageStatement(filter: LibraryFilter, maxSkip: number) {
+  const key = `${filter.needsReview ?? 'all'}_${maxSkip}`;
+  let statement = statements.get(key);
+  if (!statement) {
+    statement = prepareLibraryPage(db(), filter, maxSkip, `test_library_page_${key}`);
+    statements.set(key, statement);
+  }
+  return statement;
+}
 
 /** What a caller sees: the pager's total with and without the needs-review filter, and imagecount. */
 async function shownCounts(user: TestUser) {
@@ -190,11 +207,20 @@ describe('the library totals (library_counts)', () => {
 });
 
 describe('a page of the library', () => {
-  it('is exactly the rows OFFSET would give, from either end, with or without the filter', async () => {
+  it('is exactly the rows OFFSET would give, from either end, with or without the filter, in one statement when shallow', async () => {
     // Small libraries with few distinct timestamps, so that ties on created_at (one statement's rows)
     // are common and the id must break them as the naive order does.
     const libraryArb = fc.array(
-      fc.record({ minute: fc.integer({ min: 0, max: 4 }), flagged: fc.boolean() }),
+      fc.record({
+        minute: fc.integer({ min: 0, max: 4 }),
+        flagged: fc.boolean(),
+        confidence: fc.option(fc.constantFrom(0.2, 0.95, 1 / 3), { nil: null }),
+        reasons: fc.constantFrom<AltTextReason[] | null>(
+          null,
+          [],
+          [{ source: 'ocr', detail: 'EXIT', score: 0.91 }],
+        ),
+      }),
       {
         maxLength: 30,
       },
@@ -207,7 +233,8 @@ describe('a page of the library', () => {
         fc.integer({ min: 1, max: 8 }),
         fc.integer({ min: 0, max: 40 }),
         fc.integer({ min: 1, max: 5 }),
-        async (library, filter, limit, offset, step) => {
+        fc.integer({ min: -1, max: 1 }),
+        async (library, filter, limit, offset, step, threshold) => {
           const user = await createUser(t);
           if (library.length > 0)
             await db()
@@ -218,6 +245,8 @@ describe('a page of the library', () => {
                   src: `https://example.com/${i}.jpg`,
                   altText: `Photo ${i}`,
                   needsReview: row.flagged,
+                  confidence: row.confidence,
+                  reasons: row.reasons,
                   createdAt: new Date(Date.UTC(2026, 0, 1, 12, row.minute)),
                 })),
               );
@@ -233,6 +262,13 @@ describe('a page of the library', () => {
           ).length;
           const page = await listLibraryImagesPage(db(), user.id, { offset, limit, total }, filter);
           expect(page.map((row) => row.id)).toEqual(naive.map((row) => row.id));
+          // One statement: the same total and rows (every field) unless the skip from the nearer end
+          // reaches maxSkip (here just below, at or just above this page's skip), and then no row is read.
+          const skip = Math.min(offset, Math.max(0, total - offset - limit));
+          const maxSkip = Math.max(0, skip + threshold);
+          const deep = offset < total && skip >= maxSkip;
+          const shallow = await readLibraryPage(pageStatement(filter, maxSkip), user.id, { offset, limit });
+          expect(shallow).toEqual({ total, deep, rows: deep ? [] : page });
           // From the nearest boundary key (every `step`-th row), as a cached listing reads it.
           const keys = await readLibraryBoundaries(db(), user.id, filter, step);
           expect(keys).toHaveLength(Math.ceil(total / step));
@@ -294,6 +330,75 @@ describe('a page of the library', () => {
     await expectPagesAsOffset();
     await seed(5000, 40);
     await expectPagesAsOffset();
+  });
+
+  it('is one statement up to the deep threshold from either end, and the boundary-key path past it', async () => {
+    const user = await createUser(t);
+    // 2,050 rows, 10 per timestamp. At 25 per page the skip from the nearer end is 975 (page 40,
+    // newest end), 1,000 (41), 1,000 (42, oldest end) and 975 (43, oldest end); deep from 1,000.
+    await db().execute(sql`insert into library_images (user_id, src, alt_text, created_at)
+      select ${user.id}, 'https://example.com/' || n || '.jpg', 'Photo ' || n,
+             timestamptz '2026-01-01 00:00:00+00' + ((n / 10) || ' seconds')::interval
+      from generate_series(1, 2050) as n`);
+    const transaction = vi.spyOn(db(), 'transaction');
+    try {
+      for (const [page, deep] of [
+        [40, false],
+        [41, true],
+        [42, true],
+        [43, false],
+      ] as const) {
+        transaction.mockClear();
+        const response = await t.app.inject({
+          method: 'GET',
+          url: `/api/v1/images/altText?page=${page}&pageSize=25`,
+          headers: user.auth,
+        });
+        const naive = await queryRows<{ id: string }>(
+          db(),
+          sql`select id from library_images where user_id = ${user.id}
+              order by created_at desc, id desc limit 25 offset ${(page - 1) * 25}`,
+        );
+        expect(response.headers['x-total-count']).toBe('2050');
+        expect(
+          (response.json() as { id: string }[]).map((row) => row.id),
+          `page ${page}`,
+        ).toEqual(naive.map((row) => row.id));
+        expect(transaction, `page ${page}`).toHaveBeenCalledTimes(deep ? 1 : 0);
+      }
+    } finally {
+      transaction.mockRestore();
+    }
+  });
+
+  it('answers an empty list with the right total when the library is empty or the page is past its end', async () => {
+    const user = await createUser(t);
+    const page = async (query: string) => {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/images/altText?${query}`,
+        headers: user.auth,
+      });
+      expect(response.statusCode).toBe(200);
+      return { total: response.headers['x-total-count'], ids: (response.json() as { id: string }[]).length };
+    };
+    expect(await page('page=1')).toEqual({ total: '0', ids: 0 });
+    expect(await page('page=1&needsReview=true')).toEqual({ total: '0', ids: 0 });
+    await addLibraryImages(
+      db(),
+      user.id,
+      Array.from({ length: 30 }, (_, i) => ({
+        src: `https://example.com/${i}.jpg`,
+        altText: `Photo ${i}`,
+        needsReview: i < 3,
+      })),
+    );
+    expect(await page('page=2&pageSize=25')).toEqual({ total: '30', ids: 5 });
+    expect(await page('page=3&pageSize=25')).toEqual({ total: '30', ids: 0 });
+    expect(await page('page=2&pageSize=25&needsReview=true')).toEqual({ total: '3', ids: 0 });
+    expect(await page('page=2&pageSize=25&needsReview=false')).toEqual({ total: '27', ids: 2 });
+    // Far beyond any count.
+    expect(await page('page=900000000000000&pageSize=500')).toEqual({ total: '30', ids: 0 });
   });
 
   it('answers the same pages through the API as a walk over the whole library', async () => {

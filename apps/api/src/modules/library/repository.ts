@@ -1,5 +1,5 @@
-import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import type { DbExecutor } from '../../db/client.ts';
+import { and, asc, desc, eq, inArray, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import type { Database, DbExecutor } from '../../db/client.ts';
 import {
   type LibraryImage,
   libraryCounts,
@@ -25,10 +25,16 @@ const listedColumns = {
 /** Which of the user's rows a listing covers: all of them, or only those needing review. */
 export type LibraryFilter = { needsReview?: boolean };
 
-function rowsOf(userId: string, filter: LibraryFilter): SQL | undefined {
+function rowsOf(userId: string | Placeholder, filter: LibraryFilter): SQL | undefined {
   return and(
     eq(libraryImages.userId, userId),
-    filter.needsReview === undefined ? undefined : eq(libraryImages.needsReview, filter.needsReview),
+    // Written out, not a parameter: a prepared statement's generic plan can then still use the
+    // partial index on the flagged rows.
+    filter.needsReview === undefined
+      ? undefined
+      : filter.needsReview
+        ? sql`${libraryImages.needsReview}`
+        : sql`not ${libraryImages.needsReview}`,
   );
 }
 
@@ -199,6 +205,112 @@ async function seek(
   return query.where(
     and(where, sql`(${libraryImages.createdAt}, ${libraryImages.id}) ${comparison} (${first})`),
   );
+}
+
+/** listingSize over library_counts' columns, for a statement that reads the counts itself. */
+function listingSizeSql(filter: LibraryFilter): SQL {
+  if (filter.needsReview === undefined) return sql`${libraryCounts.images}`;
+  return filter.needsReview
+    ? sql`${libraryCounts.needsReview}`
+    : sql`${libraryCounts.images} - ${libraryCounts.needsReview}`;
+}
+
+/**
+ * One listing's shallow pages in one statement (ADR 040), prepared once: its values are `userId`,
+ * `offset` and `limit`. It reads the listing's total from library_counts and, in the same snapshot,
+ * the page as listLibraryImagesPage reads it without a boundary key: from the nearer end, an index-only
+ * walk to the page's first key and a keyset seek. Each direction is a branch gated on the counts, so
+ * at most one runs, and none when the page is past the end or `deep` (its skip from the nearer end is
+ * `maxSkip` or more: the caller then takes the boundary-key path). Always one row with the total and
+ * `deep` (the image columns null) when no image comes back; `oldest` rows are oldest first.
+ */
+export function prepareLibraryPage(db: Database, filter: LibraryFilter, maxSkip: number, name: string) {
+  if (!Number.isSafeInteger(maxSkip) || maxSkip < 0)
+    throw new Error(`maxSkip must be a count, not ${maxSkip}`);
+  const where = rowsOf(sql.placeholder('userId'), filter);
+  const offset = sql`${sql.placeholder('offset')}::int8`;
+  const limit = sql`${sql.placeholder('limit')}::int8`;
+  const { createdAt, id } = libraryImages;
+  const branch = (from: 'newest' | 'oldest', rowLimit: SQL) => {
+    const order = sql.raw(from === 'newest' ? 'desc' : 'asc');
+    const comparison = sql.raw(from === 'newest' ? '<=' : '>=');
+    const gate = sql.raw(from === 'newest' ? 'not plan.from_oldest' : 'plan.from_oldest');
+    // The gate is a one-time filter: when it is false the seek never starts. The walk to the first
+    // key carries it too: Postgres runs that InitPlan even for a seek that never starts (seen in
+    // EXPLAIN ANALYZE: a half-listing walk for a deep page), and then it reads no index entry.
+    return sql`(select ${sql.raw(String(from === 'oldest'))} as oldest, ${id}, ${libraryImages.src},
+        ${libraryImages.altText}, ${libraryImages.confidence}, ${libraryImages.needsReview}, ${libraryImages.reasons}
+      from ${libraryImages}
+      where (select plan.reads and ${gate} from plan) and ${where}
+        and (${createdAt}, ${id}) ${comparison} (
+          select ${createdAt}, ${id} from ${libraryImages} where (select plan.reads and ${gate} from plan) and ${where}
+          order by ${createdAt} ${order}, ${id} ${order} offset (select plan.skip from plan) limit 1)
+      order by ${createdAt} ${order}, ${id} ${order} limit ${rowLimit})`;
+  };
+  // The rules of listLibraryImagesPage and of the service's deep-page test, over the counts.
+  const statement = sql`(with plan as (
+      select total, ${offset} < total and ${limit} > 0 and skip < ${sql.raw(String(maxSkip))} as reads,
+        ${offset} < total and skip >= ${sql.raw(String(maxSkip))} as deep,
+        ${offset} > total - ${offset} - ${limit} as from_oldest, skip,
+        greatest(0, least(${limit}, total - ${offset})) as oldest_limit
+      from (select total, least(${offset}, greatest(0, total - ${offset} - ${limit})) as skip
+        from (select coalesce(${listingSizeSql(filter)}, 0)::int8 as total
+          from (select) as one left join ${libraryCounts} on ${libraryCounts.userId} = ${sql.placeholder('userId')}
+        ) as counts) as skips)
+    select plan.total, plan.deep, page.*
+    from plan left join (
+      ${branch('newest', limit)}
+      union all
+      ${branch('oldest', sql`(select plan.oldest_limit from plan)`)}
+    ) as page on true) as library_page`;
+  const column = (name: string) => sql.raw(`library_page.${name}`);
+  return db
+    .select({
+      total: sql<number>`${column('total')}`.mapWith(Number),
+      deep: sql<boolean>`${column('deep')}`,
+      oldest: sql<boolean | null>`${column('oldest')}`,
+      id: sql<string | null>`${column('id')}`,
+      src: sql<string | null>`${column('src')}`,
+      altText: sql<string | null>`${column('alt_text')}`,
+      confidence: sql<number | null>`${column('confidence')}`.mapWith(libraryImages.confidence),
+      needsReview: sql<boolean | null>`${column('needs_review')}`,
+      reasons: sql<LibraryImage['reasons']>`${column('reasons')}`.mapWith(libraryImages.reasons),
+    })
+    .from(statement)
+    .prepare(name);
+}
+
+/** A listing's shallow-page statement, as prepareLibraryPage builds it. */
+export type LibraryPageStatement = ReturnType<typeof prepareLibraryPage>;
+
+/**
+ * One page through a prepared statement: the listing's total and, unless the page is deep, its rows
+ * newest first (none past the end). A deep page comes back `deep`, without rows.
+ */
+export async function readLibraryPage(
+  statement: LibraryPageStatement,
+  userId: string,
+  page: { offset: number; limit: number },
+): Promise<{ total: number; deep: boolean; rows: ListedLibraryImage[] }> {
+  // Beyond any count (an int4): past the end whatever the page number.
+  const offset = Math.min(page.offset, 2 ** 31);
+  const result = await statement.execute({ userId, offset, limit: page.limit });
+  const [first] = result;
+  if (!first) throw new Error('the library page statement answered no row');
+  const rows: ListedLibraryImage[] = [];
+  for (const row of result) {
+    if (row.id === null) continue;
+    rows.push({
+      id: row.id,
+      src: row.src as string,
+      altText: row.altText as string,
+      confidence: row.confidence,
+      needsReview: row.needsReview as boolean,
+      reasons: row.reasons,
+    });
+  }
+  if (first.oldest) rows.reverse();
+  return { total: first.total, deep: first.deep, rows };
 }
 
 /** A new alt text for a row, and what is known about it; fields left out stay as they were. */

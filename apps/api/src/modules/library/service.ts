@@ -12,12 +12,15 @@ import {
   insertLibraryImages,
   type LibraryFilter,
   type LibraryKey,
+  type LibraryPageStatement,
   type ListedLibraryImage,
   listingSize,
   listLibraryImages,
   listLibraryImagesPage,
+  prepareLibraryPage,
   readLibraryBoundaries,
   readLibraryCounts,
+  readLibraryPage,
   updateLibraryImage,
 } from './repository.ts';
 
@@ -119,6 +122,18 @@ export function createLibraryService(deps: {
   const { db, deleteFile, logger } = deps;
   /** Per listing (user and filter), the keys of every BOUNDARY_STEP-th row at one version (ADR 032). */
   const boundaries = new Map<string, { version: number; keys?: LibraryKey[] }>();
+  /** Per filter, the one statement that answers a shallow page (ADR 040), built once. */
+  const pageStatements: Record<'all' | 'review' | 'reviewed', LibraryPageStatement> = {
+    all: prepareLibraryPage(db, {}, BOUNDARY_STEP, 'library_page_all'),
+    review: prepareLibraryPage(db, { needsReview: true }, BOUNDARY_STEP, 'library_page_review'),
+    reviewed: prepareLibraryPage(db, { needsReview: false }, BOUNDARY_STEP, 'library_page_reviewed'),
+  };
+  const pageStatementOf = (filter: LibraryFilter) =>
+    filter.needsReview === undefined
+      ? pageStatements.all
+      : filter.needsReview
+        ? pageStatements.review
+        : pageStatements.reviewed;
 
   return {
     /** The caller's images, newest first (a `?userId=` naming anyone else never gets here: the gate). */
@@ -135,9 +150,13 @@ export function createLibraryService(deps: {
     ): Promise<{ images: LibraryImageRecord[]; total: number }> {
       const limit = paging.pageSize ?? DEFAULT_LIBRARY_PAGE_SIZE;
       const offset = (paging.page - 1) * limit;
-      // The total comes from the counts the triggers keep; a deep page starts from the nearest
-      // cached boundary key, valid while the listing's version is the one it was read at (ADR 032).
-      // Counts, boundaries and page share one snapshot.
+      // A page within BOUNDARY_STEP entries of either end, or past the end: total and rows in one
+      // statement, one snapshot, one round trip (ADR 040).
+      const shallow = await readLibraryPage(pageStatementOf(filter), userId, { offset, limit });
+      if (!shallow.deep) return { images: shallow.rows.map(toRecord), total: shallow.total };
+      // A deep page: the total comes from the counts the triggers keep; the page starts from the
+      // nearest cached boundary key, valid while the listing's version is the one it was read at
+      // (ADR 032). Counts, boundaries and page share one snapshot.
       const { rows, total } = await db.transaction(
         async (tx) => {
           const counts = await readLibraryCounts(tx, userId);

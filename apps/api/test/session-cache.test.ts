@@ -59,69 +59,72 @@ describe('cached sessions', () => {
   });
 });
 
-describe.runIf(process.env.TEST_DATABASE_URL)('two API processes on one Postgres database', () => {
-  let shared: Awaited<ReturnType<typeof createPostgresDatabase>>;
-  let a: TestApp;
-  let b: TestApp;
-  beforeAll(async () => {
-    shared = await createPostgresDatabase(process.env.TEST_DATABASE_URL ?? '');
-    const env = { DATABASE_URL: shared.url, JWT_SECRET: 'j'.repeat(40) };
-    a = await buildTestApp({ env });
-    b = await buildTestApp({ env });
-  });
-  afterAll(async () => {
-    await a?.cleanup();
-    await b?.cleanup();
-    await shared?.drop();
-  });
-
-  async function userWithPassword(password: string) {
-    const user = await createUser(a);
-    await a.app.deps.database.db
-      .update(users)
-      .set({ passwordHash: await hashPassword(password) })
-      .where(sql`${users.id} = ${user.id}`);
-    return user;
-  }
-
-  it('ends on B a session cached there when the password is changed through A', async () => {
-    const user = await userWithPassword('old-password-1');
-    expect((await credits(b, user)).statusCode).toBe(200);
-    expect(b.app.deps.sessionUsers.active).toBe(true);
-    const changed = await a.app.inject({
-      method: 'PUT',
-      url: '/api/v1/users/change-password',
-      headers: user.auth,
-      payload: { currentPassword: 'old-password-1', newPassword: 'new-password-2' },
+// Two processes share a database only on Postgres (an embedded PGlite belongs to one process), so
+// this block exists in the Postgres API suite, which `npm test` runs after the PGlite one.
+if (process.env.TEST_DATABASE_URL)
+  describe('two API processes on one Postgres database', () => {
+    let shared: Awaited<ReturnType<typeof createPostgresDatabase>>;
+    let a: TestApp;
+    let b: TestApp;
+    beforeAll(async () => {
+      shared = await createPostgresDatabase(process.env.TEST_DATABASE_URL ?? '');
+      const env = { DATABASE_URL: shared.url, JWT_SECRET: 'j'.repeat(40) };
+      a = await buildTestApp({ env });
+      b = await buildTestApp({ env });
     });
-    expect(changed.statusCode).toBe(200);
-    expect((await credits(a, user)).statusCode).toBe(401);
-    await refusedSoon(b, user);
-    const fresh = { auth: { authorization: `Bearer ${changed.json().token}` } };
-    expect((await credits(b, fresh)).statusCode).toBe(200);
-  });
+    afterAll(async () => {
+      await a?.cleanup();
+      await b?.cleanup();
+      await shared?.drop();
+    });
 
-  it('reads the database while its listener is gone, and caches again once it is back', async () => {
-    const user = await userWithPassword('old-password-1');
-    expect((await credits(b, user)).statusCode).toBe(200);
-    // Both processes' listening connections are cut, as a restart of Postgres or a network drop would.
-    await queryRows(
-      a.app.deps.database.db,
-      sql`select pg_terminate_backend(pid) from pg_stat_activity
+    async function userWithPassword(password: string) {
+      const user = await createUser(a);
+      await a.app.deps.database.db
+        .update(users)
+        .set({ passwordHash: await hashPassword(password) })
+        .where(sql`${users.id} = ${user.id}`);
+      return user;
+    }
+
+    it('ends on B a session cached there when the password is changed through A', async () => {
+      const user = await userWithPassword('old-password-1');
+      expect((await credits(b, user)).statusCode).toBe(200);
+      expect(b.app.deps.sessionUsers.active).toBe(true);
+      const changed = await a.app.inject({
+        method: 'PUT',
+        url: '/api/v1/users/change-password',
+        headers: user.auth,
+        payload: { currentPassword: 'old-password-1', newPassword: 'new-password-2' },
+      });
+      expect(changed.statusCode).toBe(200);
+      expect((await credits(a, user)).statusCode).toBe(401);
+      await refusedSoon(b, user);
+      const fresh = { auth: { authorization: `Bearer ${changed.json().token}` } };
+      expect((await credits(b, fresh)).statusCode).toBe(200);
+    });
+
+    it('reads the database while its listener is gone, and caches again once it is back', async () => {
+      const user = await userWithPassword('old-password-1');
+      expect((await credits(b, user)).statusCode).toBe(200);
+      // Both processes' listening connections are cut, as a restart of Postgres or a network drop would.
+      await queryRows(
+        a.app.deps.database.db,
+        sql`select pg_terminate_backend(pid) from pg_stat_activity
           where application_name = 'altwise-api-listen' and datname = current_database()`,
-    );
-    await waitFor(async () => !b.app.deps.sessionUsers.active, REVOKED_WITHIN_MS, 10);
-    // B hears nothing of this change (or is just back, with an empty cache), yet refuses the old
-    // token at once: it reads the row.
-    await queryRows(
-      a.app.deps.database.db,
-      sql`update users set session_version = session_version + 1 where id = ${user.id}`,
-    );
-    expect((await credits(b, user)).statusCode).toBe(401);
-    await waitFor(async () => b.app.deps.sessionUsers.active, 10_000, 50);
-    const again = await createUser(a);
-    expect((await credits(b, again)).statusCode).toBe(200);
-    await queryRows(a.app.deps.database.db, sql`delete from users where id = ${again.id}`);
-    await refusedSoon(b, again);
+      );
+      await waitFor(async () => !b.app.deps.sessionUsers.active, REVOKED_WITHIN_MS, 10);
+      // B hears nothing of this change (or is just back, with an empty cache), yet refuses the old
+      // token at once: it reads the row.
+      await queryRows(
+        a.app.deps.database.db,
+        sql`update users set session_version = session_version + 1 where id = ${user.id}`,
+      );
+      expect((await credits(b, user)).statusCode).toBe(401);
+      await waitFor(async () => b.app.deps.sessionUsers.active, 10_000, 50);
+      const again = await createUser(a);
+      expect((await credits(b, again)).statusCode).toBe(200);
+      await queryRows(a.app.deps.database.db, sql`delete from users where id = ${again.id}`);
+      await refusedSoon(b, again);
+    });
   });
-});

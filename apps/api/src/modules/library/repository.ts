@@ -222,7 +222,7 @@ function listingSizeSql(filter: LibraryFilter): SQL {
  * walk to the page's first key and a keyset seek. Each direction is a branch gated on the counts, so
  * at most one runs, and none when the page is past the end or `deep` (its skip from the nearer end is
  * `maxSkip` or more: the caller then takes the boundary-key path). Always one row with the total and
- * `deep` (the image columns null) when no image comes back; `oldest` rows are oldest first.
+ * `deep` (the image columns null) when no image comes back; rows newest first.
  */
 export function prepareLibraryPage(db: Database, filter: LibraryFilter, maxSkip: number, name: string) {
   if (!Number.isSafeInteger(maxSkip) || maxSkip < 0)
@@ -238,7 +238,7 @@ export function prepareLibraryPage(db: Database, filter: LibraryFilter, maxSkip:
     // The gate is a one-time filter: when it is false the seek never starts. The walk to the first
     // key carries it too: Postgres runs that InitPlan even for a seek that never starts (seen in
     // EXPLAIN ANALYZE: a half-listing walk for a deep page), and then it reads no index entry.
-    return sql`(select ${sql.raw(String(from === 'oldest'))} as oldest, ${id}, ${libraryImages.src},
+    return sql`(select ${createdAt}, ${id}, ${libraryImages.src},
         ${libraryImages.altText}, ${libraryImages.confidence}, ${libraryImages.needsReview}, ${libraryImages.reasons}
       from ${libraryImages}
       where (select plan.reads and ${gate} from plan) and ${where}
@@ -264,20 +264,24 @@ export function prepareLibraryPage(db: Database, filter: LibraryFilter, maxSkip:
       ${branch('oldest', sql`(select plan.oldest_limit from plan)`)}
     ) as page on true) as library_page`;
   const column = (name: string) => sql.raw(`library_page.${name}`);
-  return db
-    .select({
-      total: sql<number>`${column('total')}`.mapWith(Number),
-      deep: sql<boolean>`${column('deep')}`,
-      oldest: sql<boolean | null>`${column('oldest')}`,
-      id: sql<string | null>`${column('id')}`,
-      src: sql<string | null>`${column('src')}`,
-      altText: sql<string | null>`${column('alt_text')}`,
-      confidence: sql<number | null>`${column('confidence')}`.mapWith(libraryImages.confidence),
-      needsReview: sql<boolean | null>`${column('needs_review')}`,
-      reasons: sql<LibraryImage['reasons']>`${column('reasons')}`.mapWith(libraryImages.reasons),
-    })
-    .from(statement)
-    .prepare(name);
+  return (
+    db
+      .select({
+        total: sql<number>`${column('total')}`.mapWith(Number),
+        deep: sql<boolean>`${column('deep')}`,
+        id: sql<string | null>`${column('id')}`,
+        src: sql<string | null>`${column('src')}`,
+        altText: sql<string | null>`${column('alt_text')}`,
+        confidence: sql<number | null>`${column('confidence')}`.mapWith(libraryImages.confidence),
+        needsReview: sql<boolean | null>`${column('needs_review')}`,
+        reasons: sql<LibraryImage['reasons']>`${column('reasons')}`.mapWith(libraryImages.reasons),
+      })
+      .from(statement)
+      // Newest first whichever branch read the page: SQL promises no order without ORDER BY (at most
+      // `limit` rows are sorted here).
+      .orderBy(sql`${column('created_at')} desc nulls last, ${column('id')} desc nulls last`)
+      .prepare(name)
+  );
 }
 
 /** A listing's shallow-page statement, as prepareLibraryPage builds it. */
@@ -309,7 +313,6 @@ export async function readLibraryPage(
       reasons: row.reasons,
     });
   }
-  if (first.oldest) rows.reverse();
   return { total: first.total, deep: first.deep, rows };
 }
 

@@ -77,6 +77,22 @@ async function main() {
     }
 
     const pages = imagesPerAccount / pageSize;
+    // What the load reads is a real answer: a full page of the account's own images and its total.
+    const probe = users[0];
+    if (probe) {
+      const res = await fetch(`${cluster.apiUrl}/api/v1/images/altText?page=${pages}&pageSize=${pageSize}`, {
+        headers: probe.headers,
+      });
+      const images = (await res.json()) as { alt_text?: string }[];
+      const total = Number(res.headers.get('x-total-count'));
+      if (
+        res.status !== 200 ||
+        images.length !== pageSize ||
+        !images[0]?.alt_text ||
+        total !== imagesPerAccount
+      )
+        throw new Error(`the library page answered ${res.status}, ${images.length} images, total ${total}`);
+    }
     // Each connection repeats: a random account's library page (a random page of 25), then that
     // account's credits. autocannon's own histogram has no p95, so latencies are kept here.
     const load = (seconds: number) =>

@@ -63,7 +63,7 @@ import { createWebhooksService, type WebhooksService } from './modules/webhooks/
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorHandlerPlugin, sendFrameworkError } from './plugins/error-handler.ts';
-import { logRequests } from './plugins/request-log.ts';
+import { OneLineRequestLog } from './plugins/request-log.ts';
 import { securityPlugin } from './plugins/security.ts';
 import { webPlugin } from './plugins/web.ts';
 import { createStorage } from './storage/create-storage.ts';
@@ -178,10 +178,8 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
     // A malformed URL (bad percent-encoding) is refused by the router itself: same error shape.
     frameworkErrors: sendFrameworkError,
-    // One log line per request, when it ends (logRequests), instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new OneLineRequestLog(),
   });
-  logRequests(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

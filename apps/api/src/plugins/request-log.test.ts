@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { logRequests } from './request-log.ts';
+import { OneLineRequestLog } from './request-log.ts';
 
 describe('request log', () => {
   it('writes one line per request, when it ends, with method, URL, status and time', async () => {
@@ -12,8 +12,7 @@ describe('request log', () => {
         callback();
       },
     });
-    const app = Fastify({ logger: { level: 'info', stream }, disableRequestLogging: true });
-    logRequests(app);
+    const app = Fastify({ logger: { level: 'info', stream }, logController: new OneLineRequestLog() });
     app.get('/things', async (_request, reply) => reply.code(204).send());
     try {
       const response = await app.inject({

@@ -69,6 +69,17 @@ export const libraryCounts = pgTable('library_counts', {
    * a page's cached boundary keys are valid only for the version they were read at (ADR 032).
    */
   version: bigint('version', { mode: 'number' }).notNull().default(0),
+  /**
+   * An upper bound of the user's newest created_at (the greatest ever counted; a delete leaves it):
+   * a row inserted after it lands at the newest end of every listing (ADR 040 addendum).
+   */
+  newestAt: timestamp('newest_at', { withTimezone: true }),
+  /**
+   * Goes up with every change that is not such an append (an insert at or before newest_at, any
+   * delete, a flag set or cleared, a row moved in the order): while it stays, cached boundary keys
+   * are still right, each as many rows further from the newest end as the listing has grown.
+   */
+  reorderVersion: bigint('reorder_version', { mode: 'number' }).notNull().default(0),
 });
 
 export type LibraryImage = typeof libraryImages.$inferSelect;

@@ -100,20 +100,21 @@ export async function findLibraryImageOf(
   return row;
 }
 
+/** What the triggers keep for a user's library (ADR 032, ADR 040's addendum). */
+export type LibraryCounts = { images: number; needsReview: number; version: number; reorderVersion: number };
+
 /** The counts the triggers keep for a user's library (ADR 032); zeros when the user has none. */
-export async function readLibraryCounts(
-  db: DbExecutor,
-  userId: string,
-): Promise<{ images: number; needsReview: number; version: number }> {
+export async function readLibraryCounts(db: DbExecutor, userId: string): Promise<LibraryCounts> {
   const [row] = await db
     .select({
       images: libraryCounts.images,
       needsReview: libraryCounts.needsReview,
       version: libraryCounts.version,
+      reorderVersion: libraryCounts.reorderVersion,
     })
     .from(libraryCounts)
     .where(eq(libraryCounts.userId, userId));
-  return row ?? { images: 0, needsReview: 0, version: 0 };
+  return row ?? { images: 0, needsReview: 0, version: 0, reorderVersion: 0 };
 }
 
 /** A position in the newest-first order: created_at as Postgres prints it (to the microsecond), and id. */

@@ -29,6 +29,26 @@ const BOUNDARY_STEP = 1000;
 /** Listings whose boundary keys a process keeps (each ~100 keys at 100,000 images); oldest dropped. */
 const MAX_CACHED_LISTINGS = 1000;
 
+/** A listing's boundary keys, newest first (keys[j] was the row at j·BOUNDARY_STEP), as read. */
+type BoundaryKeys = { keys: LibraryKey[]; total: number; reorderVersion: number };
+
+/**
+ * The nearest boundary key at or before `offset` in a listing of `total` rows that has only grown
+ * at its newest end since the keys were read (by `total − keys.total` rows, each key as many rows
+ * further down); none for a page among the rows added since.
+ */
+function startBefore(
+  { keys, total: keysTotal }: BoundaryKeys,
+  offset: number,
+  total: number,
+): { key: LibraryKey; position: number } | undefined {
+  const added = total - keysTotal;
+  if (offset < added) return undefined;
+  const index = Math.min(Math.floor((offset - added) / BOUNDARY_STEP), keys.length - 1);
+  const key = keys[index];
+  return key && { key, position: index * BOUNDARY_STEP + added };
+}
+
 const imageNotFound = () => notFound('There is no such image in your library.');
 
 function toRecord(row: ListedLibraryImage): LibraryImageRecord {
@@ -120,8 +140,12 @@ export function createLibraryService(deps: {
   logger: FastifyBaseLogger;
 }) {
   const { db, deleteFile, logger } = deps;
-  /** Per listing (user and filter), the keys of every BOUNDARY_STEP-th row at one version (ADR 032). */
-  const boundaries = new Map<string, { version: number; keys?: LibraryKey[] }>();
+  /**
+   * Per listing (user and filter): the version its last deep page saw, and the keys of every
+   * BOUNDARY_STEP-th row with the listing's total and reorderVersion when they were read (ADR 032,
+   * ADR 040's addendum).
+   */
+  const boundaries = new Map<string, { version: number; keys?: BoundaryKeys }>();
   /** Per filter, the one statement that answers a shallow page (ADR 040), built once. */
   const pageStatements: Record<'all' | 'review' | 'reviewed', LibraryPageStatement> = {
     all: prepareLibraryPage(db, {}, BOUNDARY_STEP, 'library_page_all'),
@@ -155,8 +179,8 @@ export function createLibraryService(deps: {
       const shallow = await readLibraryPage(pageStatementOf(filter), userId, { offset, limit });
       if (!shallow.deep) return { images: shallow.rows.map(toRecord), total: shallow.total };
       // A deep page: the total comes from the counts the triggers keep; the page starts from the
-      // nearest cached boundary key, valid while the listing's version is the one it was read at
-      // (ADR 032). Counts, boundaries and page share one snapshot.
+      // nearest cached boundary key (ADR 032), still right after rows were only appended at the newest
+      // end (ADR 040's addendum). Counts, boundaries and page share one snapshot.
       const { rows, total } = await db.transaction(
         async (tx) => {
           const counts = await readLibraryCounts(tx, userId);
@@ -165,29 +189,33 @@ export function createLibraryService(deps: {
           let start: { key: LibraryKey; position: number } | undefined;
           if (skip >= BOUNDARY_STEP && offset < total) {
             const cacheKey = `${userId}:${filter.needsReview ?? 'all'}`;
-            let cached = boundaries.get(cacheKey);
-            if (cached?.version !== counts.version) {
-              // The first deep page at a new version walks from the nearer end (at most half the
-              // index); the keys are read only when a second one asks at the same version, so a
-              // listing a batch is writing to does not pay a whole walk per page.
-              cached = { version: counts.version };
-            } else if (!cached.keys) {
-              cached = {
-                version: counts.version,
+            const cached = boundaries.get(cacheKey);
+            // Keys survive appends: reorderVersion unchanged means every change since they were read
+            // added rows newer than all of them, so each is `total − keys.total` rows further down.
+            let keys =
+              cached?.keys &&
+              cached.keys.reorderVersion === counts.reorderVersion &&
+              cached.keys.total <= total
+                ? cached.keys
+                : undefined;
+            start = keys && startBefore(keys, offset, total);
+            if (!start && cached?.version === counts.version) {
+              // The keys are read only when a second deep page they cannot serve asks at the same
+              // version; the first walks from the nearer end (at most half the index), so a listing
+              // a batch keeps reordering does not pay a whole walk per page.
+              keys = {
                 keys: await readLibraryBoundaries(tx, userId, filter, BOUNDARY_STEP),
+                total,
+                reorderVersion: counts.reorderVersion,
               };
+              start = startBefore(keys, offset, total);
             }
             boundaries.delete(cacheKey);
             if (boundaries.size >= MAX_CACHED_LISTINGS) {
               const oldest = boundaries.keys().next().value;
               if (oldest !== undefined) boundaries.delete(oldest);
             }
-            boundaries.set(cacheKey, cached);
-            if (cached.keys) {
-              const index = Math.min(Math.floor(offset / BOUNDARY_STEP), cached.keys.length - 1);
-              const key = cached.keys[index];
-              if (key) start = { key, position: index * BOUNDARY_STEP };
-            }
+            boundaries.set(cacheKey, { version: counts.version, keys });
           }
           return {
             rows: await listLibraryImagesPage(tx, userId, { offset, limit, total, start }, filter),

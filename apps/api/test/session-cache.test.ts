@@ -128,3 +128,18 @@ if (process.env.TEST_DATABASE_URL)
       await refusedSoon(b, again);
     });
   });
+
+describe('a database failure while authenticating', () => {
+  it('answers 500 with the request id, not 401: the caller is not signed out by an outage', async () => {
+    const own = await buildTestApp();
+    try {
+      const user = await createUser(own);
+      await own.app.deps.database.close();
+      const response = await credits(own, user);
+      expect(response.statusCode).toBe(500);
+      expect(response.json()).toMatchObject({ code: 'INTERNAL_ERROR' });
+    } finally {
+      await own.cleanup();
+    }
+  });
+});

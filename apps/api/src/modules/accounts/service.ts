@@ -9,6 +9,7 @@ import type { Database, Transaction } from '../../db/client.ts';
 import type { AccountTokenPurpose } from '../../db/tables/account-tokens.ts';
 import type { User } from '../../db/tables/users.ts';
 import { AppError, badRequest, conflict, notFound, unauthorized } from '../../errors.ts';
+import { isUuid } from '../../lib/ids.ts';
 import { getContentHistory } from '../content/service.ts';
 import { getCreditsSpent, grantCredits, SIGNUP_BONUS_REFERENCE } from '../credits/service.ts';
 import type { MailService } from '../mail/service.ts';
@@ -193,8 +194,9 @@ export function createAccountsService(deps: {
     /** For `requireUser`: null unless the token is valid and its session has not been revoked. */
     async authenticate(token: string): Promise<AuthUser | null> {
       const claims = await sessions.verify(token);
-      if (!claims) return null;
-      const user = await sessionUsers.find(claims.userId, readSessionUser).catch(() => undefined);
+      if (!claims || !isUuid(claims.userId)) return null;
+      // A database failure is not a signed-out caller: it answers 500, and the browser keeps its token.
+      const user = await sessionUsers.find(claims.userId, readSessionUser);
       if (!user || user.sessionVersion !== claims.sessionVersion) return null;
       return { id: user.id, email: user.email };
     },

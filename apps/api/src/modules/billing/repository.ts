@@ -5,8 +5,7 @@ import { type Payment, payments } from '../../db/tables/payments.ts';
 import { type Subscription, subscriptions } from '../../db/tables/subscriptions.ts';
 import { users } from '../../db/tables/users.ts';
 import { webhookEvents } from '../../db/tables/webhook-events.ts';
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../../lib/ids.ts';
 
 export async function findBuyer(db: DbExecutor, userId: string) {
   const [row] = await db
@@ -41,7 +40,7 @@ export async function findCheckoutSession(
   id: string,
   lock = false,
 ): Promise<CheckoutSession | null> {
-  if (!uuidPattern.test(id)) return null;
+  if (!isUuid(id)) return null;
   const query = db.select().from(checkoutSessions).where(eq(checkoutSessions.id, id)).limit(1);
   const [row] = lock ? await query.for('update') : await query;
   return row ?? null;
@@ -52,7 +51,7 @@ export async function findCheckoutSession(
  * number of concurrent attempts exactly one gets the row. Null when it is paid or being paid.
  */
 export async function claimCheckoutSession(db: DbExecutor, id: string): Promise<CheckoutSession | null> {
-  if (!uuidPattern.test(id)) return null;
+  if (!isUuid(id)) return null;
   const [row] = await db
     .update(checkoutSessions)
     .set({ status: 'paying', updatedAt: new Date() })

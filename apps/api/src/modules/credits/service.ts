@@ -3,6 +3,7 @@ import { messages } from '@altwise/contracts/messages';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, DbExecutor, Transaction } from '../../db/client.ts';
 import { insufficientCredits, notFound } from '../../errors.ts';
+import { isUuid } from '../../lib/ids.ts';
 import {
   addToCreditBalance,
   addToReservationRefunded,
@@ -33,8 +34,6 @@ export type CreditReason = 'grant' | 'purchase' | 'renewal' | 'spend' | 'refund'
 export const SIGNUP_BONUS_REFERENCE = 'signup-bonus';
 
 export type CreditChange = { applied: boolean; balance: number };
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function assertPositiveWhole(name: string, amount: number) {
   if (!Number.isInteger(amount) || amount <= 0)
@@ -204,7 +203,7 @@ export async function refundReservation(
 ): Promise<Refund> {
   assertPositiveWhole('refundReservation', amount);
   const reservationMissing = () => notFound('No such credit reservation for this account.');
-  if (!uuidPattern.test(reservationId)) throw reservationMissing();
+  if (!isUuid(reservationId)) throw reservationMissing();
   // Same lock order as reserveCredits (user row, then reservation): no deadlock between the two.
   const current = await lockCreditBalance(tx, userId);
   if (current === null) throw new Error(`refundReservation: no user ${userId}`);

@@ -24,8 +24,20 @@ import { buildTestApp, type TestApp } from './helper.ts';
  * ADR 032: the library's totals come from library_counts, which triggers keep exact whatever writes
  * the rows; a page is read from the nearer end of the listing by an index skip and a keyset seek, and
  * must be exactly the rows an OFFSET over the newest-first order would give. ADR 040: a shallow page
- * (and its total) comes from one statement, a deep one from the boundary-key path.
+ * (and its total) comes from one statement, a deep one from the boundary-key path; its addendum: the
+ * cached keys stay in use while rows are only added at the newest end.
  */
+// The service's reads, watched (and run unchanged): whether a deep page started from a boundary key
+// or walked from the nearer end, and when the keys were read.
+vi.mock('../src/modules/library/repository.ts', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../src/modules/library/repository.ts')>();
+  return {
+    ...actual,
+    listLibraryImagesPage: vi.fn(actual.listLibraryImagesPage),
+    readLibraryBoundaries: vi.fn(actual.readLibraryBoundaries),
+  };
+});
+
 const fixture = (name: string) => readFile(path.resolve(import.meta.dirname, 'fixtures/images', name));
 
 let t: TestApp;
@@ -330,6 +342,143 @@ describe('a page of the library', () => {
     await expectPagesAsOffset();
     await seed(5000, 40);
     await expectPagesAsOffset();
+  });
+
+  it('keeps its boundary keys while rows are only added at the newest end, and drops them after any other change', async () => {
+    const user = await createUser(t);
+    // 3,100 rows, 20 per timestamp, two in three flagged: both listings have deep pages.
+    await db().execute(sql`insert into library_images (user_id, src, alt_text, needs_review, created_at)
+      select ${user.id}, 'https://example.com/' || n || '.jpg', 'Photo ' || n, n % 3 <> 0,
+             timestamptz '2026-01-01 00:00:00+00' + ((n / 20) || ' seconds')::interval
+      from generate_series(1, 3100) as n`);
+    const listings = [
+      { query: '', flag: sql`` },
+      { query: '&needsReview=true', flag: sql` and needs_review` },
+    ] as const;
+    const pageReads = vi.mocked(listLibraryImagesPage);
+    const boundaryReads = vi.mocked(readLibraryBoundaries);
+    /**
+     * A page through the API, checked (rows and total) against OFFSET over the whole listing; answers
+     * whether the service started it from a boundary key fewer than 1,000 entries before it.
+     */
+    const readPage = async (listing: (typeof listings)[number], offset: number, limit = 25) => {
+      pageReads.mockClear();
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/images/altText?page=${offset / limit + 1}&pageSize=${limit}${listing.query}`,
+        headers: user.auth,
+      });
+      const naive = await queryRows<{ id: string; total: number }>(
+        db(),
+        sql`select id, (count(*) over ())::int as total from library_images where user_id = ${user.id}${listing.flag}
+            order by created_at desc, id desc limit ${limit} offset ${offset}`,
+      );
+      const label = `offset ${offset}${listing.query}`;
+      expect(
+        (response.json() as { id: string }[]).map((row) => row.id),
+        label,
+      ).toEqual(naive.map((row) => row.id));
+      expect(response.headers['x-total-count'], label).toBe(String(naive[0]?.total));
+      expect(pageReads, label).toHaveBeenCalledTimes(1);
+      const start = pageReads.mock.calls[0]?.[2].start;
+      return start && start.position <= offset && offset - start.position < 1000 ? 'key' : 'walk';
+    };
+    const total = async (listing: (typeof listings)[number]) =>
+      (
+        await queryRows<{ total: number }>(
+          db(),
+          sql`select count(*)::int as total from library_images where user_id = ${user.id}${listing.flag}`,
+        )
+      )[0]?.total ?? 0;
+    const middle = async (listing: (typeof listings)[number]) => Math.floor((await total(listing)) / 50) * 25;
+    /** The first deep page at a new version walks, the second reads the keys and starts from one. */
+    const expectKeysReadAgain = async (what: string) => {
+      for (const listing of listings) {
+        boundaryReads.mockClear();
+        expect(await readPage(listing, await middle(listing)), `${what}${listing.query}`).toBe('walk');
+        expect(await readPage(listing, await middle(listing)), `${what}${listing.query}`).toBe('key');
+        expect(boundaryReads, `${what}${listing.query}`).toHaveBeenCalledTimes(1);
+      }
+    };
+    await expectKeysReadAgain('first deep pages');
+
+    // Rows added newer than all (one statement's rows share a timestamp): every deep page still starts
+    // from a key, the keys are not read again, and the answers are OFFSET's.
+    let second = 0;
+    boundaryReads.mockClear();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.boolean(), { minLength: 1, maxLength: 40 }),
+        fc.constantFrom(25, 50),
+        fc.nat(),
+        async (flags, limit, pick) => {
+          second += 1;
+          await db()
+            .insert(libraryImages)
+            .values(
+              flags.map((flagged, i) => ({
+                userId: user.id,
+                src: `https://example.com/new-${second}-${i}.jpg`,
+                altText: `New ${second}-${i}`,
+                needsReview: flagged,
+                createdAt: new Date(Date.UTC(2026, 1, 1, 0, 0, second)),
+              })),
+            );
+          for (const listing of listings) {
+            // Any deep page: 1,000 or more rows from either end.
+            const first = Math.ceil(1000 / limit);
+            const last = Math.floor(((await total(listing)) - limit - 1000) / limit);
+            const offset = (first + (pick % (last - first + 1))) * limit;
+            expect(await readPage(listing, offset, limit)).toBe('key');
+          }
+        },
+      ),
+      { numRuns: 12 },
+    );
+    expect(boundaryReads).not.toHaveBeenCalled();
+
+    // Writers landing rows at once (each its own transaction, created_at = its start): whichever
+    // commits after a newer one is not an append; the pages stay OFFSET's either way.
+    await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        db().transaction((tx) =>
+          addLibraryImages(tx, user.id, [
+            {
+              src: `https://example.com/at-once-${i}.jpg`,
+              altText: `At once ${i}`,
+              needsReview: i % 2 === 0,
+            },
+          ]),
+        ),
+      ),
+    );
+    for (const listing of listings) await readPage(listing, await middle(listing));
+
+    // An insert older than the newest row (an import with its own timestamps).
+    await db().execute(sql`insert into library_images (user_id, src, alt_text, needs_review, created_at)
+      values (${user.id}, 'https://example.com/old.jpg', 'Old', true, timestamptz '2026-01-01 00:01:00+00')`);
+    await expectKeysReadAgain('after an older insert');
+    // A delete.
+    await db().execute(sql`delete from library_images
+      where id in (select id from library_images where user_id = ${user.id} order by created_at, id offset 1500 limit 3)`);
+    await expectKeysReadAgain('after a delete');
+    // An approve (the flag clears: the row leaves the needs-review listing).
+    const [flagged] = await queryRows<{ id: string }>(
+      db(),
+      sql`select id from library_images where user_id = ${user.id} and needs_review order by created_at limit 1 offset 700`,
+    );
+    const approved = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/images/altText/${flagged?.id}/approve`,
+      headers: user.auth,
+    });
+    expect(approved.statusCode).toBe(200);
+    await expectKeysReadAgain('after an approve');
+    // And rows added after all of them are an append again.
+    await addLibraryImages(db(), user.id, [
+      { src: 'https://example.com/last.jpg', altText: 'Last', needsReview: true },
+    ]);
+    for (const listing of listings) expect(await readPage(listing, await middle(listing))).toBe('key');
   });
 
   it('is one statement up to the deep threshold from either end, and the boundary-key path past it', async () => {

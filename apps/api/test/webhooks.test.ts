@@ -53,6 +53,12 @@ beforeAll(async () => {
       setTimeout(() => res.writeHead(200).end('late'), 2_500);
       return;
     }
+    if (url === '/audits') {
+      // Answered after half a second (within the 1 s limit): the delivery stays pending meanwhile,
+      // however fast the queue picks it up.
+      setTimeout(() => res.writeHead(200).end('ok'), 500);
+      return;
+    }
     if (url === '/redirect') return void res.writeHead(302, { location: `${base}/redirect-target` }).end();
     res.writeHead(200).end('ok');
   });

@@ -474,6 +474,27 @@ describe('a page of the library', () => {
     });
     expect(approved.statusCode).toBe(200);
     await expectKeysReadAgain('after an approve');
+    // A batch landing images one by one right after a reorder: the first deep page walks, the next
+    // one (after an append) reads the keys, and later ones (after more appends) start from them.
+    await db().execute(sql`delete from library_images
+      where id in (select id from library_images where user_id = ${user.id} order by created_at, id offset 900 limit 1)`);
+    for (const listing of listings) {
+      boundaryReads.mockClear();
+      const land = (n: number) =>
+        addLibraryImages(db(), user.id, [
+          {
+            src: `https://example.com/landing-${listing.query}-${n}.jpg`,
+            altText: `Landing ${n}`,
+            needsReview: true,
+          },
+        ]);
+      expect(await readPage(listing, await middle(listing)), `landing${listing.query}`).toBe('walk');
+      await land(1);
+      expect(await readPage(listing, await middle(listing)), `landing${listing.query}`).toBe('key');
+      await land(2);
+      expect(await readPage(listing, await middle(listing)), `landing${listing.query}`).toBe('key');
+      expect(boundaryReads, `landing${listing.query}`).toHaveBeenCalledTimes(1);
+    }
     // And rows added after all of them are an append again.
     await addLibraryImages(db(), user.id, [
       { src: 'https://example.com/last.jpg', altText: 'Last', needsReview: true },

@@ -141,11 +141,11 @@ export function createLibraryService(deps: {
 }) {
   const { db, deleteFile, logger } = deps;
   /**
-   * Per listing (user and filter): the version its last deep page saw, and the keys of every
-   * BOUNDARY_STEP-th row with the listing's total and reorderVersion when they were read (ADR 032,
-   * ADR 040's addendum).
+   * Per listing (user and filter): the version and reorderVersion its last deep page saw, and the
+   * keys of every BOUNDARY_STEP-th row with the listing's total and reorderVersion when they were
+   * read (ADR 032, ADR 040's addendum).
    */
-  const boundaries = new Map<string, { version: number; keys?: BoundaryKeys }>();
+  const boundaries = new Map<string, { version: number; reorderVersion: number; keys?: BoundaryKeys }>();
   /** Per filter, the one statement that answers a shallow page (ADR 040), built once. */
   const pageStatements: Record<'all' | 'review' | 'reviewed', LibraryPageStatement> = {
     all: prepareLibraryPage(db, {}, BOUNDARY_STEP, 'library_page_all'),
@@ -199,10 +199,16 @@ export function createLibraryService(deps: {
                 ? cached.keys
                 : undefined;
             start = keys && startBefore(keys, offset, total);
-            if (!start && cached?.version === counts.version) {
-              // The keys are read only when a second deep page they cannot serve asks at the same
-              // version; the first walks from the nearer end (at most half the index), so a listing
-              // a batch keeps reordering does not pay a whole walk per page.
+            if (
+              !start &&
+              cached &&
+              (cached.version === counts.version || cached.reorderVersion === counts.reorderVersion)
+            ) {
+              // The keys are read only when a second deep page they cannot serve asks with nothing
+              // but appends since the first (at the same version, or the same reorderVersion: keys
+              // read now stay valid while a batch lands images); the first walks from the nearer end
+              // (at most half the index), so a listing that keeps being reordered (deletes, review
+              // flags) does not pay a whole walk per page.
               keys = {
                 keys: await readLibraryBoundaries(tx, userId, filter, BOUNDARY_STEP),
                 total,
@@ -215,7 +221,11 @@ export function createLibraryService(deps: {
               const oldest = boundaries.keys().next().value;
               if (oldest !== undefined) boundaries.delete(oldest);
             }
-            boundaries.set(cacheKey, { version: counts.version, keys });
+            boundaries.set(cacheKey, {
+              version: counts.version,
+              reorderVersion: counts.reorderVersion,
+              keys,
+            });
           }
           return {
             rows: await listLibraryImagesPage(tx, userId, { offset, limit, total, start }, filter),

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { eq, sql } from 'drizzle-orm';
+import { eq, type SQL, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { queryRows } from '../src/db/client.ts';
@@ -9,11 +9,15 @@ import { users } from '../src/db/tables/users.ts';
 import type { AltTextReason } from '../src/engines/types.ts';
 import {
   type LibraryFilter,
+  type LibraryKeyPageStatement,
   type LibraryPageStatement,
   listLibraryImagesPage,
   prepareLibraryPage,
+  prepareLibraryPageFromKey,
   readLibraryBoundaries,
+  readLibraryCounts,
   readLibraryPage,
+  readLibraryPageFromKey,
 } from '../src/modules/library/repository.ts';
 import { addLibraryImages } from '../src/modules/library/service.ts';
 import { createUser, type TestUser } from './billing-helpers.ts';
@@ -28,12 +32,14 @@ import { buildTestApp, type TestApp } from './helper.ts';
  * cached keys stay in use while rows are only added at the newest end.
  */
 // The service's reads, watched (and run unchanged): whether a deep page started from a boundary key
-// or walked from the nearer end, and when the keys were read.
+// (in the transaction or in the one key-page statement) or walked from the nearer end, and when the
+// keys were read.
 vi.mock('../src/modules/library/repository.ts', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../src/modules/library/repository.ts')>();
   return {
     ...actual,
     listLibraryImagesPage: vi.fn(actual.listLibraryImagesPage),
+    readLibraryPageFromKey: vi.fn(actual.readLibraryPageFromKey),
     readLibraryBoundaries: vi.fn(actual.readLibraryBoundaries),
   };
 });
@@ -63,6 +69,17 @@ function pageStatement(filter: LibraryFilter, maxSkip: number) {
   if (!statement) {
     statement = prepareLibraryPage(db(), filter, maxSkip, `test_library_page_${key}`);
     statements.set(key, statement);
+  }
+  return statement;
+}
+/** The key-page statement, prepared once per filter. */
+const keyStatements = new Map<string, LibraryKeyPageStatement>();
+function keyPageStatement(filter: LibraryFilter) {
+  const key = `${filter.needsReview ?? 'all'}`;
+  let statement = keyStatements.get(key);
+  if (!statement) {
+    statement = prepareLibraryPageFromKey(db(), filter, `test_library_key_page_${key}`);
+    keyStatements.set(key, statement);
   }
   return statement;
 }
@@ -279,8 +296,18 @@ describe('a page of the library', () => {
           const skip = Math.min(offset, Math.max(0, total - offset - limit));
           const maxSkip = Math.max(0, skip + threshold);
           const deep = offset < total && skip >= maxSkip;
-          const shallow = await readLibraryPage(pageStatement(filter, maxSkip), user.id, { offset, limit });
+          const { version, reorderVersion, ...shallow } = await readLibraryPage(
+            pageStatement(filter, maxSkip),
+            user.id,
+            { offset, limit },
+          );
           expect(shallow).toEqual({ total, deep, rows: deep ? [] : page });
+          // The counts row's versions, in the same snapshot.
+          const counts = await readLibraryCounts(db(), user.id);
+          expect({ version, reorderVersion }).toEqual({
+            version: counts.version,
+            reorderVersion: counts.reorderVersion,
+          });
           // From the nearest boundary key (every `step`-th row), as a cached listing reads it.
           const keys = await readLibraryBoundaries(db(), user.id, filter, step);
           expect(keys).toHaveLength(Math.ceil(total / step));
@@ -289,6 +316,22 @@ describe('a page of the library', () => {
           const start = key ? { key, position: index * step } : undefined;
           const fromKey = await listLibraryImagesPage(db(), user.id, { offset, limit, total, start }, filter);
           expect(fromKey.map((row) => row.id)).toEqual(naive.map((row) => row.id));
+          // The same from the key in one statement (every field), while the counts' version is the
+          // one seen; nothing once it has moved on.
+          if (start && offset < total) {
+            const statement = keyPageStatement(filter);
+            expect(
+              await readLibraryPageFromKey(statement, user.id, { offset, limit, start, version }),
+            ).toEqual(page);
+            expect(
+              await readLibraryPageFromKey(statement, user.id, {
+                offset,
+                limit,
+                start,
+                version: version + 1,
+              }),
+            ).toBeUndefined();
+          }
         },
       ),
       { numRuns: 60 },
@@ -356,13 +399,16 @@ describe('a page of the library', () => {
       { query: '&needsReview=true', flag: sql` and needs_review` },
     ] as const;
     const pageReads = vi.mocked(listLibraryImagesPage);
+    const keyPageReads = vi.mocked(readLibraryPageFromKey);
     const boundaryReads = vi.mocked(readLibraryBoundaries);
     /**
      * A page through the API, checked (rows and total) against OFFSET over the whole listing; answers
-     * whether the service started it from a boundary key fewer than 1,000 entries before it.
+     * whether the service started it from a boundary key fewer than 1,000 entries before it (in the
+     * transaction or in the key-page statement, whichever read it: here nothing writes in between).
      */
     const readPage = async (listing: (typeof listings)[number], offset: number, limit = 25) => {
       pageReads.mockClear();
+      keyPageReads.mockClear();
       const response = await t.app.inject({
         method: 'GET',
         url: `/api/v1/images/altText?page=${offset / limit + 1}&pageSize=${limit}${listing.query}`,
@@ -379,8 +425,11 @@ describe('a page of the library', () => {
         label,
       ).toEqual(naive.map((row) => row.id));
       expect(response.headers['x-total-count'], label).toBe(String(naive[0]?.total));
-      expect(pageReads, label).toHaveBeenCalledTimes(1);
-      const start = pageReads.mock.calls[0]?.[2].start;
+      // One read of the page: the key-page statement (its gate held), or the transaction's.
+      expect(pageReads.mock.calls.length + keyPageReads.mock.calls.length, label).toBe(1);
+      if (keyPageReads.mock.calls.length === 1)
+        expect(await keyPageReads.mock.results[0]?.value, label).toBeDefined();
+      const start = (pageReads.mock.calls[0] ?? keyPageReads.mock.calls[0])?.[2].start;
       return start && start.position <= offset && offset - start.position < 1000 ? 'key' : 'walk';
     };
     const total = async (listing: (typeof listings)[number]) =>
@@ -536,6 +585,85 @@ describe('a page of the library', () => {
         ).toEqual(naive.map((row) => row.id));
         expect(transaction, `page ${page}`).toHaveBeenCalledTimes(deep ? 1 : 0);
       }
+    } finally {
+      transaction.mockRestore();
+    }
+  });
+
+  it('reads a deep page from a cached key in one more statement, without a transaction, unless a write lands in between', async () => {
+    const user = await createUser(t);
+    // 3,000 rows, 20 per timestamp, three in four flagged: both listings have deep pages at either end.
+    await db().execute(sql`insert into library_images (user_id, src, alt_text, needs_review, created_at)
+      select ${user.id}, 'https://example.com/' || n || '.jpg', 'Photo ' || n, n % 4 <> 0,
+             timestamptz '2026-01-01 00:00:00+00' + ((n / 20) || ' seconds')::interval
+      from generate_series(1, 3000) as n`);
+    const transaction = vi.spyOn(db(), 'transaction');
+    const keyPageReads = vi.mocked(readLibraryPageFromKey);
+    const pageReads = vi.mocked(listLibraryImagesPage);
+    /** A page through the API, rows and total checked against OFFSET; answers how it was read. */
+    const readPage = async (query: string, flag: SQL, offset: number, limit: number) => {
+      transaction.mockClear();
+      keyPageReads.mockClear();
+      pageReads.mockClear();
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/images/altText?page=${offset / limit + 1}&pageSize=${limit}${query}`,
+        headers: user.auth,
+      });
+      const naive = await queryRows<{ id: string; total: number }>(
+        db(),
+        sql`select id, (count(*) over ())::int as total from library_images where user_id = ${user.id}${flag}
+            order by created_at desc, id desc limit ${limit} offset ${offset}`,
+      );
+      const label = `offset ${offset} × ${limit}${query}`;
+      expect(
+        (response.json() as { id: string }[]).map((row) => row.id),
+        label,
+      ).toEqual(naive.map((row) => row.id));
+      expect(response.headers['x-total-count'], label).toBe(String(naive[0]?.total));
+      return {
+        transactions: transaction.mock.calls.length,
+        keyPage: await Promise.all(keyPageReads.mock.results.map((result) => result.value)),
+        transactionStart: pageReads.mock.calls[0]?.[2].start,
+      };
+    };
+    try {
+      for (const [query, flag, total] of [
+        ['', sql``, 3000],
+        ['&needsReview=true', sql` and needs_review`, 2250],
+      ] as const) {
+        // The first deep page walks from the nearer end, the second reads the keys: transactions.
+        for (let i = 0; i < 2; i++)
+          expect(await readPage(query, flag, 1000, 25)).toMatchObject({ transactions: 1, keyPage: [] });
+        // Then any deep page, nearer the newest or the oldest end: from a key, no transaction.
+        for (const [offset, limit] of [
+          [1000, 25],
+          [total - 1025, 25],
+          [Math.floor(total / 100) * 50, 50],
+        ] as const) {
+          const read = await readPage(query, flag, offset, limit);
+          expect(read.transactions, `${offset}${query}`).toBe(0);
+          expect(read.keyPage, `${offset}${query}`).toEqual([expect.any(Array)]);
+        }
+      }
+      // A row lands between the two statements: the version moved, so the key-page statement reads
+      // nothing and the transaction answers (from the keys still: the write was an append).
+      const actual = await vi.importActual<typeof import('../src/modules/library/repository.ts')>(
+        '../src/modules/library/repository.ts',
+      );
+      keyPageReads.mockImplementationOnce(async (...args) => {
+        await addLibraryImages(db(), user.id, [
+          { src: 'https://example.com/between.jpg', altText: 'Between' },
+        ]);
+        return actual.readLibraryPageFromKey(...args);
+      });
+      const fallback = await readPage('', sql``, 1500, 25);
+      expect(fallback).toMatchObject({ transactions: 1, keyPage: [undefined] });
+      expect(fallback.transactionStart).toBeDefined();
+      expect(await readPage('', sql``, 1500, 25)).toMatchObject({
+        transactions: 0,
+        keyPage: [expect.any(Array)],
+      });
     } finally {
       transaction.mockRestore();
     }

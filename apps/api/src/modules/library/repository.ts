@@ -222,8 +222,9 @@ function listingSizeSql(filter: LibraryFilter): SQL {
  * the page as listLibraryImagesPage reads it without a boundary key: from the nearer end, an index-only
  * walk to the page's first key and a keyset seek. Each direction is a branch gated on the counts, so
  * at most one runs, and none when the page is past the end or `deep` (its skip from the nearer end is
- * `maxSkip` or more: the caller then takes the boundary-key path). Always one row with the total and
- * `deep` (the image columns null) when no image comes back; rows newest first.
+ * `maxSkip` or more: the caller then takes the boundary-key path). Always one row with the total,
+ * `deep` and the counts row's `version` and `reorder_version` (the image columns null) when no image
+ * comes back; rows newest first.
  */
 export function prepareLibraryPage(db: Database, filter: LibraryFilter, maxSkip: number, name: string) {
   if (!Number.isSafeInteger(maxSkip) || maxSkip < 0)
@@ -253,12 +254,14 @@ export function prepareLibraryPage(db: Database, filter: LibraryFilter, maxSkip:
       select total, ${offset} < total and ${limit} > 0 and skip < ${sql.raw(String(maxSkip))} as reads,
         ${offset} < total and skip >= ${sql.raw(String(maxSkip))} as deep,
         ${offset} > total - ${offset} - ${limit} as from_oldest, skip,
-        greatest(0, least(${limit}, total - ${offset})) as oldest_limit
-      from (select total, least(${offset}, greatest(0, total - ${offset} - ${limit})) as skip
-        from (select coalesce(${listingSizeSql(filter)}, 0)::int8 as total
+        greatest(0, least(${limit}, total - ${offset})) as oldest_limit, version, reorder_version
+      from (select total, least(${offset}, greatest(0, total - ${offset} - ${limit})) as skip, version, reorder_version
+        from (select coalesce(${listingSizeSql(filter)}, 0)::int8 as total,
+            coalesce(${libraryCounts.version}, 0) as version,
+            coalesce(${libraryCounts.reorderVersion}, 0) as reorder_version
           from (select) as one left join ${libraryCounts} on ${libraryCounts.userId} = ${sql.placeholder('userId')}
         ) as counts) as skips)
-    select plan.total, plan.deep, page.*
+    select plan.total, plan.deep, plan.version, plan.reorder_version, page.*
     from plan left join (
       ${branch('newest', limit)}
       union all
@@ -270,6 +273,8 @@ export function prepareLibraryPage(db: Database, filter: LibraryFilter, maxSkip:
       .select({
         total: sql<number>`${column('total')}`.mapWith(Number),
         deep: sql<boolean>`${column('deep')}`,
+        version: sql<number>`${column('version')}`.mapWith(Number),
+        reorderVersion: sql<number>`${column('reorder_version')}`.mapWith(Number),
         id: sql<string | null>`${column('id')}`,
         src: sql<string | null>`${column('src')}`,
         altText: sql<string | null>`${column('alt_text')}`,
@@ -288,20 +293,17 @@ export function prepareLibraryPage(db: Database, filter: LibraryFilter, maxSkip:
 /** A listing's shallow-page statement, as prepareLibraryPage builds it. */
 export type LibraryPageStatement = ReturnType<typeof prepareLibraryPage>;
 
-/**
- * One page through a prepared statement: the listing's total and, unless the page is deep, its rows
- * newest first (none past the end). A deep page comes back `deep`, without rows.
- */
-export async function readLibraryPage(
-  statement: LibraryPageStatement,
-  userId: string,
-  page: { offset: number; limit: number },
-): Promise<{ total: number; deep: boolean; rows: ListedLibraryImage[] }> {
-  // Beyond any count (an int4): past the end whatever the page number.
-  const offset = Math.min(page.offset, 2 ** 31);
-  const result = await statement.execute({ userId, offset, limit: page.limit });
-  const [first] = result;
-  if (!first) throw new Error('the library page statement answered no row');
+/** A statement's rows that carry an image (a left join's lone row of nulls carries none), as listed. */
+function listedRows(
+  result: {
+    id: string | null;
+    src: string | null;
+    altText: string | null;
+    confidence: number | null;
+    needsReview: boolean | null;
+    reasons: LibraryImage['reasons'];
+  }[],
+): ListedLibraryImage[] {
   const rows: ListedLibraryImage[] = [];
   for (const row of result) {
     if (row.id === null) continue;
@@ -314,7 +316,118 @@ export async function readLibraryPage(
       reasons: row.reasons,
     });
   }
-  return { total: first.total, deep: first.deep, rows };
+  return rows;
+}
+
+/**
+ * One page through a prepared statement: the listing's total, the counts row's `version` and
+ * `reorderVersion` in the same snapshot and, unless the page is deep, its rows newest first (none past
+ * the end). A deep page comes back `deep`, without rows.
+ */
+export async function readLibraryPage(
+  statement: LibraryPageStatement,
+  userId: string,
+  page: { offset: number; limit: number },
+): Promise<{
+  total: number;
+  deep: boolean;
+  version: number;
+  reorderVersion: number;
+  rows: ListedLibraryImage[];
+}> {
+  // Beyond any count (an int4): past the end whatever the page number.
+  const offset = Math.min(page.offset, 2 ** 31);
+  const result = await statement.execute({ userId, offset, limit: page.limit });
+  const [first] = result;
+  if (!first) throw new Error('the library page statement answered no row');
+  return {
+    total: first.total,
+    deep: first.deep,
+    version: first.version,
+    reorderVersion: first.reorderVersion,
+    rows: listedRows(result),
+  };
+}
+
+/**
+ * One listing's deep pages from a cached boundary key in one statement (ADR 040's second addendum),
+ * prepared once: its values are `userId`, the key (`at`, `keyId`), `skip` (entries from the key to
+ * the page, fewer than the boundary step), `limit` and the counts row's `version` the caller saw. The
+ * page is listLibraryImagesPage's read with `start`: an index-only walk of `skip` entries from the key
+ * to the page's first key, then a keyset seek of `limit` rows. Both are gated (a one-time filter, so
+ * no index entry is read otherwise) on library_counts.version still being `version`: then nothing that
+ * moves, adds or removes a row has committed since the caller read the total and chose the key. Always
+ * one row telling whether the gate held (the image columns null when no image comes back); rows newest
+ * first.
+ */
+export function prepareLibraryPageFromKey(db: Database, filter: LibraryFilter, name: string) {
+  const where = rowsOf(sql.placeholder('userId'), filter);
+  const { createdAt, id } = libraryImages;
+  const held = sql`(select gate.held from gate)`;
+  // The key is a subquery (an InitPlan, then an index condition) so that no plan sees its value: a
+  // plan made for a key near the oldest end (node-postgres's first executions are planned for their
+  // values) estimated ~1,000 rows after it and walked them by a bitmap scan and a sort of 2,000 rows.
+  const statement = sql`(with gate as (
+      select exists (select from ${libraryCounts} where ${libraryCounts.userId} = ${sql.placeholder('userId')}
+        and ${libraryCounts.version} = ${sql.placeholder('version')}::int8) as held)
+    select gate.held, page.*
+    from gate left join (
+      select ${createdAt}, ${id}, ${libraryImages.src}, ${libraryImages.altText}, ${libraryImages.confidence},
+        ${libraryImages.needsReview}, ${libraryImages.reasons}
+      from ${libraryImages}
+      where ${held} and ${where}
+        and (${createdAt}, ${id}) <= (
+          select ${createdAt}, ${id} from ${libraryImages}
+          where ${held} and ${where}
+            and (${createdAt}, ${id}) <= (select ${sql.placeholder('at')}::timestamptz, ${sql.placeholder('keyId')}::uuid)
+          order by ${createdAt} desc, ${id} desc offset ${sql.placeholder('skip')}::int8 limit 1)
+      order by ${createdAt} desc, ${id} desc limit ${sql.placeholder('limit')}::int8
+    ) as page on true) as library_page`;
+  const column = (name: string) => sql.raw(`library_page.${name}`);
+  return (
+    db
+      .select({
+        held: sql<boolean>`${column('held')}`,
+        id: sql<string | null>`${column('id')}`,
+        src: sql<string | null>`${column('src')}`,
+        altText: sql<string | null>`${column('alt_text')}`,
+        confidence: sql<number | null>`${column('confidence')}`.mapWith(libraryImages.confidence),
+        needsReview: sql<boolean | null>`${column('needs_review')}`,
+        reasons: sql<LibraryImage['reasons']>`${column('reasons')}`.mapWith(libraryImages.reasons),
+      })
+      .from(statement)
+      // SQL promises no order through the join without ORDER BY (at most `limit` rows are sorted).
+      .orderBy(sql`${column('created_at')} desc nulls last, ${column('id')} desc nulls last`)
+      .prepare(name)
+  );
+}
+
+/** A listing's deep-page statement, as prepareLibraryPageFromKey builds it. */
+export type LibraryKeyPageStatement = ReturnType<typeof prepareLibraryPageFromKey>;
+
+/**
+ * A deep page from a boundary key at `start.position` (at or before `offset`) through a prepared
+ * statement, if library_counts.version is still `version`: its rows newest first, as
+ * listLibraryImagesPage reads them with `start`; undefined when the version has moved on.
+ */
+export async function readLibraryPageFromKey(
+  statement: LibraryKeyPageStatement,
+  userId: string,
+  page: { offset: number; limit: number; start: { key: LibraryKey; position: number }; version: number },
+): Promise<ListedLibraryImage[] | undefined> {
+  const { offset, limit, start, version } = page;
+  if (start.position > offset) throw new Error('a boundary key after the page');
+  const result = await statement.execute({
+    userId,
+    at: start.key.at,
+    keyId: start.key.id,
+    skip: offset - start.position,
+    limit,
+    version,
+  });
+  const [first] = result;
+  if (!first) throw new Error('the library key page statement answered no row');
+  return first.held ? listedRows(result) : undefined;
 }
 
 /** A new alt text for a row, and what is known about it; fields left out stay as they were. */

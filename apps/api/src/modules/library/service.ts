@@ -12,15 +12,18 @@ import {
   insertLibraryImages,
   type LibraryFilter,
   type LibraryKey,
+  type LibraryKeyPageStatement,
   type LibraryPageStatement,
   type ListedLibraryImage,
   listingSize,
   listLibraryImages,
   listLibraryImagesPage,
   prepareLibraryPage,
+  prepareLibraryPageFromKey,
   readLibraryBoundaries,
   readLibraryCounts,
   readLibraryPage,
+  readLibraryPageFromKey,
   updateLibraryImage,
 } from './repository.ts';
 
@@ -145,19 +148,40 @@ export function createLibraryService(deps: {
    * keys of every BOUNDARY_STEP-th row with the listing's total and reorderVersion when they were
    * read (ADR 032, ADR 040's addendum).
    */
-  const boundaries = new Map<string, { version: number; reorderVersion: number; keys?: BoundaryKeys }>();
+  type CachedListing = { version: number; reorderVersion: number; keys?: BoundaryKeys };
+  const boundaries = new Map<string, CachedListing>();
+  /** Keeps a listing's entry as the most recently used, dropping the least recently used beyond the cap. */
+  const remember = (cacheKey: string, entry: CachedListing) => {
+    boundaries.delete(cacheKey);
+    if (boundaries.size >= MAX_CACHED_LISTINGS) {
+      const oldest = boundaries.keys().next().value;
+      if (oldest !== undefined) boundaries.delete(oldest);
+    }
+    boundaries.set(cacheKey, entry);
+  };
+  /**
+   * The cached keys of a listing if they are still right at these counts (ADR 040's addendum): the
+   * same reorderVersion means every change since they were read added rows newer than all of them,
+   * so each is `total − keys.total` rows further down.
+   */
+  const validKeys = (cached: CachedListing | undefined, counts: { reorderVersion: number }, total: number) =>
+    cached?.keys && cached.keys.reorderVersion === counts.reorderVersion && cached.keys.total <= total
+      ? cached.keys
+      : undefined;
   /** Per filter, the one statement that answers a shallow page (ADR 040), built once. */
   const pageStatements: Record<'all' | 'review' | 'reviewed', LibraryPageStatement> = {
     all: prepareLibraryPage(db, {}, BOUNDARY_STEP, 'library_page_all'),
     review: prepareLibraryPage(db, { needsReview: true }, BOUNDARY_STEP, 'library_page_review'),
     reviewed: prepareLibraryPage(db, { needsReview: false }, BOUNDARY_STEP, 'library_page_reviewed'),
   };
-  const pageStatementOf = (filter: LibraryFilter) =>
-    filter.needsReview === undefined
-      ? pageStatements.all
-      : filter.needsReview
-        ? pageStatements.review
-        : pageStatements.reviewed;
+  /** Per filter, the one statement that answers a deep page from a cached key (ADR 040), built once. */
+  const keyPageStatements: Record<'all' | 'review' | 'reviewed', LibraryKeyPageStatement> = {
+    all: prepareLibraryPageFromKey(db, {}, 'library_key_page_all'),
+    review: prepareLibraryPageFromKey(db, { needsReview: true }, 'library_key_page_review'),
+    reviewed: prepareLibraryPageFromKey(db, { needsReview: false }, 'library_key_page_reviewed'),
+  };
+  const listingOf = (filter: LibraryFilter) =>
+    filter.needsReview === undefined ? 'all' : filter.needsReview ? 'review' : 'reviewed';
 
   return {
     /** The caller's images, newest first (a `?userId=` naming anyone else never gets here: the gate). */
@@ -176,11 +200,32 @@ export function createLibraryService(deps: {
       const offset = (paging.page - 1) * limit;
       // A page within BOUNDARY_STEP entries of either end, or past the end: total and rows in one
       // statement, one snapshot, one round trip (ADR 040).
-      const shallow = await readLibraryPage(pageStatementOf(filter), userId, { offset, limit });
+      const listing = listingOf(filter);
+      const shallow = await readLibraryPage(pageStatements[listing], userId, { offset, limit });
       if (!shallow.deep) return { images: shallow.rows.map(toRecord), total: shallow.total };
-      // A deep page: the total comes from the counts the triggers keep; the page starts from the
-      // nearest cached boundary key (ADR 032), still right after rows were only appended at the newest
-      // end (ADR 040's addendum). Counts, boundaries and page share one snapshot.
+      const cacheKey = `${userId}:${filter.needsReview ?? 'all'}`;
+      // A deep page that the cached keys can serve at the counts the statement saw: one more statement,
+      // gated on the counts' version being still the one seen, so its rows go with that total
+      // (ADR 040's second addendum).
+      const cached = boundaries.get(cacheKey);
+      const cachedKeys = validKeys(cached, shallow, shallow.total);
+      const keyStart = cachedKeys && startBefore(cachedKeys, offset, shallow.total);
+      if (cached && keyStart) {
+        const rows = await readLibraryPageFromKey(keyPageStatements[listing], userId, {
+          offset,
+          limit,
+          start: keyStart,
+          version: shallow.version,
+        });
+        if (rows) {
+          remember(cacheKey, { ...cached, version: shallow.version, reorderVersion: shallow.reorderVersion });
+          return { images: rows.map(toRecord), total: shallow.total };
+        }
+      }
+      // Otherwise (no keys that serve it, or a write landed in between): the total comes from the
+      // counts the triggers keep; the page starts from the nearest cached boundary key (ADR 032), still
+      // right after rows were only appended at the newest end (ADR 040's addendum). Counts, boundaries
+      // and page share one snapshot.
       const { rows, total } = await db.transaction(
         async (tx) => {
           const counts = await readLibraryCounts(tx, userId);
@@ -188,16 +233,8 @@ export function createLibraryService(deps: {
           const skip = Math.min(offset, Math.max(0, total - offset - limit));
           let start: { key: LibraryKey; position: number } | undefined;
           if (skip >= BOUNDARY_STEP && offset < total) {
-            const cacheKey = `${userId}:${filter.needsReview ?? 'all'}`;
             const cached = boundaries.get(cacheKey);
-            // Keys survive appends: reorderVersion unchanged means every change since they were read
-            // added rows newer than all of them, so each is `total − keys.total` rows further down.
-            let keys =
-              cached?.keys &&
-              cached.keys.reorderVersion === counts.reorderVersion &&
-              cached.keys.total <= total
-                ? cached.keys
-                : undefined;
+            let keys = validKeys(cached, counts, total);
             start = keys && startBefore(keys, offset, total);
             if (
               !start &&
@@ -216,16 +253,7 @@ export function createLibraryService(deps: {
               };
               start = startBefore(keys, offset, total);
             }
-            boundaries.delete(cacheKey);
-            if (boundaries.size >= MAX_CACHED_LISTINGS) {
-              const oldest = boundaries.keys().next().value;
-              if (oldest !== undefined) boundaries.delete(oldest);
-            }
-            boundaries.set(cacheKey, {
-              version: counts.version,
-              reorderVersion: counts.reorderVersion,
-              keys,
-            });
+            remember(cacheKey, { version: counts.version, reorderVersion: counts.reorderVersion, keys });
           }
           return {
             rows: await listLibraryImagesPage(tx, userId, { offset, limit, total, start }, filter),

@@ -267,27 +267,42 @@ export function prepareLibraryPage(db: Database, filter: LibraryFilter, maxSkip:
       union all
       ${branch('oldest', sql`(select plan.oldest_limit from plan)`)}
     ) as page on true) as library_page`;
-  const column = (name: string) => sql.raw(`library_page.${name}`);
-  return (
-    db
-      .select({
-        total: sql<number>`${column('total')}`.mapWith(Number),
-        deep: sql<boolean>`${column('deep')}`,
-        version: sql<number>`${column('version')}`.mapWith(Number),
-        reorderVersion: sql<number>`${column('reorder_version')}`.mapWith(Number),
-        id: sql<string | null>`${column('id')}`,
-        src: sql<string | null>`${column('src')}`,
-        altText: sql<string | null>`${column('alt_text')}`,
-        confidence: sql<number | null>`${column('confidence')}`.mapWith(libraryImages.confidence),
-        needsReview: sql<boolean | null>`${column('needs_review')}`,
-        reasons: sql<LibraryImage['reasons']>`${column('reasons')}`.mapWith(libraryImages.reasons),
-      })
-      .from(statement)
-      // Newest first whichever branch read the page: SQL promises no order without ORDER BY (at most
-      // `limit` rows are sorted here).
-      .orderBy(sql`${column('created_at')} desc nulls last, ${column('id')} desc nulls last`)
-      .prepare(name)
-  );
+  return preparePageStatement(db, statement, name, {
+    total: sql<number>`${pageColumn('total')}`.mapWith(Number),
+    deep: sql<boolean>`${pageColumn('deep')}`,
+    version: sql<number>`${pageColumn('version')}`.mapWith(Number),
+    reorderVersion: sql<number>`${pageColumn('reorder_version')}`.mapWith(Number),
+  });
+}
+
+/** A column of a page statement's `library_page` subquery. */
+const pageColumn = (name: string) => sql.raw(`library_page.${name}`);
+
+/**
+ * Prepares a page statement (a `library_page` subquery of the page's rows left-joined to one row of
+ * what the statement also answers, `head`): the head's columns and the listed image columns (null on
+ * the lone row of an empty page), newest first. SQL keeps no order through the join without the
+ * ORDER BY, which sorts at most `limit` rows.
+ */
+function preparePageStatement<Head extends Record<string, SQL.Aliased | SQL>>(
+  db: Database,
+  statement: SQL,
+  name: string,
+  head: Head,
+) {
+  return db
+    .select({
+      ...head,
+      id: sql<string | null>`${pageColumn('id')}`,
+      src: sql<string | null>`${pageColumn('src')}`,
+      altText: sql<string | null>`${pageColumn('alt_text')}`,
+      confidence: sql<number | null>`${pageColumn('confidence')}`.mapWith(libraryImages.confidence),
+      needsReview: sql<boolean | null>`${pageColumn('needs_review')}`,
+      reasons: sql<LibraryImage['reasons']>`${pageColumn('reasons')}`.mapWith(libraryImages.reasons),
+    })
+    .from(statement)
+    .orderBy(sql`${pageColumn('created_at')} desc nulls last, ${pageColumn('id')} desc nulls last`)
+    .prepare(name);
 }
 
 /** A listing's shallow-page statement, as prepareLibraryPage builds it. */
@@ -383,23 +398,7 @@ export function prepareLibraryPageFromKey(db: Database, filter: LibraryFilter, n
           order by ${createdAt} desc, ${id} desc offset ${sql.placeholder('skip')}::int8 limit 1)
       order by ${createdAt} desc, ${id} desc limit ${sql.placeholder('limit')}::int8
     ) as page on true) as library_page`;
-  const column = (name: string) => sql.raw(`library_page.${name}`);
-  return (
-    db
-      .select({
-        held: sql<boolean>`${column('held')}`,
-        id: sql<string | null>`${column('id')}`,
-        src: sql<string | null>`${column('src')}`,
-        altText: sql<string | null>`${column('alt_text')}`,
-        confidence: sql<number | null>`${column('confidence')}`.mapWith(libraryImages.confidence),
-        needsReview: sql<boolean | null>`${column('needs_review')}`,
-        reasons: sql<LibraryImage['reasons']>`${column('reasons')}`.mapWith(libraryImages.reasons),
-      })
-      .from(statement)
-      // SQL promises no order through the join without ORDER BY (at most `limit` rows are sorted).
-      .orderBy(sql`${column('created_at')} desc nulls last, ${column('id')} desc nulls last`)
-      .prepare(name)
-  );
+  return preparePageStatement(db, statement, name, { held: sql<boolean>`${pageColumn('held')}` });
 }
 
 /** A listing's deep-page statement, as prepareLibraryPageFromKey builds it. */

@@ -61,6 +61,25 @@ afterAll(() => t.cleanup());
 
 const db = () => t.app.deps.database.db;
 
+/**
+ * `count` images of the user numbered from `from`, `perSecond` to each timestamp from 2026-01-01 on
+ * (rows of one timestamp are ordered by id), flagged for review where `flagged`, a condition on n,
+ * holds.
+ */
+const seedImages = (
+  userId: string,
+  count: number,
+  {
+    from = 1,
+    perSecond = 20,
+    flagged = sql`false`,
+  }: { from?: number; perSecond?: number; flagged?: SQL } = {},
+) =>
+  db().execute(sql`insert into library_images (user_id, src, alt_text, needs_review, created_at)
+    select ${userId}, 'https://example.com/' || n || '.jpg', 'Photo ' || n, ${flagged},
+           timestamptz '2026-01-01 00:00:00+00' + ((n / ${sql.raw(String(perSecond))}) || ' seconds')::interval
+    from generate_series(${from}::int, ${from + count - 1}::int) as n`);
+
 /** The one-statement page at a given deep threshold, prepared once per filter and threshold. */
 const statements = new Map<string, LibraryPageStatement>();
 function pageStatement(filter: LibraryFilter, maxSkip: number) {
@@ -342,10 +361,7 @@ describe('a page of the library', () => {
     const user = await createUser(t);
     // 2,600 rows, 20 per timestamp: deep pages use boundary keys every 1,000 rows.
     const seed = (from: number, count: number) =>
-      db().execute(sql`insert into library_images (user_id, src, alt_text, needs_review, created_at)
-        select ${user.id}, 'https://example.com/' || n || '.jpg', 'Photo ' || n, n % 5 = 0,
-               timestamptz '2026-01-01 00:00:00+00' + ((n / 20) || ' seconds')::interval
-        from generate_series(${from}::int, ${from + count - 1}::int) as n`);
+      seedImages(user.id, count, { from, flagged: sql`n % 5 = 0` });
     await seed(1, 2600);
     const expectPagesAsOffset = async () => {
       for (const [filter, flag] of [
@@ -390,10 +406,7 @@ describe('a page of the library', () => {
   it('keeps its boundary keys while rows are only added at the newest end, and drops them after any other change', async () => {
     const user = await createUser(t);
     // 3,100 rows, 20 per timestamp, two in three flagged: both listings have deep pages.
-    await db().execute(sql`insert into library_images (user_id, src, alt_text, needs_review, created_at)
-      select ${user.id}, 'https://example.com/' || n || '.jpg', 'Photo ' || n, n % 3 <> 0,
-             timestamptz '2026-01-01 00:00:00+00' + ((n / 20) || ' seconds')::interval
-      from generate_series(1, 3100) as n`);
+    await seedImages(user.id, 3100, { flagged: sql`n % 3 <> 0` });
     const listings = [
       { query: '', flag: sql`` },
       { query: '&needsReview=true', flag: sql` and needs_review` },
@@ -555,10 +568,7 @@ describe('a page of the library', () => {
     const user = await createUser(t);
     // 2,050 rows, 10 per timestamp. At 25 per page the skip from the nearer end is 975 (page 40,
     // newest end), 1,000 (41), 1,000 (42, oldest end) and 975 (43, oldest end); deep from 1,000.
-    await db().execute(sql`insert into library_images (user_id, src, alt_text, created_at)
-      select ${user.id}, 'https://example.com/' || n || '.jpg', 'Photo ' || n,
-             timestamptz '2026-01-01 00:00:00+00' + ((n / 10) || ' seconds')::interval
-      from generate_series(1, 2050) as n`);
+    await seedImages(user.id, 2050, { perSecond: 10 });
     const transaction = vi.spyOn(db(), 'transaction');
     try {
       for (const [page, deep] of [
@@ -593,10 +603,7 @@ describe('a page of the library', () => {
   it('reads a deep page from a cached key in one more statement, without a transaction, unless a write lands in between', async () => {
     const user = await createUser(t);
     // 3,000 rows, 20 per timestamp, three in four flagged: both listings have deep pages at either end.
-    await db().execute(sql`insert into library_images (user_id, src, alt_text, needs_review, created_at)
-      select ${user.id}, 'https://example.com/' || n || '.jpg', 'Photo ' || n, n % 4 <> 0,
-             timestamptz '2026-01-01 00:00:00+00' + ((n / 20) || ' seconds')::interval
-      from generate_series(1, 3000) as n`);
+    await seedImages(user.id, 3000, { flagged: sql`n % 4 <> 0` });
     const transaction = vi.spyOn(db(), 'transaction');
     const keyPageReads = vi.mocked(readLibraryPageFromKey);
     const pageReads = vi.mocked(listLibraryImagesPage);

@@ -3,6 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { AppConfig } from '../../config.ts';
+import { setBounded } from '../../lib/bounded-map.ts';
 
 const ISSUER = 'altwise';
 const AUDIENCE = 'altwise-api';
@@ -57,11 +58,7 @@ export function createSessionTokens(secret: string, expiresIn: string): SessionT
         if (typeof payload.sub !== 'string' || typeof payload.sv !== 'number') return null;
         const claims = Object.freeze({ userId: payload.sub, sessionVersion: payload.sv });
         if (typeof payload.exp === 'number') {
-          if (verified.size >= VERIFIED_TOKENS_KEPT) {
-            const oldest = verified.keys().next().value;
-            if (oldest !== undefined) verified.delete(oldest);
-          }
-          verified.set(token, { claims, expiresAtMs: payload.exp * 1000 });
+          setBounded(verified, token, { claims, expiresAtMs: payload.exp * 1000 }, VERIFIED_TOKENS_KEPT);
         }
         return claims;
       } catch (error) {

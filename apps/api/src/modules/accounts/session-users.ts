@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Listen } from '../../db/client.ts';
+import { setBounded } from '../../lib/bounded-map.ts';
 
 /** What authenticating a session needs of its user: the row exists, and its session version. */
 export type SessionUserRecord = { id: string; email: string; sessionVersion: number };
@@ -70,13 +71,8 @@ export function createSessionUserCache(options: {
       }
       const seen = changes;
       const user = await read(userId);
-      if (user && listening && changes === seen) {
-        if (entries.size >= maxEntries) {
-          const oldest = entries.keys().next().value;
-          if (oldest !== undefined) entries.delete(oldest);
-        }
-        entries.set(userId, { user, storedAt: Date.now() });
-      }
+      if (user && listening && changes === seen)
+        setBounded(entries, userId, { user, storedAt: Date.now() }, maxEntries);
       return user;
     },
 

@@ -5,6 +5,7 @@ import type { Database, DbExecutor } from '../../db/client.ts';
 import type { LibraryImage } from '../../db/tables/library-images.ts';
 import type { AltTextReason } from '../../engines/types.ts';
 import { notFound } from '../../errors.ts';
+import { setBounded } from '../../lib/bounded-map.ts';
 import {
   countLibraryImagesOf,
   deleteLibraryImagesOf,
@@ -151,14 +152,8 @@ export function createLibraryService(deps: {
   type CachedListing = { version: number; reorderVersion: number; keys?: BoundaryKeys };
   const boundaries = new Map<string, CachedListing>();
   /** Keeps a listing's entry as the most recently used, dropping the least recently used beyond the cap. */
-  const remember = (cacheKey: string, entry: CachedListing) => {
-    boundaries.delete(cacheKey);
-    if (boundaries.size >= MAX_CACHED_LISTINGS) {
-      const oldest = boundaries.keys().next().value;
-      if (oldest !== undefined) boundaries.delete(oldest);
-    }
-    boundaries.set(cacheKey, entry);
-  };
+  const remember = (cacheKey: string, entry: CachedListing) =>
+    setBounded(boundaries, cacheKey, entry, MAX_CACHED_LISTINGS);
   /**
    * The cached keys of a listing if they are still right at these counts (ADR 040's addendum): the
    * same reorderVersion means every change since they were read added rows newer than all of them,

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderApp } from '../../test/render-app.tsx';
 import { blogPosts } from './posts.ts';
@@ -25,7 +25,7 @@ describe('blog', () => {
     async (path, post) => {
       renderApp(path);
       expect(await screen.findByRole('heading', { level: 1, name: post.title })).toBeInTheDocument();
-      expect(document.title).toBe(`${post.title} – Altwise`);
+      await waitFor(() => expect(document.title).toBe(`${post.title} – Altwise`));
       expect(screen.getByText(`By ${post.author}`)).toBeInTheDocument();
       expect(screen.getByText('2 minutes read')).toBeInTheDocument();
       expect(screen.getByRole('link', { name: 'Start free trial' })).toHaveAttribute('href', '/register');

@@ -1,5 +1,5 @@
 import { curlSamples, webhookVerifySample } from '@altwise/contracts/developer-samples';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../../test/render-app.tsx';
@@ -8,7 +8,8 @@ describe('developers page', () => {
   it('shows the key steps, each curl sample and the webhook check, each with a copy button', async () => {
     renderApp('/developers');
     await screen.findByRole('heading', { level: 1, name: 'Developers' });
-    expect(document.title).toBe('Developers – Altwise');
+    // The title is set in an effect, which can run after the heading is on screen.
+    await waitFor(() => expect(document.title).toBe('Developers – Altwise'));
     for (const name of [
       '1. Create an API key',
       '2. Create a batch, follow it, read the results',

@@ -1,6 +1,7 @@
 import { type ErrorCode, type ErrorResponse, errorCodes } from '@altwise/contracts/errors';
 import { EngineBusyError, EngineInputError, EngineProviderError } from './engines/errors.ts';
 import { EditPromptError } from './engines/images/types.ts';
+import { SandboxLimitError } from './lib/sandbox.ts';
 import { SafeFetchError } from './net/safe-fetch.ts';
 
 export type FieldError = NonNullable<ErrorResponse['errors']>[number];
@@ -138,6 +139,12 @@ function fetchFailure(error: SafeFetchError): AppError {
   }
 }
 
+/** Untrusted input that hit a limit of the thread parsing it (lib/sandbox.ts): the caller's input, not a fault. */
+function sandboxFailure(error: SandboxLimitError): AppError {
+  if (error.limit === 'busy' || error.limit === 'closed') return unavailable(error.message);
+  return payloadTooLarge(`The input is too large or too complex to process. ${error.message}`);
+}
+
 /** Domain failures (engines, fetches, image checks) as the caller's answer; null when not one. */
 function domainFailure(error: unknown, work: string | undefined): AppError | null {
   if (error instanceof AppError) return error;
@@ -169,6 +176,7 @@ function domainFailure(error: unknown, work: string | undefined): AppError | nul
       ? new AppError(502, errorCodes.engineFailed, `${error.message} Please try again.`, { cause: error })
       : unprocessable(error.message);
   if (error instanceof SafeFetchError) return fetchFailure(error);
+  if (error instanceof SandboxLimitError) return sandboxFailure(error);
   return multipartFailure(error);
 }
 

@@ -16,9 +16,9 @@ import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { checkImportRecords, type ImportRow } from '../src/modules/generation/check-import.ts';
 import { readCsvRecords } from '../src/modules/generation/import-file.ts';
 import { createRowSpool } from '../src/modules/generation/import-spool.ts';
-import { checkImportRecords, type ImportRow } from '../src/modules/generation/read-import.ts';
 import { createUser } from '../test/billing-helpers.ts';
 import { buildTestApp } from '../test/helper.ts';
 

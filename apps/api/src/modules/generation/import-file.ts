@@ -1,13 +1,21 @@
-import type { Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
+/**
+ * One record of an import file: its cells and the line it starts on (the header is line 1).
+ * `overflow`: the row had more than MAX_ROW_CELLS cells or a cell longer than MAX_CELL_CHARS; what
+ * was over is not kept, and the row is rejected.
+ */
+export type FileRecord = { line: number; cells: string[]; overflow?: boolean };
 
-/** One record of an import file: its cells and the line it starts on (the header is line 1). */
-export type FileRecord = { line: number; cells: string[] };
+/** Most cells kept of one row (the header names at most a handful of columns). */
+export const MAX_ROW_CELLS = 64;
+/** Most characters kept of one cell (a URL may have 2,048, a text 2,000). */
+export const MAX_CELL_CHARS = 4096;
 
 /**
  * RFC 4180 records from a byte stream, one at a time, so a 50 MB file is never held in memory:
  * quoted fields may hold commas, doubled quotes and line breaks; lines end in CRLF or LF; a UTF-8
- * byte-order mark is dropped. A record's `line` is the physical line it starts on.
+ * byte-order mark is dropped. A record's `line` is the physical line it starts on. A row keeps at
+ * most MAX_ROW_CELLS cells of at most MAX_CELL_CHARS characters (a 45 MB row of commas is one
+ * overflowing record, not 45 million cells).
  */
 export async function* readCsvRecords(source: AsyncIterable<Buffer | string>): AsyncGenerator<FileRecord> {
   const decoder = new TextDecoder('utf-8');
@@ -21,15 +29,25 @@ export async function* readCsvRecords(source: AsyncIterable<Buffer | string>): A
   let recordLine = 1;
   let first = true;
   let pendingCr = false;
+  let overflow = false;
 
-  const endRecord = (): FileRecord => {
-    cells.push(field);
-    const record = { line: recordLine, cells };
-    cells = [];
+  const endField = () => {
+    if (cells.length < MAX_ROW_CELLS) cells.push(field);
+    else if (field !== '') overflow = true;
     field = '';
+  };
+  const endRecord = (): FileRecord => {
+    endField();
+    const record: FileRecord = overflow ? { line: recordLine, cells, overflow } : { line: recordLine, cells };
+    cells = [];
     fieldStarted = false;
     afterQuote = false;
+    overflow = false;
     return record;
+  };
+  const add = (text: string) => {
+    if (field.length + text.length <= MAX_CELL_CHARS) field += text;
+    else overflow = true;
   };
 
   for await (const chunk of source) {
@@ -54,30 +72,29 @@ export async function* readCsvRecords(source: AsyncIterable<Buffer | string>): A
           else if (ch === '\r') {
             line++;
             if (text[i + 1] === '\n') {
-              field += '\r\n';
+              add('\r\n');
               i++;
               continue;
             }
           }
-          field += ch;
+          add(ch);
         }
         continue;
       }
       if (ch === '"') {
         if (afterQuote) {
           // "" inside a quoted field: one quote, and the field goes on being quoted.
-          field += '"';
+          add('"');
           quoted = true;
           afterQuote = false;
         } else if (!fieldStarted) {
           quoted = true;
           fieldStarted = true;
-        } else field += ch; // A stray quote inside an unquoted field is kept as text.
+        } else add(ch); // A stray quote inside an unquoted field is kept as text.
         continue;
       }
       if (ch === ',') {
-        cells.push(field);
-        field = '';
+        endField();
         fieldStarted = false;
         afterQuote = false;
         continue;
@@ -89,50 +106,13 @@ export async function* readCsvRecords(source: AsyncIterable<Buffer | string>): A
         if (ch === '\r') pendingCr = true;
         continue;
       }
-      field += ch;
+      add(ch);
       fieldStarted = true;
     }
     // Yield after the chunk so the parser's state is settled between chunks.
     for (const record of records) yield record;
   }
   const tail = decoder.decode();
-  if (tail) field += tail;
+  if (tail) add(tail);
   if (field !== '' || cells.length > 0 || fieldStarted) yield endRecord();
-}
-
-function cellText(value: ExcelJS.CellValue): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (value instanceof Date) return value.toISOString();
-  if (typeof value === 'object') {
-    if ('richText' in value) return value.richText.map((part) => part.text).join('');
-    if ('text' in value && typeof value.text === 'string') return value.text;
-    if ('hyperlink' in value && typeof value.hyperlink === 'string') return value.hyperlink;
-    if ('result' in value && value.result !== undefined) return cellText(value.result as ExcelJS.CellValue);
-  }
-  return '';
-}
-
-/**
- * The first worksheet of an .xlsx file, row by row, through exceljs's streaming reader (the rows
- * are not kept). Row numbers are the sheet's, so a rejected row is named as Excel shows it.
- */
-export async function* readXlsxRecords(source: Readable): AsyncGenerator<FileRecord> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookReader(source, {
-    worksheets: 'emit',
-    sharedStrings: 'cache',
-    hyperlinks: 'ignore',
-    styles: 'ignore',
-    entries: 'ignore',
-  });
-  for await (const sheet of workbook) {
-    for await (const row of sheet) {
-      // row.values is 1-based: index 0 is empty.
-      const values = Array.isArray(row.values) ? row.values.slice(1) : [];
-      yield { line: row.number, cells: Array.from(values, (value) => cellText(value as ExcelJS.CellValue)) };
-    }
-    // Only the first worksheet is read; the rest of the file is drained by the caller.
-    return;
-  }
 }

@@ -49,6 +49,36 @@ export async function createRowSpool<Row>(): Promise<RowSpool<Row>> {
       out.end();
       await once(out, 'finish');
     },
+    chunks: createRowSpoolReader<Row>(file).chunks,
+    async remove() {
+      out.destroy();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A spool another thread wrote and finished (the import sandbox checks the file there): read and
+ * removed here, never written.
+ */
+export function openRowSpool<Row>(file: string, count: number): RowSpool<Row> {
+  const written = createRowSpoolReader<Row>(file);
+  return {
+    file,
+    count,
+    write() {
+      return Promise.reject(new Error('This spool is finished.'));
+    },
+    finish() {
+      return Promise.resolve();
+    },
+    chunks: written.chunks,
+    remove: () => rm(path.dirname(file), { recursive: true, force: true }),
+  };
+}
+
+function createRowSpoolReader<Row>(file: string): Pick<RowSpool<Row>, 'chunks'> {
+  return {
     async *chunks(size) {
       const lines = createInterface({ input: createReadStream(file), crlfDelay: Number.POSITIVE_INFINITY });
       let chunk: Row[] = [];
@@ -60,10 +90,6 @@ export async function createRowSpool<Row>(): Promise<RowSpool<Row>> {
         }
       }
       if (chunk.length > 0) yield chunk;
-    },
-    async remove() {
-      out.destroy();
-      await rm(dir, { recursive: true, force: true });
     },
   };
 }

@@ -1,43 +1,19 @@
-import { Readable } from 'node:stream';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { errorCodes } from '@altwise/contracts/errors';
-import {
-  canonicalLanguage,
-  type ImportColumn,
-  importColumns,
-  isEnglish,
-  keywordsSchema,
-  MAX_IMPORT_BYTES,
-  MAX_IMPORT_ROWS,
-  MAX_LISTED_REJECTIONS,
-  offlineLanguageMessage,
-  splitKeywords,
-} from '@altwise/contracts/generation';
+import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS } from '@altwise/contracts/generation';
 import type { FastifyRequest } from 'fastify';
 import { AppError, badRequest, payloadTooLarge } from '../../errors.ts';
-import { type FileRecord, readCsvRecords, readXlsxRecords } from './import-file.ts';
-import { createRowSpool, type RowSpool } from './import-spool.ts';
+import { createSandbox, SandboxLimitError, SandboxTaskError } from '../../lib/sandbox.ts';
+import type { ImportCheck, ImportRow } from './check-import.ts';
+import { openRowSpool } from './import-spool.ts';
+import type { ImportHandlers } from './import-worker.ts';
 
-/** One accepted row of an import file, ready to become a batch item. */
-export type ImportRow = {
-  line: number;
-  src: string;
-  externalId: string | null;
-  pageUrl: string | null;
-  existingAlt: string | null;
-  caption: string | null;
-  keywords: string[] | null;
-  language: string | null;
-};
-
-/** What checking an import file found: its accepted rows are in `accepted`, not in memory. */
-export type ImportCheck = {
-  accepted: RowSpool<ImportRow>;
-  /** Accepted rows without a language of their own (they take the form's or the account's). */
-  withoutLanguage: number;
-  duplicates: number;
-  rejected: { line: number; reason: string }[];
-  rejectedTotal: number;
-};
+export type { ImportCheck, ImportRow } from './check-import.ts';
 
 export type ImportReading = ImportCheck & { fields: Record<string, string> };
 
@@ -50,161 +26,72 @@ export const importLimits = {
   parts: 12,
 };
 
-const MAX_ID_CHARS = 200;
-const MAX_TEXT_CHARS = 2000;
-const MAX_URL_CHARS = 2048;
-
 const tooLarge = () =>
   payloadTooLarge(
     `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB: split it into files of at most ${MAX_IMPORT_ROWS.toLocaleString('en-US')} rows.`,
   );
-const tooManyRows = () =>
-  payloadTooLarge(
-    `The file has more than ${MAX_IMPORT_ROWS.toLocaleString('en-US')} rows: split it and import each part. Nothing was imported.`,
-  );
-
-/** An http(s) URL in its normal form, or the reason it is not one. */
-function checkUrl(raw: string, column: string): { url: string } | { reason: string } {
-  if (!raw) return { reason: `${column} is empty` };
-  if (raw.length > MAX_URL_CHARS) return { reason: `${column} is longer than ${MAX_URL_CHARS} characters` };
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return { reason: `${column} is not a URL` };
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    return { reason: `${column} must start with http:// or https:// (not ${url.protocol})` };
-  return { url: url.href };
-}
-
-/** Maps the header row to column positions; 400 naming an unknown, repeated or missing column. */
-function readHeader(cells: string[]): Map<ImportColumn, number> {
-  const columns = new Map<ImportColumn, number>();
-  cells.forEach((cell, index) => {
-    const name = cell.trim().toLowerCase();
-    if (!name && index === cells.length - 1 && index > 0) return; // a trailing comma
-    if (!(importColumns as readonly string[]).includes(name))
-      throw badRequest(
-        `Unknown column "${cell.trim().slice(0, 60)}" in the header: use ${importColumns.join(', ')}.`,
-        [{ path: 'file', message: `Unknown column "${cell.trim().slice(0, 60)}"` }],
-      );
-    if (columns.has(name as ImportColumn))
-      throw badRequest(`The column "${name}" appears twice in the header.`, [
-        { path: 'file', message: `Column "${name}" appears twice` },
-      ]);
-    columns.set(name as ImportColumn, index);
-  });
-  if (!columns.has('image_url'))
-    throw badRequest('The header has no "image_url" column: the first row must name the columns.', [
-      { path: 'file', message: 'Missing column "image_url"' },
-    ]);
-  return columns;
-}
-
 /**
- * Checks the rows of an import file as they stream in. Every row is accepted, counted as a
- * duplicate (an image_url an earlier row had), or rejected with its line and reason; accepted rows
- * go to `accepted`, a file on disk, so memory holds only the image URLs seen (for duplicates). More
- * than MAX_IMPORT_ROWS data rows is a 413. The caller removes `accepted` whatever happens.
+ * Where import files are read and checked (import-worker.ts): one thread, created on the first
+ * import and stopped when idle. A file may take 2 minutes of that thread and 384 MB of its heap; an
+ * .xlsx zip bomb or a pathological CSV stops there with a 413 in words, and the API answers others
+ * meanwhile (issue 22).
  */
-export async function checkImportRecords(
-  records: AsyncIterable<FileRecord>,
-  options: { englishOnly: boolean },
-  accepted: RowSpool<ImportRow>,
-): Promise<ImportCheck> {
-  let columns: Map<ImportColumn, number> | undefined;
-  const seen = new Set<string>();
-  let withoutLanguage = 0;
-  const rejected: { line: number; reason: string }[] = [];
-  let rejectedTotal = 0;
-  let duplicates = 0;
-  let dataRows = 0;
-  const reject = (line: number, reason: string) => {
-    rejectedTotal++;
-    if (rejected.length < MAX_LISTED_REJECTIONS) rejected.push({ line, reason });
-  };
+let sandbox: ReturnType<typeof createSandbox<ImportHandlers>> | undefined;
+const importSandbox = () => {
+  sandbox ??= createSandbox<ImportHandlers>(new URL('./import-worker.ts', import.meta.url), {
+    size: 1,
+    timeoutMs: 120_000,
+    maxOldGenerationMb: 384,
+    maxQueue: 16,
+  });
+  return sandbox;
+};
 
-  for await (const record of records) {
-    // Blank lines (and rows whose cells are all empty) are skipped, not counted.
-    if (record.cells.every((cell) => cell.trim() === '')) continue;
-    if (!columns) {
-      columns = readHeader(record.cells);
-      continue;
-    }
-    dataRows++;
-    if (dataRows > MAX_IMPORT_ROWS) throw tooManyRows();
-    const cell = (column: ImportColumn): string => {
-      const index = columns?.get(column);
-      return index === undefined ? '' : (record.cells[index] ?? '').trim();
-    };
-    if (record.cells.length > columns.size && record.cells.slice(columns.size).some((c) => c.trim())) {
-      reject(record.line, `The row has ${record.cells.length} cells; the header names ${columns.size}`);
-      continue;
-    }
-    const image = checkUrl(cell('image_url'), 'image_url');
-    if ('reason' in image) {
-      reject(record.line, image.reason);
-      continue;
-    }
-    const rawPage = cell('page_url');
-    const page = rawPage ? checkUrl(rawPage, 'page_url') : undefined;
-    if (page && 'reason' in page) {
-      reject(record.line, page.reason);
-      continue;
-    }
-    const externalId = cell('id');
-    if (externalId.length > MAX_ID_CHARS) {
-      reject(record.line, `id is longer than ${MAX_ID_CHARS} characters`);
-      continue;
-    }
-    const existingAlt = cell('existing_alt');
-    const caption = cell('caption');
-    if (existingAlt.length > MAX_TEXT_CHARS || caption.length > MAX_TEXT_CHARS) {
-      reject(record.line, `existing_alt and caption must be at most ${MAX_TEXT_CHARS} characters`);
-      continue;
-    }
-    const keywords = keywordsSchema.safeParse(splitKeywords(cell('keywords')));
-    if (!keywords.success) {
-      reject(record.line, keywords.error.issues[0]?.message ?? 'keywords are not valid');
-      continue;
-    }
-    const rawLanguage = cell('language');
-    const language = rawLanguage ? canonicalLanguage(rawLanguage) : null;
-    if (rawLanguage && !language) {
-      reject(
-        record.line,
-        `language "${rawLanguage.slice(0, 40)}" is not a BCP 47 tag such as en, de or pt-BR`,
+/** Stops the import thread (tests and shutdown). */
+export async function closeImportSandbox(): Promise<void> {
+  const open = sandbox;
+  sandbox = undefined;
+  await open?.close();
+}
+
+/** Checks a spooled import file in the import thread; every failure is the caller's answer in words. */
+async function checkImportFile(
+  file: string,
+  format: 'csv' | 'xlsx',
+  options: { englishOnly: boolean },
+): Promise<ImportCheck> {
+  let output: Awaited<ReturnType<ImportHandlers['checkImportFile']>>;
+  try {
+    output = await importSandbox().run('checkImportFile', { file, format, englishOnly: options.englishOnly });
+  } catch (error) {
+    if (error instanceof SandboxLimitError && (error.limit === 'time' || error.limit === 'memory'))
+      throw payloadTooLarge(
+        `The file is too large or too complex to read: ${error.limit === 'time' ? 'reading it took longer than 2 minutes' : 'reading it needs more memory than a file may use'}. Split it into smaller files. Nothing was imported.`,
       );
-      continue;
-    }
-    if (language && options.englishOnly && !isEnglish(language)) {
-      reject(record.line, offlineLanguageMessage);
-      continue;
-    }
-    if (seen.has(image.url)) {
-      duplicates++;
-      continue;
-    }
-    seen.add(image.url);
-    if (!language) withoutLanguage++;
-    await accepted.write({
-      line: record.line,
-      src: image.url,
-      externalId: externalId || null,
-      pageUrl: page && 'url' in page ? page.url : null,
-      existingAlt: existingAlt || null,
-      caption: caption || null,
-      keywords: keywords.data.length > 0 ? keywords.data : null,
-      language,
-    });
+    if (
+      error instanceof SandboxTaskError ||
+      (error instanceof SandboxLimitError && error.limit === 'crashed')
+    )
+      throw badRequest(
+        `The ${format === 'xlsx' ? '.xlsx' : 'CSV'} file could not be read. Save it again from your spreadsheet app and retry. Nothing was imported.`,
+        [{ path: 'file', message: 'The file could not be read' }],
+      );
+    throw error;
   }
-  if (!columns)
-    throw badRequest('The file is empty: its first row must name the columns, with "image_url" among them.', [
-      { path: 'file', message: 'Missing column "image_url"' },
-    ]);
-  await accepted.finish();
-  return { accepted, withoutLanguage, duplicates, rejected, rejectedTotal };
+  if (!output.ok) {
+    if (output.code)
+      throw new AppError(output.status, output.code, output.message, { errors: output.errors });
+    throw output.status === 413
+      ? payloadTooLarge(`${output.message} Nothing was imported.`)
+      : badRequest(`${output.message} Nothing was imported.`, [{ path: 'file', message: output.message }]);
+  }
+  return {
+    accepted: openRowSpool<ImportRow>(output.spoolFile, output.count),
+    withoutLanguage: output.withoutLanguage,
+    duplicates: output.duplicates,
+    rejected: output.rejected,
+    rejectedTotal: output.rejectedTotal,
+  };
 }
 
 /** Busboy signals a file over `fileSize` by an error on its stream (or by `truncated`). */
@@ -251,37 +138,36 @@ export async function readImport(
   options: { englishOnly: boolean },
 ): Promise<ImportReading> {
   const fields: Record<string, string> = {};
-  let reading: ImportCheck | undefined;
-  let spool: RowSpool<ImportRow> | undefined;
+  let upload: { file: string; format: 'csv' | 'xlsx' } | undefined;
+  const dir = await mkdtemp(path.join(tmpdir(), 'altwise-upload-'));
   try {
-    for await (const part of request.parts({ limits: importLimits })) {
-      if (part.type === 'field') {
-        if (typeof part.value === 'string') fields[part.fieldname] = part.value;
-        continue;
+    try {
+      for await (const part of request.parts({ limits: importLimits })) {
+        if (part.type === 'field') {
+          if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+          continue;
+        }
+        if (part.fieldname !== 'file' || upload) {
+          part.file.resume();
+          throw badRequest(
+            `Unexpected file field "${part.fieldname.slice(0, 60)}": send one file, as "file".`,
+          );
+        }
+        // The file goes to disk as it arrives; it is read and checked in the import thread.
+        const file = path.join(dir, 'upload');
+        await pipeline(guardSize(part.file), createWriteStream(file));
+        upload = { file, format: isXlsx(part.filename ?? '', part.mimetype) ? 'xlsx' : 'csv' };
       }
-      if (part.fieldname !== 'file' || reading) {
-        part.file.resume();
-        throw badRequest(`Unexpected file field "${part.fieldname.slice(0, 60)}": send one file, as "file".`);
-      }
-      const bytes = guardSize(part.file);
-      const records = isXlsx(part.filename ?? '', part.mimetype)
-        ? readXlsxRecords(Readable.from(bytes))
-        : readCsvRecords(bytes);
-      spool = await createRowSpool<ImportRow>();
-      try {
-        reading = await checkImportRecords(records, options, spool);
-      } finally {
-        // Whatever is left of the file (an over-limit row, a second worksheet) is drained, not kept.
-        part.file.resume();
-      }
+    } catch (error) {
+      throw multipartError(error);
     }
-  } catch (error) {
-    await spool?.remove();
-    throw multipartError(error);
+    if (!upload)
+      throw badRequest('Choose a CSV or .xlsx file to import, sent as "file".', [
+        { path: 'file', message: 'Choose a CSV or .xlsx file' },
+      ]);
+    const reading = await checkImportFile(upload.file, upload.format, options);
+    return { fields, ...reading };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
-  if (!reading)
-    throw badRequest('Choose a CSV or .xlsx file to import, sent as "file".', [
-      { path: 'file', message: 'Choose a CSV or .xlsx file' },
-    ]);
-  return { fields, ...reading };
 }

@@ -16,6 +16,7 @@ import type { Audit as AuditRow } from '../../db/tables/audits.ts';
 import { AppError, badRequest, notFound } from '../../errors.ts';
 import { jobNames } from '../../jobs/names.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
+import { createRunScheduler } from '../../jobs/run-scheduler.ts';
 import { assertPublicAddress, parseFetchableUrl, SafeFetchError } from '../../net/safe-fetch.ts';
 import type { FetchSettings } from '../scrape/service.ts';
 import { createAuditRunner, scoreOf } from './audit-runner.ts';
@@ -109,23 +110,11 @@ export function createAuditService(deps: {
       : {}),
     ...(deps.onAuditCompleted ? { onAuditCompleted: deps.onAuditCompleted } : {}),
   });
-  const running = new Map<string, Promise<void>>();
-  let stopping = false;
-
-  function runOnce(auditId: string): Promise<void> {
-    const existing = running.get(auditId);
-    if (existing) return existing;
-    const run = runner.runAudit(auditId, () => stopping).finally(() => running.delete(auditId));
-    running.set(auditId, run);
-    return run;
-  }
-
-  function kick(auditId: string) {
-    if (stopping) return;
-    runOnce(auditId).catch((error) => {
-      if (!stopping) logger.error({ err: error, audit: auditId }, 'audit run failed');
-    });
-  }
+  /** This process's run of each audit: a job for an audit already running here joins that run. */
+  const runs = createRunScheduler({
+    run: (auditId, stopping) => runner.runAudit(auditId, stopping),
+    onKickFailed: (error, auditId) => logger.error({ err: error, audit: auditId }, 'audit run failed'),
+  });
 
   async function toAudit(row: AuditRow): Promise<Audit> {
     const finished = row.finishedAt !== null && row.counts !== null && row.problems !== null;
@@ -201,7 +190,7 @@ export function createAuditService(deps: {
         return row;
       });
       // The job is the durable copy; starting here as well saves the queue's polling delay.
-      if (deps.runsWorkers) kick(audit.id);
+      if (deps.runsWorkers) runs.kick(audit.id);
       return { id: audit.id };
     },
 
@@ -279,9 +268,8 @@ export function createAuditService(deps: {
     },
 
     /** The job handler: runs one audit to its end (or until this process stops). */
-    async runAudit(auditId: string): Promise<void> {
-      await running.get(auditId)?.catch(() => {});
-      await runOnce(auditId);
+    runAudit(auditId: string): Promise<void> {
+      return runs.run(auditId);
     },
 
     /** On worker start: queue every unfinished audit again (a process may have died mid-way). */
@@ -293,9 +281,8 @@ export function createAuditService(deps: {
     },
 
     /** Stops claiming pages and waits for the ones under way (app close). */
-    async close(): Promise<void> {
-      stopping = true;
-      await Promise.allSettled([...running.values()]);
+    close(): Promise<void> {
+      return runs.close();
     },
   };
 }

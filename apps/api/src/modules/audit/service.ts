@@ -21,7 +21,7 @@ import { assertPublicAddress, parseFetchableUrl, SafeFetchError } from '../../ne
 import type { FetchSettings } from '../scrape/service.ts';
 import { createAuditRunner, scoreOf } from './audit-runner.ts';
 import { createCrawler } from './crawler.ts';
-import { createAuditFixer, fixStatusOf, listReportImages } from './fix.ts';
+import { createAuditFixer, type FixGeneration, fixStatusOf } from './fix.ts';
 import { createPixelChecker, type ImageTextReader } from './pixel-check.ts';
 import { type AuditReportRow, buildAuditCsv, buildAuditXlsx } from './report.ts';
 import {
@@ -33,6 +33,7 @@ import {
   listAuditsOf,
   listImages,
   listPageNotes,
+  listReportImages,
   listUnfinishedAuditIds,
   lockUser,
   summarizeImages,
@@ -82,24 +83,15 @@ export function createAuditService(deps: {
   /** Whether this process runs audits (PROCESS_ROLE all or worker). */
   runsWorkers: boolean;
   logger: FastifyBaseLogger;
-  /** Starts a fix's generation batch in this process (the generation service's job handler). */
-  runBatch?: (batchId: string) => Promise<void>;
-  /** The alt-text engine's name (the offline engine writes English only). */
-  engineName?: string;
+  /** Generation's one paid batch start (ADR 043): an audit's fix is a batch of source `audit`. */
+  generation: FixGeneration;
   /** Runs in the transaction that completes an audit (outgoing webhooks, ADR 029). */
   onAuditCompleted?: (tx: Transaction, auditId: string) => Promise<unknown>;
   /** The offline engine's pixel reader for the pixel check (ADR 037); absent = HTML only. */
   readImageText?: ImageTextReader;
 }) {
   const { db, queue, logger } = deps;
-  const fixer = createAuditFixer({
-    db,
-    queue,
-    runBatch: deps.runBatch,
-    runsWorkers: deps.runsWorkers,
-    engineName: deps.engineName,
-    logger,
-  });
+  const fixer = createAuditFixer({ db, generation: deps.generation });
   const crawler = createCrawler(deps.fetch);
   const runner = createAuditRunner({
     db,

@@ -184,6 +184,7 @@ describe('a batch interrupted by a crash', () => {
           engineSlots: new Semaphore(4),
           logger: t.app.log,
           config: t.config.generation,
+          landerFor: t.app.deps.generation.landerFor,
         });
       await Promise.all([
         otherProcess().runBatch(batchId),

@@ -4,8 +4,11 @@ import {
   type Audit,
   type AuditCounts,
   type AuditImage,
+  type AuditImageFactsRecord,
+  type AuditImageProblemRecord,
   type AuditReviewState,
   type AuditScope,
+  type AuditSuggestionDetails,
   auditImages,
   auditPages,
   audits,
@@ -412,4 +415,190 @@ export async function landPixelEvidence(
       }
     }
   });
+}
+
+// Fixing an audit's images and reviewing the suggestions (ADR 030): the SQL of fix.ts.
+
+/** An audit image with its fix's state (the generation item it points at), as fix and reports read it. */
+export type AuditFixImageRow = {
+  id: string;
+  page_url: string;
+  src: string;
+  alt: string | null;
+  role: AuditImage['role'];
+  verdict: AuditImage['verdict'];
+  problems: AuditImageProblemRecord[];
+  facts: AuditImageFactsRecord;
+  suggestion: string | null;
+  review_state: AuditReviewState | null;
+  suggestion_details: AuditSuggestionDetails | null;
+  library_image_id: string | null;
+  generation_item_id: string | null;
+  item_status: 'pending' | 'processing' | 'done' | 'failed' | null;
+  item_batch_id: string | null;
+};
+
+const fixImageColumns = sql`i.id, i.page_url, i.src, i.alt, i.role, i.verdict, i.problems, i.facts, i.suggestion,
+  i.review_state, i.suggestion_details, i.library_image_id, i.generation_item_id,
+  g.status as item_status, g.batch_id as item_batch_id`;
+const fixImageFrom = sql`audit_images i
+  join audit_pages p on p.id = i.page_id
+  left join generation_items g on g.id = i.generation_item_id`;
+const pageOrder = sql`p.depth, p.created_at, p.url, i.position`;
+
+const idList = (ids: string[]) =>
+  sql.join(
+    ids.map((id) => sql`${id}`),
+    sql`, `,
+  );
+
+/**
+ * Reads the named images of an audit. With `lock`, in a transaction: their rows are locked first (in
+ * id order, so two requests cannot deadlock) and read by a later statement, which therefore sees
+ * what a request that held them before has committed (its fix, its review).
+ */
+export async function selectFixImages(
+  db: DbExecutor,
+  auditId: string,
+  imageIds: string[],
+  lock: boolean,
+): Promise<AuditFixImageRow[]> {
+  if (lock)
+    await queryRows(
+      db,
+      sql`select id from audit_images where audit_id = ${auditId} and id in (${idList(imageIds)})
+          order by id for update`,
+    );
+  return queryRows<AuditFixImageRow>(
+    db,
+    sql`select ${fixImageColumns} from ${fixImageFrom}
+        where i.audit_id = ${auditId} and i.id in (${idList(imageIds)})
+        order by ${pageOrder}`,
+  );
+}
+
+/** Failing images without a suggestion and not being fixed: the default selection of a fix. */
+const unfixedFailing = sql`i.verdict = 'fail' and i.suggestion is null
+  and (g.status is null or g.status = 'failed')`;
+
+/**
+ * In a transaction: the failing images with no suggestion and no fix under way, at most `limit` in
+ * page order, and how many such images there are in all. The candidates are locked first, then
+ * read, so two fixes at once never queue an image twice.
+ */
+export async function selectUnfixedFailing(
+  tx: DbExecutor,
+  auditId: string,
+  limit: number,
+): Promise<{ images: AuditFixImageRow[]; total: number }> {
+  await queryRows(
+    tx,
+    sql`select id from audit_images
+        where audit_id = ${auditId} and verdict = 'fail' and suggestion is null
+        order by id for update`,
+  );
+  const images = await queryRows<AuditFixImageRow>(
+    tx,
+    sql`select ${fixImageColumns} from ${fixImageFrom}
+        where i.audit_id = ${auditId} and ${unfixedFailing}
+        order by ${pageOrder}
+        limit ${limit}`,
+  );
+  if (images.length === 0) return { images, total: 0 };
+  const [all] = await queryRows<{ n: number | string }>(
+    tx,
+    sql`select count(*) as n from ${fixImageFrom} where i.audit_id = ${auditId} and ${unfixedFailing}`,
+  );
+  return { images, total: Number(all?.n ?? 0) };
+}
+
+/** Points each audit image at the generation item that fixes it (its latest fix). */
+export async function linkFixItems(
+  tx: DbExecutor,
+  auditId: string,
+  links: { imageId: string; itemId: string }[],
+): Promise<void> {
+  if (links.length === 0) return;
+  await queryRows(
+    tx,
+    sql`update audit_images i set generation_item_id = v.item_id::uuid
+        from (values ${sql.join(
+          links.map((link) => sql`(${link.imageId}::uuid, ${link.itemId})`),
+          sql`, `,
+        )}) as v(image_id, item_id)
+        where i.id = v.image_id and i.audit_id = ${auditId}`,
+  );
+}
+
+export async function rejectSuggestions(tx: DbExecutor, auditId: string, imageIds: string[]): Promise<void> {
+  await queryRows(
+    tx,
+    sql`update audit_images set review_state = 'rejected'
+        where audit_id = ${auditId} and id in (${idList(imageIds)})`,
+  );
+}
+
+/** An accepted or edited suggestion: its words and the library row it landed as. */
+export async function markSuggestionLanded(
+  tx: DbExecutor,
+  imageId: string,
+  landed: { state: 'accepted' | 'edited'; altText: string; libraryImageId: string | null },
+): Promise<void> {
+  await queryRows(
+    tx,
+    sql`update audit_images
+        set review_state = ${landed.state}, library_image_id = ${landed.libraryImageId},
+            suggestion = ${landed.altText}
+        where id = ${imageId}`,
+  );
+}
+
+/** Every image of an audit in page order, for the reports (at most `limit`). */
+export async function listReportImages(
+  db: DbExecutor,
+  auditId: string,
+  limit: number,
+): Promise<AuditFixImageRow[]> {
+  return queryRows<AuditFixImageRow>(
+    db,
+    sql`select ${fixImageColumns} from ${fixImageFrom} where i.audit_id = ${auditId} order by ${pageOrder} limit ${limit}`,
+  );
+}
+
+/**
+ * The audit's lander for its fix batches (ADR 030, ADR 043): the generation item is done, and its
+ * alt text becomes the pending suggestion of the audit image that points at this item; nothing
+ * lands in the library until the user accepts it. One statement, written only while the claim is
+ * still the caller's (the generation runner's guard, as its own library landing has it), with the
+ * batch's count; false, writing nothing, when the claim was lost.
+ */
+export async function landFixSuggestion(
+  db: DbExecutor,
+  claim: { itemId: string; claimId: string },
+  suggestion: { altText: string; details: AuditSuggestionDetails },
+): Promise<boolean> {
+  const rows = await queryRows<{ landed: number }>(
+    db,
+    sql`with item as (
+          update generation_items
+          set status = 'done', claim_id = null, error = null, updated_at = now()
+          where id = ${claim.itemId} and claim_id = ${claim.claimId} and status = 'processing'
+          returning id, batch_id
+        ),
+        suggestion as (
+          update audit_images
+          set suggestion = ${suggestion.altText}, review_state = 'pending',
+              suggestion_details = ${JSON.stringify(suggestion.details)}::jsonb
+          where generation_item_id = (select id from item)
+          returning id
+        ),
+        batch as (
+          update generation_batches
+          set completed = completed + 1, status = 'processing', updated_at = now()
+          where id = (select batch_id from item)
+          returning id
+        )
+        select (select count(*) from item)::int + (select count(*) from batch)::int as landed`,
+  );
+  return rows[0]?.landed === 2;
 }

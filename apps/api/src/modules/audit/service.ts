@@ -16,11 +16,12 @@ import type { Audit as AuditRow } from '../../db/tables/audits.ts';
 import { AppError, badRequest, notFound } from '../../errors.ts';
 import { jobNames } from '../../jobs/names.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
+import { createRunScheduler } from '../../jobs/run-scheduler.ts';
 import { assertPublicAddress, parseFetchableUrl, SafeFetchError } from '../../net/safe-fetch.ts';
 import type { FetchSettings } from '../scrape/service.ts';
 import { createAuditRunner, scoreOf } from './audit-runner.ts';
 import { createCrawler } from './crawler.ts';
-import { createAuditFixer, fixStatusOf, listReportImages } from './fix.ts';
+import { createAuditFixer, type FixGeneration, fixStatusOf } from './fix.ts';
 import { createPixelChecker, type ImageTextReader } from './pixel-check.ts';
 import { type AuditReportRow, buildAuditCsv, buildAuditXlsx } from './report.ts';
 import {
@@ -32,6 +33,7 @@ import {
   listAuditsOf,
   listImages,
   listPageNotes,
+  listReportImages,
   listUnfinishedAuditIds,
   lockUser,
   summarizeImages,
@@ -81,24 +83,15 @@ export function createAuditService(deps: {
   /** Whether this process runs audits (PROCESS_ROLE all or worker). */
   runsWorkers: boolean;
   logger: FastifyBaseLogger;
-  /** Starts a fix's generation batch in this process (the generation service's job handler). */
-  runBatch?: (batchId: string) => Promise<void>;
-  /** The alt-text engine's name (the offline engine writes English only). */
-  engineName?: string;
+  /** Generation's one paid batch start (ADR 043): an audit's fix is a batch of source `audit`. */
+  generation: FixGeneration;
   /** Runs in the transaction that completes an audit (outgoing webhooks, ADR 029). */
   onAuditCompleted?: (tx: Transaction, auditId: string) => Promise<unknown>;
   /** The offline engine's pixel reader for the pixel check (ADR 037); absent = HTML only. */
   readImageText?: ImageTextReader;
 }) {
   const { db, queue, logger } = deps;
-  const fixer = createAuditFixer({
-    db,
-    queue,
-    runBatch: deps.runBatch,
-    runsWorkers: deps.runsWorkers,
-    engineName: deps.engineName,
-    logger,
-  });
+  const fixer = createAuditFixer({ db, generation: deps.generation });
   const crawler = createCrawler(deps.fetch);
   const runner = createAuditRunner({
     db,
@@ -109,23 +102,11 @@ export function createAuditService(deps: {
       : {}),
     ...(deps.onAuditCompleted ? { onAuditCompleted: deps.onAuditCompleted } : {}),
   });
-  const running = new Map<string, Promise<void>>();
-  let stopping = false;
-
-  function runOnce(auditId: string): Promise<void> {
-    const existing = running.get(auditId);
-    if (existing) return existing;
-    const run = runner.runAudit(auditId, () => stopping).finally(() => running.delete(auditId));
-    running.set(auditId, run);
-    return run;
-  }
-
-  function kick(auditId: string) {
-    if (stopping) return;
-    runOnce(auditId).catch((error) => {
-      if (!stopping) logger.error({ err: error, audit: auditId }, 'audit run failed');
-    });
-  }
+  /** This process's run of each audit: a job for an audit already running here joins that run. */
+  const runs = createRunScheduler({
+    run: (auditId, stopping) => runner.runAudit(auditId, stopping),
+    onKickFailed: (error, auditId) => logger.error({ err: error, audit: auditId }, 'audit run failed'),
+  });
 
   async function toAudit(row: AuditRow): Promise<Audit> {
     const finished = row.finishedAt !== null && row.counts !== null && row.problems !== null;
@@ -201,7 +182,7 @@ export function createAuditService(deps: {
         return row;
       });
       // The job is the durable copy; starting here as well saves the queue's polling delay.
-      if (deps.runsWorkers) kick(audit.id);
+      if (deps.runsWorkers) runs.kick(audit.id);
       return { id: audit.id };
     },
 
@@ -279,9 +260,8 @@ export function createAuditService(deps: {
     },
 
     /** The job handler: runs one audit to its end (or until this process stops). */
-    async runAudit(auditId: string): Promise<void> {
-      await running.get(auditId)?.catch(() => {});
-      await runOnce(auditId);
+    runAudit(auditId: string): Promise<void> {
+      return runs.run(auditId);
     },
 
     /** On worker start: queue every unfinished audit again (a process may have died mid-way). */
@@ -293,9 +273,8 @@ export function createAuditService(deps: {
     },
 
     /** Stops claiming pages and waits for the ones under way (app close). */
-    async close(): Promise<void> {
-      stopping = true;
-      await Promise.allSettled([...running.values()]);
+    close(): Promise<void> {
+      return runs.close();
     },
   };
 }

@@ -49,6 +49,12 @@ export async function expireStoredFiles(db: DbExecutor, keys: string[]): Promise
     .where(inArray(storedFiles.key, keys));
 }
 
+/** Makes temporary files lasting (an upload whose batch was stored keeps its file). */
+export async function keepStoredFiles(db: DbExecutor, keys: string[]): Promise<void> {
+  if (keys.length === 0) return;
+  await db.update(storedFiles).set({ expiresAt: null }).where(inArray(storedFiles.key, keys));
+}
+
 export async function listExpiredStoredFiles(
   db: DbExecutor,
   now: Date,

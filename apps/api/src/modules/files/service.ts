@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../../db/client.ts';
+import type { Database, DbExecutor } from '../../db/client.ts';
 import type { StoredFile } from '../../db/tables/stored-files.ts';
 import type { FileStorage, StoredObject } from '../../storage/file-storage.ts';
 import { isValidStorageKey } from '../../storage/file-storage.ts';
@@ -11,6 +11,7 @@ import {
   findLiveStoredFileByKey,
   findStoredFileByKey,
   insertStoredFile,
+  keepStoredFiles,
   listExpiredStoredFiles,
 } from './repository.ts';
 
@@ -72,6 +73,22 @@ export function createFilesService(deps: { db: Database; storage: FileStorage; l
         await storage.delete(key).catch(() => {});
         throw error;
       }
+    },
+
+    /**
+     * Inside the caller's transaction: temporary files (uploads saved before their batch) become
+     * lasting, because the work that uses them was stored.
+     */
+    keepFiles(tx: DbExecutor, keys: string[]): Promise<void> {
+      return keepStoredFiles(tx, keys);
+    },
+
+    /**
+     * Inside the caller's transaction: files with no purpose left (a failed image's upload) stop
+     * being served now, and the purge job deletes them.
+     */
+    expireFiles(tx: DbExecutor, keys: string[]): Promise<void> {
+      return expireStoredFiles(tx, keys);
     },
 
     /** Null for an unknown or malformed key, so a caller can answer 404 either way. */

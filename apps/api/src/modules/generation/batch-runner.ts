@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { GenerationConfig } from '../../config.ts';
 import type { Database, Transaction } from '../../db/client.ts';
-import type { GenerationBatch } from '../../db/tables/generation-batches.ts';
+import type { GenerationBatch, GenerationSource } from '../../db/tables/generation-batches.ts';
+import type { GenerationItemContext } from '../../db/tables/generation-items.ts';
+import type { AltTextResult } from '../../engines/types.ts';
 import { refundReservation, settleReservation } from '../credits/service.ts';
-import { expireStoredFiles } from '../files/repository.ts';
 import { classifyFailure, type DescribeDeps, describeOnce, ImageFailure } from './describe.ts';
 import {
   addToBatchCounts,
@@ -14,13 +15,32 @@ import {
   findBatch,
   finishBatch,
   finishItem,
-  landItem,
-  landSuggestion,
   markBatchProcessing,
   recordRetry,
   releaseClaim,
   renewClaims,
 } from './repository.ts';
+
+/** One image of a batch the engine described, handed to its source's lander. */
+export type FinishedItem = {
+  userId: string;
+  src: string;
+  fileKey: string | null;
+  context: GenerationItemContext;
+  result: AltTextResult;
+};
+
+/**
+ * How a finished image of one source lands (ADR 043): in one statement or transaction it marks the
+ * item `done`, writes the result where that source keeps it and counts the batch's `completed`,
+ * all only while `claim` is still the caller's. Answers false, writing nothing, when the claim was
+ * lost (another run took the image over).
+ */
+export type ItemLander = (
+  db: Database,
+  claim: { itemId: string; claimId: string },
+  item: FinishedItem,
+) => Promise<boolean>;
 
 /** The claim was taken over by another worker (this one was too slow): roll back, write nothing. */
 class LostClaim extends Error {}
@@ -36,6 +56,8 @@ export class BatchInterrupted extends Error {
 export type BatchRunnerDeps = DescribeDeps & {
   db: Database;
   config: GenerationConfig;
+  /** The lander of each source; a batch of a source with none is not run (its job retries). */
+  landerFor: (source: GenerationSource) => ItemLander | undefined;
   /** Called in the transaction that closes a batch: outgoing webhooks queue their deliveries (ADR 029). */
   onBatchFinished?: (tx: Transaction, batchId: string) => Promise<unknown>;
 };
@@ -71,7 +93,7 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
     }
   }
 
-  async function landResult(batch: GenerationBatch, item: ClaimedItem, claimId: string) {
+  async function landResult(batch: GenerationBatch, land: ItemLander, item: ClaimedItem, claimId: string) {
     const result = await describeOnce(deps, {
       src: item.src,
       fileKey: item.fileKey,
@@ -80,32 +102,14 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
       language: item.language,
       keywords: item.keywords,
     });
-    if (batch.source === 'audit') {
-      // An audit's fix: the result waits on the audit image for the user's review (ADR 030).
-      const { altText, engine, model, confidence, reasons, needsReview } = result;
-      const details = { engine, model, confidence, reasons, needsReview };
-      if (!(await landSuggestion(db, { itemId: item.id, claimId }, { altText, details })))
-        throw new LostClaim();
-      return;
-    }
-    const landed = await landItem(
-      db,
-      { itemId: item.id, claimId },
-      {
-        id: randomUUID(),
-        userId: batch.userId,
-        src: item.src,
-        altText: result.altText,
-        engine: result.engine,
-        model: result.model,
-        context: item.context as Record<string, string>,
-        fileKey: item.fileKey,
-        confidence: result.confidence,
-        reasons: result.reasons,
-        needsReview: result.needsReview,
-      },
-    );
-    if (!landed) throw new LostClaim();
+    const finished = {
+      userId: batch.userId,
+      src: item.src,
+      fileKey: item.fileKey,
+      context: item.context,
+      result,
+    };
+    if (!(await land(db, { itemId: item.id, claimId }, finished))) throw new LostClaim();
   }
 
   async function recordFailure(
@@ -121,16 +125,16 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
       await refundReservation(tx, batch.userId, batch.reservationId, 1, { part: `item:${item.id}` });
       await addToBatchCounts(tx, batch.id, { failed: 1 });
       // The upload has no purpose left: it stops being served now and the purge job deletes it.
-      if (item.fileKey) await expireStoredFiles(tx, [item.fileKey]);
+      if (item.fileKey) await deps.files.expireFiles(tx, [item.fileKey]);
     });
   }
 
-  async function processItem(batch: GenerationBatch, item: ClaimedItem, claimId: string) {
+  async function processItem(batch: GenerationBatch, land: ItemLander, item: ClaimedItem, claimId: string) {
     let attempts = item.attempts;
     for (;;) {
       let failure: ImageFailure;
       try {
-        await landResult(batch, item, claimId);
+        await landResult(batch, land, item, claimId);
         return;
       } catch (error) {
         if (error instanceof LostClaim) throw error;
@@ -154,7 +158,7 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
   }
 
   /** One lane: claims and works images until the batch has none left to claim. */
-  async function runLane(batch: GenerationBatch, stopping: () => boolean) {
+  async function runLane(batch: GenerationBatch, land: ItemLander, stopping: () => boolean) {
     while (!stopping()) {
       const claimId = randomUUID();
       const item = await claimNextItem(db, batch.id, claimId, config.leaseSeconds);
@@ -172,7 +176,7 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
               false,
             ),
           );
-        else await processItem(batch, item, claimId);
+        else await processItem(batch, land, item, claimId);
       } catch (error) {
         if (error instanceof LostClaim)
           logger.warn({ item: item.id }, 'image was taken over by another worker');
@@ -195,12 +199,15 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
     async runBatch(batchId: string, stopping: () => boolean = () => false): Promise<void> {
       const batch = await findBatch(db, batchId);
       if (!batch || batch.finishedAt) return;
+      const land = deps.landerFor(batch.source);
+      // A process built without this source's module: nothing is claimed, the job retries elsewhere.
+      if (!land) throw new Error(`No lander is registered for generation batches of source ${batch.source}.`);
       await markBatchProcessing(db, batchId);
       for (;;) {
         await Promise.all(
           // Twice as many lanes as engine slots: while some wait for the engine, others download.
           Array.from({ length: Math.min(config.concurrency * 2, batch.total) }, () =>
-            runLane(batch, stopping),
+            runLane(batch, land, stopping),
           ),
         );
         if (stopping()) throw new BatchInterrupted();

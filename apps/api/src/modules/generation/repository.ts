@@ -11,7 +11,6 @@ import {
   type NewGenerationItem,
 } from '../../db/tables/generation-items.ts';
 import { libraryImages, type NewLibraryImage } from '../../db/tables/library-images.ts';
-import { storedFiles } from '../../db/tables/stored-files.ts';
 import { users } from '../../db/tables/users.ts';
 
 export async function insertBatch(db: DbExecutor, batch: NewGenerationBatch): Promise<GenerationBatch> {
@@ -410,46 +409,4 @@ export async function landItem(
         select (select count(*) from image)::int + (select count(*) from batch)::int as landed`,
   );
   return rows[0]?.landed === 2;
-}
-
-/**
- * An audit fix's image (a batch with source `audit`, ADR 030): done, and its alt text becomes the
- * pending suggestion of the audit image that points at this item; nothing lands in the library
- * until the user accepts it. Written only while the claim is held, like landItem.
- */
-export async function landSuggestion(
-  db: DbExecutor,
-  claim: { itemId: string; claimId: string },
-  suggestion: { altText: string; details: Record<string, unknown> },
-): Promise<boolean> {
-  const rows = await queryRows<{ landed: number }>(
-    db,
-    sql`with item as (
-          update generation_items
-          set status = 'done', claim_id = null, error = null, updated_at = now()
-          where id = ${claim.itemId} and claim_id = ${claim.claimId} and status = 'processing'
-          returning id, batch_id
-        ),
-        suggestion as (
-          update audit_images
-          set suggestion = ${suggestion.altText}, review_state = 'pending',
-              suggestion_details = ${JSON.stringify(suggestion.details)}::jsonb
-          where generation_item_id = (select id from item)
-          returning id
-        ),
-        batch as (
-          update generation_batches
-          set completed = completed + 1, status = 'processing', updated_at = now()
-          where id = (select batch_id from item)
-          returning id
-        )
-        select (select count(*) from item)::int + (select count(*) from batch)::int as landed`,
-  );
-  return rows[0]?.landed === 2;
-}
-
-/** Uploads are saved as temporary files first; once their batch is stored they are kept. */
-export async function keepStoredFiles(db: DbExecutor, keys: string[]): Promise<void> {
-  if (keys.length === 0) return;
-  await db.update(storedFiles).set({ expiresAt: null }).where(inArray(storedFiles.key, keys));
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { errorCodes } from '@altwise/contracts/errors';
 import {
   type BatchProgress,
@@ -13,13 +14,14 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { AppConfig } from '../../config.ts';
-import type { Database } from '../../db/client.ts';
+import type { Database, Transaction } from '../../db/client.ts';
 import type { GenerationBatch, GenerationSource } from '../../db/tables/generation-batches.ts';
 import type { GenerationItemContext } from '../../db/tables/generation-items.ts';
 import type { AltTextEngine } from '../../engines/types.ts';
 import { AppError, notFound, WorkFailedError } from '../../errors.ts';
 import { jobNames } from '../../jobs/names.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
+import { createRunScheduler } from '../../jobs/run-scheduler.ts';
 import { csvRecord } from '../../lib/csv.ts';
 import { createProviderLimiters, Semaphore } from '../../lib/throttle.ts';
 import {
@@ -30,7 +32,7 @@ import {
 } from '../credits/service.ts';
 import type { FilesService } from '../files/service.ts';
 import { findLibraryImage, setLibraryAltText } from '../library/service.ts';
-import { type BatchRunnerDeps, createBatchRunner } from './batch-runner.ts';
+import { type BatchRunnerDeps, createBatchRunner, type ItemLander } from './batch-runner.ts';
 import { classifyFailure, type DescribeDeps, describeOnce } from './describe.ts';
 import type { ImportCheck, ImportRow } from './read-import.ts';
 import {
@@ -39,7 +41,7 @@ import {
   findDefaultLanguage,
   insertBatch,
   insertItems,
-  keepStoredFiles,
+  landItem,
   listBatchResults,
   listFailuresOf,
   listRecentBatchesOf,
@@ -58,7 +60,10 @@ export const REGENERATE_LEASE_SECONDS = 15 * 60;
 /** An upload already checked (size, magic bytes) and saved as a temporary file. */
 export type SavedUpload = { key: string; url: string; fileName: string };
 
-type NewItem = {
+/** One image of a new batch. */
+export type NewBatchItem = {
+  /** Set when the source links its own rows to the item (an audit image to its fix). */
+  id?: string;
   src: string;
   fileKey: string | null;
   context: GenerationItemContext;
@@ -68,7 +73,26 @@ type NewItem = {
 };
 
 /** A batch's images: a list, or (a CSV import) their count and the rows read back a chunk at a time. */
-type BatchItems = NewItem[] | { count: number; chunks: () => AsyncIterable<NewItem[]> };
+type BatchItems = NewBatchItem[] | { count: number; chunks: () => AsyncIterable<NewBatchItem[]> };
+
+/** What startGenerationBatch stores: whose, from where, which images, and the prompt and page they share. */
+export type NewGenerationBatch = {
+  userId: string;
+  /** Chooses the lander its finished images go to (registerLander) and the reservation's purpose. */
+  source: GenerationSource;
+  items: BatchItems;
+  prompt?: string | null;
+  pageUrl?: string | null;
+};
+
+/** A batch stored by startGenerationBatch; it runs once the caller's transaction has committed. */
+export type StartedGenerationBatch = {
+  batchId: string;
+  status: GenerationBatch['status'];
+  total: number;
+  /** The balance after the reservation. */
+  balance: number;
+};
 
 /** Rows of an import read back and inserted per chunk. */
 const IMPORT_CHUNK = 1_000;
@@ -135,14 +159,43 @@ export function createGenerationService(deps: {
     engineSlots: new Semaphore(config.generation.concurrency),
     logger,
   };
+  /** The one landing generation does itself: the library row, in one guarded statement (ADR 015). */
+  const landInLibrary: ItemLander = (executor, claim, item) =>
+    landItem(executor, claim, {
+      id: randomUUID(),
+      userId: item.userId,
+      src: item.src,
+      altText: item.result.altText,
+      engine: item.result.engine,
+      model: item.result.model,
+      context: item.context as Record<string, string>,
+      fileKey: item.fileKey,
+      confidence: item.result.confidence,
+      reasons: item.result.reasons,
+      needsReview: item.result.needsReview,
+    });
+  /**
+   * How each source's finished images land (ADR 043). Registered when the process is built, not
+   * per request: a batch outlives its request (a resumed or adopted batch runs in another process).
+   */
+  const landers = new Map<GenerationSource, ItemLander>([
+    ['scrape', landInLibrary],
+    ['upload', landInLibrary],
+    ['csv', landInLibrary],
+  ]);
   const runner = createBatchRunner({
     ...describeDeps,
     db,
     config: config.generation,
+    landerFor: (source) => landers.get(source),
     onBatchFinished: deps.onBatchFinished,
   });
   /** This process's run of each batch: a job for a batch already running here joins that run. */
-  const running = new Map<string, Promise<void>>();
+  const runs = createRunScheduler({
+    run: (batchId, stopping) => runner.runBatch(batchId, stopping),
+    onKickFailed: (error, batchId) =>
+      logger.error({ err: error, batch: batchId }, 'generation batch run failed'),
+  });
 
   /**
    * The language a request's alt text is written in: its own, else the account's default, else
@@ -160,68 +213,78 @@ export function createGenerationService(deps: {
       throw new AppError(422, errorCodes.languageNotSupported, offlineLanguageMessage);
   }
 
-  /** Reserves the credits, stores the batch and its images and queues the job: all or nothing. */
-  async function startBatch(
-    userId: string,
-    batch: { source: GenerationSource; prompt?: string; pageUrl?: string },
-    items: BatchItems,
-    keepFiles: string[] = [],
-  ): Promise<StartBatchResponse> {
+  /**
+   * The one way paid generation starts (ADR 043), inside the caller's transaction, so that what the
+   * source records about the batch (an audit image's link to its item) commits with it or not at
+   * all: refuses a language the engine cannot write (422), reserves one credit per image (402 and
+   * nothing written when short), stores the batch and its items, keeps the uploads they use and
+   * queues the durable job. After the commit the caller hands the id to `runAfterCommit`.
+   */
+  async function startGenerationBatch(
+    tx: Transaction,
+    batch: NewGenerationBatch,
+  ): Promise<StartedGenerationBatch> {
+    if (!landers.has(batch.source))
+      throw new Error(`No lander is registered for generation batches of source ${batch.source}.`);
+    const { items } = batch;
+    if (Array.isArray(items)) for (const item of items) refuseUnwritable(item.language);
     const total = Array.isArray(items) ? items.length : items.count;
-    const started = await db.transaction(async (tx) => {
-      const { reservationId, balance } = await reserveCredits(
-        tx,
-        userId,
-        total,
-        `generation:${batch.source}`,
-      );
-      const row = await insertBatch(tx, {
-        userId,
-        source: batch.source,
-        prompt: batch.prompt || null,
-        pageUrl: batch.pageUrl || null,
-        reservationId,
-        total,
-      });
-      let position = 0;
-      for await (const chunk of Array.isArray(items) ? [items] : items.chunks())
-        await insertItems(
-          tx,
-          chunk.map((item) => ({ batchId: row.id, position: position++, ...item })),
-        );
-      if (position !== total) throw new Error(`batch of ${total} images stored ${position}`);
-      await keepStoredFiles(tx, keepFiles);
-      await queue.send(jobNames.generateBatch, { batchId: row.id }, { tx });
-      return { row, balance };
+    const { reservationId, balance } = await reserveCredits(
+      tx,
+      batch.userId,
+      total,
+      `generation:${batch.source}`,
+    );
+    const row = await insertBatch(tx, {
+      userId: batch.userId,
+      source: batch.source,
+      prompt: batch.prompt || null,
+      pageUrl: batch.pageUrl || null,
+      reservationId,
+      total,
     });
-    // The job is the durable copy; starting here as well saves the queue's polling delay. Two runs
-    // of one batch share its images safely (batch-runner.ts).
-    if (deps.runsWorkers) kick(started.row.id);
+    let position = 0;
+    for await (const chunk of Array.isArray(items) ? [items] : items.chunks()) {
+      // A list was checked before the reservation; a file's rows are checked as they are read (the
+      // transaction then stores nothing).
+      if (!Array.isArray(items)) for (const item of chunk) refuseUnwritable(item.language);
+      await insertItems(
+        tx,
+        chunk.map((item) => ({ batchId: row.id, position: position++, ...item })),
+      );
+      // Uploads were saved as temporary files; their batch now uses them.
+      await files.keepFiles(
+        tx,
+        chunk.flatMap((item) => (item.fileKey ? [item.fileKey] : [])),
+      );
+    }
+    if (position !== total) throw new Error(`batch of ${total} images stored ${position}`);
+    await queue.send(jobNames.generateBatch, { batchId: row.id }, { tx });
+    return { batchId: row.id, status: row.status, total, balance };
+  }
+
+  /**
+   * Starts a committed batch in this process when it works batches. The job is the durable copy;
+   * starting here as well saves the queue's polling delay. Two runs of one batch share its images
+   * safely (batch-runner.ts).
+   */
+  function runAfterCommit(batchId: string): void {
+    if (deps.runsWorkers) runs.kick(batchId);
+  }
+
+  /** Scrape, upload and CSV import: startGenerationBatch in a transaction of its own, then the run. */
+  async function startBatch(batch: NewGenerationBatch): Promise<StartBatchResponse> {
+    const started = await db.transaction((tx) => startGenerationBatch(tx, batch));
+    runAfterCommit(started.batchId);
     return {
       success: true,
-      message: batchStartedMessage(total),
-      batchId: started.row.id,
-      total,
-      creditsReserved: total,
+      message: batchStartedMessage(started.total),
+      batchId: started.batchId,
+      total: started.total,
+      creditsReserved: started.total,
       remainingCredits: started.balance,
-      status: started.row.status,
+      status: started.status,
     };
-  }
-
-  let stopping = false;
-  function runOnce(batchId: string): Promise<void> {
-    const existing = running.get(batchId);
-    if (existing) return existing;
-    const run = runner.runBatch(batchId, () => stopping).finally(() => running.delete(batchId));
-    running.set(batchId, run);
-    return run;
-  }
-
-  function kick(batchId: string) {
-    if (stopping) return;
-    runOnce(batchId).catch((error) => {
-      if (!stopping) logger.error({ err: error, batch: batchId }, 'generation batch run failed');
-    });
   }
 
   /**
@@ -232,15 +295,15 @@ export function createGenerationService(deps: {
   let sweep: NodeJS.Timeout | undefined;
   let sweeping: Promise<unknown> | undefined;
   async function adoptOrphans(): Promise<string[]> {
-    if (stopping) return [];
+    if (runs.isStopping()) return [];
     const ids = await adoptOrphanedBatches(
       db,
       config.generation.leaseSeconds,
-      [...running.keys()],
+      runs.runningIds(),
       ADOPT_PER_SWEEP,
     );
-    if (stopping) return ids;
-    for (const batchId of ids) kick(batchId);
+    if (runs.isStopping()) return ids;
+    for (const batchId of ids) runs.kick(batchId);
     if (ids.length > 0) logger.warn({ batches: ids }, 'adopted generation batches whose worker stopped');
     return ids;
   }
@@ -259,11 +322,13 @@ export function createGenerationService(deps: {
         language: language ?? null,
         keywords: request.keywords?.length ? request.keywords : null,
       }));
-      return startBatch(
+      return startBatch({
         userId,
-        { source: 'scrape', prompt: request.chatGptPrompt, pageUrl: request.pageUrl },
+        source: 'scrape',
+        prompt: request.chatGptPrompt,
+        pageUrl: request.pageUrl,
         items,
-      );
+      });
     },
 
     /** POST /images/upload-and-generate: files already checked and saved as temporary uploads. */
@@ -280,12 +345,8 @@ export function createGenerationService(deps: {
         language: language ?? null,
         keywords: fields.keywords?.length ? fields.keywords : null,
       }));
-      return startBatch(
-        userId,
-        { source: 'upload', prompt: fields.chatGptPrompt },
-        items,
-        uploads.map((upload) => upload.key),
-      );
+      // Each item's fileKey is its upload: the batch's transaction keeps those files.
+      return startBatch({ userId, source: 'upload', prompt: fields.chatGptPrompt, items });
     },
 
     /**
@@ -318,7 +379,7 @@ export function createGenerationService(deps: {
           { creditsNeeded: needed },
         );
       if (balance < needed) throw short();
-      const toItem = (row: ImportRow): NewItem => ({
+      const toItem = (row: ImportRow): NewBatchItem => ({
         src: row.src,
         fileKey: null,
         context: dropEmpty({
@@ -335,11 +396,12 @@ export function createGenerationService(deps: {
       }
       let started: StartBatchResponse;
       try {
-        started = await startBatch(
+        started = await startBatch({
           userId,
-          { source: 'csv', prompt: fields.chatGptPrompt },
-          { count: needed, chunks },
-        );
+          source: 'csv',
+          prompt: fields.chatGptPrompt,
+          items: { count: needed, chunks },
+        });
       } catch (error) {
         // Spent between the check and the reservation: the same 402, with the count.
         if (error instanceof AppError && error.code === errorCodes.insufficientCredits) throw short();
@@ -447,12 +509,28 @@ export function createGenerationService(deps: {
       }
     },
 
+    startGenerationBatch,
+    runAfterCommit,
+
+    /** The language a source's batch is written in (its own, else the account's); 422 when unwritable. */
+    resolveLanguage,
+
+    /**
+     * How finished images of `source` land (ADR 043): registered once when the process is built,
+     * by the module that owns the source (the audit registers its fixes' lander).
+     */
+    registerLander(source: GenerationSource, lander: ItemLander): void {
+      if (landers.has(source))
+        throw new Error(`A lander for generation source ${source} is registered already.`);
+      landers.set(source, lander);
+    },
+
+    /** The lander of a source (a test's second runner lands as this process does). */
+    landerFor: (source: GenerationSource): ItemLander | undefined => landers.get(source),
+
     /** The job handler: works one batch to its end (or until this process stops). */
-    async runBatch(batchId: string): Promise<void> {
-      // Started here already (right after the request): wait for that run, then look once more, so
-      // the job ends only when the batch has (or throws to be retried when this process stops).
-      await running.get(batchId)?.catch(() => {});
-      await runOnce(batchId);
+    runBatch(batchId: string): Promise<void> {
+      return runs.run(batchId);
     },
 
     /** On worker start: queue every unfinished batch again (a process may have died mid-way). */
@@ -468,7 +546,7 @@ export function createGenerationService(deps: {
      * indexed query; a sweep still running when the next is due is not doubled.
      */
     startAdoptingOrphans(): void {
-      if (sweep || stopping) return;
+      if (sweep || runs.isStopping()) return;
       sweep = setInterval(() => {
         sweeping ??= adoptOrphans()
           .catch((error) => logger.warn({ err: error }, 'looking for orphaned generation batches failed'))
@@ -481,10 +559,10 @@ export function createGenerationService(deps: {
 
     /** Stops claiming images and waits for the ones under way (app close). */
     async close(): Promise<void> {
-      stopping = true;
+      runs.stop();
       clearInterval(sweep);
       await sweeping;
-      await Promise.allSettled([...running.values()]);
+      await runs.close();
     },
   };
 }

@@ -136,6 +136,21 @@ export async function setLibraryAltText(
   return toRecord(row);
 }
 
+/**
+ * Replaces an image's alt text and verdict inside the caller's transaction (an accepted audit
+ * suggestion the user landed before); undefined, changing nothing, when the row is not the user's
+ * any more (deleted in the library), so the caller can add it again.
+ */
+export async function replaceLibraryAltText(
+  tx: DbExecutor,
+  userId: string,
+  id: string,
+  change: { altText: string; engine?: string | null; model?: string | null } & AltTextVerdict,
+): Promise<{ id: string } | undefined> {
+  const row = await updateLibraryImage(tx, userId, id, change);
+  return row ? { id: row.id } : undefined;
+}
+
 /** The image library: only ever the signed-in user's own rows. */
 export function createLibraryService(deps: {
   db: Database;

@@ -1,8 +1,12 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
 import { MAX_SCRAPE_HTML_BYTES } from '@altwise/contracts/scrape';
 import { Semaphore } from '../../lib/throttle.ts';
 import { SafeFetchError, type SafeFetchOptions, safeFetch } from '../../net/safe-fetch.ts';
 import { decode, type FetchSettings } from '../scrape/service.ts';
 import { allowEverything, parseRobots, type RobotsRules } from './robots.ts';
+import { type LocationAnswer, type SitemapKind, SitemapReader } from './sitemap.ts';
 
 /**
  * How an audit fetches: through the SSRF-safe fetcher, never leaving the audited origin (a redirect
@@ -11,16 +15,73 @@ import { allowEverything, parseRobots, type RobotsRules } from './robots.ts';
  */
 
 export const PAGES_AT_ONCE_PER_HOST = 2;
-/** Largest robots.txt or sitemap read. */
-const MAX_TEXT_BYTES = 5 * 1024 * 1024;
+/** Largest robots.txt read. */
+const MAX_ROBOTS_BYTES = 5 * 1024 * 1024;
+/** Largest sitemap, as sent and once inflated from gzip (sitemaps.org: 50 MB and 50,000 URLs). */
+export const MAX_SITEMAP_BYTES = 50 * 1024 * 1024;
 /** Largest image the pixel check downloads (ADR 037): a bigger one gets no pixel evidence. */
 export const MAX_AUDIT_IMAGE_BYTES = 5 * 1024 * 1024;
 const htmlTypes = /^\s*(text\/html|application\/xhtml\+xml)\s*(;|$)/i;
 
-/** A redirect to another origin: the audit reports it rather than following it. */
-class OffOriginRedirect extends Error {}
+/** Something the audit declines to do or cannot read, said in words: a redirect to another origin, a sitemap too big. */
+class CrawlNote extends Error {}
 
 export type Fetched = { ok: true; url: URL; body: string; contentType: string } | { ok: false; note: string };
+
+export type SitemapFetched =
+  | { ok: true; kind: SitemapKind | 'not-xml'; contentType: string }
+  | { ok: false; note: string };
+
+const megabytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`;
+
+/**
+ * The body as sent, or inflated when it starts with the gzip magic bytes (a `sitemap.xml.gz`),
+ * refused once it inflates past `maxInflated`: a small gzip bomb cannot fill the memory.
+ */
+async function* inflatedIfGzipped(
+  chunks: AsyncIterable<Buffer>,
+  maxInflated: number,
+  address: string,
+): AsyncGenerator<Buffer> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  if (first.done) return;
+  async function* all() {
+    try {
+      yield first.value;
+      for (;;) {
+        const next = await iterator.next();
+        if (next.done) return;
+        yield next.value;
+      }
+    } finally {
+      await iterator.return?.();
+    }
+  }
+  if (!(first.value[0] === 0x1f && first.value[1] === 0x8b)) {
+    yield* all();
+    return;
+  }
+  const gunzip = createGunzip();
+  const piping = pipeline(Readable.from(all()), gunzip).catch(() => {});
+  let inflated = 0;
+  try {
+    for await (const piece of gunzip as AsyncIterable<Buffer>) {
+      inflated += piece.byteLength;
+      if (inflated > maxInflated)
+        throw new CrawlNote(
+          `${address} inflates to more than ${megabytes(maxInflated)}, more than a sitemap may hold, so it was not read.`,
+        );
+      yield piece;
+    }
+  } catch (error) {
+    if (error instanceof CrawlNote || error instanceof SafeFetchError) throw error;
+    throw new CrawlNote(`${address} is not a readable gzip file.`);
+  } finally {
+    gunzip.destroy();
+    await piping;
+  }
+}
 
 export type Crawler = ReturnType<typeof createCrawler>;
 
@@ -63,7 +124,12 @@ export function createCrawler(settings: FetchSettings) {
   async function fetchOnOrigin(
     address: string,
     origin: string,
-    options: { accept: string; acceptContentType?: (type: string) => boolean; maxBytes: number },
+    options: {
+      accept: string;
+      acceptContentType?: (type: string) => boolean;
+      maxBytes: number;
+      readBody?: SafeFetchOptions['readBody'];
+    },
   ): Promise<Fetched> {
     const target = new URL(address);
     try {
@@ -72,9 +138,10 @@ export function createCrawler(settings: FetchSettings) {
         maxRedirects: 5,
         accept: options.accept,
         acceptContentType: options.acceptContentType,
+        readBody: options.readBody,
         checkRedirect: (next) => {
           if (next.origin !== origin)
-            throw new OffOriginRedirect(
+            throw new CrawlNote(
               `${address} redirects to ${next.href}, which is on another site; the audit stays on ${origin} and did not follow it.`,
             );
         },
@@ -82,11 +149,11 @@ export function createCrawler(settings: FetchSettings) {
       return {
         ok: true,
         url: answer.url,
-        body: decode(answer.body, answer.contentType),
+        body: options.readBody ? '' : decode(answer.body, answer.contentType),
         contentType: answer.contentType,
       };
     } catch (error) {
-      if (error instanceof OffOriginRedirect) return { ok: false, note: error.message };
+      if (error instanceof CrawlNote) return { ok: false, note: error.message };
       if (error instanceof SafeFetchError) {
         if (error.code === 'UNSUPPORTED_TYPE') {
           const type = /answered with (.+?), which/.exec(error.message)?.[1] ?? 'another type';
@@ -108,12 +175,28 @@ export function createCrawler(settings: FetchSettings) {
       });
     },
 
-    /** A sitemap, read as text whatever its type (readSitemap decides whether it is XML). */
-    fetchSitemap(address: string, origin: string): Promise<Fetched> {
-      return fetchOnOrigin(address, origin, {
+    /**
+     * A sitemap, read whatever its type (the reader decides whether it is one) as it arrives, each
+     * location handed to `onLocation` until it answers 'enough'; gzip is inflated up to the same cap.
+     */
+    async fetchSitemap(
+      address: string,
+      origin: string,
+      onLocation: (kind: SitemapKind, location: string) => LocationAnswer,
+    ): Promise<SitemapFetched> {
+      const reader = new SitemapReader(onLocation);
+      const answer = await fetchOnOrigin(address, origin, {
         accept: 'application/xml,text/xml;q=0.9,*/*;q=0.1',
-        maxBytes: MAX_TEXT_BYTES,
+        maxBytes: MAX_SITEMAP_BYTES,
+        readBody: async (chunks) => {
+          for await (const piece of inflatedIfGzipped(chunks, MAX_SITEMAP_BYTES, address)) {
+            reader.write(piece);
+            if (reader.done) break;
+          }
+        },
       });
+      if (!answer.ok) return answer;
+      return { ok: true, kind: reader.end(), contentType: answer.contentType };
     },
 
     /**
@@ -144,7 +227,7 @@ export function createCrawler(settings: FetchSettings) {
     async fetchRobots(origin: string): Promise<RobotsRules> {
       const answer = await fetchOnOrigin(`${origin}/robots.txt`, origin, {
         accept: 'text/plain,*/*;q=0.1',
-        maxBytes: MAX_TEXT_BYTES,
+        maxBytes: MAX_ROBOTS_BYTES,
       });
       if (!answer.ok) return allowEverything;
       if (/^\s*text\/html/i.test(answer.contentType)) return allowEverything;

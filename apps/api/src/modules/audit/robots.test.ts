@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_AUDIT_LINKS_PER_PAGE, readPage } from './extract-page.ts';
 import { MAX_RULE_LENGTH, parseRobots } from './robots.ts';
-import { readSitemap } from './sitemap.ts';
+import { readSitemap, SitemapReader } from './sitemap.ts';
 
 describe('parseRobots', () => {
   it.each([
@@ -181,16 +181,50 @@ describe('parseRobots', () => {
 describe('readSitemap', () => {
   it('reads a urlset, an index, and refuses what is not XML', () => {
     expect(
-      readSitemap('<urlset><url><loc> https://a.test/x </loc></url><url><loc>/y</loc></url></urlset>', ''),
+      readSitemap('<urlset><url><loc> https://a.test/x </loc></url><url><loc>/y</loc></url></urlset>'),
     ).toEqual({ kind: 'urlset', locations: ['https://a.test/x', '/y'] });
     expect(
-      readSitemap(
-        '<?xml version="1.0"?><sitemapindex><sitemap><loc>/s1.xml</loc></sitemap></sitemapindex>',
-        '',
-      ),
+      readSitemap('<?xml version="1.0"?><sitemapindex><sitemap><loc>/s1.xml</loc></sitemap></sitemapindex>'),
     ).toEqual({ kind: 'index', locations: ['/s1.xml'] });
-    expect(readSitemap('<html><body>Hi</body></html>', 'text/html')).toEqual({ kind: 'not-xml' });
-    expect(readSitemap('<?xml version="1.0"?><rss></rss>', 'application/xml')).toEqual({ kind: 'not-xml' });
+    expect(readSitemap('<html><body>Hi</body></html>')).toEqual({ kind: 'not-xml' });
+    expect(readSitemap('<?xml version="1.0"?><rss></rss>')).toEqual({ kind: 'not-xml' });
+    expect(readSitemap('Not found <urlset><url><loc>/x</loc></url></urlset>')).toEqual({ kind: 'not-xml' });
+    expect(readSitemap('')).toEqual({ kind: 'not-xml' });
+    expect(
+      readSitemap(
+        '\uFEFF <sm:urlset xmlns:sm="x"><sm:url><sm:loc>/a?b=1&amp;c=2</sm:loc></sm:url></sm:urlset>',
+      ),
+    ).toEqual({ kind: 'urlset', locations: ['/a?b=1&c=2'] });
+  });
+
+  it('reads a sitemap cut into pieces anywhere, a character split across two pieces included', () => {
+    const bytes = Buffer.from(
+      '<?xml version="1.0"?><urlset><url><loc>/café</loc></url><url><loc>/naïve</loc></url></urlset>',
+    );
+    for (let cut = 1; cut < bytes.length; cut++) {
+      const found: string[] = [];
+      const reader = new SitemapReader((_kind, location) => {
+        found.push(location);
+        return 'more';
+      });
+      reader.write(bytes.subarray(0, cut));
+      reader.write(bytes.subarray(cut));
+      expect(reader.end(), `cut at ${cut}`).toBe('urlset');
+      expect(found, `cut at ${cut}`).toEqual(['/café', '/naïve']);
+    }
+  });
+
+  it('stops reading once the caller has enough', () => {
+    const found: string[] = [];
+    const reader = new SitemapReader((_kind, location) => {
+      found.push(location);
+      return found.length === 2 ? 'enough' : 'more';
+    });
+    reader.write('<urlset><url><loc>/1</loc></url><url><loc>/2</loc></url><url><loc>/3</loc></url>');
+    expect(reader.done).toBe(true);
+    reader.write('<url><loc>/4</loc></url></urlset>');
+    expect(reader.end()).toBe('urlset');
+    expect(found).toEqual(['/1', '/2']);
   });
 });
 

@@ -93,6 +93,12 @@ site['/pages.xml.gz'] = (_req, res) =>
     .writeHead(200, { 'content-type': 'application/gzip' })
     .end(gzipSync(urlset([`${base}/p/1`, `${base}/p/2`, `${base}/p/3`])));
 
+/** Sites whose robots.txt answers 500, 404 and 429 (and 503 through a redirect, below). */
+const robotsAnswering = (status: number): Record<string, Handler> => ({
+  '/robots.txt': text(status, 'Something went wrong'),
+  '/': html('<img src="/img/x.jpg" alt="A lighthouse on the cliff">'),
+});
+
 const serve = (routes: Record<string, Handler>, name: string) =>
   createServer((req, res) => {
     const url = req.url ?? '';
@@ -107,6 +113,8 @@ const listen = async (server: Server) => {
 };
 
 const servers: Server[] = [];
+const bases: Record<string, string> = {};
+let closedBase = '';
 let t: TestApp;
 let user: TestUser;
 
@@ -142,6 +150,26 @@ beforeAll(async () => {
   base = await listen(main);
   bigSitemap = urlset([...padding, `${base}/p/1`, `${base}/p/2`, `${base}/p/3`]);
   bomb = gzipSync(Buffer.concat([Buffer.from(`${xmlHeader}<urlset>`), Buffer.alloc(64 * 1024 * 1024, ' ')]));
+  for (const status of [500, 404, 429]) {
+    const server = serve(robotsAnswering(status), String(status));
+    servers.push(server);
+    bases[status] = await listen(server);
+  }
+  const moved = serve(
+    {
+      ...robotsAnswering(200),
+      '/robots.txt': redirect('/down/robots.txt'),
+      '/down/robots.txt': text(503, ''),
+    },
+    'moved',
+  );
+  servers.push(moved);
+  bases.moved = await listen(moved);
+  // A port nothing listens on: connection refused.
+  const closed = createServer();
+  closedBase = await listen(closed);
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+
   t = await buildTestApp({ env: { FETCH_ALLOW_PRIVATE: 'true' } });
   user = await createUser(t);
 }, 60_000);
@@ -152,6 +180,70 @@ afterAll(async () => {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
+});
+
+describe('robots.txt on every redirect hop', () => {
+  it('does not follow a same-origin redirect (first or second hop) to a path robots.txt disallows', async () => {
+    const audit = await runAudit({ url: `${base}/`, scope: 'site' });
+    expect(hits.get('main/private/secret')).toBeUndefined();
+    expect(hits.get('main/private/other')).toBeUndefined();
+    expect(hits.get('main/redir')).toBe(1);
+    expect(audit).toMatchObject({ status: 'completed', pagesScanned: 2, imagesFound: 2 });
+    expect(audit.notices).toEqual(
+      expect.arrayContaining([
+        `${base}/redir redirects to ${base}/private/secret, which robots.txt disallows, so it was not fetched.`,
+        `${base}/two-hops redirects to ${base}/private/other, which robots.txt disallows, so it was not fetched.`,
+      ]),
+    );
+  });
+
+  it('answers a page audit of a redirect to a disallowed path with the reason, fetching nothing', async () => {
+    const audit = await runAudit({ url: `${base}/redir`, scope: 'page' });
+    expect(audit).toMatchObject({
+      status: 'failed',
+      pagesScanned: 0,
+      error: `${base}/redir redirects to ${base}/private/secret, which robots.txt disallows, so it was not fetched.`,
+    });
+    expect(hits.get('main/private/secret')).toBeUndefined();
+  });
+});
+
+describe('a robots.txt that cannot be read', () => {
+  const unreachable = (origin: string, why: string) =>
+    `The robots.txt of ${origin} could not be read (${why}). An unreachable robots.txt means no page may be crawled (RFC 9309), so the audit fetched none; try again once the site answers.`;
+
+  it.each([
+    ['500', 'it answered with HTTP 500'],
+    ['429', 'it answered with HTTP 429'],
+    ['moved', 'it answered with HTTP 503'],
+  ])('robots.txt answering %s (5xx, 429, or a redirect to a 503) disallows every page', async (name, why) => {
+    const origin = bases[name] as string;
+    const audit = await runAudit({ url: `${origin}/`, scope: 'site' });
+    expect(audit).toMatchObject({
+      status: 'failed',
+      pagesScanned: 0,
+      error: `The robots.txt of ${origin} could not be read, so the audit fetched no page.`,
+    });
+    expect(audit.notices).toContain(unreachable(origin, why));
+    expect(hits.get(`${name}/`)).toBeUndefined();
+  });
+
+  it('robots.txt refusing the connection (nothing listens on the port) disallows every page', async () => {
+    const audit = await runAudit({ url: `${closedBase}/`, scope: 'page' });
+    expect(audit).toMatchObject({
+      status: 'failed',
+      pagesScanned: 0,
+      error: `The robots.txt of ${closedBase} could not be read, so the audit fetched no page.`,
+    });
+    expect(audit.notices).toContain(unreachable(closedBase, 'the site could not be reached'));
+  });
+
+  it('robots.txt answering 404 allows every page', async () => {
+    const origin = bases[404] as string;
+    const audit = await runAudit({ url: `${origin}/`, scope: 'page' });
+    expect(audit).toMatchObject({ status: 'completed', pagesScanned: 1, imagesFound: 1 });
+    expect(audit.notices).toEqual([]);
+  });
 });
 
 describe('sitemaps', () => {

@@ -172,9 +172,9 @@ export function createAuditRunner(deps: {
       await endUnreadPage(db, claim, 'skipped', `robots.txt disallows ${page.url}, so it was not fetched.`);
       return;
     }
-    const answer = await crawler.fetchPage(page.url, origin);
+    const answer = await crawler.fetchPage(page.url, origin, robots);
     if (!answer.ok) {
-      await endUnreadPage(db, claim, 'failed', answer.note);
+      await endUnreadPage(db, claim, answer.skipped ? 'skipped' : 'failed', answer.note);
       return;
     }
     const reading = readPage(answer.body, answer.url);
@@ -204,7 +204,12 @@ export function createAuditRunner(deps: {
       if (!audit || audit.finishedAt) return;
       await markAuditRunning(db, auditId);
       const origin = new URL(audit.url).origin;
-      const robots = await crawler.fetchRobots(origin);
+      const { rules: robots, unreachable } = await crawler.fetchRobots(origin);
+      if (unreachable) {
+        await addAuditNotice(db, audit.id, unreachable);
+        await fail(audit, `The robots.txt of ${origin} could not be read, so the audit fetched no page.`);
+        return;
+      }
       if (robots.disallowsAll) {
         await fail(
           audit,

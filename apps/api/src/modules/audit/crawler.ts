@@ -229,7 +229,9 @@ export function createCrawler(settings: FetchSettings) {
         },
       });
       if (!answer.ok) return answer;
-      return { ok: true, kind: reader.end(), contentType: answer.contentType };
+      const kind = reader.end();
+      if (reader.refusal) return { ok: false, note: `${address} was not read: ${reader.refusal}.` };
+      return { ok: true, kind, contentType: answer.contentType };
     },
 
     /**

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_AUDIT_LINKS_PER_PAGE, readPage } from './extract-page.ts';
 import { MAX_RULE_LENGTH, parseRobots } from './robots.ts';
-import { readSitemap, SitemapReader } from './sitemap.ts';
+import { MAX_SITEMAP_DEPTH, readSitemap, SitemapReader } from './sitemap.ts';
 
 describe('parseRobots', () => {
   it.each([
@@ -212,6 +212,22 @@ describe('readSitemap', () => {
       expect(reader.end(), `cut at ${cut}`).toBe('urlset');
       expect(found, `cut at ${cut}`).toEqual(['/café', '/naïve']);
     }
+  });
+
+  it('refuses a nesting bomb (a million nested elements) at MAX_SITEMAP_DEPTH, in time', () => {
+    const bomb = `<urlset>${'<a>'.repeat(1_000_000)}<loc>/x</loc>${'</a>'.repeat(1_000_000)}</urlset>`;
+    const started = performance.now();
+    expect(readSitemap(bomb)).toEqual({
+      kind: 'refused',
+      why: `it nests elements more than ${MAX_SITEMAP_DEPTH} deep, which no sitemap does`,
+    });
+    expect(performance.now() - started).toBeLessThan(1000);
+    // Real sitemaps with extensions are a few levels deep; an image's <image:loc> is not a page.
+    expect(
+      readSitemap(
+        '<urlset><url><loc>/p</loc><image:image><image:loc>/i.png</image:loc></image:image></url><loc>/stray</loc></urlset>',
+      ),
+    ).toEqual({ kind: 'urlset', locations: ['/p'] });
   });
 
   it('stops reading once the caller has enough', () => {

@@ -14,28 +14,46 @@ export type LocationAnswer = 'more' | 'enough';
 
 /** Longest `<loc>` kept (sitemaps.org: under 2,048 characters); a longer one is skipped. */
 const MAX_LOCATION_CHARS = 4096;
+/**
+ * Deepest nesting read. A sitemap is 3 levels deep (4 with extensions such as `<image:image>`);
+ * the parser's stack of open elements costs O(depth) per element, so a document of a million
+ * nested elements would cost O(n²) and hold the event loop: it is refused at this depth instead.
+ */
+export const MAX_SITEMAP_DEPTH = 32;
 
 export class SitemapReader {
   /** null until the root element is read; 'not-xml' when the document is not a sitemap. */
   kind: SitemapKind | 'not-xml' | null = null;
   /** True once the caller said it has enough, or the document is known not to be a sitemap. */
   done = false;
+  /** Why the document was refused part way (too deeply nested), in words; null when it was not. */
+  refusal: string | null = null;
   private readonly decoder = new TextDecoder('utf-8');
   private readonly parser: Parser;
   private location: string | null = null;
+  private depth = 0;
+  /** Inside a `<url>` or `<sitemap>` entry of the root (depth 2), whose own `<loc>` is read. */
+  private inEntry = false;
 
   constructor(onLocation: (kind: SitemapKind, location: string) => LocationAnswer) {
     this.parser = new Parser(
       {
         onopentag: (name) => {
           if (this.done) return;
+          if (++this.depth > MAX_SITEMAP_DEPTH) {
+            this.refusal = `it nests elements more than ${MAX_SITEMAP_DEPTH} deep, which no sitemap does`;
+            this.stop();
+            return;
+          }
           if (this.kind === null) {
             const root = /(^|:)(urlset|sitemapindex)$/i.exec(name);
             this.kind = root ? (/sitemapindex$/i.test(name) ? 'index' : 'urlset') : 'not-xml';
-            if (!root) this.done = true;
+            if (!root) this.stop();
             return;
           }
-          if (/(^|:)loc$/i.test(name)) this.location = '';
+          if (this.depth === 2) this.inEntry = /(^|:)(url|sitemap)$/i.test(name);
+          // Only the entry's own <loc>: an <image:loc> of the image extension is not a page.
+          else if (this.depth === 3 && this.inEntry && /(^|:)loc$/i.test(name)) this.location = '';
         },
         ontext: (text) => {
           if (this.done) return;
@@ -43,22 +61,29 @@ export class SitemapReader {
             // Words before the root element: not a sitemap (an HTML error page without tags, say).
             if (text.replace(/^\uFEFF/, '').trim()) {
               this.kind = 'not-xml';
-              this.done = true;
+              this.stop();
             }
             return;
           }
           if (this.location !== null && this.location.length <= MAX_LOCATION_CHARS) this.location += text;
         },
         onclosetag: (name) => {
-          if (this.done || this.location === null || !/(^|:)loc$/i.test(name)) return;
+          if (this.done) return;
+          if (this.depth-- !== 3 || this.location === null || !/(^|:)loc$/i.test(name)) return;
           const location = this.location.trim();
           this.location = null;
           if (!location || location.length > MAX_LOCATION_CHARS) return;
-          if (onLocation(this.kind as SitemapKind, location) === 'enough') this.done = true;
+          if (onLocation(this.kind as SitemapKind, location) === 'enough') this.stop();
         },
       },
       { xmlMode: true },
     );
+  }
+
+  /** Reads no further, not even the rest of the piece being read. */
+  private stop() {
+    this.done = true;
+    this.parser.pause();
   }
 
   /** Reads the next piece of the document (UTF-8 bytes, or text). */
@@ -85,7 +110,7 @@ export type SitemapReading =
   | { kind: 'not-xml' };
 
 /** Reads a whole sitemap held in memory (small documents and tests). */
-export function readSitemap(body: string): SitemapReading {
+export function readSitemap(body: string): SitemapReading | { kind: 'refused'; why: string } {
   const locations: string[] = [];
   const reader = new SitemapReader((_kind, location) => {
     locations.push(location);
@@ -93,5 +118,6 @@ export function readSitemap(body: string): SitemapReading {
   });
   reader.write(body);
   const kind = reader.end();
+  if (reader.refusal) return { kind: 'refused', why: reader.refusal };
   return kind === 'not-xml' ? { kind } : { kind, locations };
 }

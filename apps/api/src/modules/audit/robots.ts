@@ -4,7 +4,7 @@
  * An empty `Disallow:` allows everything.
  *
  * Rules come from the audited site, so they are matched without building a regular expression from
- * them (ADR 042): a rule is split at its `*`s and the pieces are found left to right, each at its
+ * them (ADR 045): a rule is split at its `*`s and the pieces are found left to right, each at its
  * first place after the one before. That is O(rule × path) at worst, never exponential.
  */
 

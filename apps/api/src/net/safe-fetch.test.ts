@@ -48,6 +48,7 @@ describe('isPrivateAddress', () => {
 });
 
 describe('safeFetch', () => {
+  const streamed = { sent: -1 };
   let server: Server;
   let port: number;
   beforeAll(async () => {
@@ -58,6 +59,22 @@ describe('safeFetch', () => {
         res.writeHead(302, { location: `http://127.0.0.2:${port}/page` }).end();
       } else if (req.url === '/to-localhost') {
         res.writeHead(301, { location: `http://localhost:${port}/page` }).end();
+      } else if (req.url === '/stream') {
+        // 10 pieces of 1,000 bytes, one every 20 ms; counts what was sent before the reader hung up.
+        let sent = 0;
+        const timer = setInterval(() => {
+          if (sent === 10) {
+            clearInterval(timer);
+            res.end();
+            return;
+          }
+          res.write('x'.repeat(1000));
+          sent++;
+        }, 20);
+        res.once('close', () => {
+          clearInterval(timer);
+          streamed.sent = sent;
+        });
       } else if (req.url?.startsWith('/loop')) {
         res.writeHead(302, { location: `/loop${Number(req.url.slice(5) || 0) + 1}` }).end();
       } else {
@@ -109,5 +126,35 @@ describe('safeFetch', () => {
     ).rejects.toMatchObject({
       code: 'TOO_MANY_REDIRECTS',
     });
+  });
+
+  it('hands a streamed body over piece by piece, still capped at maxBytes, and hangs up when the reader stops', async () => {
+    const base = `http://127.0.0.1:${port}`;
+    let read = 0;
+    const answer = await safeFetch(`${base}/stream`, {
+      maxBytes: 100_000,
+      allowPrivate: true,
+      readBody: async (chunks) => {
+        for await (const chunk of chunks) {
+          read += chunk.byteLength;
+          if (read >= 2000) break;
+        }
+      },
+    });
+    expect(answer.body.byteLength).toBe(0);
+    expect(read).toBeGreaterThanOrEqual(2000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(streamed.sent).toBeGreaterThan(0);
+    expect(streamed.sent).toBeLessThan(10);
+
+    await expect(
+      safeFetch(`${base}/stream`, {
+        maxBytes: 5000,
+        allowPrivate: true,
+        readBody: async (chunks) => {
+          for await (const _chunk of chunks);
+        },
+      }),
+    ).rejects.toMatchObject({ code: 'TOO_LARGE' });
   });
 });

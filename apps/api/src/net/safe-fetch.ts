@@ -50,6 +50,12 @@ export interface SafeFetchOptions {
   acceptContentType?: (contentType: string) => boolean;
   /** Called before each redirect is followed; throwing refuses it (an audit stays on its origin). */
   checkRedirect?: (next: URL, from: URL) => void;
+  /**
+   * Reads the body as it arrives instead of keeping it (a sitemap of 50 MB): gets the chunks, with
+   * `maxBytes` and the time limit still holding, and may stop early by leaving the loop, which
+   * closes the connection. The result's `body` is then empty.
+   */
+  readBody?: (chunks: AsyncIterable<Buffer>) => Promise<void>;
   /** Which resolved addresses are refused; replaces the private-address rule (tests). */
   refuseAddress?: (address: string) => boolean;
 }
@@ -270,24 +276,36 @@ export async function safeFetch(address: string | URL, options: SafeFetchOptions
         response.destroy();
         throw tooLarge();
       }
-      const chunks: Buffer[] = [];
+      const answeredBy = url.hostname;
       let size = 0;
-      try {
-        for await (const chunk of response as AsyncIterable<Buffer>) {
-          size += chunk.byteLength;
-          if (size > options.maxBytes) {
-            response.destroy();
-            throw tooLarge();
+      async function* bodyChunks() {
+        try {
+          for await (const chunk of response as AsyncIterable<Buffer>) {
+            size += chunk.byteLength;
+            if (size > options.maxBytes) throw tooLarge();
+            yield chunk;
           }
-          chunks.push(chunk);
+        } catch (error) {
+          if (error instanceof SafeFetchError) throw error;
+          if (timedOut) throw timeoutError();
+          throw new SafeFetchError('UNREACHABLE', `The connection to ${answeredBy} broke off.`, {
+            cause: error,
+          });
+        } finally {
+          // Also when the reader stopped early: the rest of the body is not wanted.
+          response.destroy();
         }
-      } catch (error) {
-        if (error instanceof SafeFetchError) throw error;
-        if (timedOut) throw timeoutError();
-        throw new SafeFetchError('UNREACHABLE', `The connection to ${url.hostname} broke off.`, {
-          cause: error,
-        });
       }
+      if (options.readBody) {
+        try {
+          await options.readBody(bodyChunks());
+        } finally {
+          response.destroy();
+        }
+        return { url, status, headers: response.headers, contentType, body: Buffer.alloc(0) };
+      }
+      const chunks: Buffer[] = [];
+      for await (const chunk of bodyChunks()) chunks.push(chunk);
       return { url, status, headers: response.headers, contentType, body: Buffer.concat(chunks) };
     }
   } finally {

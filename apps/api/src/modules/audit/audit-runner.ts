@@ -24,7 +24,6 @@ import {
   summarizeImages,
 } from './repository.ts';
 import type { RobotsRules } from './robots.ts';
-import { readSitemap } from './sitemap.ts';
 
 /** A page claimed by a process that stopped is taken over after this long (a fetch takes ≤ 15 s). */
 const PAGE_LEASE_SECONDS = 60;
@@ -71,10 +70,13 @@ export function createAuditRunner(deps: {
     await finishAudit(db, audit.id, { status: 'failed', error, score: scoreOf(counts), counts, problems });
   }
 
-  /** The sitemap's pages, index files followed; null when the audit cannot go on (it has failed). */
+  /**
+   * The sitemap's pages, index files followed, each file read as it arrives and left as soon as
+   * maxPages pages are known; null when the audit cannot go on (it has failed).
+   */
   async function sitemapPages(audit: Audit, origin: string): Promise<string[] | null> {
     const start = new URL(audit.url);
-    const first = /\.xml$/i.test(start.pathname) ? pageKey(start) : `${origin}/sitemap.xml`;
+    const first = /\.xml(\.gz)?$/i.test(start.pathname) ? pageKey(start) : `${origin}/sitemap.xml`;
     const files = [first];
     const seen = new Set(files);
     const pages = new Set<string>();
@@ -82,11 +84,36 @@ export function createAuditRunner(deps: {
     for (let read = 0; read < files.length && read < MAX_SITEMAP_FILES; read++) {
       if (pages.size >= audit.maxPages) break;
       const file = files[read] as string;
-      const answer = await crawler.fetchSitemap(file, origin);
-      const reading = answer.ok ? readSitemap(answer.body, answer.contentType) : null;
+      // A file's pages count only once it has been read to its end (or to maxPages) without fault.
+      const found = new Set<string>();
+      const listed: string[] = [];
+      let away = 0;
+      const answer = await crawler.fetchSitemap(file, origin, (kind, location) => {
+        let url: URL;
+        try {
+          url = new URL(location, file);
+        } catch {
+          return 'more';
+        }
+        if (url.origin !== origin) {
+          away++;
+          return 'more';
+        }
+        const key = pageKey(url);
+        if (kind === 'index') {
+          if (!seen.has(key)) {
+            seen.add(key);
+            listed.push(key);
+          }
+          // One more than can be read is enough to say that only the first ones were.
+          return files.length + listed.length > MAX_SITEMAP_FILES ? 'enough' : 'more';
+        }
+        if (!pages.has(key)) found.add(key);
+        return pages.size + found.size >= audit.maxPages ? 'enough' : 'more';
+      });
       let problem: string | null = null;
       if (!answer.ok) problem = `The sitemap could not be read: ${answer.note}`;
-      else if (reading?.kind === 'not-xml')
+      else if (answer.kind === 'not-xml')
         problem = `${file} is not an XML sitemap (it answered with ${answer.contentType.split(';')[0] || 'no content type'}).`;
       if (problem) {
         if (read === 0) {
@@ -96,28 +123,9 @@ export function createAuditRunner(deps: {
         await addAuditNotice(db, audit.id, problem);
         continue;
       }
-      if (!reading || reading.kind === 'not-xml') continue;
-      for (const location of reading.locations) {
-        let url: URL;
-        try {
-          url = new URL(location, file);
-        } catch {
-          continue;
-        }
-        if (url.origin !== origin) {
-          offOrigin++;
-          continue;
-        }
-        const key = pageKey(url);
-        if (reading.kind === 'index') {
-          if (!seen.has(key)) {
-            seen.add(key);
-            files.push(key);
-          }
-        } else if (pages.size < audit.maxPages) {
-          pages.add(key);
-        }
-      }
+      offOrigin += away;
+      files.push(...listed);
+      for (const page of found) pages.add(page);
     }
     if (offOrigin > 0)
       await addAuditNotice(
@@ -164,9 +172,9 @@ export function createAuditRunner(deps: {
       await endUnreadPage(db, claim, 'skipped', `robots.txt disallows ${page.url}, so it was not fetched.`);
       return;
     }
-    const answer = await crawler.fetchPage(page.url, origin);
+    const answer = await crawler.fetchPage(page.url, origin, robots);
     if (!answer.ok) {
-      await endUnreadPage(db, claim, 'failed', answer.note);
+      await endUnreadPage(db, claim, answer.skipped ? 'skipped' : 'failed', answer.note);
       return;
     }
     const reading = readPage(answer.body, answer.url);
@@ -196,7 +204,12 @@ export function createAuditRunner(deps: {
       if (!audit || audit.finishedAt) return;
       await markAuditRunning(db, auditId);
       const origin = new URL(audit.url).origin;
-      const robots = await crawler.fetchRobots(origin);
+      const { rules: robots, unreachable } = await crawler.fetchRobots(origin);
+      if (unreachable) {
+        await addAuditNotice(db, audit.id, unreachable);
+        await fail(audit, `The robots.txt of ${origin} could not be read, so the audit fetched no page.`);
+        return;
+      }
       if (robots.disallowsAll) {
         await fail(
           audit,

@@ -1,6 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,9 +10,11 @@ import { creditReservations } from '../src/db/tables/credit-reservations.ts';
 import { generationBatches } from '../src/db/tables/generation-batches.ts';
 import { libraryImages } from '../src/db/tables/library-images.ts';
 import { EngineProviderError } from '../src/engines/errors.ts';
+import { createAuditService } from '../src/modules/audit/service.ts';
+import { createGenerationService } from '../src/modules/generation/service.ts';
 import { balanceOf, createUser, type TestUser } from './billing-helpers.ts';
 import { createTestEngine, multipartBody, uploadImages, waitForBatch } from './generation-helpers.ts';
-import { buildTestApp, type TestApp, waitFor } from './helper.ts';
+import { buildTestApp, createPostgresDatabase, type TestApp, waitFor } from './helper.ts';
 
 /**
  * ADR 043: scrape, upload, CSV import and audit fixes start their batches through generation's one
@@ -224,6 +227,93 @@ describe('one paid batch start for every source', () => {
       expect(library).toHaveLength(2);
       for (const row of library)
         expect(row).toMatchObject({ batchId, altText: expect.stringMatching(/^Test description/) });
+    }
+  });
+});
+
+describe('a fix batch run by a process that never saw its request', () => {
+  it("lands as the audit's suggestions: the audit's lander is registered when a process is built", {
+    timeout: 90_000,
+  }, async () => {
+    failing = false;
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'altwise-fix-resume-'));
+    const shared = process.env.TEST_DATABASE_URL
+      ? await createPostgresDatabase(process.env.TEST_DATABASE_URL)
+      : undefined;
+    const env = { FETCH_ALLOW_PRIVATE: 'true', ...(shared ? { DATABASE_URL: shared.url } : {}) };
+    try {
+      // The first process audits the page (audits start in-process) but polls for jobs so rarely
+      // that it never takes the fix's job.
+      const first = await buildTestApp({
+        env,
+        dataDir,
+        persistent: true,
+        engine,
+        workOptions: { pollingIntervalSeconds: 3600 },
+      });
+      let user: TestUser;
+      let auditId: string;
+      let batchId: string;
+      try {
+        user = await createUser(first, 10);
+        const audit = await first.app.inject({
+          method: 'POST',
+          url: '/api/v1/audits',
+          headers: user.auth,
+          payload: { url: `${base}/`, scope: 'page' },
+        });
+        auditId = audit.json().id;
+        await waitFor(async () => {
+          const read = await first.app.inject({
+            method: 'GET',
+            url: `/api/v1/audits/${auditId}`,
+            headers: user.auth,
+          });
+          return read.json().status === 'completed';
+        }, 20_000);
+        // The fix is stored as an API-only process stores it: batch, items, links and job, no run.
+        const { db } = first.app.deps.database;
+        const apiOnly = { db, queue: first.app.deps.queue, runsWorkers: false, logger: first.app.log };
+        const generation = createGenerationService({
+          ...apiOnly,
+          files: first.app.deps.files,
+          engine,
+          config: first.config,
+        });
+        const audits = createAuditService({ ...apiOnly, fetch: first.config.fetch, generation });
+        const fixed = await audits.fix(user.id, auditId, {});
+        expect(fixed).toMatchObject({ creditsReserved: 2, remainingCredits: 8 });
+        batchId = fixed.batchId;
+      } finally {
+        await first.cleanup();
+      }
+
+      // The next process finds the unfinished batch at start and lands its results on the audit.
+      const next = await buildTestApp({ env, dataDir, persistent: true, engine });
+      try {
+        const done = await waitForBatch(next, user.auth, batchId, 30_000);
+        expect(done).toMatchObject({ status: 'completed', total: 2, completed: 2, failed: 0 });
+        expect(await balanceOf(next, user)).toBe(8);
+        const images = await next.app.inject({
+          method: 'GET',
+          url: `/api/v1/audits/${auditId}/images`,
+          headers: user.auth,
+        });
+        expect(images.json().items).toEqual([
+          expect.objectContaining({ reviewState: 'pending', suggestion: expect.stringMatching(/^Test/) }),
+          expect.objectContaining({ reviewState: 'pending', suggestion: expect.stringMatching(/^Test/) }),
+        ]);
+        const library = await next.app.deps.database.db
+          .select()
+          .from(libraryImages)
+          .where(eq(libraryImages.userId, user.id));
+        expect(library).toEqual([]);
+      } finally {
+        await next.cleanup();
+      }
+    } finally {
+      await shared?.drop();
+      await rm(dataDir, { recursive: true, force: true });
     }
   });
 });

@@ -1,19 +1,19 @@
 import { Readable } from 'node:stream';
-import { errorCodes } from '@altwise/contracts/errors';
 import {
   canonicalLanguage,
   type ImportColumn,
   importColumns,
   isEnglish,
   keywordsSchema,
-  MAX_IMPORT_BYTES,
   MAX_IMPORT_ROWS,
   MAX_LISTED_REJECTIONS,
   offlineLanguageMessage,
   splitKeywords,
 } from '@altwise/contracts/generation';
+import { importCsvForm, XLSX_MEDIA_TYPE } from '@altwise/contracts/multipart-forms';
 import type { FastifyRequest } from 'fastify';
-import { AppError, badRequest, payloadTooLarge } from '../../errors.ts';
+import { badRequest, payloadTooLarge } from '../../errors.ts';
+import { readMultipartForm } from '../../lib/multipart.ts';
 import { type FileRecord, readCsvRecords, readXlsxRecords } from './import-file.ts';
 import { createRowSpool, type RowSpool } from './import-spool.ts';
 
@@ -41,23 +41,10 @@ export type ImportCheck = {
 
 export type ImportReading = ImportCheck & { fields: Record<string, string> };
 
-/** Busboy's limits for POST /images/import-csv: one file of at most 50 MB and a few fields. */
-export const importLimits = {
-  fileSize: MAX_IMPORT_BYTES,
-  files: 1,
-  fields: 10,
-  fieldSize: 16 * 1024,
-  parts: 12,
-};
-
 const MAX_ID_CHARS = 200;
 const MAX_TEXT_CHARS = 2000;
 const MAX_URL_CHARS = 2048;
 
-const tooLarge = () =>
-  payloadTooLarge(
-    `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB: split it into files of at most ${MAX_IMPORT_ROWS.toLocaleString('en-US')} rows.`,
-  );
 const tooManyRows = () =>
   payloadTooLarge(
     `The file has more than ${MAX_IMPORT_ROWS.toLocaleString('en-US')} rows: split it and import each part. Nothing was imported.`,
@@ -207,81 +194,43 @@ export async function checkImportRecords(
   return { accepted, withoutLanguage, duplicates, rejected, rejectedTotal };
 }
 
-/** Busboy signals a file over `fileSize` by an error on its stream (or by `truncated`). */
-async function* guardSize(file: Readable & { truncated?: boolean }): AsyncGenerator<Buffer> {
-  try {
-    for await (const chunk of file) yield chunk as Buffer;
-  } catch (error) {
-    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
-    throw error;
-  }
-  if (file.truncated) throw tooLarge();
-}
-
-function isXlsx(fileName: string, mimeType: string): boolean {
-  return (
-    fileName.toLowerCase().endsWith('.xlsx') ||
-    mimeType === 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
-  );
-}
-
-function multipartError(error: unknown): unknown {
-  switch ((error as { code?: string } | null)?.code) {
-    case 'FST_REQ_FILE_TOO_LARGE':
-      return tooLarge();
-    case 'FST_FILES_LIMIT':
-      return badRequest('Send one file, as "file".');
-    case 'FST_PARTS_LIMIT':
-    case 'FST_FIELDS_LIMIT':
-      return badRequest('Too many form fields: send file, chatGptPrompt and language only.');
-    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
-      return new AppError(415, errorCodes.unsupportedMediaType, 'Send the file as multipart/form-data.');
-    default:
-      return error;
-  }
+/**
+ * An import file's type by its first bytes: a zip (an .xlsx workbook), or text (CSV); null for
+ * anything else (a NUL byte, which no CSV of ours has, or an image).
+ */
+export function sniffImportFile(head: Buffer): string | null {
+  if (head.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) return XLSX_MEDIA_TYPE;
+  if (head.includes(0)) return null;
+  return 'text/csv';
 }
 
 /**
- * Reads POST /images/import-csv's multipart form: its text fields, and its one `file` (CSV, or
- * .xlsx by name or type) checked row by row as it streams in. On success the caller removes
- * `accepted` once it has stored the rows; on an error it is already removed.
+ * Reads POST /images/import-csv's multipart form with the one multipart reader: its text fields,
+ * and its one `file` (CSV, or .xlsx by its bytes) checked row by row as it streams in. On success
+ * the caller removes `accepted` once it has stored the rows; on an error it is already removed.
  */
 export async function readImport(
   request: FastifyRequest,
   options: { englishOnly: boolean },
 ): Promise<ImportReading> {
-  const fields: Record<string, string> = {};
-  let reading: ImportCheck | undefined;
   let spool: RowSpool<ImportRow> | undefined;
   try {
-    for await (const part of request.parts({ limits: importLimits })) {
-      if (part.type === 'field') {
-        if (typeof part.value === 'string') fields[part.fieldname] = part.value;
-        continue;
-      }
-      if (part.fieldname !== 'file' || reading) {
-        part.file.resume();
-        throw badRequest(`Unexpected file field "${part.fieldname.slice(0, 60)}": send one file, as "file".`);
-      }
-      const bytes = guardSize(part.file);
-      const records = isXlsx(part.filename ?? '', part.mimetype)
-        ? readXlsxRecords(Readable.from(bytes))
-        : readCsvRecords(bytes);
-      spool = await createRowSpool<ImportRow>();
-      try {
-        reading = await checkImportRecords(records, options, spool);
-      } finally {
-        // Whatever is left of the file (an over-limit row, a second worksheet) is drained, not kept.
-        part.file.resume();
-      }
-    }
+    const form = await readMultipartForm(request, importCsvForm, {
+      sniff: (_field, head) => sniffImportFile(head),
+      onFile: async (file) => {
+        const records =
+          file.type === XLSX_MEDIA_TYPE
+            ? readXlsxRecords(Readable.from(file.bytes))
+            : readCsvRecords(file.bytes);
+        spool = await createRowSpool<ImportRow>();
+        return checkImportRecords(records, options, spool);
+      },
+    });
+    const reading = form.parts.file?.[0];
+    if (!reading || !('file' in reading)) throw new Error('The import form was read without its file.');
+    return { fields: form.fields, ...reading.file };
   } catch (error) {
     await spool?.remove();
-    throw multipartError(error);
+    throw error;
   }
-  if (!reading)
-    throw badRequest('Choose a CSV or .xlsx file to import, sent as "file".', [
-      { path: 'file', message: 'Choose a CSV or .xlsx file' },
-    ]);
-  return { fields, ...reading };
 }

@@ -2,8 +2,8 @@ import { createReadStream } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { type PageContext, pageContextSchema } from '@altwise/contracts/page-context';
 import { z } from 'zod';
-import type { PageContext } from '../src/engines/types.ts';
 
 /**
  * What `altwise describe` was asked to describe: file and URL arguments, the images at the top level
@@ -23,19 +23,17 @@ const given = <T extends object>(fields: T) =>
     [K in keyof T]?: Exclude<T[K], undefined | null>;
   };
 
-/** The page context a manifest line or `--context-file` may give; unknown keys are refused (typos). */
+type TextKey = Exclude<keyof PageContext, 'role'>;
+const textKeys = pageContextSchema.keyof().options.filter((key): key is TextKey => key !== 'role');
+
+/**
+ * The page context a manifest line or `--context-file` may give: the contract's page context, each
+ * text blank-tolerant; unknown keys are refused (typos).
+ */
 export const contextSchema = z
   .strictObject({
-    pageTitle: text,
-    heading: text,
-    caption: text,
-    surroundingText: text,
-    linkTarget: text,
-    linkText: text,
-    existingAlt: text,
-    pageUrl: text,
-    role: z.enum(['link', 'button', 'figure']).nullish(),
-    fileName: text,
+    ...(Object.fromEntries(textKeys.map((key) => [key, text])) as Record<TextKey, typeof text>),
+    role: pageContextSchema.shape.role.unwrap().nullish(),
   })
   .transform(given);
 

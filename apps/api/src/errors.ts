@@ -80,38 +80,6 @@ export const badGateway = (message: string, cause?: unknown) =>
   new AppError(502, errorCodes.badGateway, message, { cause });
 export const unavailable = (message: string) => new AppError(503, errorCodes.unavailable, message);
 
-/**
- * Multipart failures of @fastify/multipart and busboy (a missing or wrong boundary, a body cut off,
- * a limit reached) as the caller's 4xx; null for anything else. Busboy reports a broken body with
- * plain errors, told apart by their fixed messages.
- */
-function multipartFailure(error: unknown): AppError | null {
-  const code = (error as { code?: unknown } | null)?.code;
-  switch (code) {
-    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
-      return new AppError(415, errorCodes.unsupportedMediaType, 'Send the form as multipart/form-data.');
-    case 'FST_PARTS_LIMIT':
-    case 'FST_FILES_LIMIT':
-    case 'FST_FIELDS_LIMIT':
-      return payloadTooLarge('The form has too many files or fields.');
-    case 'FST_REQ_FILE_TOO_LARGE':
-      return payloadTooLarge('A file of the form is too large.');
-    case 'FST_PROTO_VIOLATION':
-    case 'FST_INVALID_JSON_FIELD_ERROR':
-      return badRequest('A form field has a name or value that is not allowed.');
-    case 'FST_MP_PREMATURE_CLOSE':
-      return badRequest('The upload was cut off before it finished; please try again.');
-  }
-  if (!(error instanceof Error) || code !== undefined) return null;
-  if (error.message === 'Multipart: Boundary not found' || error.message === 'Unsupported Content-Type.')
-    return badRequest(
-      'The form could not be read: its Content-Type must be multipart/form-data with the boundary its body uses.',
-    );
-  if (/unexpected end of multipart data/i.test(error.message))
-    return badRequest('The form could not be read: the body ends before the form does.');
-  return null;
-}
-
 /** A fetch of a caller's address (a page to scrape) that failed, as the caller's answer. */
 function fetchFailure(error: SafeFetchError): AppError {
   switch (error.code) {
@@ -177,7 +145,8 @@ function domainFailure(error: unknown, work: string | undefined): AppError | nul
       : unprocessable(error.message);
   if (error instanceof SafeFetchError) return fetchFailure(error);
   if (error instanceof SandboxLimitError) return sandboxFailure(error);
-  return multipartFailure(error);
+  // Multipart failures are answered by the one multipart reader (lib/multipart.ts).
+  return null;
 }
 
 /**

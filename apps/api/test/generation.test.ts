@@ -432,7 +432,7 @@ describe('POST /images/upload-and-generate', () => {
     expect(await libraryOf(t, user)).toEqual([]);
   });
 
-  it('refuses a file that is not an image (a .png of text), and an empty upload, with 400', async () => {
+  it('refuses a file that is not an image (a .png of text) with 415, and an empty upload with 400', async () => {
     const user = await createUser(t, 4);
     const before = await storedFileCount();
     const fake = await upload(user, [
@@ -449,12 +449,15 @@ describe('POST /images/upload-and-generate', () => {
         bytes: Buffer.from('just some text, honest'),
       },
     ]);
-    expect(fake.statusCode).toBe(400);
-    expect(fake.json().message).toMatch(/^"notes\.png" is not an image/);
+    expect(fake.statusCode).toBe(415);
+    expect(fake.json()).toMatchObject({
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: 'notes.png is not a JPEG, PNG, WebP, GIF, AVIF or SVG image.',
+    });
 
     const none = await upload(user, [{ name: 'chatGptPrompt', value: 'hello' }]);
     expect(none.statusCode).toBe(400);
-    expect(none.json().message).toBe('Choose at least one image to upload.');
+    expect(none.json().message).toBe('Choose at least one image to send as "images".');
 
     const notMultipart = await t.app.inject({
       method: 'POST',

@@ -105,12 +105,12 @@ describe('hostile import files', () => {
     });
   });
 
-  it('answers 400 in words for a file named .xlsx that is not a zip, or has no worksheet', async () => {
+  it('answers 400 in words for an .xlsx whose zip is broken, has no worksheet or broken XML', async () => {
     const user = await createUser(t, 10);
     const notZip = await importFile(user, {
       name: 'x.xlsx',
       type: xlsxType,
-      bytes: Buffer.from('id,image_url\n'),
+      bytes: Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(200, 7)]),
     });
     expect(notZip.statusCode).toBe(400);
     expect(notZip.json().message).toMatch(/\.xlsx file could not be read: it is not a zip archive/);

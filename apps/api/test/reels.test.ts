@@ -222,66 +222,66 @@ describe('POST /images/createReels', () => {
     expect(info.durationSeconds).toBeLessThan(5.2);
   }, 60_000);
 
-  it('refuses a sixth image with the SPEC message', async () => {
+  it('refuses a sixth image with 413 and the SPEC message', async () => {
     const user = await createUser(t);
     const photo = await fixture('coffee.jpg');
     const response = await createReel(
       [music('tone.mp3', toneMp3), ...Array.from({ length: 6 }, (_, i) => image(`photo-${i}.jpg`, photo))],
       user.auth,
     );
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({ message: 'Maximum 5 images allowed' });
+    expect(response.statusCode).toBe(413);
+    expect(response.json()).toMatchObject({ message: 'Maximum 5 images allowed', code: 'PAYLOAD_TOO_LARGE' });
     expect(await leftovers()).toEqual([]);
   });
 
-  it('refuses an image over 10 MB by name, and music over 10 MB', async () => {
+  it('refuses an image over 10 MB by name, and music over 10 MB, with 413', async () => {
     const user = await createUser(t);
     const huge = Buffer.alloc(11 * 1024 * 1024, 7);
     huge.set([0xff, 0xd8, 0xff, 0xe0]);
     const tooBigImage = await createReel([music('tone.mp3', toneMp3), image('holiday.jpg', huge)], user.auth);
-    expect(tooBigImage.statusCode).toBe(400);
+    expect(tooBigImage.statusCode).toBe(413);
     expect(tooBigImage.json()).toMatchObject({ message: 'holiday.jpg is larger than 10MB' });
 
     const tooBigMusic = await createReel(
       [music('long.mp3', Buffer.concat([toneMp3, huge])), image('coffee.jpg', await fixture('coffee.jpg'))],
       user.auth,
     );
-    expect(tooBigMusic.statusCode).toBe(400);
+    expect(tooBigMusic.statusCode).toBe(413);
     expect(tooBigMusic.json()).toMatchObject({ message: 'Music file should be less than 10MB' });
     expect(await leftovers()).toEqual([]);
   });
 
-  it('refuses music that is not audio, naming the file', async () => {
+  it('refuses music that is not audio by its bytes (415) or that ffmpeg cannot decode (400), naming the file', async () => {
     const user = await createUser(t);
     const photo = await fixture('coffee.jpg');
     // A photo named like a song, text, and an MP3 header followed by garbage that ffmpeg cannot decode.
-    for (const [filename, data] of [
-      ['song.mp3', photo],
-      ['notes.mp3', Buffer.from('just some text, not music\n'.repeat(20))],
-      ['broken.mp3', Buffer.concat([Buffer.from('ID3'), Buffer.alloc(4000, 0x41)])],
-      ['empty.mp3', Buffer.alloc(0)],
+    for (const [filename, data, status] of [
+      ['song.mp3', photo, 415],
+      ['notes.mp3', Buffer.from('just some text, not music\n'.repeat(20)), 415],
+      ['broken.mp3', Buffer.concat([Buffer.from('ID3'), Buffer.alloc(4000, 0x41)]), 400],
+      ['empty.mp3', Buffer.alloc(0), 415],
     ] as const) {
       const response = await createReel([music(filename, data), image('coffee.jpg', photo)], user.auth);
-      expect(response.statusCode, filename).toBe(400);
+      expect(response.statusCode, filename).toBe(status);
       expect(response.json().message).toContain(filename);
     }
     expect(await leftovers()).toEqual([]);
   });
 
-  it('refuses images that are not images, naming the file', async () => {
+  it('refuses images that are not images by their bytes (415) or that sharp cannot decode (400), naming the file', async () => {
     const user = await createUser(t);
     const photo = await fixture('coffee.jpg');
-    for (const [filename, data] of [
-      ['not-an-image.png', await fixture('not-an-image.png')],
+    for (const [filename, data, status] of [
+      ['not-an-image.png', await fixture('not-an-image.png'), 415],
       // A real JPEG start, cut off: the magic bytes pass, sharp does not.
-      ['cut.jpg', photo.subarray(0, 300)],
-      ['tone.jpg', toneMp3],
+      ['cut.jpg', photo.subarray(0, 300), 400],
+      ['tone.jpg', toneMp3, 415],
     ] as const) {
       const response = await createReel(
         [music('tone.mp3', toneMp3), image('coffee.jpg', photo), image(filename, data)],
         user.auth,
       );
-      expect(response.statusCode, filename).toBe(400);
+      expect(response.statusCode, filename).toBe(status);
       expect(response.json().message).toContain(filename);
     }
     expect(await leftovers()).toEqual([]);

@@ -82,7 +82,7 @@ describe('uploads are paid for before they are stored', () => {
     expect(response.statusCode).toBe(413);
     expect(response.json()).toMatchObject({
       code: 'PAYLOAD_TOO_LARGE',
-      message: `Upload at most ${MAX_UPLOAD_FILES} images at once.`,
+      message: `Maximum ${MAX_UPLOAD_FILES} images allowed`,
     });
     expect(await storedFiles()).toBe(before);
     expect(await filesOnDisk()).toBe(beforeOnDisk);

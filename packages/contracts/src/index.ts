@@ -10,6 +10,7 @@ export * from './health.ts';
 export * from './library.ts';
 export * from './limits.ts';
 export * from './messages.ts';
+export * from './page-context.ts';
 export * from './plans.ts';
 export * from './routes.ts';
 export * from './scrape.ts';

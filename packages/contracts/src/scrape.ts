@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_SCRAPE_IMAGES } from './limits.ts';
+import { pageContextSchema } from './page-context.ts';
 
 /** Largest HTML page POST /users/scrape-and-generate reads (issue 6). */
 export const MAX_SCRAPE_HTML_BYTES = 5 * 1024 * 1024;
@@ -22,27 +23,15 @@ export const scrapeRequestSchema = z.strictObject({
 });
 export type ScrapeRequest = z.infer<typeof scrapeRequestSchema>;
 
-/** What the page says around an image, for the alt-text engine (each only when the page has it). */
-export const scrapedImageContextSchema = z.object({
-  pageTitle: z.string().optional(),
-  /** The nearest heading above the image. */
-  heading: z.string().optional(),
-  /** The enclosing figure's `figcaption`. */
-  caption: z.string().optional(),
-  /**
-   * Text next to the image, at most 300 characters: its block's text (a figure's without the
-   * caption), else the paragraph after it.
-   */
-  surroundingText: z.string().optional(),
-  /** Where the image links to, when it is inside a link. */
-  linkTarget: z.string().optional(),
-  /**
-   * The image's role (W3C alt decision tree): inside a link or a button (the nearest one), else
-   * inside a figure. Absent for an image in running content.
-   */
-  role: z.enum(['link', 'button', 'figure']).optional(),
-  /** The enclosing link's or button's own text without the image; absent when the image is all of it. */
-  linkText: z.string().optional(),
+/** What the page says around an image (the page's part of the one page context), each only when the page has it. */
+export const scrapedImageContextSchema = pageContextSchema.pick({
+  pageTitle: true,
+  heading: true,
+  caption: true,
+  surroundingText: true,
+  linkTarget: true,
+  role: true,
+  linkText: true,
 });
 export type ScrapedImageContext = z.infer<typeof scrapedImageContextSchema>;
 

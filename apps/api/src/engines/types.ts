@@ -3,31 +3,12 @@
  * input and returns the same result, so the server stores one shape whoever wrote it.
  */
 
+import type { PageContext } from '@altwise/contracts/page-context';
+
 export type EngineName = 'offline' | 'openai';
 
-/** What the page around a scraped or uploaded image tells us. Every field is optional. */
-export interface PageContext {
-  pageTitle?: string;
-  /** The nearest heading above the image. */
-  heading?: string;
-  /** The text of the enclosing `figcaption`. */
-  caption?: string;
-  /** A few sentences around the image. */
-  surroundingText?: string;
-  /** Where the image links to, when it is inside a link. */
-  linkTarget?: string;
-  /**
-   * The image's role on the page (W3C alt decision tree): inside a link, inside a button, or inside a
-   * figure. Absent for an image in running content.
-   */
-  role?: 'link' | 'button' | 'figure';
-  /** The enclosing link's or button's own text, without the image; absent when the image is its only content. */
-  linkText?: string;
-  /** The alt attribute the image already has. */
-  existingAlt?: string;
-  fileName?: string;
-  pageUrl?: string;
-}
+/** What the page around a scraped or uploaded image tells us: the contract's one type. */
+export type { PageContext };
 
 export interface DescribeOptions {
   /** The user's own instruction ("mention the brand", "keep it short"). */

@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { type FieldError, toAppError, WorkFailedError } from '../errors.ts';
+import { multipartFaults } from '../lib/multipart.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -45,6 +46,12 @@ function formatBytes(bytes: number): string {
   return bytes >= 1024 * 1024
     ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`
     : `${Math.round(bytes / 1024)} KB`;
+}
+
+/** A route that reads a multipart form (its schema says it consumes one). */
+function takesMultipart(request: FastifyRequest): boolean {
+  const consumes = (request.routeOptions.schema as { consumes?: string[] } | undefined)?.consumes;
+  return consumes?.includes('multipart/form-data') ?? false;
 }
 
 /** Turns a path like "/items/0/name" into "items.0.name"; an empty path names the whole part. */
@@ -96,7 +103,9 @@ export function toErrorResponse(
         message = `The request body is too large: the limit is ${formatBytes(request.routeOptions.bodyLimit ?? 1024 * 1024)}.`;
         break;
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        message = `Content-Type ${request.headers['content-type'] ?? '(none)'} is not accepted here. Send application/json.`;
+        message = takesMultipart(request)
+          ? multipartFaults.notMultipart().message
+          : `Content-Type ${request.headers['content-type'] ?? '(none)'} is not accepted here. Send application/json.`;
         break;
     }
     return {

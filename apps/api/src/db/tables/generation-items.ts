@@ -1,3 +1,4 @@
+import type { PageContext } from '@altwise/contracts/page-context';
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { generationBatches } from './generation-batches.ts';
 import { libraryImages } from './library-images.ts';
@@ -5,24 +6,8 @@ import { libraryImages } from './library-images.ts';
 export const generationItemStatuses = ['pending', 'processing', 'done', 'failed'] as const;
 export type GenerationItemStatus = (typeof generationItemStatuses)[number];
 
-/** What the engine is told about an image besides its bytes (scraped page context, file name...). */
-export type GenerationItemContext = {
-  pageTitle?: string;
-  heading?: string;
-  caption?: string;
-  surroundingText?: string;
-  linkTarget?: string;
-  /** Inside a link, a button or a figure (W3C alt decision tree). */
-  role?: 'link' | 'button' | 'figure';
-  /** The enclosing link's or button's own text, without the image. */
-  linkText?: string;
-  /** The page's own alt attribute, if it had one. */
-  existingAlt?: string;
-  /** The uploaded file's name. */
-  fileName?: string;
-  /** The page the image is on (a CSV import's page_url). */
-  pageUrl?: string;
-};
+/** What the engine is told about an image besides its bytes: the contract's one page context. */
+export type GenerationItemContext = PageContext;
 
 /**
  * One image of a batch. A worker claims it (`processing`, `claim_id`, `claimed_at`); a claim older

@@ -2,12 +2,12 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { errorCodes } from '@altwise/contracts/errors';
-import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS } from '@altwise/contracts/generation';
+import { importCsvForm, XLSX_MEDIA_TYPE } from '@altwise/contracts/multipart-forms';
 import type { FastifyRequest } from 'fastify';
 import { AppError, badRequest, payloadTooLarge } from '../../errors.ts';
+import { readMultipartForm } from '../../lib/multipart.ts';
 import { createSandbox, SandboxLimitError, SandboxTaskError } from '../../lib/sandbox.ts';
 import type { ImportCheck, ImportRow } from './check-import.ts';
 import { openRowSpool } from './import-spool.ts';
@@ -17,19 +17,6 @@ export type { ImportCheck, ImportRow } from './check-import.ts';
 
 export type ImportReading = ImportCheck & { fields: Record<string, string> };
 
-/** Busboy's limits for POST /images/import-csv: one file of at most 50 MB and a few fields. */
-export const importLimits = {
-  fileSize: MAX_IMPORT_BYTES,
-  files: 1,
-  fields: 10,
-  fieldSize: 16 * 1024,
-  parts: 12,
-};
-
-const tooLarge = () =>
-  payloadTooLarge(
-    `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB: split it into files of at most ${MAX_IMPORT_ROWS.toLocaleString('en-US')} rows.`,
-  );
 /**
  * Where import files are read and checked (import-worker.ts): one thread, created on the first
  * import and stopped when idle. A file may take 2 minutes of that thread and 384 MB of its heap; an
@@ -94,79 +81,59 @@ async function checkImportFile(
   };
 }
 
-/** Busboy signals a file over `fileSize` by an error on its stream (or by `truncated`). */
-async function* guardSize(file: Readable & { truncated?: boolean }): AsyncGenerator<Buffer> {
-  try {
-    for await (const chunk of file) yield chunk as Buffer;
-  } catch (error) {
-    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
-    throw error;
-  }
-  if (file.truncated) throw tooLarge();
-}
+/** First bytes of binary files people send by mistake: PDF, PNG, JPEG, GIF, gzip, RIFF (WebP), 7z, RAR. */
+const binaryMagic = [
+  '%PDF-',
+  '\x89PNG',
+  '\xFF\xD8\xFF',
+  'GIF8',
+  '\x1F\x8B',
+  'RIFF',
+  "7z\xBC\xAF'\x1C",
+  'Rar!',
+].map((magic) => Buffer.from(magic, 'latin1'));
 
-function isXlsx(fileName: string, mimeType: string): boolean {
-  return (
-    fileName.toLowerCase().endsWith('.xlsx') ||
-    mimeType === 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
-  );
-}
-
-function multipartError(error: unknown): unknown {
-  switch ((error as { code?: string } | null)?.code) {
-    case 'FST_REQ_FILE_TOO_LARGE':
-      return tooLarge();
-    case 'FST_FILES_LIMIT':
-      return badRequest('Send one file, as "file".');
-    case 'FST_PARTS_LIMIT':
-    case 'FST_FIELDS_LIMIT':
-      return badRequest('Too many form fields: send file, chatGptPrompt and language only.');
-    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
-      return new AppError(415, errorCodes.unsupportedMediaType, 'Send the file as multipart/form-data.');
-    default:
-      return error;
-  }
+/**
+ * An import file's type by its first bytes: a zip (an .xlsx workbook), or text (CSV); null for
+ * anything else: a known binary format, or NUL bytes in more than a tenth of the head (an image,
+ * UTF-16). A stray NUL inside a CSV cell is text, rejected with its row (check-import.ts).
+ */
+export function sniffImportFile(head: Buffer): string | null {
+  if (head.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) return XLSX_MEDIA_TYPE;
+  if (binaryMagic.some((magic) => head.subarray(0, magic.length).equals(magic))) return null;
+  let nuls = 0;
+  for (const byte of head) if (byte === 0) nuls++;
+  if (nuls * 10 > head.length) return null;
+  return 'text/csv';
 }
 
 /**
- * Reads POST /images/import-csv's multipart form: its text fields, and its one `file` (CSV, or
- * .xlsx by name or type) checked row by row as it streams in. On success the caller removes
- * `accepted` once it has stored the rows; on an error it is already removed.
+ * Reads POST /images/import-csv's multipart form with the one multipart reader: its text fields,
+ * and its one `file` (CSV, or .xlsx by its bytes), spooled to disk as it arrives and then read and
+ * checked in the import thread. On success the caller removes `accepted` once it has stored the
+ * rows; on an error nothing is left behind.
  */
 export async function readImport(
   request: FastifyRequest,
   options: { englishOnly: boolean },
 ): Promise<ImportReading> {
-  const fields: Record<string, string> = {};
-  let upload: { file: string; format: 'csv' | 'xlsx' } | undefined;
   const dir = await mkdtemp(path.join(tmpdir(), 'altwise-upload-'));
   try {
-    try {
-      for await (const part of request.parts({ limits: importLimits })) {
-        if (part.type === 'field') {
-          if (typeof part.value === 'string') fields[part.fieldname] = part.value;
-          continue;
-        }
-        if (part.fieldname !== 'file' || upload) {
-          part.file.resume();
-          throw badRequest(
-            `Unexpected file field "${part.fieldname.slice(0, 60)}": send one file, as "file".`,
-          );
-        }
-        // The file goes to disk as it arrives; it is read and checked in the import thread.
-        const file = path.join(dir, 'upload');
-        await pipeline(guardSize(part.file), createWriteStream(file));
-        upload = { file, format: isXlsx(part.filename ?? '', part.mimetype) ? 'xlsx' : 'csv' };
-      }
-    } catch (error) {
-      throw multipartError(error);
-    }
-    if (!upload)
-      throw badRequest('Choose a CSV or .xlsx file to import, sent as "file".', [
-        { path: 'file', message: 'Choose a CSV or .xlsx file' },
-      ]);
-    const reading = await checkImportFile(upload.file, upload.format, options);
-    return { fields, ...reading };
+    const form = await readMultipartForm(request, importCsvForm, {
+      sniff: (_field, head) => sniffImportFile(head),
+      onFile: async (file) => {
+        const spooled = path.join(dir, 'upload');
+        await pipeline(Readable.from(file.bytes), createWriteStream(spooled));
+        return {
+          file: spooled,
+          format: file.type === XLSX_MEDIA_TYPE ? ('xlsx' as const) : ('csv' as const),
+        };
+      },
+    });
+    const upload = form.parts.file?.[0];
+    if (!upload || !('file' in upload)) throw new Error('The import form was read without its file.');
+    const reading = await checkImportFile(upload.file.file, upload.file.format, options);
+    return { fields: form.fields, ...reading };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -16,7 +16,7 @@ import {
   startBatchResponseSchema,
   uploadAndGenerateFieldsSchema,
 } from '@altwise/contracts/generation';
-import { importCsvFormSchema, uploadAndGenerateFormSchema } from '@altwise/contracts/multipart-forms';
+import { importCsvForm, uploadAndGenerateForm } from '@altwise/contracts/multipart-forms';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -24,7 +24,7 @@ import { validationFailed } from '../../errors.ts';
 import { streamProgress } from '../../lib/event-stream.ts';
 import { ownershipGate } from '../../plugins/ownership.ts';
 import { readImport } from './read-import.ts';
-import { discardUploads, readUploads, uploadLimits } from './read-uploads.ts';
+import { discardUploads, readUploads } from './read-uploads.ts';
 import type { GenerationService } from './service.ts';
 
 const bearerAuth = [{ bearerAuth: [] }];
@@ -41,8 +41,8 @@ export async function generationRoutes(
   const typed = app.withTypeProvider<ZodTypeProvider>();
   // A userId in a body or form of this group must be the caller's (403 otherwise).
   await app.register(ownershipGate);
-  // Multipart only here, with the upload limits; the rest of the API takes JSON.
-  await app.register(multipart, { limits: uploadLimits });
+  // Multipart only here (each form's limits come from its declaration); the rest of the API takes JSON.
+  await app.register(multipart);
   let closing = false;
   app.addHook('onClose', async () => {
     closing = true;
@@ -80,11 +80,11 @@ export async function generationRoutes(
         summary: 'Upload images and generate their alt text in the background (1 credit each)',
         description:
           `multipart/form-data: \`images\` (1 to ${MAX_UPLOAD_FILES} files, each at most 5 MB and a JPEG, PNG, WebP, GIF, AVIF or SVG by its bytes), optional \`userId\` (must be the caller’s) and \`chatGptPrompt\`. ` +
-          '402 `Insufficient credits` as soon as the files outnumber the caller’s credits, 413 beyond the file count or naming the file over 5 MB, 400 naming the file that is not an image or when no file is sent; reading stops there and nothing is stored or charged. ' +
+          '402 `Insufficient credits` as soon as the files outnumber the caller’s credits, 413 beyond the file count or naming the file over 5 MB, 415 naming the file that is not an image by its bytes, 400 when no file is sent; reading stops there and nothing is stored or charged. ' +
           'Otherwise the files are stored (served at /files/…, the library row’s `src`), one credit per image is reserved and the answer is 202 with the batch.',
         security: bearerAuth,
         consumes: ['multipart/form-data'],
-        multipartBody: uploadAndGenerateFormSchema,
+        multipartBody: uploadAndGenerateForm.schema,
         response: { 202: startBatchResponseSchema },
       },
     },
@@ -208,17 +208,17 @@ export async function generationRoutes(
         summary:
           'Import a CSV or .xlsx file of image URLs as one generation batch (1 credit per accepted row)',
         description:
-          `multipart/form-data: \`file\` (CSV, or .xlsx by name or type; at most ${MAX_IMPORT_BYTES / 1024 / 1024} MB and ${MAX_IMPORT_ROWS.toLocaleString('en-US')} data rows), optional \`chatGptPrompt\`, \`language\` (BCP 47, for rows without their own) and \`userId\` (must be the caller’s). ` +
+          `multipart/form-data: \`file\` (CSV, or .xlsx by its bytes; at most ${MAX_IMPORT_BYTES / 1024 / 1024} MB and ${MAX_IMPORT_ROWS.toLocaleString('en-US')} data rows), optional \`chatGptPrompt\`, \`language\` (BCP 47, for rows without their own) and \`userId\` (must be the caller’s). ` +
           `The first row names the columns: \`image_url\` (required) and optionally ${importColumns
             .filter((column) => column !== 'image_url')
             .map((column) => `\`${column}\``)
             .join(', ')} (keywords separated by \`;\`). The file is read as it streams in. ` +
           'A row with a bad URL or scheme, keyword or language is rejected with its line (the header is line 1); a repeated image_url is imported once. ' +
-          '400 naming an unknown or missing column; 413 beyond the size or row limit (nothing is imported); 402 with `creditsNeeded` when the balance cannot pay for the accepted rows (nothing is stored); ' +
+          '400 naming an unknown or missing column; 413 beyond the size or row limit (nothing is imported); 415 for a file that is neither text nor an .xlsx workbook by its bytes; 402 with `creditsNeeded` when the balance cannot pay for the accepted rows (nothing is stored); ' +
           '422 `LANGUAGE_NOT_SUPPORTED` for a non-English `language` with the offline engine. Otherwise 202: the accepted rows are one ordinary batch (follow it with GET /images/batches/{id}; results as CSV at GET /images/batches/{id}/results.csv).',
         security: bearerAuth,
         consumes: ['multipart/form-data'],
-        multipartBody: importCsvFormSchema,
+        multipartBody: importCsvForm.schema,
         response: { 202: importCsvResponseSchema },
       },
     },

@@ -1,11 +1,11 @@
 import { MAX_REEL_IMAGES } from '@altwise/contracts/limits';
-import { createReelFormSchema } from '@altwise/contracts/multipart-forms';
+import { createReelForm } from '@altwise/contracts/multipart-forms';
 import { REEL_FILE_NAME } from '@altwise/contracts/studio';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { AppError, badRequest } from '../../errors.ts';
 import { ownershipGate } from '../../plugins/ownership.ts';
-import { readReelForm, reelMultipartLimits } from './read-reel-form.ts';
+import { readReelForm } from './reel-form.ts';
 import type { ReelsService } from './service.ts';
 
 const bearerAuth = [{ bearerAuth: [] }];
@@ -15,7 +15,8 @@ export async function reelsRoutes(app: FastifyInstance, options: { reels: ReelsS
   const { reels } = options;
   // A userId field of the form must be the caller's (403 otherwise), checked as the form is read.
   await app.register(ownershipGate);
-  await app.register(multipart, { limits: reelMultipartLimits, throwFileSizeLimit: false });
+  // Multipart only in this scope (the form's limits come from its declaration in the contract).
+  await app.register(multipart);
 
   app.post(
     '/images/createReels',
@@ -30,11 +31,12 @@ export async function reelsRoutes(app: FastifyInstance, options: { reels: ReelsS
           '(`/files/<key>`, e.g. a generated or captioned image), `skipCaptioning` (default true; the server does not caption, ' +
           'see ADR 017) and `userId` (must be the caller’s). Answers the MP4 itself as an attachment `reel.mp4`: H.264 yuv420p + AAC, 30 fps, ' +
           'each image an equal share of max(2 s × images, min(music, 30 s)), fades between images, the music looped or cut and faded out. ' +
-          `400 names the bad file ('Maximum ${MAX_REEL_IMAGES} images allowed', '{name} is larger than 10MB', ` +
-          `'Music file should be less than 10MB'); 403/404 for a URL of someone else’s or no file; 503 with Retry-After when busy.`,
+          `413 names the bad file ('Maximum ${MAX_REEL_IMAGES} images allowed', '{name} is larger than 10MB', ` +
+          `'Music file should be less than 10MB'); 415 for a file that is not music or an image by its bytes, 400 for one that cannot be decoded; ` +
+          '403/404 for a URL of someone else’s or no file; 503 with Retry-After when busy.',
         security: bearerAuth,
         consumes: ['multipart/form-data'],
-        multipartBody: createReelFormSchema,
+        multipartBody: createReelForm.schema,
       },
     },
     async (request, reply) => {

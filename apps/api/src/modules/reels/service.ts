@@ -10,7 +10,7 @@ import { badRequest, forbidden, notFound, unavailable, validationFailed } from '
 import type { FilesService } from '../files/service.ts';
 import { FfmpegError, parseDuration, parseProgressTime, runFfmpeg } from './ffmpeg.ts';
 import { SNIFF_BYTES, sniffAudio, sniffImage } from './media-types.ts';
-import type { ReelForm, ReelSource, UploadedFile } from './read-reel-form.ts';
+import type { ReelForm, ReelSource, UploadedFile } from './reel-form.ts';
 import {
   buildRenderArgs,
   defaultEncoderSettings,
@@ -218,8 +218,6 @@ export function createReelsService(options: ReelsOptions) {
               message: issue.message,
             })),
           );
-        if (form.images.length === 0) throw badRequest('Add at least one image to the reel (up to 5).');
-        if (!form.audio) throw badRequest('Add a music file (audioFile) to the reel.');
 
         const dir = workDir;
         const audio =
@@ -287,11 +285,12 @@ export function createReelsService(options: ReelsOptions) {
         }
         return { video: await readFile(outputPath), plan, timings: { prepareMs, waitMs, renderMs } };
       } finally {
-        leave();
+        // The work directory is gone before the reel stops counting as admitted.
         if (workDir)
           await rm(workDir, { recursive: true, force: true }).catch((error) =>
             logger.error({ err: error, workDir }, 'could not remove a reel work directory'),
           );
+        leave();
       }
     },
 

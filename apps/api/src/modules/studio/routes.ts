@@ -1,5 +1,5 @@
-import { CAPTION_CREDIT_COST, MAX_EDITOR_IMAGE_BYTES, QUALITY_CREDIT_COST } from '@altwise/contracts/limits';
-import { editImageFormSchema, styledCaptionFormSchema } from '@altwise/contracts/multipart-forms';
+import { CAPTION_CREDIT_COST, QUALITY_CREDIT_COST } from '@altwise/contracts/limits';
+import { editImageForm, styledCaptionForm } from '@altwise/contracts/multipart-forms';
 import {
   EDITED_IMAGE_FILE_NAME,
   editImageFieldsSchema,
@@ -15,7 +15,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { validationFailed } from '../../errors.ts';
 import { ownershipGate } from '../../plugins/ownership.ts';
-import { ACCEPTED_IMAGE_FORMATS, readImageForm } from './read-image-form.ts';
+import { ACCEPTED_IMAGE_FORMATS, readImageForm } from './image-form.ts';
 import type { StudioService } from './service.ts';
 
 const bearerAuth = [{ bearerAuth: [] }];
@@ -35,18 +35,8 @@ export async function studioRoutes(app: FastifyInstance, options: { studio: Stud
   const typed = app.withTypeProvider<ZodTypeProvider>();
   // A userId in a body or form of this group must be the caller's (403 otherwise).
   await app.register(ownershipGate);
-  // Multipart only in this scope: one image, a few short text fields.
-  await app.register(multipart, {
-    limits: {
-      fileSize: MAX_EDITOR_IMAGE_BYTES,
-      files: 1,
-      fields: 10,
-      fieldNameSize: 100,
-      fieldSize: 16 * 1024,
-      parts: 12,
-      headerPairs: 100,
-    },
-  });
+  // Multipart only in this scope (each form's limits come from its declaration in the contract).
+  await app.register(multipart);
 
   typed.post(
     '/images/edit-image',
@@ -64,12 +54,12 @@ export async function studioRoutes(app: FastifyInstance, options: { studio: Stud
           '400 no image or a bad field; 402 not enough credits; 413 over 10 MB; 415 not an image; 502/503 the image model failed (refunded).',
         security: bearerAuth,
         consumes: ['multipart/form-data'],
-        multipartBody: editImageFormSchema,
+        multipartBody: editImageForm.schema,
         response: { 200: editImageResponseSchema },
       },
     },
     async (request) => {
-      const { image, fields } = await readImageForm(request, { maxBytes: MAX_EDITOR_IMAGE_BYTES });
+      const { image, fields } = await readImageForm(request, editImageForm);
       const parsed = parseFields(editImageFieldsSchema, fields);
       return studio.editImage(request.user.id, { image, ...parsed });
     },
@@ -107,12 +97,12 @@ export async function studioRoutes(app: FastifyInstance, options: { studio: Stud
           'the caption is drawn on a semi-opaque band along the bottom. Answers the caption text and the captioned PNG’s URL.',
         security: bearerAuth,
         consumes: ['multipart/form-data'],
-        multipartBody: styledCaptionFormSchema,
+        multipartBody: styledCaptionForm.schema,
         response: { 200: styledCaptionResponseSchema },
       },
     },
     async (request) => {
-      const { image, fields } = await readImageForm(request, { maxBytes: MAX_EDITOR_IMAGE_BYTES });
+      const { image, fields } = await readImageForm(request, styledCaptionForm);
       const parsed = parseFields(styledCaptionFieldsSchema, fields);
       return studio.generateStyledCaption(request.user.id, { image, ...parsed });
     },

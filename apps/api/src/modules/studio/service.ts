@@ -15,7 +15,7 @@ import type { AltTextEngine } from '../../engines/types.ts';
 import { badRequest, payloadTooLarge, toAppError, WorkFailedError } from '../../errors.ts';
 import { refundReservationInFull, reserveCredits, settleReservation } from '../credits/service.ts';
 import type { FilesService } from '../files/service.ts';
-import type { UploadedImage } from './read-image-form.ts';
+import type { UploadedImage } from './image-form.ts';
 
 export type StudioService = ReturnType<typeof createStudioService>;
 
@@ -131,9 +131,8 @@ export function createStudioService(deps: {
   return {
     async editImage(
       userId: string,
-      input: { image: UploadedImage | null; prompt: string; quality: Quality },
+      input: { image: UploadedImage; prompt: string; quality: Quality },
     ): Promise<EditImageResponse> {
-      if (!input.image) throw badRequest('Please select an image first');
       // Parse before charging: a prompt the engine cannot carry out costs nothing (422).
       imageEngine.planEdit(input.prompt);
       await assertReadable(input.image);
@@ -211,9 +210,8 @@ export function createStudioService(deps: {
 
     async generateStyledCaption(
       userId: string,
-      input: { image: UploadedImage | null; prompt?: string | undefined },
+      input: { image: UploadedImage; prompt?: string | undefined },
     ): Promise<StyledCaptionResponse> {
-      if (!input.image) throw badRequest('Please select images first');
       await assertReadable(input.image);
       const image = input.image;
       const job = await start(userId, CAPTION_CREDIT_COST, 'caption');

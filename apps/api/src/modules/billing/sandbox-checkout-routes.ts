@@ -179,7 +179,7 @@ export async function sandboxCheckoutRoutes(
 
   app.get<{ Params: { productId: string } }>(
     '/buy/:productId',
-    { schema: { hide: true } },
+    { config: { public: true }, schema: { hide: true } },
     async (request, reply) => {
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
       const link = readLink(request, request.query);
@@ -199,7 +199,7 @@ export async function sandboxCheckoutRoutes(
 
   app.post<{ Params: { productId: string }; Body: Record<string, unknown> }>(
     '/buy/:productId',
-    { schema: { hide: true } },
+    { config: { public: true }, schema: { hide: true } },
     async (request, reply) => {
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
       const body = request.body && typeof request.body === 'object' ? request.body : {};

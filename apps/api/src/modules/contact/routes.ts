@@ -40,6 +40,7 @@ export async function contactRoutes(
   app.withTypeProvider<ZodTypeProvider>().post(
     '/email/send',
     {
+      config: { public: true },
       preHandler: limitPerIp,
       schema: {
         tags: ['contact'],

@@ -82,12 +82,11 @@ export const authPlugin = fp(
         const caller = await options.apiKeys.authenticate(token);
         if (!caller) throw unauthorized('This API key is unknown or has been revoked.');
         if (request.routeOptions.config.sessionOnly)
-          throw new AppError(403, errorCodes.sessionRequired, sessionRequiredMessage);
+          throw new AppError(errorCodes.sessionRequired, sessionRequiredMessage);
         const use = await options.apiKeys.use(caller.keyId);
         if (!use.allowed) {
           reply.header('retry-after', String(use.retryAfterSeconds));
           throw new AppError(
-            429,
             errorCodes.rateLimited,
             `This API key made too many requests this minute. Please wait ${use.retryAfterSeconds} seconds and try again.`,
           );

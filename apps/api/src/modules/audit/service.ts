@@ -260,7 +260,6 @@ export function createAuditService(deps: {
       const images = await listReportImages(db, auditId, MAX_REPORT_ROWS + 1);
       if (images.length > MAX_REPORT_ROWS)
         throw new AppError(
-          413,
           errorCodes.payloadTooLarge,
           `This audit has more than ${MAX_REPORT_ROWS.toLocaleString('en-US')} images, too many for one report.`,
         );

@@ -31,7 +31,6 @@ export async function contactRoutes(
     request.log.info({ action: 'contact' }, 'rate limit reached');
     reply.header('retry-after', String(retryAfter));
     throw new AppError(
-      429,
       errorCodes.rateLimited,
       `Too many messages from your network. Please wait ${waitText(retryAfter)} and try again, or email us directly.`,
     );

@@ -31,7 +31,6 @@ export async function contentRoutes(
     reply.header('retry-after', String(retryAfter));
     const minutes = Math.ceil(retryAfter / 60);
     throw new AppError(
-      429,
       errorCodes.rateLimited,
       `You have generated the most blog posts allowed for now. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
     );

@@ -32,7 +32,7 @@ function multipartError(error: unknown): unknown {
     case 'FST_FIELDS_LIMIT':
       return badRequest('Too many form fields: send images, userId and chatGptPrompt only.');
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
-      return new AppError(415, errorCodes.unsupportedMediaType, 'Send the images as multipart/form-data.');
+      return new AppError(errorCodes.unsupportedMediaType, 'Send the images as multipart/form-data.');
     default:
       // Any other multipart failure is answered by the error handler's one map (errors.ts).
       return error;

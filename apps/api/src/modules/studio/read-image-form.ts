@@ -88,7 +88,6 @@ export async function readImageForm(
     const type = sniffImageType(image.bytes);
     if (!type) {
       throw new AppError(
-        415,
         errorCodes.unsupportedMediaType,
         `${image.fileName || 'The file'} is not an image we can edit; please upload a ${ACCEPTED_IMAGE_FORMATS} file.`,
       );

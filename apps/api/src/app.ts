@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { API_BASE } from '@altwise/contracts/routes';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import packageJson from '../package.json' with { type: 'json' };
 import type { AppConfig } from './config.ts';
@@ -125,6 +125,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     config: AppConfig;
     deps: AppDeps;
+    /** Every route the app registered, as registered (ADR 047: the route walk checks each is protected or public). */
+    registeredRoutes: readonly RouteOptions[];
   }
 }
 
@@ -182,6 +184,12 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // Before any plugin: it sees every route, whichever plugin adds it.
+  const registeredRoutes: RouteOptions[] = [];
+  app.decorate('registeredRoutes', registeredRoutes);
+  app.addHook('onRoute', (route) => {
+    registeredRoutes.push(route);
+  });
 
   const database = options.database ?? (await openDatabase(databaseOptionsFromConfig(config)));
   let queue: JobQueue | undefined;
@@ -379,6 +387,11 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
 
   try {
     await app.register(errorHandlerPlugin);
+    // First of the plugins with routes: every route after it is protected unless marked public (ADR 047).
+    await app.register(authPlugin, {
+      authenticate: app.deps.accounts.authenticate,
+      apiKeys: app.deps.apiKeys,
+    });
     await app.register(securityPlugin, { https: config.publicUrl.startsWith('https://') });
     await app.register(docsPlugin);
 
@@ -390,10 +403,6 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       version: packageJson.version,
     });
     await app.register(healthRoutes, { prefix: API_BASE, health });
-    await app.register(authPlugin, {
-      authenticate: app.deps.accounts.authenticate,
-      apiKeys: app.deps.apiKeys,
-    });
     await app.register(accountsRoutes, { prefix: API_BASE, accounts: app.deps.accounts, config });
     await app.register(accountDeletionRoutes, {
       prefix: API_BASE,

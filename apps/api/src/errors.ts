@@ -1,4 +1,4 @@
-import { type ErrorCode, type ErrorResponse, errorCodes } from '@altwise/contracts/errors';
+import { type ErrorCode, type ErrorResponse, errorCodes, statusForCode } from '@altwise/contracts/errors';
 import { EngineBusyError, EngineInputError, EngineProviderError } from './engines/errors.ts';
 import { EditPromptError } from './engines/images/types.ts';
 import { SandboxLimitError } from './lib/sandbox.ts';
@@ -6,11 +6,15 @@ import { SafeFetchError } from './net/safe-fetch.ts';
 
 export type FieldError = NonNullable<ErrorResponse['errors']>[number];
 
+type AppErrorOptions = { errors?: FieldError[]; cause?: unknown; refunded?: boolean; creditsNeeded?: number };
+
 /**
  * An expected failure a service reports to the caller. Its message is written for a person and
- * is sent as is, whatever the status; anything else that is thrown becomes a generic 500.
+ * is sent as is, whatever the status; anything else that is thrown becomes a generic 500. A thrower
+ * names the code; its status comes from the one table, `errorStatus` in the contracts (ADR 047).
  */
 export class AppError extends Error {
+  /** From the code, by the contracts' `errorStatus` table. */
   readonly statusCode: number;
   readonly code: ErrorCode;
   readonly errors: FieldError[] | undefined;
@@ -19,15 +23,10 @@ export class AppError extends Error {
   /** A 402 for work of a known size: the credits it needs in all (the answer's `creditsNeeded`). */
   readonly creditsNeeded: number | undefined;
 
-  constructor(
-    statusCode: number,
-    code: ErrorCode,
-    message: string,
-    options: { errors?: FieldError[]; cause?: unknown; refunded?: boolean; creditsNeeded?: number } = {},
-  ) {
+  constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
     super(message, { cause: options.cause });
     this.name = 'AppError';
-    this.statusCode = statusCode;
+    this.statusCode = statusForCode(code);
     this.code = code;
     this.errors = options.errors;
     this.refunded = options.refunded ?? false;
@@ -63,22 +62,21 @@ export class ImageFailure extends Error {
 }
 
 export const badRequest = (message: string, errors?: FieldError[]) =>
-  new AppError(400, errorCodes.badRequest, message, { errors });
+  new AppError(errorCodes.badRequest, message, { errors });
 export const validationFailed = (message: string, errors: FieldError[]) =>
-  new AppError(400, errorCodes.validation, message, { errors });
+  new AppError(errorCodes.validation, message, { errors });
 export const unauthorized = (message = 'Please sign in to continue.') =>
-  new AppError(401, errorCodes.unauthorized, message);
+  new AppError(errorCodes.unauthorized, message);
 export const forbidden = (message = 'You do not have access to this.') =>
-  new AppError(403, errorCodes.forbidden, message);
-export const notFound = (message: string) => new AppError(404, errorCodes.notFound, message);
-export const conflict = (message: string) => new AppError(409, errorCodes.conflict, message);
-export const payloadTooLarge = (message: string) => new AppError(413, errorCodes.payloadTooLarge, message);
-export const unprocessable = (message: string) => new AppError(422, errorCodes.unprocessable, message);
-export const insufficientCredits = (message: string) =>
-  new AppError(402, errorCodes.insufficientCredits, message);
+  new AppError(errorCodes.forbidden, message);
+export const notFound = (message: string) => new AppError(errorCodes.notFound, message);
+export const conflict = (message: string) => new AppError(errorCodes.conflict, message);
+export const payloadTooLarge = (message: string) => new AppError(errorCodes.payloadTooLarge, message);
+export const unprocessable = (message: string) => new AppError(errorCodes.unprocessable, message);
+export const insufficientCredits = (message: string) => new AppError(errorCodes.insufficientCredits, message);
 export const badGateway = (message: string, cause?: unknown) =>
-  new AppError(502, errorCodes.badGateway, message, { cause });
-export const unavailable = (message: string) => new AppError(503, errorCodes.unavailable, message);
+  new AppError(errorCodes.badGateway, message, { cause });
+export const unavailable = (message: string) => new AppError(errorCodes.unavailable, message);
 
 /** A fetch of a caller's address (a page to scrape) that failed, as the caller's answer. */
 function fetchFailure(error: SafeFetchError): AppError {
@@ -92,13 +90,9 @@ function fetchFailure(error: SafeFetchError): AppError {
         `The answer is too large: ${error.message.replace(/^The answer is /, 'it is ')}`,
       );
     case 'UNSUPPORTED_TYPE':
-      return new AppError(415, errorCodes.unsupportedMediaType, error.message);
+      return new AppError(errorCodes.unsupportedMediaType, error.message);
     case 'TIMEOUT':
-      return new AppError(
-        504,
-        errorCodes.gatewayTimeout,
-        `The address took too long to answer. ${error.message}`,
-      );
+      return new AppError(errorCodes.gatewayTimeout, `The address took too long to answer. ${error.message}`);
     case 'HTTP_ERROR':
     case 'TOO_MANY_REDIRECTS':
       return badGateway(`The address could not be loaded: ${error.message}`, error);
@@ -124,16 +118,14 @@ function domainFailure(error: unknown, work: string | undefined): AppError | nul
   }
   if (error instanceof EngineBusyError)
     return new AppError(
-      503,
       errorCodes.engineBusy,
       `${work ?? 'The work'} could not be done: the AI engine is busy right now. Please try again in a minute.`,
     );
   if (error instanceof EngineProviderError) {
     if (error.status === 400)
-      return new AppError(422, errorCodes.engineFailed, `${work ?? 'The work'} failed: ${error.message}`);
+      return new AppError(errorCodes.engineRefused, `${work ?? 'The work'} failed: ${error.message}`);
     // The provider's own words stay in the log: they may name internals.
     return new AppError(
-      502,
       errorCodes.engineFailed,
       `${work ?? 'The work'} failed: the AI engine could not do it right now. Please try again in a few minutes.`,
       { cause: error },
@@ -141,7 +133,7 @@ function domainFailure(error: unknown, work: string | undefined): AppError | nul
   }
   if (error instanceof ImageFailure)
     return error.retryable
-      ? new AppError(502, errorCodes.engineFailed, `${error.message} Please try again.`, { cause: error })
+      ? new AppError(errorCodes.engineFailed, `${error.message} Please try again.`, { cause: error })
       : unprocessable(error.message);
   if (error instanceof SafeFetchError) return fetchFailure(error);
   if (error instanceof SandboxLimitError) return sandboxFailure(error);
@@ -159,7 +151,7 @@ export function toAppError(error: unknown): AppError | null {
   const mapped = domainFailure(error.cause, error.work);
   if (!mapped || error.refundedCredits <= 0) return mapped;
   const credits = error.refundedCredits === 1 ? 'Your credit was refunded.' : 'Your credits were refunded.';
-  return new AppError(mapped.statusCode, mapped.code, `${mapped.message} ${credits}`, {
+  return new AppError(mapped.code, `${mapped.message} ${credits}`, {
     errors: mapped.errors,
     cause: error.cause,
     refunded: true,

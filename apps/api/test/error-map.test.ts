@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { errorCodes, errorResponseSchema } from '@altwise/contracts/errors';
+import { readdir, readFile } from 'node:fs/promises';
+import { join, sep } from 'node:path';
+import { type ErrorCode, errorCodes, errorResponseSchema, errorStatus } from '@altwise/contracts/errors';
 import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EngineBusyError, EngineInputError, EngineProviderError } from '../src/engines/errors.ts';
@@ -38,7 +38,7 @@ describe('toAppError, the one map', () => {
       'a provider refusal',
       new EngineProviderError('Policy.', { retryable: false, status: 400 }),
       422,
-      errorCodes.engineFailed,
+      errorCodes.engineRefused,
     ],
     ['a lasting image failure', new ImageFailure('Not an image.', false), 422, errorCodes.unprocessable],
     ['a passing image failure', new ImageFailure('Overloaded.', true), 502, errorCodes.engineFailed],
@@ -81,6 +81,33 @@ describe('toAppError, the one map', () => {
     expect(mapped?.message).toBe(
       'The caption failed: the AI engine could not do it right now. Please try again in a few minutes. Your credit was refunded.',
     );
+  });
+});
+
+describe('statuses come from the one table (ADR 047)', () => {
+  it('gives every AppError the status of its code', () => {
+    for (const code of Object.values(errorCodes))
+      expect(new AppError(code, 'x').statusCode, code).toBe(errorStatus[code]);
+  });
+
+  it('answers an unknown code with 500', () => {
+    const unknown = new AppError('NOT_A_CODE' as ErrorCode, 'x');
+    expect(unknown.statusCode).toBe(500);
+    const request = { id: 'req-2', routeOptions: {} } as unknown as FastifyRequest;
+    expect(toErrorResponse(unknown, request).statusCode).toBe(500);
+  });
+
+  it('names no status at any throw site', async () => {
+    const source = join(import.meta.dirname, '..', 'src');
+    const files = (await readdir(source, { recursive: true })).filter(
+      (file) => file.endsWith('.ts') && !file.endsWith('.test.ts'),
+    );
+    const naming: string[] = [];
+    for (const file of files) {
+      const text = await readFile(join(source, file), 'utf8');
+      if (/new AppError\(\s*\d/.test(text)) naming.push(file.split(sep).join('/'));
+    }
+    expect(naming).toEqual([]);
   });
 });
 

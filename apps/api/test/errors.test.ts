@@ -14,6 +14,8 @@ beforeAll(async () => {
       typed.post(
         '/api/v1/test/echo',
         {
+          // Routes of this test are open (ADR 047: every other route answers 401 first).
+          config: { public: true },
           schema: {
             body: z.object({
               email: z.email('Enter a valid email'),
@@ -23,13 +25,13 @@ beforeAll(async () => {
         },
         async (request) => ({ ok: true, email: request.body.email }),
       );
-      typed.get('/api/v1/test/boom', async () => {
+      typed.get('/api/v1/test/boom', { config: { public: true } }, async () => {
         throw new Error('connect ECONNREFUSED 10.0.0.5:5432 at secret-host');
       });
-      typed.get('/api/v1/test/credits', async () => {
+      typed.get('/api/v1/test/credits', { config: { public: true } }, async () => {
         throw insufficientCredits('You need 25 credits for a high quality edit. You have 3 credits.');
       });
-      typed.get('/api/v1/test/bad', async () => {
+      typed.get('/api/v1/test/bad', { config: { public: true } }, async () => {
         throw badRequest('The url must start with http:// or https://', [
           { path: 'url', message: 'Invalid URL' },
         ]);

@@ -30,8 +30,10 @@ export const errorCodes = {
   paymentDeclined: 'PAYMENT_DECLINED',
   /** The engine (alt text, image editing, writing) is busy; try again in a minute (503). */
   engineBusy: 'ENGINE_BUSY',
-  /** The engine or its provider failed on this input or right now (502, or 422 for input it refused). */
+  /** The engine or its provider failed right now (502). */
   engineFailed: 'ENGINE_FAILED',
+  /** The engine's provider refused this input (its own 400, e.g. a content policy): 422. */
+  engineRefused: 'ENGINE_REFUSED',
   badGateway: 'BAD_GATEWAY',
   /** A remote server (a page being scraped) did not answer in time. */
   gatewayTimeout: 'GATEWAY_TIMEOUT',
@@ -39,3 +41,49 @@ export const errorCodes = {
   internal: 'INTERNAL_ERROR',
 } as const;
 export type ErrorCode = (typeof errorCodes)[keyof typeof errorCodes];
+
+/**
+ * The one table from a code to its HTTP status (ADR 047). A thrower names the code, never a status;
+ * the server answers with this status and the browser reads it backwards (`codeForStatus`). Each code
+ * has exactly one status. Within a status the first code listed is the generic one.
+ */
+export const errorStatus = {
+  BAD_REQUEST: 400,
+  VALIDATION_ERROR: 400,
+  TOKEN_INVALID: 400,
+  UNAUTHORIZED: 401,
+  INSUFFICIENT_CREDITS: 402,
+  PAYMENT_DECLINED: 402,
+  FORBIDDEN: 403,
+  SESSION_REQUIRED: 403,
+  EMAIL_NOT_CONFIRMED: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  EMAIL_ALREADY_CONFIRMED: 409,
+  TOKEN_EXPIRED: 410,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  UNPROCESSABLE: 422,
+  LANGUAGE_NOT_SUPPORTED: 422,
+  ENGINE_REFUSED: 422,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  BAD_GATEWAY: 502,
+  ENGINE_FAILED: 502,
+  SERVICE_UNAVAILABLE: 503,
+  ENGINE_BUSY: 503,
+  GATEWAY_TIMEOUT: 504,
+} as const satisfies Record<ErrorCode, number>;
+
+/** The status of a code; 500 for a code not in the table. */
+export function statusForCode(code: string): number {
+  return Object.hasOwn(errorStatus, code) ? errorStatus[code as ErrorCode] : 500;
+}
+
+/**
+ * The generic code of a status, for an answer that came without a code of ours (a proxy's page, a
+ * framework's refusal); undefined when no code has that status.
+ */
+export function codeForStatus(status: number): ErrorCode | undefined {
+  return (Object.keys(errorStatus) as ErrorCode[]).find((code) => errorStatus[code] === status);
+}

@@ -31,4 +31,4 @@ export const errorResponses = {
 } as const;
 
 // The codes live in a module without zod, so that the browser's lightest pages can branch on them.
-export { type ErrorCode, errorCodes } from './error-codes.ts';
+export { codeForStatus, type ErrorCode, errorCodes, errorStatus, statusForCode } from './error-codes.ts';

@@ -63,8 +63,7 @@ export type ReadForm<T> = {
 
 /** The wording of every fault, from the rules of the form; SPEC.md's own words where it has them. */
 export const multipartFaults = {
-  notMultipart: () =>
-    new AppError(415, errorCodes.unsupportedMediaType, 'Send the form as multipart/form-data.'),
+  notMultipart: () => new AppError(errorCodes.unsupportedMediaType, 'Send the form as multipart/form-data.'),
   unreadable: () =>
     badRequest(
       'The form could not be read: its Content-Type must be multipart/form-data with the boundary its body uses.',
@@ -79,16 +78,16 @@ export const multipartFaults = {
   tooMany: (field: string, rule: MultipartFileRule) => {
     const message =
       rule.messages?.tooMany ?? `Maximum ${rule.maxCount} ${plural(rule.noun, rule.maxCount)} allowed`;
-    return new AppError(413, errorCodes.payloadTooLarge, message, { errors: [{ path: field, message }] });
+    return new AppError(errorCodes.payloadTooLarge, message, { errors: [{ path: field, message }] });
   },
   tooLarge: (field: string, rule: MultipartFileRule, name: string) => {
     const message =
       rule.messages?.tooLarge?.(name) ?? `${name} is larger than ${rule.maxBytes / 1024 / 1024}MB`;
-    return new AppError(413, errorCodes.payloadTooLarge, message, { errors: [{ path: field, message }] });
+    return new AppError(errorCodes.payloadTooLarge, message, { errors: [{ path: field, message }] });
   },
   wrongType: (field: string, rule: MultipartFileRule, name: string) => {
     const message = `${name} is not ${article(typesText(rule.types))} ${rule.noun}.`;
-    return new AppError(415, errorCodes.unsupportedMediaType, message, {
+    return new AppError(errorCodes.unsupportedMediaType, message, {
       errors: [{ path: field, message }],
     });
   },

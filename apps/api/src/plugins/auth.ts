@@ -1,6 +1,13 @@
 import { API_KEY_PREFIX } from '@altwise/contracts/api-keys';
 import { errorCodes } from '@altwise/contracts/errors';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyPluginAsync,
+  FastifyPluginCallback,
+  FastifyPluginOptions,
+  FastifyReply,
+  FastifyRequest,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError, unauthorized } from '../errors.ts';
 import type { AuthUser } from '../modules/accounts/service.ts';
@@ -11,8 +18,8 @@ export type { AuthUser };
 declare module 'fastify' {
   interface FastifyInstance {
     /**
-     * onRequest hook of every route that needs a signed-in user:
-     * `app.get('/x', { onRequest: app.requireUser }, (request) => request.user.id)`.
+     * The onRequest hook this plugin puts first on every route not marked public (ADR 047); routes
+     * never list it themselves.
      * Answers 401 UNAUTHORIZED for a missing, malformed, expired or tampered token, and for a token
      * whose user is gone or whose session was ended by a password change or reset. It runs before
      * the body is read or validated, so a caller without a valid token learns nothing but 401.
@@ -20,7 +27,7 @@ declare module 'fastify' {
     requireUser: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   }
   interface FastifyRequest {
-    /** The caller, set by `app.requireUser`; read it only in routes that use that hook. */
+    /** The caller, set by `app.requireUser`; read it only in protected routes (every route not public). */
     user: AuthUser;
     /** The API key the caller used (ADR 028); null when they came with a session token. */
     apiKeyId: string | null;
@@ -31,6 +38,11 @@ declare module 'fastify' {
      * webhooks, password, email, account deletion, payments. A key gets 403 SESSION_REQUIRED.
      */
     sessionOnly?: boolean;
+    /**
+     * Anyone may call this route, signed in or not (ADR 047). Every route without it is protected:
+     * the auth plugin adds `requireUser` and the document's security to it.
+     */
+    public?: boolean;
   }
 }
 
@@ -70,12 +82,11 @@ export const authPlugin = fp(
         const caller = await options.apiKeys.authenticate(token);
         if (!caller) throw unauthorized('This API key is unknown or has been revoked.');
         if (request.routeOptions.config.sessionOnly)
-          throw new AppError(403, errorCodes.sessionRequired, sessionRequiredMessage);
+          throw new AppError(errorCodes.sessionRequired, sessionRequiredMessage);
         const use = await options.apiKeys.use(caller.keyId);
         if (!use.allowed) {
           reply.header('retry-after', String(use.retryAfterSeconds));
           throw new AppError(
-            429,
             errorCodes.rateLimited,
             `This API key made too many requests this minute. Please wait ${use.retryAfterSeconds} seconds and try again.`,
           );
@@ -89,21 +100,42 @@ export const authPlugin = fp(
       request.user = user;
     };
     app.decorate('requireUser', requireUser);
-    // Authentication before validation (issue 12): a route documented as needing the bearer token
-    // must authenticate in onRequest, which Fastify runs before parsing and validating the body.
-    app.addHook('onRoute', (route) => {
-      const onRequest = [route.onRequest ?? []].flat();
-      const security = route.schema?.security ?? [];
-      const needsToken = security.some((scheme) => 'bearerAuth' in scheme);
-      const misplaced = [route.preValidation ?? [], route.preHandler ?? []].flat().includes(requireUser);
-      if (misplaced || needsToken !== onRequest.includes(requireUser))
+    // Protected by default (ADR 047): every route registered after this plugin authenticates in
+    // onRequest, before its body is parsed or validated (issue 12), unless it is marked public.
+    app.addHook('onRoute', function protectByDefault(route) {
+      const where = `${route.method} ${route.url}`;
+      const lists = [route.onRequest, route.preParsing, route.preValidation, route.preHandler].flat();
+      if (lists.includes(requireUser) || route.schema?.security)
         throw new Error(
-          `${route.method} ${route.url}: a route with security bearerAuth takes \`onRequest: app.requireUser\` (and only such a route).`,
+          `${where}: authentication and its security are added by the auth plugin; a route names neither (mark an open route \`config: { public: true }\`).`,
         );
+      if (route.config?.public || (this as PublicContext)[publicContext]) {
+        if (route.config?.sessionOnly) throw new Error(`${where}: a public route cannot be session-only.`);
+        return;
+      }
+      route.onRequest = [requireUser, ...[route.onRequest ?? []].flat()];
       // The document says which routes an API key may call: every protected one not session-only.
-      if (needsToken && !route.config?.sessionOnly && !security.some((scheme) => 'apiKey' in scheme))
-        route.schema = { ...route.schema, security: [...security, { apiKey: [] }] };
+      route.schema = {
+        ...route.schema,
+        security: route.config?.sessionOnly ? [{ bearerAuth: [] }] : [{ bearerAuth: [] }, { apiKey: [] }],
+      };
     });
   },
   { name: 'auth' },
 );
+
+const publicContext = Symbol('altwise.publicRoutes');
+type PublicContext = FastifyInstance & { [publicContext]?: true };
+
+/**
+ * Registers a plugin whose routes are all public, for plugins of libraries that cannot mark their
+ * routes (the static files of the web build, the API reference's pages).
+ */
+export function publicRoutes<Options extends FastifyPluginOptions>(
+  plugin: FastifyPluginAsync<Options> | FastifyPluginCallback<Options>,
+): FastifyPluginAsync<Options> {
+  return async (app, options) => {
+    (app as PublicContext)[publicContext] = true;
+    await app.register(plugin as FastifyPluginAsync<Options>, options);
+  };
+}

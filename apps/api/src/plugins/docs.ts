@@ -7,6 +7,7 @@ import fp from 'fastify-plugin';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import packageJson from '../../package.json' with { type: 'json' };
+import { publicRoutes } from './auth.ts';
 
 declare module 'fastify' {
   interface FastifySchema {
@@ -59,7 +60,8 @@ export const docsPlugin = fp(
       transform: withBodyExamples,
       transformObject: withMultipartEncoding,
     });
-    await app.register(swaggerUi, {
+    // The reference's pages are open to anyone (ADR 047).
+    await app.register(publicRoutes(swaggerUi), {
       routePrefix: '/api/docs',
       uiConfig: { docExpansion: 'list', deepLinking: true },
     });

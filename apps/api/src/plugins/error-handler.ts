@@ -1,4 +1,10 @@
-import { type ErrorCode, type ErrorResponse, errorCodes, errorResponses } from '@altwise/contracts/errors';
+import {
+  codeForStatus,
+  type ErrorResponse,
+  errorCodes,
+  errorResponses,
+  statusForCode,
+} from '@altwise/contracts/errors';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -15,20 +21,6 @@ declare module 'fastify' {
   }
 }
 
-const codeByStatus: Record<number, ErrorCode> = {
-  400: errorCodes.badRequest,
-  401: errorCodes.unauthorized,
-  402: errorCodes.insufficientCredits,
-  403: errorCodes.forbidden,
-  404: errorCodes.notFound,
-  406: errorCodes.unsupportedMediaType,
-  409: errorCodes.conflict,
-  413: errorCodes.payloadTooLarge,
-  415: errorCodes.unsupportedMediaType,
-  422: errorCodes.unprocessable,
-  429: errorCodes.rateLimited,
-};
-
 export function internalErrorMessage(requestId: string): string {
   return `Something went wrong on our side. Please try again; if it keeps happening, contact support with request id ${requestId}.`;
 }
@@ -39,7 +31,7 @@ export function sendJsonNotFound(request: FastifyRequest, reply: FastifyReply) {
     message: `Route ${request.method} ${path} not found`,
     code: errorCodes.notFound,
   };
-  return reply.code(404).type('application/json; charset=utf-8').send(body);
+  return reply.code(statusForCode(body.code)).type('application/json; charset=utf-8').send(body);
 }
 
 function formatBytes(bytes: number): string {
@@ -82,7 +74,7 @@ export function toErrorResponse(
     }));
     const summary = errors.map((e) => `${e.path}: ${e.message}`).join('; ');
     return {
-      statusCode: 400,
+      statusCode: statusForCode(errorCodes.validation),
       body: { message: `Invalid request: ${summary}`, code: errorCodes.validation, errors },
       log: false,
     };
@@ -108,11 +100,9 @@ export function toErrorResponse(
           : `Content-Type ${request.headers['content-type'] ?? '(none)'} is not accepted here. Send application/json.`;
         break;
     }
-    return {
-      statusCode: status,
-      body: { message, code: codeByStatus[status] ?? errorCodes.badRequest },
-      log: false,
-    };
+    // Fastify's own refusals carry a status, not a code: the table's code for it, and that code's status.
+    const code = codeForStatus(status) ?? errorCodes.badRequest;
+    return { statusCode: statusForCode(code), body: { message, code }, log: false };
   }
 
   const body: ErrorResponse = {
@@ -121,7 +111,7 @@ export function toErrorResponse(
   };
   // Paid work that failed unexpectedly still had its credits given back before this answer.
   if (error instanceof WorkFailedError && error.refundedCredits > 0) body.refunded = true;
-  return { statusCode: status >= 500 && status < 600 ? status : 500, body, log: true };
+  return { statusCode: statusForCode(body.code), body, log: true };
 }
 
 /**

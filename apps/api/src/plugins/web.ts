@@ -5,6 +5,7 @@ import { clientRoutePatterns } from '@altwise/contracts/routes';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { publicRoutes } from './auth.ts';
 import { sendJsonNotFound } from './error-handler.ts';
 
 export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
@@ -59,7 +60,8 @@ export const webPlugin = fp(
     }
 
     if (built) {
-      await app.register(fastifyStatic, {
+      // The built site's files are open to anyone (ADR 047).
+      await app.register(publicRoutes(fastifyStatic), {
         root: options.distDir,
         prefix: '/',
         // '/' is a client route too: the directory index is the SPA's index.html.

@@ -41,6 +41,21 @@ describe('api client', () => {
     expect(init?.body).toBe('{"email":"a@example.com","password":"x"}');
   });
 
+  it('reads the code of an answer without our error body (a proxy page, a 422 HTML) from the one table', async () => {
+    const page = (status: number) =>
+      new Response('<html>upstream says no</html>', { status, headers: { 'Content-Type': 'text/html' } });
+    for (const [status, code] of [
+      [422, 'UNPROCESSABLE'],
+      [402, 'INSUFFICIENT_CREDITS'],
+      [504, 'GATEWAY_TIMEOUT'],
+      [418, 'INTERNAL_ERROR'],
+    ] as const) {
+      mockFetch(page(status));
+      const error = await api.post('/users/login', {}, { auth: false }).catch((e: unknown) => e);
+      expect(error, String(status)).toMatchObject({ status, code, unreadable: true });
+    }
+  });
+
   it('turns the {message, code, errors} shape into an ApiError', async () => {
     mockFetch(
       json(

@@ -1,4 +1,4 @@
-import { errorCodes, errorResponseSchema } from '@altwise/contracts/errors';
+import { codeForStatus, errorCodes, errorResponseSchema, statusForCode } from '@altwise/contracts/errors';
 import { messages } from '@altwise/contracts/messages';
 import { API_BASE } from '@altwise/contracts/routes';
 import { ApiError } from './api-error.ts';
@@ -37,25 +37,14 @@ function isRawBody(body: unknown): body is BodyInit {
   return body instanceof FormData || body instanceof Blob || body instanceof URLSearchParams;
 }
 
-function codeForStatus(status: number): string {
-  if (status === 400) return errorCodes.badRequest;
-  if (status === 401) return errorCodes.unauthorized;
-  if (status === 403) return errorCodes.forbidden;
-  if (status === 404) return errorCodes.notFound;
-  if (status === 409) return errorCodes.conflict;
-  if (status === 413) return errorCodes.payloadTooLarge;
-  if (status === 429) return errorCodes.rateLimited;
-  if (status === 503) return errorCodes.unavailable;
-  return errorCodes.internal;
-}
-
 /** A failed answer as an ApiError: the server's error body, or `unreadable` when it sent none of ours. */
 export function apiErrorFromBody(status: number, body: unknown): ApiError {
   const parsed = errorResponseSchema.safeParse(body);
   if (parsed.success) return new ApiError({ status, ...parsed.data });
   return new ApiError({
     status,
-    code: codeForStatus(status),
+    // The same table as the server's, read backwards (ADR 047).
+    code: codeForStatus(status) ?? errorCodes.internal,
     message: messages.common.unknownError,
     unreadable: true,
   });
@@ -96,7 +85,11 @@ export async function apiRequestWithHeaders<T = unknown>(
   if (auth) {
     const token = readToken();
     if (!token) {
-      throw new ApiError({ status: 401, code: errorCodes.unauthorized, message: messages.common.noToken });
+      throw new ApiError({
+        status: statusForCode(errorCodes.unauthorized),
+        code: errorCodes.unauthorized,
+        message: messages.common.noToken,
+      });
     }
     headers.Authorization = `Bearer ${token}`;
   }

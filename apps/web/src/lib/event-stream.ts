@@ -1,4 +1,4 @@
-import { errorCodes } from '@altwise/contracts/errors';
+import { errorCodes, statusForCode } from '@altwise/contracts/errors';
 import { messages } from '@altwise/contracts/messages';
 import { API_BASE } from '@altwise/contracts/routes';
 import { ApiError } from './api-error.ts';
@@ -18,7 +18,11 @@ export async function readEventStream(
 ): Promise<void> {
   const token = readToken();
   if (!token)
-    throw new ApiError({ status: 401, code: errorCodes.unauthorized, message: messages.common.noToken });
+    throw new ApiError({
+      status: statusForCode(errorCodes.unauthorized),
+      code: errorCodes.unauthorized,
+      message: messages.common.noToken,
+    });
   const response = await fetch(`${API_BASE}${path}`, {
     headers: { Accept: 'text/event-stream', Authorization: `Bearer ${token}` },
     signal,

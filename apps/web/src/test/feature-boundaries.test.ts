@@ -35,6 +35,22 @@ const files: Record<string, string> = {
     'export const page = [own, copyText, messages];',
     '',
   ].join('\n'),
+  // bulletproof-react's other zones (ADR 047): features do not import the app layer; shared code
+  // (components/, lib/) imports neither features nor the app.
+  'apps/web/src/features/pricing/uses-app.tsx':
+    "import { Providers } from '../../app/providers.tsx';\nexport const p = Providers;\n",
+  'apps/web/src/components/ui/uses-feature.tsx':
+    "import { PricingCards } from '../../features/pricing/pricing-cards.tsx';\nexport const c = PricingCards;\n",
+  'apps/web/src/lib/uses-app.ts': "export const load = () => import('../app/router.tsx');\n",
+  'apps/web/src/lib/deep/uses-feature.ts':
+    "import type { Plan } from '../../features/pricing/plans.ts';\nexport type P = Plan;\n",
+  'apps/web/src/lib/shared.ts': [
+    "import { api } from './api-client.ts';",
+    "import { Button } from '../components/ui/button.tsx';",
+    "import { messages } from '@altwise/contracts/messages';",
+    'export const shared = [api, Button, messages];',
+    '',
+  ].join('\n'),
   // The router composes the features: it may import any of them.
   'apps/web/src/app/router.tsx':
     "import { a } from '../features/account/cross.tsx';\nexport const routes = [a];\n",
@@ -52,7 +68,7 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-/** The files Biome reports a cross-feature import in. */
+/** The files Biome reports a refused import in. */
 async function crossFeatureImports(): Promise<string[]> {
   const output = await run(biome, ['lint', '--max-diagnostics=none', '--colors=off', '.'], { cwd: dir }).then(
     (done) => done.stdout + done.stderr,
@@ -64,13 +80,17 @@ async function crossFeatureImports(): Promise<string[]> {
   return [...new Set(found)].sort();
 }
 
-describe('feature folders do not import each other (biome.json, noRestrictedImports)', () => {
-  it('flags an import of another feature from any depth, and only those', async () => {
+describe('import zones of the web app (biome.json, noRestrictedImports)', () => {
+  it('flags features importing another feature or app/, and components/ or lib/ importing either, and only those', async () => {
     expect(await crossFeatureImports()).toEqual([
+      'apps/web/src/components/ui/uses-feature.tsx',
       'apps/web/src/features/account/cross.tsx',
       'apps/web/src/features/images/library/cross.ts',
       'apps/web/src/features/images/library/deep/cross.ts',
       'apps/web/src/features/pricing/roundabout.ts',
+      'apps/web/src/features/pricing/uses-app.tsx',
+      'apps/web/src/lib/deep/uses-feature.ts',
+      'apps/web/src/lib/uses-app.ts',
     ]);
   });
 });

@@ -15,7 +15,6 @@ export async function accountDeletionRoutes(
   app.withTypeProvider<ZodTypeProvider>().delete(
     '/users/me',
     {
-      onRequest: app.requireUser,
       // Not with an API key (ADR 028): 403 SESSION_REQUIRED.
       config: { sessionOnly: true },
       // The password is checked here: the same guard against guessing as a login.
@@ -25,7 +24,6 @@ export async function accountDeletionRoutes(
         summary: 'Delete the signed-in account and everything in it',
         description:
           'Confirmed with the account password. Removes the library, files, batches, studio jobs, credits and sessions at once (the token stops working; file bytes are deleted by a retried background job), stops subscription renewal with the payment provider, and keeps payments without the person. 400 with errors[].path "password" when the password is wrong or the account has none (Google only); nothing is deleted then.',
-        security: [{ bearerAuth: [] }],
         body: deleteAccountRequestSchema,
         response: { 204: z.null().describe('Deleted') },
       },

@@ -47,7 +47,6 @@ export function createGoogleIdTokenVerifier(options: {
       if (keysUnreachable) {
         // Google's key set could not be fetched: our problem, not the person's.
         throw new AppError(
-          502,
           errorCodes.badGateway,
           'Google sign-in is unavailable right now. Please try again.',
           {

@@ -52,7 +52,6 @@ export async function createAuthRateLimits(app: FastifyInstance, options: AuthRa
           request.server.log.info({ action, key: limit.key.split(':')[1] }, 'rate limit reached');
           reply.header('retry-after', String(retryAfter));
           throw new AppError(
-            429,
             errorCodes.rateLimited,
             `Too many attempts. Please wait ${waitText(retryAfter)} and try again.`,
           );

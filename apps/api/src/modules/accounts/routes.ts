@@ -25,8 +25,6 @@ import type { AppConfig } from '../../config.ts';
 import { createAuthRateLimits } from './rate-limits.ts';
 import type { AccountsService } from './service.ts';
 
-const bearerAuth = [{ bearerAuth: [] }];
-
 /** Account calls of SPEC.md §7 plus password reset and resending the confirmation, under /api/v1. */
 export async function accountsRoutes(
   app: FastifyInstance,
@@ -40,6 +38,7 @@ export async function accountsRoutes(
   typed.get(
     '/config',
     {
+      config: { public: true },
       schema: {
         tags: ['config'],
         summary: 'What the browser needs to know about this server',
@@ -53,6 +52,7 @@ export async function accountsRoutes(
   typed.post(
     '/users/register',
     {
+      config: { public: true },
       preHandler: limit('register'),
       schema: {
         tags: ['accounts'],
@@ -79,7 +79,7 @@ export async function accountsRoutes(
         response: { 200: confirmEmailResponseSchema, '4xx': confirmEmailErrorResponseSchema },
       },
       // SPEC.md's confirmation page reads `status` from failures too.
-      config: { errorExtras: () => ({ status: 'error' }) },
+      config: { public: true, errorExtras: () => ({ status: 'error' }) },
     },
     async (request, reply) => {
       reply.headers(noStore);
@@ -90,6 +90,7 @@ export async function accountsRoutes(
   typed.post(
     '/users/resend-confirmation',
     {
+      config: { public: true },
       preHandler: limit('resend-confirmation'),
       schema: {
         tags: ['accounts'],
@@ -105,6 +106,7 @@ export async function accountsRoutes(
   typed.post(
     '/users/login',
     {
+      config: { public: true },
       preHandler: limit('login'),
       schema: {
         tags: ['accounts'],
@@ -121,11 +123,9 @@ export async function accountsRoutes(
   typed.get(
     '/users/profile',
     {
-      onRequest: app.requireUser,
       schema: {
         tags: ['accounts'],
         summary: "The signed-in user's profile and credits",
-        security: bearerAuth,
         response: { 200: profileResponseSchema },
       },
     },
@@ -138,11 +138,9 @@ export async function accountsRoutes(
   typed.put(
     '/users/update-profile',
     {
-      onRequest: app.requireUser,
       schema: {
         tags: ['accounts'],
         summary: 'Change first and last name',
-        security: bearerAuth,
         body: updateProfileRequestSchema,
         response: { 200: updateProfileResponseSchema },
       },
@@ -153,7 +151,7 @@ export async function accountsRoutes(
   typed.put(
     '/users/change-password',
     {
-      onRequest: [limit('change-password'), app.requireUser],
+      onRequest: limit('change-password'),
       // Not with an API key (ADR 028): 403 SESSION_REQUIRED.
       config: { sessionOnly: true },
       schema: {
@@ -161,7 +159,6 @@ export async function accountsRoutes(
         summary: 'Change the password; ends every other session',
         description:
           'Answers a new token to store in place of the old one (all earlier tokens stop working). 400 when the current password is wrong or the account has no password (Google only).',
-        security: bearerAuth,
         body: changePasswordRequestSchema,
         response: { 200: changePasswordResponseSchema },
       },
@@ -172,6 +169,7 @@ export async function accountsRoutes(
   typed.post(
     '/users/forgot-password',
     {
+      config: { public: true },
       preHandler: limit('forgot-password'),
       schema: {
         tags: ['accounts'],
@@ -187,6 +185,7 @@ export async function accountsRoutes(
   typed.post(
     '/users/reset-password',
     {
+      config: { public: true },
       preHandler: limit('reset-password'),
       schema: {
         tags: ['accounts'],
@@ -202,6 +201,7 @@ export async function accountsRoutes(
   typed.post(
     '/users/auth/google',
     {
+      config: { public: true },
       preHandler: limit('google'),
       schema: {
         tags: ['accounts'],
@@ -218,6 +218,7 @@ export async function accountsRoutes(
   typed.post(
     '/email/registration',
     {
+      config: { public: true },
       preHandler: limit('registration-email'),
       schema: {
         tags: ['accounts'],

@@ -142,19 +142,19 @@ export function createAccountsService(deps: {
 
     async confirmEmail(token: string) {
       if (!tokenShape.test(token)) {
-        throw new AppError(400, errorCodes.tokenInvalid, accountMessages.confirmationInvalid);
+        throw new AppError(errorCodes.tokenInvalid, accountMessages.confirmationInvalid);
       }
       await db.transaction(async (tx) => {
         const row = await findAccountTokenForUpdate(tx, hashToken(token), 'confirm-email');
-        if (!row) throw new AppError(400, errorCodes.tokenInvalid, accountMessages.confirmationInvalid);
+        if (!row) throw new AppError(errorCodes.tokenInvalid, accountMessages.confirmationInvalid);
         const user = await findUserById(tx, row.userId);
-        if (!user) throw new AppError(400, errorCodes.tokenInvalid, accountMessages.confirmationInvalid);
+        if (!user) throw new AppError(errorCodes.tokenInvalid, accountMessages.confirmationInvalid);
         if (user.emailConfirmedAt) {
-          throw new AppError(409, errorCodes.emailAlreadyConfirmed, accountMessages.alreadyConfirmed);
+          throw new AppError(errorCodes.emailAlreadyConfirmed, accountMessages.alreadyConfirmed);
         }
-        if (row.usedAt) throw new AppError(400, errorCodes.tokenInvalid, accountMessages.confirmationInvalid);
+        if (row.usedAt) throw new AppError(errorCodes.tokenInvalid, accountMessages.confirmationInvalid);
         if (row.expiresAt.getTime() <= Date.now()) {
-          throw new AppError(410, errorCodes.tokenExpired, accountMessages.confirmationExpired);
+          throw new AppError(errorCodes.tokenExpired, accountMessages.confirmationExpired);
         }
         await markAccountTokenUsed(tx, row.id);
         await confirmAddress(tx, user);
@@ -181,7 +181,7 @@ export function createAccountsService(deps: {
         throw unauthorized(accountMessages.invalidCredentials);
       }
       if (!user.emailConfirmedAt) {
-        throw new AppError(403, errorCodes.emailNotConfirmed, accountMessages.emailNotConfirmed);
+        throw new AppError(errorCodes.emailNotConfirmed, accountMessages.emailNotConfirmed);
       }
       return {
         status: 'success' as const,
@@ -277,18 +277,16 @@ export function createAccountsService(deps: {
     },
 
     async resetPassword(token: string, password: string) {
-      if (!tokenShape.test(token))
-        throw new AppError(400, errorCodes.tokenInvalid, accountMessages.resetInvalid);
+      if (!tokenShape.test(token)) throw new AppError(errorCodes.tokenInvalid, accountMessages.resetInvalid);
       const passwordHash = await hashPassword(password);
       const userId = await db.transaction(async (tx) => {
         const row = await findAccountTokenForUpdate(tx, hashToken(token), 'reset-password');
-        if (!row || row.usedAt)
-          throw new AppError(400, errorCodes.tokenInvalid, accountMessages.resetInvalid);
+        if (!row || row.usedAt) throw new AppError(errorCodes.tokenInvalid, accountMessages.resetInvalid);
         if (row.expiresAt.getTime() <= Date.now()) {
-          throw new AppError(410, errorCodes.tokenExpired, accountMessages.resetExpired);
+          throw new AppError(errorCodes.tokenExpired, accountMessages.resetExpired);
         }
         const user = await replacePassword(tx, row.userId, passwordHash);
-        if (!user) throw new AppError(400, errorCodes.tokenInvalid, accountMessages.resetInvalid);
+        if (!user) throw new AppError(errorCodes.tokenInvalid, accountMessages.resetInvalid);
         await spendAccountTokens(tx, user.id, 'reset-password');
         // The link reached the mailbox, which is what confirming the address proves.
         if (!user.emailConfirmedAt) await confirmAddress(tx, user);

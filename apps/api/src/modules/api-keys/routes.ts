@@ -10,7 +10,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ApiKeysService } from './service.ts';
 
-const bearerAuth = [{ bearerAuth: [] }];
 /** Managing keys needs the signed-in session: a key cannot make or revoke keys (ADR 028). */
 const sessionOnly = { sessionOnly: true };
 
@@ -22,7 +21,6 @@ export async function apiKeysRoutes(app: FastifyInstance, options: { apiKeys: Ap
   typed.post(
     '/api-keys',
     {
-      onRequest: app.requireUser,
       config: sessionOnly,
       schema: {
         tags: ['api-keys'],
@@ -31,7 +29,6 @@ export async function apiKeysRoutes(app: FastifyInstance, options: { apiKeys: Ap
           'Send the key as `Authorization: Bearer ak_…` to call any other protected route except managing keys and webhooks, ' +
           'password, email, account deletion and payments (403 SESSION_REQUIRED). Only its hash is kept: store it now. ' +
           `At most ${MAX_API_KEYS} active keys per account (409 beyond). Needs a signed-in session.`,
-        security: bearerAuth,
         body: createApiKeyRequestSchema,
         response: { 201: createdApiKeySchema },
       },
@@ -45,13 +42,11 @@ export async function apiKeysRoutes(app: FastifyInstance, options: { apiKeys: Ap
   typed.get(
     '/api-keys',
     {
-      onRequest: app.requireUser,
       config: sessionOnly,
       schema: {
         tags: ['api-keys'],
         summary: 'The caller’s active API keys, newest first (never the keys themselves)',
         description: '`lastUsedAt` is updated at most once a minute. Needs a signed-in session.',
-        security: bearerAuth,
         response: { 200: apiKeyListSchema },
       },
     },
@@ -64,13 +59,11 @@ export async function apiKeysRoutes(app: FastifyInstance, options: { apiKeys: Ap
   typed.delete(
     '/api-keys/:id',
     {
-      onRequest: app.requireUser,
       config: sessionOnly,
       schema: {
         tags: ['api-keys'],
         summary: 'Revoke an API key: it stops working at once',
         description: '404 for a key that is not the caller’s or already revoked. Needs a signed-in session.',
-        security: bearerAuth,
         params: apiKeyIdParamsSchema,
         response: { 204: z.null().describe('Revoked') },
       },

@@ -21,7 +21,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { streamProgress } from '../../lib/event-stream.ts';
 import { AuditLimitError, type AuditService } from './service.ts';
 
-const bearerAuth = [{ bearerAuth: [] }];
 /** How often the event stream looks at the database. */
 const STREAM_POLL_MS = 500;
 
@@ -41,7 +40,6 @@ export async function auditRoutes(
   typed.post(
     '/audits',
     {
-      onRequest: app.requireUser,
       schema: {
         tags: ['audits'],
         summary: 'Audit the alt text of a page, a site or a sitemap in the background (free)',
@@ -49,7 +47,6 @@ export async function auditRoutes(
           `\`scope\`: \`page\` (this page), \`site\` (this page and the same-origin pages it links to, breadth first) or \`sitemap\` (the pages of the site's sitemap.xml, or of the sitemap the URL names; sitemap indexes are followed). ` +
           `At most \`maxPages\` pages (default ${DEFAULT_AUDIT_MAX_PAGES}, at most ${MAX_AUDIT_PAGES}). Pages are fetched through the SSRF-safe fetcher, 2 at a time per host, never leaving the URL's origin (a redirect elsewhere is reported, not followed), as robots.txt allows, and never run. ` +
           `400 for an invalid URL or one whose host is private, local or does not resolve: nothing is queued then. 429 with Retry-After when the caller has ${MAX_ACTIVE_AUDITS} audits queued or running or has started ${MAX_AUDITS_PER_DAY} in 24 hours. Otherwise 202 with the audit's id; follow it with GET /audits/{id} or its event stream.`,
-        security: bearerAuth,
         body: startAuditRequestSchema,
         response: { 202: startAuditResponseSchema },
       },
@@ -68,11 +65,9 @@ export async function auditRoutes(
   typed.get(
     '/audits',
     {
-      onRequest: app.requireUser,
       schema: {
         tags: ['audits'],
         summary: 'The caller’s audits, newest first (at most 100)',
-        security: bearerAuth,
         response: { 200: listAuditsResponseSchema },
       },
     },
@@ -85,13 +80,11 @@ export async function auditRoutes(
   typed.get(
     '/audits/:id',
     {
-      onRequest: app.requireUser,
       schema: {
         tags: ['audits'],
         summary: 'One of the caller’s audits: status, progress, score, verdict and problem counts',
         description:
           '`score` is the share of non-decorative images that pass (null when there is none); `notices` says in words what the audit could not do (a page that is not HTML, a redirect to another site, a page robots.txt disallows); `error` why a failed audit failed. 404 when the audit is not the caller’s.',
-        security: bearerAuth,
         params: auditParamsSchema,
         response: { 200: auditSchema },
       },
@@ -105,13 +98,11 @@ export async function auditRoutes(
   typed.get(
     '/audits/:id/events',
     {
-      onRequest: app.requireUser,
       schema: {
         tags: ['audits'],
         summary: 'Server-sent events with an audit’s progress until it ends',
         description:
           '`text/event-stream`: an event `progress` (data: the same JSON as GET /audits/{id}) at once and whenever it changes; the stream closes after the event with status `completed` or `failed`. Authenticated by the Bearer header (read it with fetch streaming). 404 when the audit is not the caller’s.',
-        security: bearerAuth,
         params: auditParamsSchema,
         produces: ['text/event-stream'],
       },
@@ -134,13 +125,11 @@ export async function auditRoutes(
   typed.get(
     '/audits/:id/images',
     {
-      onRequest: app.requireUser,
       schema: {
         tags: ['audits'],
         summary: 'The images of one of the caller’s audits, with their verdicts and problems',
         description:
           'In page order, then document order. Filters: `verdict` (pass, fail, warning, decorative), `problem` (a problem code), `review` (pending, accepted, rejected, edited, or none for images without a suggestion). `alt` is null when the image has no alt attribute. 404 when the audit is not the caller’s.',
-        security: bearerAuth,
         params: auditParamsSchema,
         querystring: auditImagesQuerySchema,
         response: { 200: auditImagesResponseSchema },
@@ -155,7 +144,6 @@ export async function auditRoutes(
   typed.post(
     '/audits/:id/fix',
     {
-      onRequest: app.requireUser,
       schema: {
         tags: ['audits'],
         summary: 'Write alt text for an audit’s failing images (1 credit per image); results wait for review',
@@ -163,7 +151,6 @@ export async function auditRoutes(
           `Without \`imageIds\`: every image whose verdict is \`fail\`, that has no suggestion yet and is not being fixed (at most ${MAX_AUDIT_FIX_IMAGES} in page order; \`remaining\` says how many are left for another call). With \`imageIds\`: exactly those images of this audit, whatever their verdict (the explicit choice that lets good alt text be rewritten). ` +
           'One generation batch (follow it at GET /images/batches/{batchId}): one credit per image reserved up front, given back for each image that fails. The engine is told each image’s page, heading, caption, adjacent text, link and existing alt. A result does not go to the library: it becomes the image’s `suggestion` with `reviewState: pending` (see POST /audits/{id}/review). ' +
           'The alt text is written in the account’s default language (422 when the engine cannot write it). 402 when the credits are short, 409 when nothing is left to fix or a selected image is being fixed already (nothing is queued or charged then); 404 when the audit or an image is not the caller’s.',
-        security: bearerAuth,
         params: auditParamsSchema,
         body: fixAuditRequestSchema,
         response: { 202: fixAuditResponseSchema },
@@ -178,14 +165,12 @@ export async function auditRoutes(
   typed.post(
     '/audits/:id/review',
     {
-      onRequest: app.requireUser,
       schema: {
         tags: ['audits'],
         summary: 'Accept, edit or reject the suggestions of a selection of an audit’s images',
         description:
           '`accept`: the suggestion lands in the library (src = the image URL, with its page context and the engine’s confidence) and the image is `accepted`; `edit`: `altText` (1 to 1,000 characters) lands instead and the image is `edited`; `reject`: nothing lands and the image is `rejected`. Accepting or editing an image already in the library changes that library row rather than adding one. ' +
           'All or nothing: 409 when a selected image has no suggestion yet, or for `reject` when one is in the library already; 404 when the audit or an image is not the caller’s. Answers the images as they are now and the audit’s review counts.',
-        security: bearerAuth,
         params: auditParamsSchema,
         body: reviewAuditRequestSchema,
         response: { 200: reviewAuditResponseSchema },
@@ -202,7 +187,6 @@ export async function auditRoutes(
     typed.get(
       `/audits/:id/report.${format}`,
       {
-        onRequest: app.requireUser,
         schema: {
           tags: ['audits'],
           summary: `An audit as ${format === 'csv' ? 'CSV' : 'an xlsx workbook'}: one row per image`,
@@ -212,7 +196,6 @@ export async function auditRoutes(
               ? 'RFC 4180 with a UTF-8 byte order mark; a cell starting with = + - @ gets an apostrophe so no spreadsheet runs it. '
               : 'One sheet, the header row bold and frozen. ') +
             'An attachment named after the site and the day. 404 when the audit is not the caller’s.',
-          security: bearerAuth,
           params: auditParamsSchema,
           produces: [contentType.split(';')[0] ?? contentType],
         },

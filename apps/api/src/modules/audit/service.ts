@@ -51,7 +51,7 @@ const ACTIVE_RETRY_AFTER_SECONDS = 60;
 export class AuditLimitError extends AppError {
   readonly retryAfterSeconds: number;
   constructor(message: string, retryAfterSeconds: number) {
-    super(429, errorCodes.rateLimited, message);
+    super(errorCodes.rateLimited, message);
     this.retryAfterSeconds = retryAfterSeconds;
   }
 }
@@ -241,7 +241,6 @@ export function createAuditService(deps: {
       const images = await listReportImages(db, auditId, MAX_REPORT_ROWS + 1);
       if (images.length > MAX_REPORT_ROWS)
         throw new AppError(
-          413,
           errorCodes.payloadTooLarge,
           `This audit has more than ${MAX_REPORT_ROWS.toLocaleString('en-US')} images, too many for one report.`,
         );

@@ -20,7 +20,6 @@ import { z } from 'zod';
 import { ownershipGate } from '../../plugins/ownership.ts';
 import type { BillingService } from './service.ts';
 
-const bearerAuth = [{ bearerAuth: [] }];
 const noStore = { 'cache-control': 'no-store' };
 /** The legacy card routes' 4xx also carry `error`, a copy of the message (the SPEC's browser reads it). */
 const legacyErrorExtras = (body: { message: string }) => ({ error: body.message });
@@ -38,14 +37,12 @@ export async function billingRoutes(app: FastifyInstance, options: { billing: Bi
   typed.post(
     '/payments/create-checkout-session',
     {
-      onRequest: app.requireUser,
       config: { sessionOnly: true },
       schema: {
         tags: ['billing'],
         summary: 'Start a hosted checkout for a plan or credit packs',
         description:
           "Records the pending checkout for the signed-in user and answers the provider's hosted checkout URL; the browser goes there. 403 when `userId` is not the caller's; 409 CONFLICT for a plan while another plan still renews.",
-        security: bearerAuth,
         body: createCheckoutSessionRequestSchema,
         response: { 200: createCheckoutSessionResponseSchema },
       },
@@ -56,12 +53,10 @@ export async function billingRoutes(app: FastifyInstance, options: { billing: Bi
   typed.get(
     '/users/subscription-details',
     {
-      onRequest: app.requireUser,
       config: { sessionOnly: true },
       schema: {
         tags: ['billing'],
         summary: "The signed-in user's current plan",
-        security: bearerAuth,
         response: { 200: subscriptionDetailsResponseSchema },
       },
     },
@@ -74,13 +69,11 @@ export async function billingRoutes(app: FastifyInstance, options: { billing: Bi
   typed.patch(
     '/users/cancel-subscription',
     {
-      onRequest: app.requireUser,
       config: { sessionOnly: true },
       schema: {
         tags: ['billing'],
         summary: 'Cancel renewal: the plan runs to the end of the paid period; credits stay',
         description: '404 NOT_FOUND when no paid plan is renewing.',
-        security: bearerAuth,
         response: { 200: cancelSubscriptionResponseSchema },
       },
     },
@@ -90,12 +83,10 @@ export async function billingRoutes(app: FastifyInstance, options: { billing: Bi
   typed.get(
     '/users/billing-history',
     {
-      onRequest: app.requireUser,
       config: { sessionOnly: true },
       schema: {
         tags: ['billing'],
         summary: 'Payments, newest first, one page at a time',
-        security: bearerAuth,
         querystring: billingHistoryQuerySchema,
         response: { 200: billingHistoryResponseSchema },
       },
@@ -109,13 +100,11 @@ export async function billingRoutes(app: FastifyInstance, options: { billing: Bi
   typed.post(
     '/stripe/free-plan',
     {
-      onRequest: app.requireUser,
       schema: {
         tags: ['billing'],
         summary: 'Choose the free plan (grants nothing: the 25 free credits come at email confirmation)',
         description:
           "Failures carry `error` besides `message` and `code` (the SPEC's browser reads `error`).",
-        security: bearerAuth,
         response: { 200: freePlanResponseSchema, '4xx': legacyErrorResponseSchema },
       },
       config: { errorExtras: legacyErrorExtras, sessionOnly: true },
@@ -126,13 +115,11 @@ export async function billingRoutes(app: FastifyInstance, options: { billing: Bi
   typed.post(
     '/stripe/checkout',
     {
-      onRequest: app.requireUser,
       schema: {
         tags: ['billing'],
         summary: 'Legacy card form: start a card payment, answered with its client secret',
         description:
           'With STRIPE_SECRET_KEY: a Stripe PaymentIntent for the catalogue price (the client secret is for Stripe.js confirmCardPayment). Otherwise the sandbox (pay with POST /payments/sandbox/confirm), or 404 when neither runs. 400 when the plan and amount match no price; 409 while another plan renews; 502 when Stripe cannot be reached. 4xx carry `error` besides `message` and `code`.',
-        security: bearerAuth,
         body: legacyCheckoutRequestSchema,
         response: { 200: legacyCheckoutResponseSchema, '4xx': legacyErrorResponseSchema },
       },
@@ -144,6 +131,7 @@ export async function billingRoutes(app: FastifyInstance, options: { billing: Bi
   typed.post(
     '/payments/sandbox/confirm',
     {
+      config: { public: true },
       schema: {
         tags: ['billing'],
         summary:
@@ -160,14 +148,12 @@ export async function billingRoutes(app: FastifyInstance, options: { billing: Bi
   typed.post(
     '/stripe/verify-payment/:paymentId',
     {
-      onRequest: app.requireUser,
       config: { sessionOnly: true },
       schema: {
         tags: ['billing'],
         summary: 'The result of one of your payments (the /success page)',
         description:
           "With STRIPE_SECRET_KEY, a PaymentIntent id (pi_…) not yet settled here is asked of Stripe; when it succeeded it is credited now, once, as its webhook would. A payment not (yet) recorded for the caller — not arrived, unknown, or another account's — answers status 'pending' with empty details ('failed' for the caller's own declined or cancelled PaymentIntent).",
-        security: bearerAuth,
         params: z.object({ paymentId: z.string().min(1).max(200) }),
         response: { 200: verifyPaymentResponseSchema },
       },
@@ -190,6 +176,7 @@ export async function paymentWebhookRoutes(app: FastifyInstance, options: { bill
   app.withTypeProvider<ZodTypeProvider>().post(
     '/webhooks/payments',
     {
+      config: { public: true },
       schema: {
         tags: ['billing'],
         summary: 'Payment provider webhooks (Standard Webhooks signatures, or Stripe-Signature)',

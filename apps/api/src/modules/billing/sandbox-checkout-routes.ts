@@ -1,4 +1,5 @@
 import { hostedCheckoutQuerySchema } from '@altwise/contracts/billing';
+import { errorCodes, statusForCode } from '@altwise/contracts/error-codes';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
@@ -179,11 +180,11 @@ export async function sandboxCheckoutRoutes(
 
   app.get<{ Params: { productId: string } }>(
     '/buy/:productId',
-    { schema: { hide: true } },
+    { config: { public: true }, schema: { hide: true } },
     async (request, reply) => {
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
       const link = readLink(request, request.query);
-      if (!link) return reply.code(400).send(errorPage(invalidLink));
+      if (!link) return reply.code(statusForCode(errorCodes.badRequest)).send(errorPage(invalidLink));
       try {
         const checkout = await payments.openHostedCheckout(
           request.params.productId,
@@ -199,12 +200,12 @@ export async function sandboxCheckoutRoutes(
 
   app.post<{ Params: { productId: string }; Body: Record<string, unknown> }>(
     '/buy/:productId',
-    { schema: { hide: true } },
+    { config: { public: true }, schema: { hide: true } },
     async (request, reply) => {
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
       const body = request.body && typeof request.body === 'object' ? request.body : {};
       const link = readLink(request, body);
-      if (!link) return reply.code(400).send(errorPage(invalidLink));
+      if (!link) return reply.code(statusForCode(errorCodes.badRequest)).send(errorPage(invalidLink));
       let paid: Awaited<ReturnType<SandboxPaymentService['payHostedCheckout']>>;
       try {
         paid = await payments.payHostedCheckout(
@@ -222,8 +223,11 @@ export async function sandboxCheckoutRoutes(
       }
       const { checkout, result } = paid;
       if (result.ok) return reply.redirect(withPaymentResult(link.link.redirectUrl, result.paymentId), 303);
-      if (result.reason === 'delivery') return reply.code(502).send(errorPage(result.message));
-      return reply.code(402).send(checkoutPage(checkout, link.link, result.message));
+      if (result.reason === 'delivery')
+        return reply.code(statusForCode(errorCodes.badGateway)).send(errorPage(result.message));
+      return reply
+        .code(statusForCode(errorCodes.paymentDeclined))
+        .send(checkoutPage(checkout, link.link, result.message));
     },
   );
 }

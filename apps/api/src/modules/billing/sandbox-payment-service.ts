@@ -124,7 +124,7 @@ export function createSandboxPaymentService({ db, sandbox }: { db: Database; san
         cvc: request.cvc,
       });
       if (result.ok) return { status: 'succeeded' as const, paymentIntentId: result.paymentId };
-      if (result.reason === 'declined') throw new AppError(402, errorCodes.paymentDeclined, result.message);
+      if (result.reason === 'declined') throw new AppError(errorCodes.paymentDeclined, result.message);
       if (result.reason === 'invalid') throw badRequest(result.message);
       throw badGateway(result.message);
     },

@@ -31,7 +31,6 @@ export async function contactRoutes(
     request.log.info({ action: 'contact' }, 'rate limit reached');
     reply.header('retry-after', String(retryAfter));
     throw new AppError(
-      429,
       errorCodes.rateLimited,
       `Too many messages from your network. Please wait ${waitText(retryAfter)} and try again, or email us directly.`,
     );
@@ -40,6 +39,7 @@ export async function contactRoutes(
   app.withTypeProvider<ZodTypeProvider>().post(
     '/email/send',
     {
+      config: { public: true },
       preHandler: limitPerIp,
       schema: {
         tags: ['contact'],

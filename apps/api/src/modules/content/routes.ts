@@ -10,8 +10,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError } from '../../errors.ts';
 import type { ContentService } from './service.ts';
 
-const bearerAuth = [{ bearerAuth: [] }];
-
 /** The blog-post generator and its history (SPEC.md §7), under /api/v1. */
 export async function contentRoutes(
   app: FastifyInstance,
@@ -33,7 +31,6 @@ export async function contentRoutes(
     reply.header('retry-after', String(retryAfter));
     const minutes = Math.ceil(retryAfter / 60);
     throw new AppError(
-      429,
       errorCodes.rateLimited,
       `You have generated the most blog posts allowed for now. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
     );
@@ -42,14 +39,12 @@ export async function contentRoutes(
   typed.post(
     '/openai/generate-content',
     {
-      onRequest: app.requireUser,
       preHandler: limitPerUser,
       schema: {
         tags: ['content'],
         summary: 'Write a blog post from a prompt and keep it in the caller’s history',
         description:
           'The generated text is the answer’s `text`. The offline engine writes a structured draft to fill in; with ALT_TEXT_ENGINE=openai the configured model writes the post. 400 for an empty prompt or one over 2,000 characters; 502 when the model provider fails (nothing is stored); 429 with Retry-After when the caller has generated too many posts in the window; 503 when the engine is busy.',
-        security: bearerAuth,
         body: generateContentRequestSchema,
         response: { 200: generateContentResponseSchema },
       },
@@ -60,11 +55,9 @@ export async function contentRoutes(
   typed.get(
     '/users/content-history',
     {
-      onRequest: app.requireUser,
       schema: {
         tags: ['content'],
         summary: 'The caller’s generated texts, newest first (at most 100)',
-        security: bearerAuth,
         response: { 200: contentHistoryResponseSchema },
       },
     },

@@ -9,7 +9,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { CreditsService } from './service.ts';
 
-const bearerAuth = [{ bearerAuth: [] }];
 const noStore = { 'cache-control': 'no-store' };
 
 /** GET /credits/remaining, POST /credits/deduct, POST /credits/refund (SPEC.md §7), for the signed-in user. */
@@ -20,11 +19,9 @@ export async function creditsRoutes(app: FastifyInstance, options: { credits: Cr
   typed.get(
     '/credits/remaining',
     {
-      onRequest: app.requireUser,
       schema: {
         tags: ['credits'],
         summary: "The signed-in user's credit balance",
-        security: bearerAuth,
         response: { 200: creditsRemainingResponseSchema },
       },
     },
@@ -37,13 +34,11 @@ export async function creditsRoutes(app: FastifyInstance, options: { credits: Cr
   typed.post(
     '/credits/deduct',
     {
-      onRequest: app.requireUser,
       schema: {
         tags: ['credits'],
         summary: 'Spend credits; the answer names the reservation a refund must cite',
         description:
           "402 INSUFFICIENT_CREDITS ('Insufficient credits') when the balance is short; nothing changes then. Any userId in the body is ignored.",
-        security: bearerAuth,
         body: deductCreditsRequestSchema,
         response: { 200: deductCreditsResponseSchema },
       },
@@ -54,13 +49,11 @@ export async function creditsRoutes(app: FastifyInstance, options: { credits: Cr
   typed.post(
     '/credits/refund',
     {
-      onRequest: app.requireUser,
       schema: {
         tags: ['credits'],
         summary: 'Give back credits of one of your reservations',
         description:
           'Returns at most what the reservation took and has not got back (more is clamped; an exhausted reservation refunds 0). 404 NOT_FOUND for a reservation that is unknown or not yours; nothing changes then.',
-        security: bearerAuth,
         body: refundCreditsRequestSchema,
         response: { 200: refundCreditsResponseSchema },
       },

@@ -19,7 +19,7 @@ export async function filesRoutes(app: FastifyInstance, options: { files: FilesS
     .withTypeProvider<ZodTypeProvider>()
     .get(
       '/files/*',
-      { schema: { hide: true, params: z.object({ '*': z.string() }) } },
+      { config: { public: true }, schema: { hide: true, params: z.object({ '*': z.string() }) } },
       async (request, reply) => {
         const key = request.params['*'];
         const file = await options.files.openPublicFile(key);

@@ -66,8 +66,7 @@ async function checkImportFile(
     throw error;
   }
   if (!output.ok) {
-    if (output.code)
-      throw new AppError(output.status, output.code, output.message, { errors: output.errors });
+    if (output.code) throw new AppError(output.code, output.message, { errors: output.errors });
     throw output.status === 413
       ? payloadTooLarge(`${output.message} Nothing was imported.`)
       : badRequest(`${output.message} Nothing was imported.`, [{ path: 'file', message: output.message }]);

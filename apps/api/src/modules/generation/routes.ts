@@ -27,7 +27,6 @@ import { readImport } from './read-import.ts';
 import { discardUploads, readUploads } from './read-uploads.ts';
 import type { GenerationService } from './service.ts';
 
-const bearerAuth = [{ bearerAuth: [] }];
 /** How often the event stream looks at the database (works whichever process runs the batch). */
 const STREAM_POLL_MS = 500;
 
@@ -51,7 +50,6 @@ export async function generationRoutes(
   typed.post(
     '/images/generate-alt-text',
     {
-      onRequest: app.requireUser,
       schema: {
         tags: ['images'],
         summary: 'Generate alt text for scraped images in the background (1 credit each)',
@@ -60,7 +58,6 @@ export async function generationRoutes(
           'stores the batch and answers 202 at once. Each image is downloaded through the SSRF-safe fetcher (at most 10 MB, checked by its bytes: JPEG, PNG, WebP, GIF, AVIF or SVG), ' +
           'described with the optional prompt and the page context, and added to the library; the credit of every image that fails is refunded. ' +
           '`userId`, if given, must be the caller’s (403 otherwise). Follow the batch with GET /images/batches/{id} or its event stream.',
-        security: bearerAuth,
         body: generateAltTextRequestSchema,
         response: { 202: startBatchResponseSchema },
       },
@@ -74,7 +71,6 @@ export async function generationRoutes(
   typed.post(
     '/images/upload-and-generate',
     {
-      onRequest: app.requireUser,
       schema: {
         tags: ['images'],
         summary: 'Upload images and generate their alt text in the background (1 credit each)',
@@ -82,7 +78,6 @@ export async function generationRoutes(
           `multipart/form-data: \`images\` (1 to ${MAX_UPLOAD_FILES} files, each at most 5 MB and a JPEG, PNG, WebP, GIF, AVIF or SVG by its bytes), optional \`userId\` (must be the caller’s) and \`chatGptPrompt\`. ` +
           '402 `Insufficient credits` as soon as the files outnumber the caller’s credits, 413 beyond the file count or naming the file over 5 MB, 415 naming the file that is not an image by its bytes, 400 when no file is sent; reading stops there and nothing is stored or charged. ' +
           'Otherwise the files are stored (served at /files/…, the library row’s `src`), one credit per image is reserved and the answer is 202 with the batch.',
-        security: bearerAuth,
         consumes: ['multipart/form-data'],
         multipartBody: uploadAndGenerateForm.schema,
         response: { 202: startBatchResponseSchema },
@@ -113,11 +108,9 @@ export async function generationRoutes(
   typed.get(
     '/images/batches',
     {
-      onRequest: app.requireUser,
       schema: {
         tags: ['images'],
         summary: 'The caller’s unfinished generation batches and those finished in the last minute',
-        security: bearerAuth,
         response: { 200: listBatchesResponseSchema },
       },
     },
@@ -130,12 +123,10 @@ export async function generationRoutes(
   typed.get(
     '/images/batches/:id',
     {
-      onRequest: app.requireUser,
       schema: {
         tags: ['images'],
         summary: 'Progress of one of the caller’s generation batches',
         description: '404 when the batch is not the caller’s.',
-        security: bearerAuth,
         params: batchParamsSchema,
         response: { 200: batchProgressSchema },
       },
@@ -149,14 +140,12 @@ export async function generationRoutes(
   typed.get(
     '/images/batches/:id/events',
     {
-      onRequest: app.requireUser,
       schema: {
         tags: ['images'],
         summary: 'Server-sent events with a batch’s progress until it ends',
         description:
           '`text/event-stream`: an event `progress` (data: the same JSON as GET /images/batches/{id}) at once and whenever it changes; ' +
           'the stream closes after the event with status `completed` or `failed`. Authenticated by the Bearer header (read it with fetch streaming). 404 when the batch is not the caller’s.',
-        security: bearerAuth,
         params: batchParamsSchema,
         produces: ['text/event-stream'],
       },
@@ -179,14 +168,12 @@ export async function generationRoutes(
   typed.post(
     '/images/altText/:id/regenerate',
     {
-      onRequest: app.requireUser,
       schema: {
         tags: ['images'],
         summary: 'Write a new alt text for one of the caller’s images (1 credit)',
         description:
           'Reserves 1 credit (402 `Insufficient credits`), describes the image again with its stored page context and the optional prompt, and saves the new alt text. ' +
           'If no alt text lands the credit is refunded and the answer says why: 404 for an image not in the caller’s library, 422 when the image can no longer be read or is not an image, 502 when the engine fails.',
-        security: bearerAuth,
         params: libraryImageParamsSchema,
         body: regenerateAltTextRequestSchema.optional(),
         response: { 200: regenerateAltTextResponseSchema },
@@ -202,7 +189,6 @@ export async function generationRoutes(
   typed.post(
     '/images/import-csv',
     {
-      onRequest: app.requireUser,
       schema: {
         tags: ['images'],
         summary:
@@ -216,7 +202,6 @@ export async function generationRoutes(
           'A row with a bad URL or scheme, keyword or language is rejected with its line (the header is line 1); a repeated image_url is imported once. ' +
           '400 naming an unknown or missing column; 413 beyond the size or row limit (nothing is imported); 415 for a file that is neither text nor an .xlsx workbook by its bytes; 402 with `creditsNeeded` when the balance cannot pay for the accepted rows (nothing is stored); ' +
           '422 `LANGUAGE_NOT_SUPPORTED` for a non-English `language` with the offline engine. Otherwise 202: the accepted rows are one ordinary batch (follow it with GET /images/batches/{id}; results as CSV at GET /images/batches/{id}/results.csv).',
-        security: bearerAuth,
         consumes: ['multipart/form-data'],
         multipartBody: importCsvForm.schema,
         response: { 202: importCsvResponseSchema },
@@ -243,14 +228,12 @@ export async function generationRoutes(
   typed.get(
     '/images/batches/:id/results.csv',
     {
-      onRequest: app.requireUser,
       schema: {
         tags: ['images'],
         summary: 'A batch’s results as CSV: id, image_url, alt_text, status',
         description:
           '`text/csv`, one row per image in the order of the batch (an import’s file order), with the caller’s own `id` column of a CSV import. ' +
           '`status` is pending, processing, done or failed; `alt_text` is empty until done. 404 when the batch is not the caller’s.',
-        security: bearerAuth,
         params: batchParamsSchema,
         produces: ['text/csv'],
       },

@@ -210,7 +210,7 @@ export function createGenerationService(deps: {
 
   function refuseUnwritable(language: string | null | undefined) {
     if (language && engine.name === 'offline' && !isEnglish(language))
-      throw new AppError(422, errorCodes.languageNotSupported, offlineLanguageMessage);
+      throw new AppError(errorCodes.languageNotSupported, offlineLanguageMessage);
   }
 
   /**
@@ -364,7 +364,7 @@ export function createGenerationService(deps: {
         reading.withoutLanguage > 0 ? await resolveLanguage(userId, fields.language) : undefined;
       if (fields.language) refuseUnwritable(fields.language);
       if (reading.accepted.count === 0)
-        throw new AppError(400, errorCodes.badRequest, 'No row of the file could be imported.', {
+        throw new AppError(errorCodes.badRequest, 'No row of the file could be imported.', {
           errors: reading.rejected
             .slice(0, 20)
             .map((row) => ({ path: `line ${row.line}`, message: row.reason })),
@@ -373,7 +373,6 @@ export function createGenerationService(deps: {
       const balance = (await getCreditBalance(db, userId)) ?? 0;
       const short = () =>
         new AppError(
-          402,
           errorCodes.insufficientCredits,
           `Insufficient credits: this import needs ${needed.toLocaleString('en-US')} ${needed === 1 ? 'credit' : 'credits'} and your balance is ${balance.toLocaleString('en-US')}. Nothing was imported.`,
           { creditsNeeded: needed },

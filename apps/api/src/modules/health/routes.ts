@@ -7,6 +7,7 @@ export async function healthRoutes(app: FastifyInstance, options: { health: Heal
   app.withTypeProvider<ZodTypeProvider>().get(
     '/health',
     {
+      config: { public: true },
       schema: {
         tags: ['health'],
         summary: 'Database, job queue and storage status',

@@ -15,8 +15,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ownershipGate } from '../../plugins/ownership.ts';
 import type { LibraryService } from './service.ts';
 
-const bearerAuth = [{ bearerAuth: [] }];
-
 /** The image library (SPEC.md §7), under /api/v1. */
 export async function libraryRoutes(app: FastifyInstance, options: { library: LibraryService }) {
   const { library } = options;
@@ -27,7 +25,6 @@ export async function libraryRoutes(app: FastifyInstance, options: { library: Li
   typed.get(
     '/images/altText',
     {
-      onRequest: app.requireUser,
       schema: {
         tags: ['images'],
         summary: 'The caller’s library images with their alt texts, newest first',
@@ -38,7 +35,6 @@ export async function libraryRoutes(app: FastifyInstance, options: { library: Li
           'Beside `id`, `src` and `alt_text`, each image has the engine’s `confidence` (0 to 1, null when unknown), ' +
           '`needsReview` (below the review threshold and not yet approved or edited) and `reasons` (the evidence used). ' +
           `With \`needsReview=true\` only the images needing review are listed (\`false\`: only the others), and \`${TOTAL_COUNT_HEADER}\` counts those.`,
-        security: bearerAuth,
         querystring: listLibraryImagesQuerySchema,
         response: { 200: listLibraryImagesResponseSchema },
       },
@@ -57,13 +53,11 @@ export async function libraryRoutes(app: FastifyInstance, options: { library: Li
   typed.patch(
     '/images/altText/:id',
     {
-      onRequest: app.requireUser,
       schema: {
         tags: ['images'],
         summary: 'Replace the alt text of one of the caller’s images',
         description:
           'A person’s edit is a review: it also clears `needsReview`. 404 when the image is not in the caller’s library. Costs no credits.',
-        security: bearerAuth,
         params: libraryImageParamsSchema,
         body: editAltTextRequestSchema,
         response: { 200: libraryImageSchema },
@@ -75,13 +69,11 @@ export async function libraryRoutes(app: FastifyInstance, options: { library: Li
   typed.post(
     '/images/altText/:id/approve',
     {
-      onRequest: app.requireUser,
       schema: {
         tags: ['images'],
         summary: 'Keep an image’s alt text as it is: clears its needs-review flag',
         description:
           'Answers the updated image. Approving an image that needs no review changes nothing. 404 when the image is not in the caller’s library. Costs no credits.',
-        security: bearerAuth,
         params: libraryImageParamsSchema,
         response: { 200: libraryImageSchema },
       },
@@ -92,13 +84,11 @@ export async function libraryRoutes(app: FastifyInstance, options: { library: Li
   typed.delete(
     '/images/altText',
     {
-      onRequest: app.requireUser,
       schema: {
         tags: ['images'],
         summary: 'Delete some of the caller’s library images',
         description:
           'Deletes those of `ids` that are the caller’s; ids of other users’ images or of no image are left alone and not counted in `deleted`. 400 unless `ids` is a list of 1 to 500 UUIDs.',
-        security: bearerAuth,
         body: deleteLibraryImagesRequestSchema,
         response: { 200: deleteLibraryImagesResponseSchema },
       },

@@ -16,7 +16,7 @@ const linkify = (escaped: string) =>
  * in development only (app.ts), where mail usually goes to the embedded outbox.
  */
 export async function devOutboxRoutes(app: FastifyInstance, options: { mail: MailService }) {
-  app.get('/dev/outbox', { schema: { hide: true } }, async (_request, reply) => {
+  app.get('/dev/outbox', { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
     const mails = await options.mail.listRecentMail(50);
     const items = mails
       .map(

@@ -8,8 +8,6 @@ import { ownershipGate } from '../../plugins/ownership.ts';
 import { readReelForm } from './reel-form.ts';
 import type { ReelsService } from './service.ts';
 
-const bearerAuth = [{ bearerAuth: [] }];
-
 /** POST /images/createReels (SPEC.md §7), under /api/v1, with multipart parsing in this scope only. */
 export async function reelsRoutes(app: FastifyInstance, options: { reels: ReelsService }) {
   const { reels } = options;
@@ -21,7 +19,6 @@ export async function reelsRoutes(app: FastifyInstance, options: { reels: ReelsS
   app.post(
     '/images/createReels',
     {
-      onRequest: app.requireUser,
       schema: {
         tags: ['images'],
         summary: 'Make a 1080×1920 MP4 reel from 1–5 images and a music file',
@@ -34,7 +31,6 @@ export async function reelsRoutes(app: FastifyInstance, options: { reels: ReelsS
           `413 names the bad file ('Maximum ${MAX_REEL_IMAGES} images allowed', '{name} is larger than 10MB', ` +
           `'Music file should be less than 10MB'); 415 for a file that is not music or an image by its bytes, 400 for one that cannot be decoded; ` +
           '403/404 for a URL of someone else’s or no file; 503 with Retry-After when busy.',
-        security: bearerAuth,
         consumes: ['multipart/form-data'],
         multipartBody: createReelForm.schema,
       },

@@ -18,7 +18,6 @@ import { ownershipGate } from '../../plugins/ownership.ts';
 import { ACCEPTED_IMAGE_FORMATS, readImageForm } from './image-form.ts';
 import type { StudioService } from './service.ts';
 
-const bearerAuth = [{ bearerAuth: [] }];
 const costs = `high ${QUALITY_CREDIT_COST.high}, medium ${QUALITY_CREDIT_COST.medium}, low ${QUALITY_CREDIT_COST.low}`;
 
 /** Text fields of a multipart form checked by their contract; the first message is the answer's. */
@@ -41,7 +40,6 @@ export async function studioRoutes(app: FastifyInstance, options: { studio: Stud
   typed.post(
     '/images/edit-image',
     {
-      onRequest: app.requireUser,
       schema: {
         tags: ['studio'],
         summary: 'Edit an image from a plain-English prompt',
@@ -52,7 +50,6 @@ export async function studioRoutes(app: FastifyInstance, options: { studio: Stud
           'With IMAGE_ENGINE=offline (the default) the editor understands instructions such as black and white, sepia, blur, sharpen, brighter/darker, contrast, saturation, warmer/cooler, rotate, flip/mirror, crop to square or a ratio, resize, a caption "…" at the top or bottom and a border, several in one prompt; a prompt with none of them is 422 and costs nothing. ' +
           `The answer's \`editedImage.url\` is a PNG; the browser saves it as ${EDITED_IMAGE_FILE_NAME}. ` +
           '400 no image or a bad field; 402 not enough credits; 413 over 10 MB; 415 not an image; 502/503 the image model failed (refunded).',
-        security: bearerAuth,
         consumes: ['multipart/form-data'],
         multipartBody: editImageForm.schema,
         response: { 200: editImageResponseSchema },
@@ -68,7 +65,6 @@ export async function studioRoutes(app: FastifyInstance, options: { studio: Stud
   typed.post(
     '/images/generate',
     {
-      onRequest: app.requireUser,
       schema: {
         tags: ['studio'],
         summary: 'Generate 1 to 5 images from a text prompt',
@@ -76,7 +72,6 @@ export async function studioRoutes(app: FastifyInstance, options: { studio: Stud
           `Costs the per-image cost (${costs}) times \`numberOfImages\`, checked before any work (402 'Insufficient credits') and refunded if generation fails. ` +
           'With IMAGE_ENGINE=openai the image model paints pictures; the offline engine renders 1080×1920 text slides of the prompt and says so (`typographic: true` and a `notice`). ' +
           '`userId`, when given, must be the caller’s (else 403).',
-        security: bearerAuth,
         body: generateImagesRequestSchema,
         response: { 200: generateImagesResponseSchema },
       },
@@ -87,7 +82,6 @@ export async function studioRoutes(app: FastifyInstance, options: { studio: Stud
   typed.post(
     '/images/generate-styled-caption',
     {
-      onRequest: app.requireUser,
       schema: {
         tags: ['studio'],
         summary: 'Write a social caption for an image and render it onto the image',
@@ -95,7 +89,6 @@ export async function studioRoutes(app: FastifyInstance, options: { studio: Stud
           `multipart/form-data: \`image\` (${ACCEPTED_IMAGE_FORMATS}, at most 10 MB), optional \`prompt\` (the tone, e.g. "playful") and optional \`userId\` (must be the caller's). ` +
           `Costs ${CAPTION_CREDIT_COST} credit, refunded if it fails. The alt-text engine describes the image and writes a short caption from that description; ` +
           'the caption is drawn on a semi-opaque band along the bottom. Answers the caption text and the captioned PNG’s URL.',
-        security: bearerAuth,
         consumes: ['multipart/form-data'],
         multipartBody: styledCaptionForm.schema,
         response: { 200: styledCaptionResponseSchema },

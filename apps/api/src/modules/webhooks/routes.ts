@@ -14,7 +14,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { WebhooksService } from './service.ts';
 
-const bearerAuth = [{ bearerAuth: [] }];
 /** Managing webhooks needs the signed-in session, never an API key (issue 14, ADR 028). */
 const sessionOnly = { sessionOnly: true };
 const tags = ['webhooks'];
@@ -27,7 +26,6 @@ export async function webhooksRoutes(app: FastifyInstance, options: { webhooks: 
   typed.post(
     '/webhooks',
     {
-      onRequest: app.requireUser,
       config: sessionOnly,
       schema: {
         tags,
@@ -39,7 +37,6 @@ export async function webhooksRoutes(app: FastifyInstance, options: { webhooks: 
           'anything else is retried with exponential backoff for up to 24 hours. Redirects are not followed. ' +
           '400 for a URL that is not http(s), or that resolves to a private or local address. ' +
           `At most ${WEBHOOK_ENDPOINTS_MAX} webhooks per account (409 beyond). Needs a signed-in session.`,
-        security: bearerAuth,
         body: createWebhookRequestSchema,
         response: { 201: createdWebhookSchema },
       },
@@ -53,13 +50,11 @@ export async function webhooksRoutes(app: FastifyInstance, options: { webhooks: 
   typed.get(
     '/webhooks',
     {
-      onRequest: app.requireUser,
       config: sessionOnly,
       schema: {
         tags,
         summary: 'The caller’s webhook endpoints, oldest first (never their secrets)',
         description: 'Needs a signed-in session.',
-        security: bearerAuth,
         response: { 200: listWebhooksResponseSchema },
       },
     },
@@ -72,13 +67,11 @@ export async function webhooksRoutes(app: FastifyInstance, options: { webhooks: 
   typed.delete(
     '/webhooks/:id',
     {
-      onRequest: app.requireUser,
       config: sessionOnly,
       schema: {
         tags,
         summary: 'Delete a webhook endpoint and its deliveries',
         description: 'Deliveries not yet sent are dropped. 404 when the webhook is not the caller’s.',
-        security: bearerAuth,
         params: webhookParamsSchema,
         response: { 204: z.null().describe('Deleted') },
       },
@@ -92,7 +85,6 @@ export async function webhooksRoutes(app: FastifyInstance, options: { webhooks: 
   typed.get(
     '/webhooks/:id/deliveries',
     {
-      onRequest: app.requireUser,
       config: sessionOnly,
       schema: {
         tags,
@@ -100,7 +92,6 @@ export async function webhooksRoutes(app: FastifyInstance, options: { webhooks: 
         description:
           '`status`: pending (being sent or waiting for a retry), delivered (a 2xx) or failed (retries ran out). ' +
           '`attempts` counts every try; `lastStatusCode` and `lastError` describe the latest. 404 when the webhook is not the caller’s.',
-        security: bearerAuth,
         params: webhookParamsSchema,
         response: { 200: listWebhookDeliveriesResponseSchema },
       },
@@ -114,7 +105,6 @@ export async function webhooksRoutes(app: FastifyInstance, options: { webhooks: 
   typed.post(
     '/webhooks/:id/deliveries/:deliveryId/redeliver',
     {
-      onRequest: app.requireUser,
       config: sessionOnly,
       schema: {
         tags,
@@ -122,7 +112,6 @@ export async function webhooksRoutes(app: FastifyInstance, options: { webhooks: 
         description:
           'Queues the same event (same `webhook-id`, a new timestamp and signature) with a fresh 24-hour retry window. ' +
           '202 with the delivery, now pending; 409 while it is still pending; 404 when the webhook or delivery is not the caller’s.',
-        security: bearerAuth,
         params: webhookDeliveryParamsSchema,
         response: { 202: webhookDeliverySchema },
       },

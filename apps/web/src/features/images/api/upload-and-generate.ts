@@ -1,4 +1,4 @@
-import { errorCodes } from '@altwise/contracts/errors';
+import { errorCodes, statusForCode } from '@altwise/contracts/errors';
 import { type StartBatchResponse, startBatchResponseSchema } from '@altwise/contracts/generation';
 import { messages } from '@altwise/contracts/messages';
 import { API_BASE } from '@altwise/contracts/routes';
@@ -36,7 +36,11 @@ export function uploadAndGenerate(input: UploadAndGenerateInput): Promise<StartB
   const token = readToken();
   if (!token) {
     return Promise.reject(
-      new ApiError({ status: 401, code: errorCodes.unauthorized, message: messages.common.noToken }),
+      new ApiError({
+        status: statusForCode(errorCodes.unauthorized),
+        code: errorCodes.unauthorized,
+        message: messages.common.noToken,
+      }),
     );
   }
   const form = new FormData();

@@ -399,7 +399,6 @@ class BoundedParser extends Parser {
   }
   override onopentagname(start: number, endIndex: number): void {
     this.flatten = this.handler.depth >= MAX_PAGE_DEPTH;
-    if (this.flatten) this.handler.limits.add('depth');
     super.onopentagname(start, endIndex);
   }
   override onclosetag(start: number, endIndex: number): void {
@@ -407,7 +406,10 @@ class BoundedParser extends Parser {
     super.onclosetag(start, endIndex);
   }
   protected override isVoidElement(name: string): boolean {
-    return this.flatten || super.isVoidElement(name);
+    if (super.isVoidElement(name)) return true;
+    // An element that could hold others, opened too deep: the page is reshaped, and says so.
+    if (this.flatten) this.handler.limits.add('depth');
+    return this.flatten;
   }
 }
 

@@ -41,12 +41,17 @@ const fileExtensions =
 /** Most ids of one aria-labelledby that are read. */
 export const MAX_LABEL_IDS = 16;
 
-/** `limits`: what the page reached while it was parsed (see parsePage), for the audit's notices. */
+/**
+ * What a page reached while it was read, for the audit's notices: the parse's limits (see
+ * parsePage), and `images` when it has more than MAX_AUDIT_IMAGES_PER_PAGE images.
+ */
+export type ReadingLimit = PageLimit | 'images';
+
 export type PageReading = {
   title: string;
   images: AuditImageFacts[];
   links: string[];
-  limits: PageLimit[];
+  limits: ReadingLimit[];
 };
 
 function dimension(value: string | undefined): number | undefined {
@@ -111,6 +116,7 @@ export function readPage(html: string, pageUrl: URL): PageReading {
   const images: AuditImageFacts[] = [];
   const links = new Set<string>();
   let heading = '';
+  let cut = false;
 
   const record = (element: Element, kind: AuditImageFacts['element']) => {
     const source = kind === 'role-img' ? null : chosenSource(element);
@@ -148,10 +154,23 @@ export function readPage(html: string, pageUrl: URL): PageReading {
 
   walkTree(document, (node) => {
     if (!DomUtils.isTag(node)) return undefined;
-    if (images.length >= MAX_AUDIT_IMAGES_PER_PAGE) return 'stop';
     // <template> content is inert, scripts and styles hold no elements of the page.
     if (node.name === 'template' || node.name === 'script' || node.name === 'style') return 'skip';
     const role = node.attribs.role?.trim().toLowerCase();
+    const kind: AuditImageFacts['element'] | null =
+      node.name === 'img'
+        ? 'img'
+        : node.name === 'input' && node.attribs.type?.trim().toLowerCase() === 'image'
+          ? 'input-image'
+          : role === 'img'
+            ? 'role-img'
+            : null;
+    if (images.length >= MAX_AUDIT_IMAGES_PER_PAGE) {
+      // Full: the rest of the page is only looked through for one more image, to say it was left out.
+      if (!kind) return undefined;
+      cut = true;
+      return 'stop';
+    }
     if (headingTags.has(node.name)) heading = textOf(node) || heading;
     if (
       (node.name === 'a' || node.name === 'area') &&
@@ -166,17 +185,10 @@ export function readPage(html: string, pageUrl: URL): PageReading {
         // An unparsable href leads nowhere.
       }
     }
-    if (node.name === 'img') {
-      record(node, 'img');
-    } else if (node.name === 'input' && node.attribs.type?.trim().toLowerCase() === 'image') {
-      record(node, 'input-image');
-    } else if (role === 'img') {
-      // Its children are presentational: the element is one image named by its label.
-      record(node, 'role-img');
-      return 'skip';
-    }
-    return undefined;
+    if (kind) record(node, kind);
+    // An element with role=img is one image named by its label: its children are presentational.
+    return kind === 'role-img' ? 'skip' : undefined;
   });
   links.delete(page);
-  return { title: pageTitle, images, links: [...links], limits };
+  return { title: pageTitle, images, links: [...links], limits: cut ? [...limits, 'images'] : limits };
 }

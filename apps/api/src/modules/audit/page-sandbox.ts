@@ -4,7 +4,8 @@ import {
   type SandboxLimitError,
   type SandboxOptions,
 } from '../../lib/sandbox.ts';
-import { MAX_PAGE_DEPTH, MAX_PAGE_NODES, type PageLimit } from '../scrape/extract-images.ts';
+import { MAX_PAGE_DEPTH, MAX_PAGE_NODES } from '../scrape/extract-images.ts';
+import { MAX_AUDIT_IMAGES_PER_PAGE, type ReadingLimit } from './extract-page.ts';
 import type { PageHandlers } from './page-worker.ts';
 
 /**
@@ -55,8 +56,14 @@ export function unreadablePageNote(
 }
 
 /** What a page that was read in part (or reshaped) reached, in words, for the audit's notices. */
-export function pageLimitNote(url: string, limit: PageLimit): string {
-  return limit === 'nodes'
-    ? `${url} is too large to read whole: only its first ${MAX_PAGE_NODES.toLocaleString('en')} HTML nodes were read, so images after them are not in the audit.`
-    : `${url} nests elements more than ${MAX_PAGE_DEPTH} levels deep: deeper elements were read as if they were at that level, so their context may be incomplete.`;
+export function pageLimitNote(url: string, limit: ReadingLimit): string {
+  const count = (n: number) => n.toLocaleString('en');
+  switch (limit) {
+    case 'nodes':
+      return `${url} is too large to read whole: only its first ${count(MAX_PAGE_NODES)} HTML nodes were read, so images after them are not in the audit.`;
+    case 'images':
+      return `${url} has more than ${count(MAX_AUDIT_IMAGES_PER_PAGE)} images: only the first ${count(MAX_AUDIT_IMAGES_PER_PAGE)} are in the audit.`;
+    case 'depth':
+      return `${url} nests elements more than ${MAX_PAGE_DEPTH} levels deep: deeper elements were read as if they were at that level, so their context may be incomplete.`;
+  }
 }

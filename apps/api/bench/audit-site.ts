@@ -7,7 +7,7 @@
  * check's cap (200 per audit) applies: the `alt=""` images go first.
  *   node apps/api/bench/audit-site.ts            (embedded PGlite, as the tests)
  *   BENCH_PAGE_DELAY_MS=100 node apps/api/bench/audit-site.ts   (100 ms of server latency per answer)
- * With `--json` the last line is one JSON object.
+ * With `--json` the last line is one JSON object; `pagesPerSecond` times the HTML step alone.
  */
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -92,8 +92,12 @@ try {
   if (created.statusCode !== 202) throw new Error(`POST /audits answered ${created.statusCode}`);
   const { id } = created.json() as { id: string };
   let audit: Record<string, unknown> = {};
+  /** When every page was scanned: the HTML step's end, before the pixel step. */
+  let scannedSeconds: number | null = null;
   for (;;) {
     audit = (await t.app.inject({ method: 'GET', url: `/api/v1/audits/${id}`, headers: user.auth })).json();
+    if (scannedSeconds === null && audit.pagesScanned === pages)
+      scannedSeconds = (performance.now() - started) / 1000;
     if (audit.status === 'completed' || audit.status === 'failed') break;
     await sleep(50);
   }
@@ -101,6 +105,8 @@ try {
   const result = {
     status: audit.status,
     seconds: Number(seconds.toFixed(2)),
+    /** Pages read and checked per second, HTML step only (issue 22: reading moved to worker threads). */
+    pagesPerSecond: scannedSeconds ? Number((pages / scannedSeconds).toFixed(1)) : null,
     pagesScanned: audit.pagesScanned,
     imagesFound: audit.imagesFound,
     counts: audit.counts,

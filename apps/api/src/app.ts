@@ -24,6 +24,7 @@ import { createSessionTokens, resolveJwtSecret } from './modules/accounts/sessio
 import { createSessionUserCache, type SessionUserCache } from './modules/accounts/session-users.ts';
 import { apiKeysRoutes } from './modules/api-keys/routes.ts';
 import { type ApiKeysService, createApiKeysService } from './modules/api-keys/service.ts';
+import { createPageSandbox, type PageSandbox, type PageSandboxLimits } from './modules/audit/page-sandbox.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { type AuditService, createAuditService } from './modules/audit/service.ts';
 import { createPaymentProvider } from './modules/billing/create-payment-provider.ts';
@@ -103,6 +104,8 @@ export type AppDeps = {
   webhooks: WebhooksService;
   /** Alt-text audits of pages, sites and sitemaps (issue 13, ADR 026). */
   audits: AuditService;
+  /** Worker threads that read crawled and scraped HTML under time and memory limits (ADR 048). */
+  pages: PageSandbox;
   /** Set when PAYMENT_PROVIDER=sandbox: the embedded provider behind /buy/{productId}. */
   sandboxPayments: SandboxProvider | null;
 };
@@ -119,6 +122,8 @@ export type BuildAppOptions = {
   engine?: AltTextEngine;
   /** Replaces the image engine chosen from config (IMAGE_ENGINE). */
   imageEngine?: ImageEngine;
+  /** Other limits for the page-reading threads (tests reach the time limit with a short one). */
+  pageLimits?: Partial<PageSandboxLimits>;
 };
 
 declare module 'fastify' {
@@ -197,6 +202,8 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   let engine: AltTextEngine | undefined;
   /** The audit's pixel reader when the alt-text engine is not the offline one (ADR 037). */
   let pixelEngine: AltTextEngine | undefined;
+  // Threads start on the first page read, so creating the pool costs nothing.
+  const pages = createPageSandbox(options.pageLimits);
   try {
     await database.migrate();
     const storage = options.storage ?? createStorage(config);
@@ -259,7 +266,11 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       logger: app.log,
     });
     const content = createContentService({ db: database.db, engine, logger: app.log });
-    const scrape = createScrapeService({ fetch: config.fetch, logger: app.log });
+    const scrape = createScrapeService({
+      fetch: config.fetch,
+      readImages: (input) => pages.run('scrapeImages', input),
+      logger: app.log,
+    });
     const accountDeletion = createAccountDeletion({
       db: database.db,
       queue,
@@ -309,6 +320,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       db: database.db,
       queue,
       fetch: config.fetch,
+      pages,
       runsWorkers,
       logger: app.log,
       generation,
@@ -350,6 +362,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       generation,
       webhooks,
       audits,
+      pages,
       sandboxPayments: payments.sandbox,
     });
   } catch (error) {
@@ -357,6 +370,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     await mailTransport?.close().catch(() => {});
     await engine?.close().catch(() => {});
     await pixelEngine?.close().catch(() => {});
+    await pages.close().catch(() => {});
     await database.close().catch(() => {});
     throw error;
   }
@@ -378,6 +392,8 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       .close()
       .catch((error) => instance.log.error({ err: error }, 'closing the engine failed'));
     await pixelEngine?.close().catch(() => {});
+    // After the audits and the queue: no page is being read any more.
+    await instance.deps.pages.close().catch(() => {});
     await instance.deps.database.close();
   });
 

@@ -280,7 +280,12 @@ describe('a fix batch run by a process that never saw its request', () => {
           engine,
           config: first.config,
         });
-        const audits = createAuditService({ ...apiOnly, fetch: first.config.fetch, generation });
+        const audits = createAuditService({
+          ...apiOnly,
+          fetch: first.config.fetch,
+          pages: first.app.deps.pages,
+          generation,
+        });
         const fixed = await audits.fix(user.id, auditId, {});
         expect(fixed).toMatchObject({ creditsReserved: 2, remainingCredits: 8 });
         batchId = fixed.batchId;

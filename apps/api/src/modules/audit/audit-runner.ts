@@ -4,9 +4,12 @@ import type { AuditVerdict } from '@altwise/contracts/audit-problems';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Transaction } from '../../db/client.ts';
 import type { Audit, AuditCounts } from '../../db/tables/audits.ts';
-import { auditScore, checkPageImages } from './checks.ts';
+import { SandboxLimitError } from '../../lib/sandbox.ts';
+import { auditScore } from './checks.ts';
 import { type Crawler, PAGES_AT_ONCE_PER_HOST } from './crawler.ts';
-import { pageKey, readPage } from './extract-page.ts';
+import { pageKey } from './extract-page.ts';
+import { type PageSandbox, pageLimitNote, unreadablePageNote } from './page-sandbox.ts';
+import type { PageHandlers } from './page-worker.ts';
 import type { createPixelChecker } from './pixel-check.ts';
 import {
   addAuditNotice,
@@ -24,6 +27,8 @@ import {
   summarizeImages,
 } from './repository.ts';
 import type { RobotsRules } from './robots.ts';
+
+type PageAudit = ReturnType<PageHandlers['auditPage']>;
 
 /** A page claimed by a process that stopped is taken over after this long (a fetch takes ≤ 15 s). */
 const PAGE_LEASE_SECONDS = 60;
@@ -57,6 +62,8 @@ export function scoreOf(counts: AuditCounts): number | null {
 export function createAuditRunner(deps: {
   db: Database;
   crawler: Crawler;
+  /** Reads and checks pages in worker threads (issue 22): a hostile page never blocks the API. */
+  pages: PageSandbox;
   logger: FastifyBaseLogger;
   /** Looks at images' pixels once every page is scanned (ADR 037); absent = HTML only. */
   pixels?: ReturnType<typeof createPixelChecker>;
@@ -177,8 +184,18 @@ export function createAuditRunner(deps: {
       await endUnreadPage(db, claim, answer.skipped ? 'skipped' : 'failed', answer.note);
       return;
     }
-    const reading = readPage(answer.body, answer.url);
-    const verdicts = checkPageImages(reading.images);
+    let reading: PageAudit;
+    try {
+      reading = await deps.pages.run('auditPage', { html: answer.body, pageUrl: answer.url.href });
+    } catch (error) {
+      // A page too large or too complex to read is said in words; the audit goes on without it.
+      if (!(error instanceof SandboxLimitError) || error.limit === 'closed') throw error;
+      logger.info({ audit: audit.id, page: page.url, limit: error.limit }, 'a page hit a reading limit');
+      await endUnreadPage(db, claim, 'failed', unreadablePageNote(page.url, error, deps.pages.limits));
+      return;
+    }
+    for (const limit of reading.limits) await addAuditNotice(db, audit.id, pageLimitNote(page.url, limit));
+    const verdicts = reading.verdicts;
     const images = reading.images.map((facts, position) => {
       const { pageUrl, src, alt, role, informative: _informative, imageText: _imageText, ...rest } = facts;
       const verdict = verdicts[position];

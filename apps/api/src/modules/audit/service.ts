@@ -22,6 +22,7 @@ import type { FetchSettings } from '../scrape/service.ts';
 import { createAuditRunner, scoreOf } from './audit-runner.ts';
 import { createCrawler } from './crawler.ts';
 import { createAuditFixer, type FixGeneration, fixStatusOf } from './fix.ts';
+import type { PageSandbox } from './page-sandbox.ts';
 import { createPixelChecker, type ImageTextReader } from './pixel-check.ts';
 import { type AuditReportRow, buildAuditCsv, buildAuditXlsx } from './report.ts';
 import {
@@ -80,6 +81,8 @@ export function createAuditService(deps: {
   db: Database;
   queue: JobQueue;
   fetch: FetchSettings;
+  /** The process's page reader (worker threads, issue 22). */
+  pages: PageSandbox;
   /** Whether this process runs audits (PROCESS_ROLE all or worker). */
   runsWorkers: boolean;
   logger: FastifyBaseLogger;
@@ -96,6 +99,7 @@ export function createAuditService(deps: {
   const runner = createAuditRunner({
     db,
     crawler,
+    pages: deps.pages,
     logger,
     ...(deps.readImageText
       ? { pixels: createPixelChecker({ db, crawler, read: deps.readImageText, logger }) }

@@ -1,5 +1,5 @@
 import { INVALID_IMAGE_SOURCE, type ScrapedImage, type ScrapedImageContext } from '@altwise/contracts/scrape';
-import { DomUtils, parseDocument } from 'htmlparser2';
+import { DomHandler, DomUtils, Parser } from 'htmlparser2';
 
 /**
  * The `img` elements of an HTML page, as the scrape call answers them: one row per image in
@@ -7,11 +7,30 @@ import { DomUtils, parseDocument } from 'htmlparser2';
  * attributes, then `src`) resolved against `<base href>` and the page URL, duplicates removed,
  * `data:` and other non-http sources kept as invalid rows, and the page context around it.
  * The HTML is parsed, never run.
+ *
+ * Pages are untrusted (issue 22, ADR 048): the parse keeps at most MAX_PAGE_NODES nodes and
+ * MAX_PAGE_DEPTH levels, every walk over the tree is a loop (never recursion, which deep pages
+ * overflow), and every text read (a label, a caption, a heading) stops after a bounded number of
+ * characters and nodes, so that the work per page is linear in its size. These functions run in a
+ * worker thread (audit/page-worker.ts), never on the API's event loop.
  */
 
-type Document = ReturnType<typeof parseDocument>;
+type Document = DomHandler['root'];
 export type Node = Document['children'][number];
 export type Element = Parameters<typeof DomUtils.getAttributeValue>[0];
+
+/** Most nodes (elements, texts, comments) read from one page: the rest of a larger page is not read. */
+export const MAX_PAGE_NODES = 100_000;
+/**
+ * Deepest nesting kept. An element opened deeper becomes a sibling at this depth, as browsers'
+ * parsers do (Blink's limit is 512), so its images are still read; the parser's own stack, which
+ * is quadratic in depth, stays short.
+ */
+export const MAX_PAGE_DEPTH = 512;
+/** Most characters of one text read from the page: a title, heading, caption, link text or label. */
+export const MAX_TEXT_CHARS = 1000;
+/** Most nodes one text read visits: a caption or link text is never the whole page. */
+const MAX_TEXT_NODES = 2000;
 
 const SURROUNDING_TEXT_MAX_CHARS = 300;
 const INVALID_SRC_MAX_CHARS = 100;
@@ -34,7 +53,99 @@ const blockTags = new Set([
 ]);
 
 export const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
-export const textOf = (node: Node | Element) => squash(DomUtils.textContent(node));
+
+/**
+ * Squashed text (whitespace runs as one space, trimmed) gathered piece by piece, cut at `max`
+ * characters: the result equals squash(all pieces).slice(0, max), but a huge text node costs no
+ * more than `max` characters of work.
+ */
+class TextCollector {
+  private text = '';
+  private readonly max: number;
+  constructor(max: number) {
+    this.max = max;
+  }
+  /** More than `max` characters are in hand: the rest cannot change the result. */
+  get full(): boolean {
+    return this.text.length > this.max;
+  }
+  add(data: string): void {
+    for (let at = 0; at < data.length && !this.full; at += 4096) {
+      let piece = data.slice(at, at + 4096).replace(/\s+/g, ' ');
+      if (piece.startsWith(' ') && (this.text === '' || this.text.endsWith(' '))) piece = piece.slice(1);
+      this.text += piece;
+    }
+  }
+  result(): string {
+    return this.full ? this.text.slice(0, this.max) : this.text.trimEnd();
+  }
+}
+
+type Visit = 'skip' | 'stop' | undefined;
+
+/**
+ * Visits the nodes inside `container` in document order with a loop over the tree's own links
+ * (first child, next sibling, parent): no recursion and no stack, so any depth is safe.
+ * `enter` may skip a node's children or stop the walk; `leave` is called for each element whose
+ * children were visited (or that has none), after them. False when the walk was stopped.
+ */
+export function walkTree(
+  container: { children: Node[] },
+  enter: (node: Node) => Visit,
+  leave?: (element: Element) => void,
+): boolean {
+  let node: Node | null = container.children[0] ?? null;
+  while (node) {
+    const visit = enter(node);
+    if (visit === 'stop') return false;
+    if (visit !== 'skip' && DomUtils.hasChildren(node) && node.children.length > 0) {
+      node = node.children[0] as Node;
+      continue;
+    }
+    if (visit !== 'skip' && leave && DomUtils.isTag(node)) leave(node);
+    while (node && !node.next) {
+      const parent: Node | null = (node.parent as Node | null) ?? null;
+      if (!parent || parent === (container as unknown)) return true;
+      if (leave && DomUtils.isTag(parent)) leave(parent);
+      node = parent;
+    }
+    node = (node?.next as Node | null) ?? null;
+  }
+  return true;
+}
+
+/** The first element inside `container` (document order) that passes `test`, or null. */
+export function findFirst(
+  container: { children: Node[] },
+  test: (element: Element) => boolean,
+): Element | null {
+  let found: Element | null = null;
+  walkTree(container, (node) => {
+    if (DomUtils.isTag(node) && test(node)) {
+      found = node;
+      return 'stop';
+    }
+    return undefined;
+  });
+  return found;
+}
+
+/**
+ * The text inside `node`, squashed and cut at `max` characters; a read stops after
+ * MAX_TEXT_NODES nodes, so no text read costs more than a bounded amount of work.
+ */
+export function textOf(node: Node | Element, max = MAX_TEXT_CHARS): string {
+  const text = new TextCollector(max);
+  if (DomUtils.isText(node)) text.add(node.data);
+  if (!DomUtils.hasChildren(node)) return text.result();
+  let visited = 0;
+  walkTree(node, (inner) => {
+    if (++visited > MAX_TEXT_NODES || text.full) return 'stop';
+    if (DomUtils.isText(inner)) text.add(inner.data);
+    return undefined;
+  });
+  return text.result();
+}
 
 /** The URL of the widest (or densest) candidate of a srcset, per the HTML srcset grammar. */
 export function largestSrcsetCandidate(srcset: string): string | null {
@@ -122,21 +233,24 @@ function interactiveAncestor(img: Element): { element: Element; role: 'link' | '
  * contains), else its text and the alt of any other image in it.
  */
 function ownText(control: Element, img: Element): string {
-  const label = squash(control.attribs['aria-label'] ?? '');
-  if (label) return label;
-  const parts: string[] = [];
-  const walk = (nodes: Node[]) => {
-    for (const node of nodes) {
-      if (DomUtils.isText(node)) parts.push(node.data);
-      else if (DomUtils.isTag(node) && node !== img) {
-        if (node.name === 'img') parts.push(` ${node.attribs.alt ?? ''} `);
-        else if (node.name !== 'template' && node.name !== 'script' && node.name !== 'style')
-          walk(node.children as Node[]);
+  const label = squash((control.attribs['aria-label'] ?? '').slice(0, MAX_TEXT_CHARS * 4));
+  if (label) return label.slice(0, MAX_TEXT_CHARS);
+  const text = new TextCollector(MAX_TEXT_CHARS);
+  let visited = 0;
+  walkTree(control, (node) => {
+    if (++visited > MAX_TEXT_NODES || text.full) return 'stop';
+    if (DomUtils.isText(node)) text.add(node.data);
+    else if (DomUtils.isTag(node)) {
+      if (node === img) return 'skip';
+      if (node.name === 'img') {
+        text.add(` ${node.attribs.alt ?? ''} `);
+        return 'skip';
       }
+      if (node.name === 'template' || node.name === 'script' || node.name === 'style') return 'skip';
     }
-  };
-  walk(control.children as Node[]);
-  return squash(parts.join(''));
+    return undefined;
+  });
+  return text.result();
 }
 
 /** The element after `element` among its siblings, skipping text and comments. */
@@ -147,46 +261,77 @@ function nextElement(element: Element): Element | null {
 }
 
 /**
+ * What contextOf learns once per page: a block's adjacent text and a figure's caption are the same
+ * for every image in them, so a page of many images in one block reads that block once.
+ */
+export type ContextCache = {
+  adjacent: Map<Element, string>;
+  figcaptions: Map<Element, Element | null>;
+};
+
+export const newContextCache = (): ContextCache => ({ adjacent: new Map(), figcaptions: new Map() });
+
+/**
  * Text next to the image: the text of its block without the figure caption (that is `caption`);
  * when the block says nothing else (a figure, an image alone in a div), the paragraph after it,
- * which is where pages explain a figure.
+ * which is where pages explain a figure. At most SURROUNDING_TEXT_MAX_CHARS characters.
  */
-function adjacentText(img: Element, figure: Element | null, figcaption: Element | null): string {
+function adjacentText(
+  img: Element,
+  figure: Element | null,
+  figcaption: Element | null,
+  cache: ContextCache,
+): string {
   const block = figure ?? closest(img, (element) => blockTags.has(element.name));
   if (!block) return '';
-  const parts: string[] = [];
-  const walk = (nodes: Node[]) => {
-    for (const node of nodes) {
-      if (DomUtils.isText(node)) parts.push(node.data);
-      else if (DomUtils.isTag(node) && node !== figcaption && node.name !== 'template') {
-        walk(node.children as Node[]);
-        if (blockTags.has(node.name) || node.name === 'br') parts.push(' ');
-      }
-    }
-  };
-  walk(block.children as Node[]);
-  const own = squash(parts.join(''));
-  if (own) return own;
-  const next = nextElement(block);
-  return next && (next.name === 'p' || next.name === 'blockquote') ? textOf(next) : '';
+  const known = cache.adjacent.get(block);
+  if (known !== undefined) return known;
+  const text = new TextCollector(SURROUNDING_TEXT_MAX_CHARS);
+  let visited = 0;
+  walkTree(
+    block,
+    (node) => {
+      if (++visited > MAX_TEXT_NODES || text.full) return 'stop';
+      if (DomUtils.isText(node)) text.add(node.data);
+      else if (!DomUtils.isTag(node) || node === figcaption || node.name === 'template') return 'skip';
+      return undefined;
+    },
+    (element) => {
+      if (blockTags.has(element.name) || element.name === 'br') text.add(' ');
+    },
+  );
+  let found = text.result();
+  if (!found) {
+    const next = nextElement(block);
+    found =
+      next && (next.name === 'p' || next.name === 'blockquote')
+        ? textOf(next, SURROUNDING_TEXT_MAX_CHARS)
+        : '';
+  }
+  cache.adjacent.set(block, found);
+  return found;
 }
 
 export function contextOf(
   img: Element,
   base: { pageTitle: string; heading: string },
   pageUrl: URL,
+  cache: ContextCache = newContextCache(),
 ): ScrapedImageContext {
   const context: ScrapedImageContext = {};
   if (base.pageTitle) context.pageTitle = base.pageTitle;
   if (base.heading) context.heading = base.heading;
   const figure = closest(img, (element) => element.name === 'figure');
-  const figcaption = figure
-    ? DomUtils.findOne((element) => element.name === 'figcaption', figure.children, true)
-    : null;
+  let figcaption: Element | null = null;
+  if (figure) {
+    const known = cache.figcaptions.get(figure);
+    figcaption = known !== undefined ? known : findFirst(figure, (element) => element.name === 'figcaption');
+    cache.figcaptions.set(figure, figcaption);
+  }
   const caption = figcaption ? textOf(figcaption) : '';
   if (caption) context.caption = caption;
-  const surrounding = adjacentText(img, figure, figcaption);
-  if (surrounding) context.surroundingText = surrounding.slice(0, SURROUNDING_TEXT_MAX_CHARS);
+  const surrounding = adjacentText(img, figure, figcaption, cache);
+  if (surrounding) context.surroundingText = surrounding;
   // The nearest link or button decides the role: the alt text becomes its name. A figure comes next.
   const control = interactiveAncestor(img);
   if (control) {
@@ -216,18 +361,74 @@ export function resolveSource(source: string, baseUrl: URL): string | null {
   }
 }
 
-/** The parsed page, its title and the URL its relative links resolve against (`<base href>`). */
+/** The limit a page reached while it was parsed: `nodes` lost the rest of the page, `depth` only flattened it. */
+export type PageLimit = 'nodes' | 'depth';
+
+/** Builds the tree and stops the parser once the page has MAX_PAGE_NODES nodes. */
+class BoundedHandler extends DomHandler {
+  nodes = 0;
+  limits = new Set<PageLimit>();
+  owner: Parser | null = null;
+  /** Elements open now, which is the depth the next element opens at. */
+  get depth(): number {
+    return this.tagStack.length - 1;
+  }
+  protected override addNode(node: Parameters<DomHandler['addNode']>[0]): void {
+    if (this.limits.has('nodes')) return;
+    if (++this.nodes > MAX_PAGE_NODES) {
+      this.limits.add('nodes');
+      this.owner?.pause();
+      return;
+    }
+    super.addNode(node);
+  }
+}
+
+/**
+ * htmlparser2's parser, with elements opened deeper than MAX_PAGE_DEPTH read as void: they close at
+ * once and what they contain becomes their siblings. The parser keeps its open elements in an
+ * array it shifts at every tag, so without this a page of 200,000 nested divs takes seconds.
+ */
+class BoundedParser extends Parser {
+  private flatten = false;
+  private readonly handler: BoundedHandler;
+  constructor(handler: BoundedHandler) {
+    super(handler);
+    this.handler = handler;
+    handler.owner = this;
+  }
+  override onopentagname(start: number, endIndex: number): void {
+    this.flatten = this.handler.depth >= MAX_PAGE_DEPTH;
+    super.onopentagname(start, endIndex);
+  }
+  override onclosetag(start: number, endIndex: number): void {
+    this.flatten = false;
+    super.onclosetag(start, endIndex);
+  }
+  protected override isVoidElement(name: string): boolean {
+    if (super.isVoidElement(name)) return true;
+    // An element that could hold others, opened too deep: the page is reshaped, and says so.
+    if (this.flatten) this.handler.limits.add('depth');
+    return this.flatten;
+  }
+}
+
+/**
+ * The parsed page, its title, the URL its relative links resolve against (`<base href>`) and the
+ * limits it reached (see MAX_PAGE_NODES, MAX_PAGE_DEPTH).
+ */
 export function parsePage(
   html: string,
   pageUrl: URL,
-): { document: Document; pageTitle: string; baseUrl: URL } {
-  const document = parseDocument(html);
-  const titleElement = DomUtils.findOne((element) => element.name === 'title', document.children, true);
+): { document: Document; pageTitle: string; baseUrl: URL; limits: PageLimit[] } {
+  const handler = new BoundedHandler();
+  new BoundedParser(handler).end(html);
+  const document = handler.root;
+  const titleElement = findFirst(document, (element) => element.name === 'title');
   const pageTitle = titleElement ? textOf(titleElement) : '';
-  const baseElement = DomUtils.findOne(
+  const baseElement = findFirst(
+    document,
     (element) => element.name === 'base' && Boolean(element.attribs.href?.trim()),
-    document.children,
-    true,
   );
   let baseUrl = pageUrl;
   if (baseElement) {
@@ -237,51 +438,57 @@ export function parsePage(
       // An unparsable <base href> is ignored, as browsers do.
     }
   }
-  return { document, pageTitle, baseUrl };
+  return { document, pageTitle, baseUrl, limits: [...handler.limits] };
 }
 
 export function extractImages(html: string, pageUrl: URL, limit: number): ScrapedImage[] {
-  const { document, pageTitle, baseUrl } = parsePage(html, pageUrl);
+  return readImages(html, pageUrl, limit).images;
+}
+
+/** The page's images, and the limits the page reached (a `nodes` limit means images may be missing). */
+export function readImages(
+  html: string,
+  pageUrl: URL,
+  limit: number,
+): { images: ScrapedImage[]; limits: PageLimit[] } {
+  const { document, pageTitle, baseUrl, limits } = parsePage(html, pageUrl);
   const images: ScrapedImage[] = [];
   const seen = new Set<string>();
+  const cache = newContextCache();
   let heading = '';
-  const visit = (nodes: Node[]): boolean => {
-    for (const node of nodes) {
-      if (!DomUtils.isTag(node)) continue;
-      if (headingTags.has(node.name)) {
-        heading = textOf(node) || heading;
-      } else if (node.name === 'img') {
-        const source = chosenSource(node);
-        if (source) {
-          const resolved = resolveSource(source, baseUrl);
-          const key = resolved ?? source;
-          if (!seen.has(key)) {
-            seen.add(key);
-            const alt = node.attribs.alt?.trim() ?? '';
-            const context = contextOf(node, { pageTitle, heading }, pageUrl);
-            images.push(
-              resolved
-                ? { src: resolved, alt, context, invalid: false }
-                : {
-                    src:
-                      source.length > INVALID_SRC_MAX_CHARS
-                        ? `${source.slice(0, INVALID_SRC_MAX_CHARS)}…`
-                        : source,
-                    alt,
-                    context,
-                    invalid: true,
-                    error: INVALID_IMAGE_SOURCE,
-                  },
-            );
-            if (images.length >= limit) return false;
-          }
+  walkTree(document, (node) => {
+    if (!DomUtils.isTag(node)) return undefined;
+    if (headingTags.has(node.name)) {
+      heading = textOf(node) || heading;
+    } else if (node.name === 'img') {
+      const source = chosenSource(node);
+      if (source) {
+        const resolved = resolveSource(source, baseUrl);
+        const key = resolved ?? source;
+        if (!seen.has(key)) {
+          seen.add(key);
+          const alt = node.attribs.alt?.trim() ?? '';
+          const context = contextOf(node, { pageTitle, heading }, pageUrl, cache);
+          images.push(
+            resolved
+              ? { src: resolved, alt, context, invalid: false }
+              : {
+                  src:
+                    source.length > INVALID_SRC_MAX_CHARS
+                      ? `${source.slice(0, INVALID_SRC_MAX_CHARS)}…`
+                      : source,
+                  alt,
+                  context,
+                  invalid: true,
+                  error: INVALID_IMAGE_SOURCE,
+                },
+          );
+          if (images.length >= limit) return 'stop';
         }
       }
-      // <template> content is inert: not part of the page.
-      if (node.name !== 'template' && !visit(node.children as Node[])) return false;
     }
-    return true;
-  };
-  visit(document.children);
-  return images;
+    // <template> content is inert: not part of the page.
+    return node.name === 'template' ? 'skip' : undefined;
+  });
+  return { images, limits };
 }

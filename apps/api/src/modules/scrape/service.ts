@@ -1,8 +1,9 @@
 import { MAX_SCRAPE_IMAGES } from '@altwise/contracts/limits';
 import { MAX_SCRAPE_HTML_BYTES, type ScrapedImage } from '@altwise/contracts/scrape';
 import type { FastifyBaseLogger } from 'fastify';
+import { payloadTooLarge } from '../../errors.ts';
 import { SafeFetchError, safeFetch } from '../../net/safe-fetch.ts';
-import { extractImages } from './extract-images.ts';
+import { MAX_PAGE_NODES, type PageLimit } from './extract-images.ts';
 
 export type ScrapeService = ReturnType<typeof createScrapeService>;
 
@@ -28,11 +29,23 @@ export function decode(body: Buffer, contentType: string): string {
   }
 }
 
+/** Reads a page's images in a worker thread (extract-images.ts readImages, issue 22). */
+export type ImageReader = (input: {
+  html: string;
+  pageUrl: string;
+  limit: number;
+}) => Promise<{ images: ScrapedImage[]; limits: PageLimit[] }>;
+
 /**
  * Reads a web page for its images (SPEC.md §7 POST /users/scrape-and-generate): fetched through the
- * SSRF-safe fetcher, parsed without running scripts, at most MAX_SCRAPE_IMAGES rows.
+ * SSRF-safe fetcher, parsed without running scripts in a worker thread with time and memory
+ * limits (a page that hits them is a 413 in words), at most MAX_SCRAPE_IMAGES rows.
  */
-export function createScrapeService(deps: { fetch: FetchSettings; logger: FastifyBaseLogger }) {
+export function createScrapeService(deps: {
+  fetch: FetchSettings;
+  readImages: ImageReader;
+  logger: FastifyBaseLogger;
+}) {
   const { fetch: settings, logger } = deps;
 
   return {
@@ -55,7 +68,19 @@ export function createScrapeService(deps: { fetch: FetchSettings; logger: Fastif
           logger.info({ userId, code: error.code }, 'scraping a page failed');
         throw error;
       }
-      return extractImages(decode(page.body, page.contentType), page.url, MAX_SCRAPE_IMAGES);
+      const { images, limits } = await deps.readImages({
+        html: decode(page.body, page.contentType),
+        pageUrl: page.url.href,
+        limit: MAX_SCRAPE_IMAGES,
+      });
+      // A page read in part answers only when the part already holds every row the call gives.
+      if (limits.includes('nodes') && images.length < MAX_SCRAPE_IMAGES) {
+        logger.info({ userId }, 'a scraped page hit the node limit');
+        throw payloadTooLarge(
+          `The page is too large to read whole: it has more than ${MAX_PAGE_NODES.toLocaleString('en')} HTML nodes.`,
+        );
+      }
+      return images;
     },
   };
 }

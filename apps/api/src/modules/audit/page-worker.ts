@@ -1,0 +1,24 @@
+import { serveSandbox } from '../../lib/sandbox.ts';
+import { readImages } from '../scrape/extract-images.ts';
+import { checkPageImages } from './checks.ts';
+import { readPage } from './extract-page.ts';
+
+/**
+ * The worker thread that reads untrusted HTML (issue 22, ADR 048): the scrape call's images and an
+ * audited page's images, links and verdicts. Only plain data crosses the thread boundary (URLs as
+ * strings). Created through page-sandbox.ts; nothing here runs on the API's event loop.
+ */
+const handlers = {
+  /** POST /users/scrape-and-generate: the page's images, and the limits it reached. */
+  scrapeImages: (input: { html: string; pageUrl: string; limit: number }) =>
+    readImages(input.html, new URL(input.pageUrl), input.limit),
+  /** One page of an audit: what it holds, and the verdicts of its images in the same order. */
+  auditPage: (input: { html: string; pageUrl: string }) => {
+    const reading = readPage(input.html, new URL(input.pageUrl));
+    return { ...reading, verdicts: checkPageImages(reading.images) };
+  },
+};
+
+export type PageHandlers = typeof handlers;
+
+serveSandbox(handlers);

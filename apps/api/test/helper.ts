@@ -27,7 +27,10 @@ export type TestAppOverrides = {
   dataDir?: string;
   /** Open the database from config (a PGlite directory under DATA_DIR) instead of in memory. */
   persistent?: boolean;
-} & Pick<BuildAppOptions, 'storage' | 'workOptions' | 'mailTransport' | 'engine' | 'imageEngine'>;
+} & Pick<
+  BuildAppOptions,
+  'storage' | 'workOptions' | 'mailTransport' | 'engine' | 'imageEngine' | 'logStream'
+>;
 
 /**
  * The app on a fresh database: an in-memory PGlite by default; when TEST_DATABASE_URL points at a
@@ -66,6 +69,7 @@ export async function buildTestApp(overrides: TestAppOverrides = {}): Promise<Te
       mailTransport: overrides.mailTransport,
       imageEngine: overrides.imageEngine,
       engine: overrides.engine,
+      logStream: overrides.logStream,
       workOptions: overrides.workOptions ?? { pollingIntervalSeconds: 0.5 },
     });
     await overrides.beforeReady?.(app);

@@ -56,6 +56,7 @@ export async function generationRoutes(
         tags: ['images'],
         summary: 'Generate alt text for scraped images in the background (1 credit each)',
         description:
+          'Images whose URLs differ only in their `#fragment` are one image (one row, one credit; stored without the fragment). ' +
           'Reserves one credit per image up front (402 `Insufficient credits` when the balance is short; nothing is stored then), ' +
           'stores the batch and answers 202 at once. Each image is downloaded through the SSRF-safe fetcher (at most 10 MB, checked by its bytes: JPEG, PNG, WebP, GIF, AVIF or SVG), ' +
           'described with the optional prompt and the page context, and added to the library; the credit of every image that fails is refunded. ' +

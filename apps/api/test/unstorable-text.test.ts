@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { errorCodes } from '@altwise/contracts/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys } from '../src/db/tables/api-keys.ts';
-import { createUser, type TestUser } from './billing-helpers.ts';
+import { balanceOf, createUser, type TestUser } from './billing-helpers.ts';
+import { multipartBody } from './generation-helpers.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 
 /**
@@ -36,7 +39,7 @@ beforeAll(async () => {
       });
     },
   });
-  user = await createUser(t, 0);
+  user = await createUser(t, 20);
 });
 afterAll(() => t.cleanup());
 
@@ -51,9 +54,9 @@ describe('text the database cannot store', () => {
     const response = await createKey('a\u0000b');
     expect(response.statusCode, response.body).toBe(400);
     expect(response.json()).toEqual({
-      message: 'Invalid request: name: must not contain NUL characters (U+0000)',
+      message: 'Invalid request: name: Text cannot contain NUL characters (U+0000)',
       code: errorCodes.validation,
-      errors: [{ path: 'name', message: 'must not contain NUL characters (U+0000)' }],
+      errors: [{ path: 'name', message: 'Text cannot contain NUL characters (U+0000)' }],
     });
     expect(await listKeys()).toEqual([]);
   });
@@ -87,7 +90,64 @@ describe('text the database cannot store', () => {
       payload: { url: 'https://example.com/hook', events: ['batch.completed'], 'x\u0000': 1 },
     });
     expect(inKey.statusCode, inKey.body).toBe(400);
-    expect(inKey.json().message).toMatch(/field name that must not contain NUL/);
+    expect(inKey.json().message).toMatch(/A field name is not valid: it cannot contain NUL/);
+  });
+
+  it('refuses NUL bytes in the text fields of the multipart forms (prompt, keywords) with a 400, charging nothing', async () => {
+    const png = await readFile(path.join(import.meta.dirname, 'fixtures/images/logo.png'));
+    const csv = Buffer.from('image_url\nhttps://example.com/a.png\n');
+    const nul = 'a\u0000b';
+    const forms: [string, string, Parameters<typeof multipartBody>[0]][] = [
+      [
+        '/api/v1/images/upload-and-generate',
+        'keywords',
+        [
+          { name: 'keywords', value: nul },
+          { name: 'images', fileName: 'logo.png', contentType: 'image/png', bytes: png },
+        ],
+      ],
+      [
+        '/api/v1/images/import-csv',
+        'chatGptPrompt',
+        [
+          { name: 'chatGptPrompt', value: nul },
+          { name: 'file', fileName: 'a.csv', contentType: 'text/csv', bytes: csv },
+        ],
+      ],
+      [
+        '/api/v1/images/edit-image',
+        'prompt',
+        [
+          { name: 'prompt', value: `make it brighter ${nul}` },
+          { name: 'quality', value: 'low' },
+          { name: 'image', fileName: 'logo.png', contentType: 'image/png', bytes: png },
+        ],
+      ],
+      [
+        '/api/v1/images/generate-styled-caption',
+        'prompt',
+        [
+          { name: 'prompt', value: nul },
+          { name: 'image', fileName: 'logo.png', contentType: 'image/png', bytes: png },
+        ],
+      ],
+    ];
+    const before = await balanceOf(t, user);
+    for (const [url, field, parts] of forms) {
+      const body = multipartBody(parts);
+      const response = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: { ...user.auth, ...body.headers },
+        payload: body.payload,
+      });
+      expect(response.statusCode, `${url}: ${response.body}`).toBe(400);
+      expect(response.json()).toMatchObject({
+        code: errorCodes.validation,
+        errors: [{ path: field, message: 'Text cannot contain NUL characters (U+0000)' }],
+      });
+    }
+    expect(await balanceOf(t, user)).toBe(before);
   });
 
   it('logs a failed query with its SQL but never with its parameters (a key hash)', async () => {

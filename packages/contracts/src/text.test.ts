@@ -13,7 +13,7 @@ describe('unstorable text', () => {
 
   it('names the path of each bad value and key, in arrays and objects', () => {
     expect(findUnstorableText({ a: ['ok', 'x\u0000'], 'k\u0000': 1 })).toEqual([
-      { path: [], message: expect.stringMatching(/field name/) },
+      { path: [], message: expect.stringMatching(/field name is not valid/) },
       { path: ['a', 1], message: expect.stringMatching(/NUL/) },
     ]);
   });

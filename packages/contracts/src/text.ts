@@ -9,9 +9,9 @@ import { z } from 'zod';
  * fields added later; browser forms can call `unstorableTextMessage` on a value before sending it.
  */
 
-export const NUL_MESSAGE = 'must not contain NUL characters (U+0000)';
+export const NUL_MESSAGE = 'Text cannot contain NUL characters (U+0000)';
 export const LONE_SURROGATE_MESSAGE =
-  'must not contain broken Unicode text (an unpaired UTF-16 surrogate); send the text as UTF-8';
+  'Text cannot contain broken Unicode (an unpaired UTF-16 surrogate); send it as UTF-8';
 
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -56,7 +56,11 @@ export function findUnstorableText(value: unknown): Found[] {
       for (let i = keys.length - 1; i >= 0; i--) {
         const key = keys[i] as string;
         const message = unstorableTextMessage(key);
-        if (message) found.push({ path: pathOf(node), message: `has a field name that ${message}` });
+        if (message)
+          found.push({
+            path: pathOf(node),
+            message: `A field name is not valid: ${message.replace('Text', 'it')}`,
+          });
         stack.push({ value: (current as Record<string, unknown>)[key], key, parent: node });
       }
     }

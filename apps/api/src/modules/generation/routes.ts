@@ -17,6 +17,7 @@ import {
   uploadAndGenerateFieldsSchema,
 } from '@altwise/contracts/generation';
 import { importCsvFormSchema, uploadAndGenerateFormSchema } from '@altwise/contracts/multipart-forms';
+import { refuseUnstorableText } from '@altwise/contracts/text';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -96,7 +97,7 @@ export async function generationRoutes(
         availableCredits: imageCredits,
       });
       try {
-        const parsed = uploadAndGenerateFieldsSchema.safeParse(fields);
+        const parsed = refuseUnstorableText(uploadAndGenerateFieldsSchema).safeParse(fields);
         if (!parsed.success)
           throw validationFailed(
             parsed.error.issues[0]?.message ?? 'Invalid form fields',
@@ -226,7 +227,7 @@ export async function generationRoutes(
     async (request, reply) => {
       const reading = await readImport(request, { englishOnly: app.deps.engine.name === 'offline' });
       try {
-        const parsed = importCsvFieldsSchema.safeParse(reading.fields);
+        const parsed = refuseUnstorableText(importCsvFieldsSchema).safeParse(reading.fields);
         if (!parsed.success)
           throw validationFailed(
             parsed.error.issues[0]?.message ?? 'Invalid form fields',

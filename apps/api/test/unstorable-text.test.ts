@@ -22,6 +22,7 @@ const logStream = {
 };
 /** A value that must never appear in the log: what a failed insert was run with. */
 const secretHash = randomBytes(32).toString('hex');
+const duplicateHash = randomBytes(32).toString('hex');
 
 let t: TestApp;
 let user: TestUser;
@@ -35,6 +36,13 @@ beforeAll(async () => {
         await app.deps.database.db
           .insert(apiKeys)
           .values({ userId: user.id, name: 'a\u0000b', prefix: 'ak_test', keyHash: secretHash });
+        return { ok: true };
+      });
+      // A unique violation: the database's `detail` quotes the duplicate value.
+      app.post('/test/duplicate-insert', async () => {
+        const row = { userId: user.id, name: 'twice', prefix: 'ak_twice', keyHash: duplicateHash };
+        await app.deps.database.db.insert(apiKeys).values(row);
+        await app.deps.database.db.insert(apiKeys).values(row);
         return { ok: true };
       });
     },
@@ -161,5 +169,16 @@ describe('text the database cannot store', () => {
     expect(failure?.err.message).toMatch(/^Failed query: insert into "api_keys"/);
     expect(JSON.stringify(logLines)).not.toContain(secretHash);
     expect(JSON.stringify(logLines)).not.toContain(secretHash.slice(0, 16));
+  });
+
+  it('logs a unique violation with its constraint but without the duplicate value (a key hash)', async () => {
+    logLines.length = 0;
+    const response = await t.app.inject({ method: 'POST', url: '/test/duplicate-insert' });
+    expect(response.statusCode).toBe(500);
+    const failure = logLines.find((line) => line.msg === 'request failed') as
+      | { err: { cause?: { code?: string } } }
+      | undefined;
+    expect(failure?.err.cause?.code).toBe('23505');
+    expect(JSON.stringify(logLines)).not.toContain(duplicateHash);
   });
 });

@@ -76,6 +76,11 @@ describe('the Developers page samples', () => {
     expect(
       verify(secret, { ...headers, 'webhook-signature': `v1,AAAA ${headers['webhook-signature']}` }, body),
     ).toBe(true);
+    // Signed with the new and the old secret during a rotation's overlap: either one verifies.
+    const previous = createWebhookSecret();
+    const both = signWebhook([secret, previous], randomUUID(), body);
+    expect(verify(secret, both, body)).toBe(true);
+    expect(verify(previous, both, body)).toBe(true);
 
     expect(verify(secret, headers, body.replace('batch.completed', 'batch.failed'))).toBe(false);
     expect(verify(createWebhookSecret(), headers, body)).toBe(false);

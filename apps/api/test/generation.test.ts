@@ -77,6 +77,24 @@ describe('POST /images/generate-alt-text', () => {
   });
   afterAll(() => t.cleanup());
 
+  it('starts x.png and x.png#frag as one image: one row, one credit', async () => {
+    const user = await createUser(t, 10);
+    const response = await generate(t, user, {
+      userId: user.id,
+      selectedImages: [
+        `${base}/coffee.jpg`,
+        `${base}/coffee.jpg#frag`,
+        { src: `${base}/coffee.jpg#other`, alt: 'Coffee' },
+      ],
+    });
+    expect(response.statusCode, response.body).toBe(202);
+    expect(response.json()).toMatchObject({ total: 1, creditsReserved: 1, remainingCredits: 9 });
+    const done = await waitForBatch(t, user.auth, response.json().batchId);
+    expect(done).toMatchObject({ status: 'completed', total: 1, completed: 1, failed: 0 });
+    expect((await libraryOf(t, user)).map((row) => row.src)).toEqual([`${base}/coffee.jpg`]);
+    expect(await balanceOf(t, user)).toBe(9);
+  });
+
   it('reserves a credit per image at once and refunds every image that fails: the user pays for alt texts that landed', async () => {
     const user = await createUser(t, 10);
     const response = await generate(t, user, {

@@ -29,7 +29,7 @@ export type TestAppOverrides = {
   persistent?: boolean;
 } & Pick<
   BuildAppOptions,
-  'storage' | 'workOptions' | 'mailTransport' | 'engine' | 'imageEngine' | 'pageLimits'
+  'storage' | 'workOptions' | 'mailTransport' | 'engine' | 'imageEngine' | 'pageLimits' | 'logStream'
 >;
 
 /**
@@ -70,6 +70,7 @@ export async function buildTestApp(overrides: TestAppOverrides = {}): Promise<Te
       imageEngine: overrides.imageEngine,
       engine: overrides.engine,
       pageLimits: overrides.pageLimits,
+      logStream: overrides.logStream,
       workOptions: overrides.workOptions ?? { pollingIntervalSeconds: 0.5 },
     });
     await overrides.beforeReady?.(app);

@@ -173,4 +173,19 @@ describe('hostile import files', () => {
     expect(body.rejected.map((r: { line: number }) => r.line)).toEqual([2, 3, 4]);
     for (const row of body.rejected) expect(row.reason).toMatch(/NUL character/);
   });
+
+  it('imports x.png and x.png#frag as one row and charges one credit', async () => {
+    const user = await createUser(t, 10);
+    const before = await balanceOf(t, user);
+    const csv = [
+      'image_url',
+      'http://127.0.0.1:9/x.png',
+      'http://127.0.0.1:9/x.png#frag',
+      'http://127.0.0.1:9/x.png#other',
+    ].join('\n');
+    const response = await importFile(user, { name: 'frag.csv', type: 'text/csv', bytes: Buffer.from(csv) });
+    expect(response.statusCode).toBe(202);
+    expect(response.json()).toMatchObject({ accepted: 1, duplicates: 2 });
+    expect(await balanceOf(t, user)).toBe(before - 1);
+  });
 });

@@ -6,6 +6,10 @@ import { buildTestApp, type TestApp } from './helper.ts';
 
 /** Test pages served on 127.0.0.1, reachable only with FETCH_ALLOW_PRIVATE=true. */
 const pages: Record<string, (req: IncomingMessage, res: ServerResponse) => void> = {
+  '/fragments.html': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end('<img src="/x.png"><img src="/x.png#frag"><img src="x.png#other"><img src="/y.png#only">');
+  },
   '/gallery/index.html': (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(`<!doctype html><html><head><title> Harbour   photos </title></head><body>
@@ -145,6 +149,15 @@ describe('POST /users/scrape-and-generate', () => {
       'https://static.example.com/assets/a.png',
       'https://static.example.com/root.png',
       'https://other.example.org/b.png',
+    ]);
+  });
+
+  it('lists x.png, x.png#frag and x.png#other as one row, without the fragment', async () => {
+    const response = await scrape(t, `${base}/fragments.html`);
+    expect(response.statusCode).toBe(200);
+    expect(response.json().map((row: { src: string }) => row.src)).toEqual([
+      `${base}/x.png`,
+      `${base}/y.png`,
     ]);
   });
 

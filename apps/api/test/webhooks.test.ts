@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { libraryImages } from '../src/db/tables/library-images.ts';
 import { users } from '../src/db/tables/users.ts';
 import { webhookEndpoints } from '../src/db/tables/webhook-endpoints.ts';
+import { verifyWebhook, WebhookVerificationError } from '../src/modules/billing/standard-webhooks.ts';
 import { createUser, type TestUser } from './billing-helpers.ts';
 import { createTestEngine, waitForBatch } from './generation-helpers.ts';
 import { buildTestApp, type TestApp, waitFor } from './helper.ts';
@@ -428,6 +429,77 @@ describe('outgoing webhooks', () => {
     expect(hitsOf('/audits')).toHaveLength(1);
   });
 
+  it('rotates the secret: both signatures verify during the overlap, only the new one after it expires, history kept', async () => {
+    const user = await createUser(t);
+    const other = await createUser(t);
+    const hook = (
+      await createWebhook(t, user, { url: `${base}/rotating`, events: ['audit.completed'] })
+    ).json();
+    const emitAndReceive = async (subject: string) => {
+      await t.app.deps.database.db.transaction((tx) =>
+        t.app.deps.webhooks.emit(tx, user.id, 'audit.completed', subject, async () => ({ auditId: subject })),
+      );
+      return waitFor(async () =>
+        hitsOf('/rotating').find((hit) => JSON.parse(hit.body).data.auditId === subject),
+      );
+    };
+    const verifies = (secret: string, hit: Received) => {
+      try {
+        verifyWebhook(secret, hit.body, hit.headers);
+        return true;
+      } catch (error) {
+        if (error instanceof WebhookVerificationError) return false;
+        throw error;
+      }
+    };
+    const before = await emitAndReceive('audit-r1');
+    expect(verifies(hook.secret, before)).toBe(true);
+
+    const rotate = (who: TestUser) =>
+      t.app.inject({ method: 'POST', url: `/api/v1/webhooks/${hook.id}/rotate-secret`, headers: who.auth });
+    expect((await rotate(other)).statusCode).toBe(404);
+    const response = await rotate(user);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-store');
+    const rotated = response.json();
+    expect(rotated).toMatchObject({
+      id: hook.id,
+      url: hook.url,
+      events: ['audit.completed'],
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+    });
+    expect(rotated.secret).not.toBe(hook.secret);
+    const overlapHours = (Date.parse(rotated.previousSecretExpiresAt) - Date.now()) / 3_600_000;
+    expect(overlapHours).toBeGreaterThan(23.9);
+    expect(overlapHours).toBeLessThanOrEqual(24);
+    const listed = await t.app.inject({ method: 'GET', url: '/api/v1/webhooks', headers: user.auth });
+    expect(listed.body).not.toContain(rotated.secret);
+    expect(listed.body).not.toContain(hook.secret);
+
+    // During the overlap: two signatures, one per secret, each checked with the product's verifier
+    // and recomputed independently here.
+    const during = await emitAndReceive('audit-r2');
+    expect(during.headers['webhook-signature']?.split(' ')).toEqual([
+      expectedSignature(rotated.secret, during.headers, during.body),
+      expectedSignature(hook.secret, during.headers, during.body),
+    ]);
+    expect(verifies(rotated.secret, during)).toBe(true);
+    expect(verifies(hook.secret, during)).toBe(true);
+
+    // The overlap ends (its end moved to the past): only the new secret signs.
+    await t.app.deps.database.db
+      .update(webhookEndpoints)
+      .set({ previousSecretExpiresAt: new Date(Date.now() - 1_000) })
+      .where(eq(webhookEndpoints.id, hook.id));
+    const after = await emitAndReceive('audit-r3');
+    expect(after.headers['webhook-signature']?.split(' ')).toHaveLength(1);
+    expect(verifies(rotated.secret, after)).toBe(true);
+    expect(verifies(hook.secret, after)).toBe(false);
+
+    const history = await deliveriesOf(t, user, hook.id);
+    expect(history.map((delivery) => delivery.status)).toEqual(['delivered', 'delivered', 'delivered']);
+  });
+
   it('needs a signed-in session: an API key gets 403 SESSION_REQUIRED', async () => {
     const user = await createUser(t);
     const key = await t.app.inject({
@@ -444,6 +516,7 @@ describe('outgoing webhooks', () => {
       { method: 'GET', url: '/api/v1/webhooks' },
       { method: 'DELETE', url: `/api/v1/webhooks/${id}` },
       { method: 'GET', url: `/api/v1/webhooks/${id}/deliveries` },
+      { method: 'POST', url: `/api/v1/webhooks/${id}/rotate-secret` },
     ] as const) {
       const response = await t.app.inject({ ...call, headers: withKey });
       expect(response.statusCode, `${call.method} ${call.url}`).toBe(403);

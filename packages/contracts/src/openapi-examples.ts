@@ -95,6 +95,7 @@ import {
   createWebhookRequestSchema,
   listWebhookDeliveriesResponseSchema,
   listWebhooksResponseSchema,
+  rotatedWebhookSecretSchema,
   webhookDeliverySchema,
 } from './webhooks.ts';
 
@@ -272,6 +273,14 @@ export const openApiExamples: ReadonlyArray<readonly [z.ZodType, unknown]> = [
   [createWebhookRequestSchema, { url: webhook.url, events: webhook.events }],
   [createdWebhookSchema, { ...webhook, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw7ILZ0Oc7EIc=' }],
   [listWebhooksResponseSchema, [webhook]],
+  [
+    rotatedWebhookSecretSchema,
+    {
+      ...webhook,
+      secret: 'whsec_3q2+7wAAAAC8n5Vb0m1Yh4x6k2QyJ9Tq8sLwZ0pR4uE=',
+      previousSecretExpiresAt: '2026-11-24T09:31:12.000Z',
+    },
+  ],
   [
     webhookDeliverySchema,
     {

@@ -52,6 +52,19 @@ export type CreatedWebhook = z.infer<typeof createdWebhookSchema>;
 
 export const listWebhooksResponseSchema = z.array(webhookSchema);
 
+/**
+ * After POST /webhooks/{id}/rotate-secret, deliveries carry two `v1,` signatures, one per secret,
+ * for this long; then only the new secret signs (ADR 049).
+ */
+export const WEBHOOK_SECRET_OVERLAP_HOURS = 24;
+
+/** The answer to POST /webhooks/{id}/rotate-secret: the new secret, shown in this answer only. */
+export const rotatedWebhookSecretSchema = createdWebhookSchema.extend({
+  /** Until then the previous secret signs too; a second rotation before then retires it at once. */
+  previousSecretExpiresAt: z.string(),
+});
+export type RotatedWebhookSecret = z.infer<typeof rotatedWebhookSecretSchema>;
+
 export const webhookParamsSchema = z.object({ id: z.uuid({ error: 'Unknown webhook' }) });
 export const webhookDeliveryParamsSchema = z.object({
   id: z.uuid({ error: 'Unknown webhook' }),

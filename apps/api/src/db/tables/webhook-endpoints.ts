@@ -30,6 +30,12 @@ export const webhookEndpoints = pgTable(
     /** Subscribed event names (batch.completed, batch.failed, audit.completed). */
     events: text('events').array().notNull(),
     secret: text('secret').notNull(),
+    /**
+     * The secret a rotation replaced (ADR 049): deliveries are signed with it as well, as a second
+     * `v1,` signature, until `previousSecretExpiresAt`; after that it is never used again.
+     */
+    previousSecret: text('previous_secret'),
+    previousSecretExpiresAt: timestamp('previous_secret_expires_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index('webhook_endpoints_user_id_idx').on(table.userId, table.createdAt)],

@@ -35,18 +35,22 @@ function sign(secret: string, id: string, timestamp: string, body: string): stri
   return createHmac('sha256', keyBytes(secret)).update(`${id}.${timestamp}.${body}`).digest('base64');
 }
 
-/** The three headers for `body`, as a provider sends them. */
+/**
+ * The three headers for `body`, as a provider sends them: one `v1,` signature per secret, space
+ * separated (during a secret rotation's overlap, the new secret's and the old one's).
+ */
 export function signWebhook(
-  secret: string,
+  secret: string | readonly string[],
   id: string,
   body: string,
   now: Date = new Date(),
 ): Record<'webhook-id' | 'webhook-timestamp' | 'webhook-signature', string> {
   const timestamp = String(Math.floor(now.getTime() / 1000));
+  const secrets = typeof secret === 'string' ? [secret] : secret;
   return {
     'webhook-id': id,
     'webhook-timestamp': timestamp,
-    'webhook-signature': `v1,${sign(secret, id, timestamp, body)}`,
+    'webhook-signature': secrets.map((key) => `v1,${sign(key, id, timestamp, body)}`).join(' '),
   };
 }
 

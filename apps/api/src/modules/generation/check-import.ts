@@ -9,6 +9,7 @@ import {
   offlineLanguageMessage,
   splitKeywords,
 } from '@altwise/contracts/generation';
+import { normalizeImageUrl } from '@altwise/contracts/image-urls';
 import { badRequest, payloadTooLarge } from '../../errors.ts';
 import { type FileRecord, MAX_CELL_CHARS, MAX_ROW_CELLS } from './import-file.ts';
 import type { RowSpool } from './import-spool.ts';
@@ -61,7 +62,8 @@ function checkUrl(raw: string, column: string): { url: string } | { reason: stri
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     return { reason: `${column} must start with http:// or https:// (not ${url.protocol})` };
-  return { url: url.href };
+  // x.png and x.png#frag are one image: one row, one credit (issue 22, fault 11).
+  return { url: normalizeImageUrl(url) };
 }
 
 /** Maps the header row to column positions; 400 naming an unknown, repeated or missing column. */

@@ -17,6 +17,7 @@ import {
   uploadAndGenerateFieldsSchema,
 } from '@altwise/contracts/generation';
 import { importCsvForm, uploadAndGenerateForm } from '@altwise/contracts/multipart-forms';
+import { refuseUnstorableText } from '@altwise/contracts/text';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -54,6 +55,7 @@ export async function generationRoutes(
         tags: ['images'],
         summary: 'Generate alt text for scraped images in the background (1 credit each)',
         description:
+          'Images whose URLs differ only in their `#fragment` are one image (one row, one credit; stored without the fragment). ' +
           'Reserves one credit per image up front (402 `Insufficient credits` when the balance is short; nothing is stored then), ' +
           'stores the batch and answers 202 at once. Each image is downloaded through the SSRF-safe fetcher (at most 10 MB, checked by its bytes: JPEG, PNG, WebP, GIF, AVIF or SVG), ' +
           'described with the optional prompt and the page context, and added to the library; the credit of every image that fails is refunded. ' +
@@ -90,7 +92,7 @@ export async function generationRoutes(
         availableCredits: imageCredits,
       });
       try {
-        const parsed = uploadAndGenerateFieldsSchema.safeParse(fields);
+        const parsed = refuseUnstorableText(uploadAndGenerateFieldsSchema).safeParse(fields);
         if (!parsed.success)
           throw validationFailed(
             parsed.error.issues[0]?.message ?? 'Invalid form fields',
@@ -210,7 +212,7 @@ export async function generationRoutes(
     async (request, reply) => {
       const reading = await readImport(request, { englishOnly: app.deps.engine.name === 'offline' });
       try {
-        const parsed = importCsvFieldsSchema.safeParse(reading.fields);
+        const parsed = refuseUnstorableText(importCsvFieldsSchema).safeParse(reading.fields);
         if (!parsed.success)
           throw validationFailed(
             parsed.error.issues[0]?.message ?? 'Invalid form fields',

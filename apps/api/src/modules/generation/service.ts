@@ -11,6 +11,7 @@ import {
   type RegenerateAltTextResponse,
   type StartBatchResponse,
 } from '@altwise/contracts/generation';
+import { normalizeImageUrl, uniqueImageUrls } from '@altwise/contracts/image-urls';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { AppConfig } from '../../config.ts';
@@ -315,8 +316,9 @@ export function createGenerationService(deps: {
       request: z.output<typeof generateAltTextRequestSchema>,
     ): Promise<StartBatchResponse> {
       const language = await resolveLanguage(userId, request.language);
-      const items = request.selectedImages.map((image) => ({
-        src: image.src,
+      // `x.png` and `x.png#frag` are one image: one row, one credit (issue 22).
+      const items = uniqueImageUrls(request.selectedImages, (image) => image.src).map((image) => ({
+        src: normalizeImageUrl(image.src),
         fileKey: null,
         context: dropEmpty({ ...image.context, existingAlt: image.alt }),
         language: language ?? null,

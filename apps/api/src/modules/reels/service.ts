@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { MAX_MUSIC_BYTES, MAX_REEL_IMAGE_BYTES } from '@altwise/contracts/limits';
 import { messages } from '@altwise/contracts/messages';
 import { createReelFieldsSchema } from '@altwise/contracts/studio';
+import { refuseUnstorableText } from '@altwise/contracts/text';
 import type { FastifyBaseLogger } from 'fastify';
 import { badRequest, forbidden, notFound, unavailable, validationFailed } from '../../errors.ts';
 import type { FilesService } from '../files/service.ts';
@@ -209,7 +210,7 @@ export function createReelsService(options: ReelsOptions) {
         workDir = await mkdtemp(path.join(options.tempDir, 'reel-'));
         const form = await readForm(workDir);
 
-        const fields = createReelFieldsSchema.safeParse(form.fields);
+        const fields = refuseUnstorableText(createReelFieldsSchema).safeParse(form.fields);
         if (!fields.success)
           throw validationFailed(
             'Invalid reel fields',

@@ -1,3 +1,4 @@
+import { normalizeImageUrl } from '@altwise/contracts/image-urls';
 import { INVALID_IMAGE_SOURCE, type ScrapedImage, type ScrapedImageContext } from '@altwise/contracts/scrape';
 import { DomHandler, DomUtils, Parser } from 'htmlparser2';
 
@@ -351,11 +352,14 @@ export function contextOf(
   return context;
 }
 
-/** Resolves a source; null when it cannot be made into an http(s) URL (the row is then invalid). */
+/**
+ * Resolves a source, without its fragment (one image, one row); null when it cannot be made into
+ * an http(s) URL (the row is then invalid).
+ */
 export function resolveSource(source: string, baseUrl: URL): string | null {
   try {
     const url = new URL(source, baseUrl);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+    return url.protocol === 'http:' || url.protocol === 'https:' ? normalizeImageUrl(url) : null;
   } catch {
     return null;
   }

@@ -9,6 +9,7 @@ import {
   styledCaptionFieldsSchema,
   styledCaptionResponseSchema,
 } from '@altwise/contracts/studio';
+import { refuseUnstorableText } from '@altwise/contracts/text';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -22,7 +23,8 @@ const costs = `high ${QUALITY_CREDIT_COST.high}, medium ${QUALITY_CREDIT_COST.me
 
 /** Text fields of a multipart form checked by their contract; the first message is the answer's. */
 function parseFields<S extends z.ZodType>(schema: S, fields: Record<string, string>): z.infer<S> {
-  const result = schema.safeParse(fields);
+  // A form's text fields skip Fastify's validator, so they meet the same refinement here.
+  const result = refuseUnstorableText(schema).safeParse(fields);
   if (result.success) return result.data;
   const issues = result.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
   throw validationFailed(issues[0]?.message ?? 'Invalid form', issues);

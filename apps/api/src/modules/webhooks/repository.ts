@@ -51,6 +51,30 @@ export async function deleteEndpoint(db: DbExecutor, userId: string, id: string)
   return rows.length === 1;
 }
 
+/**
+ * Replaces the endpoint's secret with `secret`, keeping the one it replaces as the previous secret
+ * for `overlapMs` (one statement: the old value is read and moved where it is written). Null when
+ * the endpoint is not the user's.
+ */
+export async function rotateEndpointSecret(
+  db: DbExecutor,
+  userId: string,
+  id: string,
+  secret: string,
+  overlapMs: number,
+) {
+  const [row] = await db
+    .update(webhookEndpoints)
+    .set({
+      secret,
+      previousSecret: sql`${webhookEndpoints.secret}`,
+      previousSecretExpiresAt: sql`now() + make_interval(secs => ${overlapMs / 1000})`,
+    })
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.userId, userId)))
+    .returning();
+  return row ?? null;
+}
+
 /** The endpoint's most recent deliveries, newest first. */
 export function listDeliveries(db: DbExecutor, endpointId: string, limit: number) {
   return db
@@ -69,10 +93,17 @@ export async function findDelivery(db: DbExecutor, endpointId: string, deliveryI
   return row ?? null;
 }
 
-/** A delivery with the URL and secret it is sent with. */
+/** A delivery with the URL and the secrets it is signed with: the current one, then a previous one not yet expired. */
 export async function findDeliveryToSend(db: DbExecutor, deliveryId: string) {
   const [row] = await db
-    .select({ delivery: webhookDeliveries, url: webhookEndpoints.url, secret: webhookEndpoints.secret })
+    .select({
+      delivery: webhookDeliveries,
+      url: webhookEndpoints.url,
+      secret: webhookEndpoints.secret,
+      previousSecret: sql<
+        string | null
+      >`case when ${webhookEndpoints.previousSecretExpiresAt} > now() then ${webhookEndpoints.previousSecret} end`,
+    })
     .from(webhookDeliveries)
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
     .where(eq(webhookDeliveries.id, deliveryId));

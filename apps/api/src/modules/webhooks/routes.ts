@@ -3,7 +3,9 @@ import {
   createWebhookRequestSchema,
   listWebhookDeliveriesResponseSchema,
   listWebhooksResponseSchema,
+  rotatedWebhookSecretSchema,
   WEBHOOK_ENDPOINTS_MAX,
+  WEBHOOK_SECRET_OVERLAP_HOURS,
   webhookDeliveryParamsSchema,
   webhookDeliverySchema,
   webhookEventTypes,
@@ -79,6 +81,28 @@ export async function webhooksRoutes(app: FastifyInstance, options: { webhooks: 
     async (request, reply) => {
       await webhooks.deleteWebhook(request.user.id, request.params.id);
       return reply.code(204).send(null);
+    },
+  );
+
+  typed.post(
+    '/webhooks/:id/rotate-secret',
+    {
+      config: sessionOnly,
+      schema: {
+        tags,
+        summary: 'Replace the webhook’s signing secret (the new one is shown in this answer only)',
+        description:
+          `For ${WEBHOOK_SECRET_OVERLAP_HOURS} hours (until \`previousSecretExpiresAt\`) every delivery carries two signatures in ` +
+          '`webhook-signature`, `v1,<new> v1,<old>`, so a receiver verifying with either secret accepts it while it switches; ' +
+          'then only the new secret signs. Rotating again within that time retires the older secret at once. ' +
+          'Deliveries and their history are kept. 404 when the webhook is not the caller’s. Needs a signed-in session.',
+        params: webhookParamsSchema,
+        response: { 200: rotatedWebhookSecretSchema },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return webhooks.rotateSecret(request.user.id, request.params.id);
     },
   );
 

@@ -1,7 +1,9 @@
 import {
   type CreatedWebhook,
   type CreateWebhookRequest,
+  type RotatedWebhookSecret,
   WEBHOOK_ENDPOINTS_MAX,
+  WEBHOOK_SECRET_OVERLAP_HOURS,
   type Webhook,
   type WebhookDelivery,
   type WebhookEvent,
@@ -31,6 +33,7 @@ import {
   listEndpoints,
   recordAttempt,
   reopenDelivery,
+  rotateEndpointSecret,
 } from './repository.ts';
 
 /** How deliveries are sent and retried (config.ts `webhooks`; tests shorten them). */
@@ -143,6 +146,29 @@ export function createWebhooksService(deps: {
       logger.info({ webhook: id }, 'webhook deleted');
     },
 
+    /**
+     * A new signing secret, shown once. The one it replaces keeps signing too (a second `v1,`
+     * signature) for WEBHOOK_SECRET_OVERLAP_HOURS, so a receiver can switch without missing an
+     * event; an earlier previous secret is retired at once. Deliveries are kept.
+     */
+    async rotateSecret(userId: string, id: string): Promise<RotatedWebhookSecret> {
+      const secret = createWebhookSecret();
+      const row = await rotateEndpointSecret(
+        db,
+        userId,
+        id,
+        secret,
+        WEBHOOK_SECRET_OVERLAP_HOURS * 3_600_000,
+      );
+      if (!row?.previousSecretExpiresAt) throw notFound('Webhook not found.');
+      logger.info({ webhook: row.id }, 'webhook secret rotated');
+      return {
+        ...toWebhook(row),
+        secret,
+        previousSecretExpiresAt: row.previousSecretExpiresAt.toISOString(),
+      };
+    },
+
     async listDeliveries(userId: string, id: string): Promise<WebhookDelivery[]> {
       const endpoint = await ownEndpoint(userId, id);
       return (await listDeliveries(db, endpoint.id, RECENT_DELIVERIES)).map(toDelivery);
@@ -227,7 +253,8 @@ export function createWebhooksService(deps: {
       const found = await findDeliveryToSend(db, job.deliveryId);
       if (found?.delivery.status !== 'pending' || found.delivery.attempts !== job.attempt) return;
       const body = JSON.stringify(found.delivery.payload);
-      const headers = signWebhook(found.secret, found.delivery.id, body);
+      const secrets = found.previousSecret ? [found.secret, found.previousSecret] : [found.secret];
+      const headers = signWebhook(secrets, found.delivery.id, body);
       const outcome = await postWebhook(found.url, body, headers, {
         allowPrivate: deps.fetch.allowPrivate,
         timeoutMs: timing.timeoutMs,

@@ -120,6 +120,36 @@ describe('the Webhooks section of /account', () => {
     ]);
   });
 
+  it('rotates a webhook’s secret from the keyboard and shows the new one once, with the overlap', async () => {
+    const newSecret = `whsec_${'B'.repeat(43)}=`;
+    const calls = webhooksApi({
+      [`POST /webhooks/${cms.id}/rotate-secret`]: () =>
+        json({ ...cms, secret: newSecret, previousSecretExpiresAt: '2026-11-24T10:00:00.000Z' }),
+    });
+    const user = userEvent.setup();
+    const section = within(await openSection());
+    await section.findByRole('list', { name: 'Your webhooks' });
+
+    const rotate = section.getByRole('button', { name: t.rotateLabel(cms.url) });
+    expect(rotate).toHaveTextContent(t.rotate);
+    rotate.focus();
+    await user.keyboard('{Enter}');
+
+    const panel = within(await section.findByRole('region', { name: t.rotatedTitle }));
+    expect(panel.getByLabelText(t.secretLabel)).toHaveValue(newSecret);
+    expect(panel.getByLabelText(t.secretLabel)).toHaveAccessibleDescription(
+      /both the new and the old secret/,
+    );
+    expect(await findToast(t.rotated)).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([
+      `/webhooks/${cms.id}/rotate-secret`,
+    ]);
+
+    await user.click(panel.getByRole('button', { name: t.done }));
+    expect(section.queryByRole('region', { name: t.rotatedTitle })).not.toBeInTheDocument();
+    expect(section.queryByDisplayValue(newSecret)).not.toBeInTheDocument();
+  });
+
   it('adds a webhook and shows its signing secret once, with a copy button', async () => {
     const calls = webhooksApi();
     const user = userEvent.setup();

@@ -2,7 +2,9 @@ import {
   type CreatedWebhook,
   type CreateWebhookRequest,
   createWebhookRequestSchema,
+  type RotatedWebhookSecret,
   WEBHOOK_ENDPOINTS_MAX,
+  WEBHOOK_SECRET_OVERLAP_HOURS,
   type Webhook,
   type WebhookDelivery,
   type WebhookEvent,
@@ -24,6 +26,7 @@ import {
   useCreateWebhook,
   useDeleteWebhook,
   useRedeliverWebhook,
+  useRotateWebhookSecret,
   useWebhookDeliveries,
   useWebhooks,
 } from './api/webhooks.ts';
@@ -59,6 +62,14 @@ export const webhookTexts = {
   redeliver: 'Send again',
   redelivered: 'The event is queued to be sent again.',
   redeliverFailed: 'Could not send the event again.',
+  rotate: 'Rotate secret',
+  rotateLabel: (url: string) => `Rotate secret of webhook ${url}`,
+  rotating: 'Rotating...',
+  rotatedTitle: 'Your new webhook signing secret',
+  rotatedWarning: (until: string) =>
+    `Copy this new signing secret now and put it on your server: it will not be shown again. Until ${until} every delivery is signed with both the new and the old secret, so either one verifies; after that only the new one does.`,
+  rotated: `New signing secret made. The old one keeps working for ${WEBHOOK_SECRET_OVERLAP_HOURS} hours.`,
+  rotateFailed: 'Could not rotate the signing secret.',
   remove: 'Delete',
   removeTitle: 'Delete this webhook?',
   removeText: (webhook: Webhook) =>
@@ -120,7 +131,16 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
   );
 }
 
-function WebhookList({ onRemove }: { onRemove: (webhook: Webhook) => void }) {
+function WebhookList({
+  onRemove,
+  onRotate,
+  rotatingId,
+}: {
+  onRemove: (webhook: Webhook) => void;
+  onRotate: (webhook: Webhook) => void;
+  /** The webhook whose secret is being rotated, if any. */
+  rotatingId: string | null;
+}) {
   const webhooks = useWebhooks();
   if (webhooks.isPending)
     return (
@@ -142,14 +162,27 @@ function WebhookList({ onRemove }: { onRemove: (webhook: Webhook) => void }) {
                 {webhook.events.join(', ')} · Added {when(webhook.createdAt)}
               </span>
             </div>
-            <Button
-              variant="secondary"
-              size="sm"
-              aria-label={`${t.remove} webhook ${webhook.url}`}
-              onClick={() => onRemove(webhook)}
-            >
-              {t.remove}
-            </Button>
+            <div className="flex flex-wrap gap-2">
+              <Button
+                variant="secondary"
+                size="sm"
+                aria-label={t.rotateLabel(webhook.url)}
+                isLoading={rotatingId === webhook.id}
+                loadingText={t.rotating}
+                disabled={rotatingId !== null}
+                onClick={() => onRotate(webhook)}
+              >
+                {t.rotate}
+              </Button>
+              <Button
+                variant="secondary"
+                size="sm"
+                aria-label={`${t.remove} webhook ${webhook.url}`}
+                onClick={() => onRemove(webhook)}
+              >
+                {t.remove}
+              </Button>
+            </div>
           </div>
           <Deliveries webhook={webhook} />
         </li>
@@ -175,6 +208,17 @@ export function WebhooksSection() {
     deleteFailed: t.removeFailed,
   });
   const { created, failure, deleting: removing } = webhooks;
+  const rotate = useRotateWebhookSecret();
+  const [rotated, setRotated] = useState<RotatedWebhookSecret | null>(null);
+  const onRotate = (webhook: Webhook) =>
+    rotate.mutate(webhook.id, {
+      onSuccess: (answer) => {
+        webhooks.dismissCreated();
+        setRotated(answer);
+        notify.success(t.rotated);
+      },
+      onError: (error) => notify.error(reason(error, t.rotateFailed)),
+    });
   const introId = useId();
   const eventsErrorId = useId();
 
@@ -193,6 +237,7 @@ export function WebhooksSection() {
     }
     setErrors({});
     webhooks.submit(parsed.data, () => {
+      setRotated(null);
       setUrl('');
       setEvents(['batch.completed']);
     });
@@ -207,11 +252,23 @@ export function WebhooksSection() {
 
   return (
     <SecretsCard
-      texts={t}
+      texts={
+        rotated
+          ? {
+              ...t,
+              createdTitle: t.rotatedTitle,
+              createdWarning: t.rotatedWarning(when(rotated.previousSecretExpiresAt)),
+            }
+          : t
+      }
       introId={introId}
       failure={failure}
       shownOnce={
-        created ? { label: t.secretLabel, value: created.secret, onDone: webhooks.dismissCreated } : null
+        rotated
+          ? { label: t.secretLabel, value: rotated.secret, onDone: () => setRotated(null) }
+          : created
+            ? { label: t.secretLabel, value: created.secret, onDone: webhooks.dismissCreated }
+            : null
       }
       dialog={
         <ConfirmDialog
@@ -268,7 +325,11 @@ export function WebhooksSection() {
           </Button>
         </div>
       </form>
-      <WebhookList onRemove={webhooks.askToDelete} />
+      <WebhookList
+        onRemove={webhooks.askToDelete}
+        onRotate={onRotate}
+        rotatingId={rotate.isPending ? (rotate.variables ?? null) : null}
+      />
     </SecretsCard>
   );
 }

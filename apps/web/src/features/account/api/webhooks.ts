@@ -3,6 +3,7 @@ import {
   createdWebhookSchema,
   listWebhookDeliveriesResponseSchema,
   listWebhooksResponseSchema,
+  rotatedWebhookSecretSchema,
   webhookDeliverySchema,
 } from '@altwise/contracts/webhooks';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -60,5 +61,18 @@ export function useRedeliverWebhook(id: string) {
         { schema: webhookDeliverySchema },
       ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: [...webhooksQueryKey, id, 'deliveries'] }),
+  });
+}
+
+/**
+ * POST /webhooks/{id}/rotate-secret: a new signing secret, in this answer only; the old one keeps
+ * signing too for WEBHOOK_SECRET_OVERLAP_HOURS.
+ */
+export function useRotateWebhookSecret() {
+  return useMutation({
+    mutationFn: (id: string) =>
+      api.post(`/webhooks/${encodeURIComponent(id)}/rotate-secret`, undefined, {
+        schema: rotatedWebhookSecretSchema,
+      }),
   });
 }

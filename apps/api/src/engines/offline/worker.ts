@@ -1,6 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { DetectedFace, DetectedObject } from '../types.ts';
-import { loadOcr, type OcrResult, readText } from './ocr.ts';
+import type { OcrResult } from './ocr.ts';
+import { OcrThread } from './ocr-thread.ts';
 import { detect, loadVision } from './vision.ts';
 
 /**
@@ -35,8 +36,9 @@ export type WorkerResponse =
 const port = parentPort;
 if (!port) throw new Error('worker.ts must run in a worker thread');
 
+const ocr = new OcrThread();
 const started = performance.now();
-Promise.all([loadVision(), loadOcr()])
+Promise.all([loadVision(), ocr.start()])
   .then(warmUp)
   .then(() =>
     port.postMessage({ id: -1, ok: true, ready: true, loadMs: Math.round(performance.now() - started) }),
@@ -52,8 +54,8 @@ port.on('message', (request: WorkerRequest) => {
 
 async function handle(request: WorkerRequest): Promise<WorkerResponse> {
   const t0 = performance.now();
-  // Detection runs here; tesseract runs in its own thread, so the two overlap.
-  const ocrPromise = readText(Buffer.from(request.png), request.ocr).then((result) => ({
+  // Detection runs here while the OCR thread reads the text, so the two overlap.
+  const ocrPromise = ocr.read(Buffer.from(request.png), request.ocr).then((result) => ({
     result,
     ms: Math.round(performance.now() - t0),
   }));
@@ -62,14 +64,14 @@ async function handle(request: WorkerRequest): Promise<WorkerResponse> {
       ? { objects: [], faces: [] }
       : await detect(new Uint8Array(request.rgb), request.width, request.height);
   const detectMs = Math.round(performance.now() - t0);
-  const ocr = await ocrPromise;
+  const read = await ocrPromise;
   return {
     id: request.id,
     ok: true,
     objects: vision.objects,
     faces: vision.faces,
-    ocr: ocr.result,
-    timingsMs: { detect: detectMs, ocr: ocr.ms },
+    ocr: read.result,
+    timingsMs: { detect: detectMs, ocr: read.ms },
   };
 }
 

@@ -14,6 +14,7 @@ import {
   orderInLines,
   readText,
 } from '../../src/engines/offline/ocr.ts';
+import { OcrThread } from '../../src/engines/offline/ocr-thread.ts';
 import { encodePng, prepareImage } from '../../src/engines/prepare-image.ts';
 
 const options = { minConfidence: 70, timeoutMs: 30_000 };
@@ -184,6 +185,21 @@ describe('OCR of the test fixtures', () => {
     });
     expect(next.text).toContain('Summer Sale');
   }, 30_000);
+});
+
+describe('OCR in its own thread', () => {
+  it('returns timedOut past its time limit, then reads the next image in a fresh thread', async () => {
+    const thread = new OcrThread();
+    try {
+      await thread.start();
+      const slow = await thread.read(await button('HOME', '#1b1b1b'), { minConfidence: 70, timeoutMs: 1 });
+      expect(slow).toMatchObject({ text: '', timedOut: true });
+      const next = await thread.read(await button('HOME', '#1b1b1b'), options);
+      expect(next).toMatchObject({ text: 'HOME', timedOut: false });
+    } finally {
+      await thread.close();
+    }
+  }, 60_000);
 });
 
 describe('OCR models', () => {

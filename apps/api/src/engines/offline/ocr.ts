@@ -314,6 +314,7 @@ const detStd = [0.229, 0.224, 0.225];
 const binaryThreshold = 0.3;
 const boxThreshold = 0.5;
 const unclipRatio = 1.6;
+const maxBoxes = 80;
 
 async function detectBoxes(loaded: OcrModels, canvas: Canvas): Promise<Box[]> {
   const { width, height, data } = canvas;
@@ -332,7 +333,11 @@ async function detectBoxes(loaded: OcrModels, canvas: Canvas): Promise<Box[]> {
     [inputName]: new ort.Tensor('float32', input, [1, 3, height, width]),
   });
   const probability = output[outputName]?.data as Float32Array;
-  return mergeNeighbours(boxesFromProbability(probability, width, height));
+  const boxes = mergeNeighbours(boxesFromProbability(probability, width, height));
+  // Texture in a photograph can light up hundreds of specks: read only the largest regions.
+  return boxes.length <= maxBoxes
+    ? boxes
+    : boxes.sort((a, b) => (b.x1 - b.x0) * (b.y1 - b.y0) - (a.x1 - a.x0) * (a.y1 - a.y0)).slice(0, maxBoxes);
 }
 
 /**

@@ -1,17 +1,29 @@
 import { Worker } from 'node:worker_threads';
 import type { OcrResult, ReadTextOptions } from './ocr.ts';
-import type { OcrThreadRequest, OcrThreadResponse } from './ocr-worker.ts';
+import type { OcrThreadMessage, OcrThreadResponse } from './ocr-worker.ts';
+
+const timedOut: OcrResult = {
+  text: '',
+  confidence: 0,
+  words: 0,
+  numbers: 0,
+  timedOut: true,
+  lines: [],
+  coverage: 0,
+};
 
 /**
- * Runs the OCR (ocr.ts) in a thread of its own, started once per engine worker and kept warm. A
- * reading that outlasts its time limit cannot be interrupted inside onnxruntime, so the thread
- * is ended and the next reading starts a fresh one.
+ * Runs the OCR (ocr.ts) in a thread of its own, started once per engine worker and kept warm.
+ * A reading past its time limit is answered with `timedOut` and left to finish in the background:
+ * ending a thread while onnxruntime-node runs aborts the whole process (measured), so the thread
+ * is only ended when it is idle. One reading is bounded (image ≤ 1024 px, ≤ 80 regions).
  */
 export class OcrThread {
   #worker: Worker | undefined;
   #ready: Promise<void> | undefined;
   #nextId = 1;
   readonly #pending = new Map<number, { resolve: (r: OcrResult) => void; reject: (e: Error) => void }>();
+  #idle: Array<() => void> = [];
 
   /** Starts the thread (once) and resolves when its models are loaded. */
   start(): Promise<void> {
@@ -27,10 +39,12 @@ export class OcrThread {
           return;
         }
         const pending = this.#pending.get(message.id);
-        if (!pending) return;
         this.#pending.delete(message.id);
-        if (message.ok) pending.resolve(message.result);
-        else pending.reject(new Error(`OCR failed: ${message.message}`));
+        if (pending) {
+          if (message.ok) pending.resolve(message.result);
+          else pending.reject(new Error(`OCR failed: ${message.message}`));
+        }
+        if (this.#pending.size === 0) for (const wake of this.#idle.splice(0)) wake();
       });
       const die = (error: Error) => {
         reject(error);
@@ -38,6 +52,7 @@ export class OcrThread {
         this.#forget();
         for (const [, pending] of this.#pending) pending.reject(error);
         this.#pending.clear();
+        for (const wake of this.#idle.splice(0)) wake();
       };
       worker.on('error', die);
       worker.on('exit', (code) => die(new Error(`OCR thread exited with code ${code}`)));
@@ -47,33 +62,45 @@ export class OcrThread {
   }
 
   async read(png: Buffer, options: ReadTextOptions): Promise<OcrResult> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), options.timeoutMs);
+    });
+    const reading = this.#post(png, options.minConfidence);
+    reading.catch(() => {});
+    const outcome = await Promise.race([reading, timeout]).finally(() => clearTimeout(timer));
+    return outcome === 'timeout' ? { ...timedOut } : outcome;
+  }
+
+  async #post(png: Buffer, minConfidence: number): Promise<OcrResult> {
     await this.start();
     const worker = this.#worker;
     if (!worker) throw new Error('OCR thread stopped');
     const id = this.#nextId++;
     const copy = new Uint8Array(png).buffer as ArrayBuffer;
-    let timer: NodeJS.Timeout | undefined;
-    const reading = new Promise<OcrResult>((resolve, reject) => {
+    return new Promise<OcrResult>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
-      const request: OcrThreadRequest = { id, png: copy, minConfidence: options.minConfidence };
-      worker.postMessage(request, [copy]);
+      const message: OcrThreadMessage = { type: 'read', id, png: copy, minConfidence };
+      worker.postMessage(message, [copy]);
     });
-    const timeout = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), options.timeoutMs);
-    });
-    const outcome = await Promise.race([reading, timeout]).finally(() => clearTimeout(timer));
-    if (outcome !== 'timeout') return outcome;
-    this.#pending.delete(id);
-    reading.catch(() => {});
-    this.#forget();
-    void worker.terminate();
-    return { text: '', confidence: 0, words: 0, numbers: 0, timedOut: true, lines: [], coverage: 0 };
   }
 
-  async close(): Promise<void> {
+  /** Lets readings in progress finish (up to `waitMs`), then ends the thread. */
+  async close(waitMs = 10_000): Promise<void> {
     const worker = this.#worker;
+    if (!worker) return;
+    if (this.#pending.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        new Promise<void>((resolve) => this.#idle.push(resolve)),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, waitMs);
+        }),
+      ]);
+      clearTimeout(timer);
+    }
     this.#forget();
-    if (worker) await worker.terminate();
+    await worker.terminate();
   }
 
   #forget(): void {

@@ -7,11 +7,7 @@ import { loadOcr, type OcrResult, readText } from './ocr.ts';
  * the calling thread, so text is read here while the engine worker runs object detection.
  */
 
-export interface OcrThreadRequest {
-  id: number;
-  png: ArrayBuffer;
-  minConfidence: number;
-}
+export type OcrThreadMessage = { type: 'read'; id: number; png: ArrayBuffer; minConfidence: number };
 
 export type OcrThreadResponse =
   | { id: number; ok: true; result: OcrResult }
@@ -33,8 +29,8 @@ loadOcr()
     (error: unknown) => port.postMessage({ id: -1, ok: false, message: messageOf(error) }),
   );
 
-port.on('message', (request: OcrThreadRequest) => {
-  // The caller keeps the time limit: it ends this thread when a reading takes too long.
+port.on('message', (request: OcrThreadMessage) => {
+  // The caller keeps the time limit; a reading it gave up on still finishes here, unread.
   readText(Buffer.from(request.png), { minConfidence: request.minConfidence, timeoutMs: 2 ** 31 - 1 }).then(
     (result) => port.postMessage({ id: request.id, ok: true, result } satisfies OcrThreadResponse),
     (error: unknown) => port.postMessage({ id: request.id, ok: false, message: messageOf(error) }),

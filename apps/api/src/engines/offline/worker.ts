@@ -20,6 +20,11 @@ export interface WorkerRequest {
   detect?: boolean;
 }
 
+/** Asks the thread to end once its OCR thread is idle (see OcrThread.close). */
+export interface WorkerClose {
+  type: 'close';
+}
+
 export type WorkerResponse =
   | {
       id: number;
@@ -45,7 +50,11 @@ Promise.all([loadVision(), ocr.start()])
   )
   .catch((error: unknown) => port.postMessage({ id: -1, ok: false, message: messageOf(error) }));
 
-port.on('message', (request: WorkerRequest) => {
+port.on('message', (request: WorkerRequest | WorkerClose) => {
+  if ('type' in request) {
+    void ocr.close().finally(() => process.exit(0));
+    return;
+  }
   void handle(request).then(
     (response) => port.postMessage(response),
     (error: unknown) => port.postMessage({ id: request.id, ok: false, message: messageOf(error) }),

@@ -134,6 +134,9 @@ describe('OCR of web graphics (PP-OCRv4)', () => {
     const result = await readText(await button('HOME', '#1b1b1b'), options);
     const [line] = result.lines;
     expect(line?.box.every((v) => v >= 0 && v <= 1)).toBe(true);
+    const [x = 0, y = 0, w = 0, h = 0] = line?.box ?? [];
+    expect(x + w).toBeLessThanOrEqual(1);
+    expect(y + h).toBeLessThanOrEqual(1);
     expect(result.coverage).toBeGreaterThan(0.1);
     expect(result.coverage).toBeLessThanOrEqual(1);
   });

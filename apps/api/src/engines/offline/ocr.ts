@@ -129,7 +129,7 @@ export async function closeOcr(): Promise<void> {
 // ---- reading --------------------------------------------------------------------------------
 
 export interface ReadTextOptions {
-  /** Lines below this confidence (0..100) are dropped. */
+  /** Words below this confidence (0..100) are dropped; words of one or two characters need 90. */
   minConfidence: number;
   timeoutMs: number;
 }
@@ -190,11 +190,14 @@ async function recognise(loaded: OcrModels, image: Buffer): Promise<ReadLine[]> 
 /** One box's characters as words, each with its own confidence and its share of the box. */
 function splitWords(read: Reading, box: Box, canvas: Canvas): ReadLine['words'] {
   const words: ReadLine['words'] = [];
+  // Boxes may reach into the padding: clip them to the image.
+  const fx = (x: number) => clamp01((x - canvas.left) / canvas.scale / canvas.imageWidth);
+  const fy = (y: number) => clamp01((y - canvas.top) / canvas.scale / canvas.imageHeight);
   const toImage = (x0: number, x1: number): [number, number, number, number] => [
-    clamp01((x0 - canvas.left) / canvas.scale / canvas.imageWidth),
-    clamp01((box.y0 - canvas.top) / canvas.scale / canvas.imageHeight),
-    (x1 - x0) / canvas.scale / canvas.imageWidth,
-    (box.y1 - box.y0) / canvas.scale / canvas.imageHeight,
+    fx(x0),
+    fy(box.y0),
+    fx(x1) - fx(x0),
+    fy(box.y1) - fy(box.y0),
   ];
   let current: Reading['characters'] = [];
   const flush = () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { dominantColourIn } from '../../src/engines/image-stats.ts';
-import { acceptWords } from '../../src/engines/offline/ocr.ts';
 import {
   cleanContext,
   findNamedPerson,
@@ -69,55 +68,6 @@ describe('page context', () => {
       name: 'Peter Taylor',
       sources: ['caption', 'pageTitle'],
     });
-  });
-});
-
-describe('OCR word filter', () => {
-  it('drops low-confidence words and texture read as symbols', () => {
-    const result = acceptWords(
-      [
-        [
-          { text: '§', confidence: 81 },
-          { text: '£', confidence: 81 },
-          { text: 'aN', confidence: 0 },
-        ],
-        [{ text: ')', confidence: 92 }],
-      ],
-      70,
-    );
-    expect(result.text).toBe('');
-    expect(result.words).toBe(0);
-  });
-
-  it('keeps confident lines and counts numbers', () => {
-    const result = acceptWords(
-      [
-        [
-          { text: 'Summer', confidence: 95 },
-          { text: 'Sale', confidence: 96 },
-        ],
-        [
-          { text: '50%', confidence: 96 },
-          { text: 'off', confidence: 96 },
-        ],
-      ],
-      70,
-    );
-    expect(result).toMatchObject({ text: 'Summer Sale\n50% off', words: 4, numbers: 1 });
-  });
-
-  it('keeps a word beside a stray mark', () => {
-    expect(
-      acceptWords(
-        [
-          [
-            { text: '(', confidence: 37 },
-            { text: 'Acme', confidence: 96 },
-          ],
-        ],
-        70,
-      ).text,
-    ).toBe('Acme');
   });
 });
 

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { EngineBusyError, EngineProviderError } from '../errors.ts';
-import type { WorkerRequest, WorkerResponse } from './worker.ts';
+import type { WorkerClose, WorkerRequest, WorkerResponse } from './worker.ts';
 
 /**
  * A small fixed pool of offline-engine threads. Each keeps its models warm; requests wait in a
@@ -72,7 +72,7 @@ export class WorkerPool {
     for (const item of this.#queue.splice(0)) {
       item.reject(new EngineProviderError('The engine was closed.', { retryable: true }));
     }
-    await Promise.all(this.#slots.splice(0).map((s) => s.worker.terminate()));
+    await Promise.all(this.#slots.splice(0).map((s) => closeThread(s.worker)));
   }
 
   #spawn(): Slot {
@@ -162,4 +162,17 @@ export class WorkerPool {
       slot.worker.postMessage(request, [request.rgb, request.png]);
     }
   }
+}
+
+/**
+ * Asks a thread to end on its own and waits for it: ending it while onnxruntime-node runs in its
+ * OCR thread would abort the whole process. A thread that does not answer is ended after `waitMs`.
+ */
+async function closeThread(worker: Worker, waitMs = 15_000): Promise<void> {
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  worker.postMessage({ type: 'close' } satisfies WorkerClose);
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)))]);
+  clearTimeout(timer);
+  await worker.terminate();
 }

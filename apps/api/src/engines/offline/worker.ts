@@ -1,6 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { DetectedFace, DetectedObject } from '../types.ts';
-import { loadOcr, type OcrResult, readText } from './ocr.ts';
+import type { OcrResult } from './ocr.ts';
+import { OcrThread } from './ocr-thread.ts';
 import { detect, loadVision } from './vision.ts';
 
 /**
@@ -19,6 +20,11 @@ export interface WorkerRequest {
   detect?: boolean;
 }
 
+/** Asks the thread to end once its OCR thread is idle (see OcrThread.close). */
+export interface WorkerClose {
+  type: 'close';
+}
+
 export type WorkerResponse =
   | {
       id: number;
@@ -35,15 +41,20 @@ export type WorkerResponse =
 const port = parentPort;
 if (!port) throw new Error('worker.ts must run in a worker thread');
 
+const ocr = new OcrThread();
 const started = performance.now();
-Promise.all([loadVision(), loadOcr()])
+Promise.all([loadVision(), ocr.start()])
   .then(warmUp)
   .then(() =>
     port.postMessage({ id: -1, ok: true, ready: true, loadMs: Math.round(performance.now() - started) }),
   )
   .catch((error: unknown) => port.postMessage({ id: -1, ok: false, message: messageOf(error) }));
 
-port.on('message', (request: WorkerRequest) => {
+port.on('message', (request: WorkerRequest | WorkerClose) => {
+  if ('type' in request) {
+    void ocr.close().finally(() => process.exit(0));
+    return;
+  }
   void handle(request).then(
     (response) => port.postMessage(response),
     (error: unknown) => port.postMessage({ id: request.id, ok: false, message: messageOf(error) }),
@@ -52,8 +63,8 @@ port.on('message', (request: WorkerRequest) => {
 
 async function handle(request: WorkerRequest): Promise<WorkerResponse> {
   const t0 = performance.now();
-  // Detection runs here; tesseract runs in its own thread, so the two overlap.
-  const ocrPromise = readText(Buffer.from(request.png), request.ocr).then((result) => ({
+  // Detection runs here while the OCR thread reads the text, so the two overlap.
+  const ocrPromise = ocr.read(Buffer.from(request.png), request.ocr).then((result) => ({
     result,
     ms: Math.round(performance.now() - t0),
   }));
@@ -62,14 +73,14 @@ async function handle(request: WorkerRequest): Promise<WorkerResponse> {
       ? { objects: [], faces: [] }
       : await detect(new Uint8Array(request.rgb), request.width, request.height);
   const detectMs = Math.round(performance.now() - t0);
-  const ocr = await ocrPromise;
+  const read = await ocrPromise;
   return {
     id: request.id,
     ok: true,
     objects: vision.objects,
     faces: vision.faces,
-    ocr: ocr.result,
-    timingsMs: { detect: detectMs, ocr: ocr.ms },
+    ocr: read.result,
+    timingsMs: { detect: detectMs, ocr: read.ms },
   };
 }
 

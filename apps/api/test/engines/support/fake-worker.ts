@@ -7,7 +7,8 @@ if (workerData?.failToLoad) {
 } else {
   port?.postMessage({ id: -1, ok: true, ready: true, loadMs: 1 });
 }
-port?.on('message', (request: { id: number; width: number }) => {
+port?.on('message', (request: { id: number; width: number; type?: 'close' }) => {
+  if (request.type === 'close') process.exit(0);
   if (request.width === 1) process.exit(3);
   port.postMessage({
     id: request.id,

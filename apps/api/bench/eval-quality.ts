@@ -15,6 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createAltTextEngine } from '../src/engines/alt-text-engine.ts';
 import { engineOptionsFromEnv } from '../src/engines/engine-options.ts';
+import { fileNameFromUrl } from '../src/engines/page-context.ts';
 import { endsOnDanglingWord } from '../src/engines/quality-rules.ts';
 import type { AltTextResult, PageContext } from '../src/engines/types.ts';
 import { extractImages } from '../src/modules/scrape/extract-images.ts';
@@ -163,6 +164,11 @@ const lines = [
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
 
+/** A colour-and-tone sentence, alone or after a heading: "…: Graphic in white and grey tones." */
+function hasColourSentence(altText: string): boolean {
+  return /\btones\b|no clearly recognisable subject|(?:^|: )Logo in |Plain background/i.test(altText);
+}
+
 /** The web-graphics set: one run per entry, in the page its HTML snippet makes. */
 async function evaluateGraphics(graphics: GraphicRef[]): Promise<void> {
   interface GraphicRow {
@@ -177,7 +183,10 @@ async function evaluateGraphics(graphics: GraphicRef[]): Promise<void> {
     decorativeAgrees: boolean;
     needsReview: boolean;
     confidence: number;
+    /** A colour-and-tone sentence anywhere in the alt (after a heading, too). */
     fallback: boolean;
+    /** The alt starts with the section heading. */
+    headingFirst: boolean;
     reasons: AltTextResult['reasons'];
     textInImage?: string;
     context: PageContext;
@@ -187,11 +196,13 @@ async function evaluateGraphics(graphics: GraphicRef[]): Promise<void> {
   const t = performance.now();
   for (const ref of graphics) {
     const image = scrapedGraphic(ref);
-    // As generation does for a scraped image: its context, its existing alt, the page's address.
+    // As generation does for a scraped image: its context, its existing alt, the page's address,
+    // and (describeOnce) the file name of its address.
     const context: Record<string, unknown> = {
       ...image.context,
       existingAlt: image.alt,
       ...(ref.context.pageUrl ? { pageUrl: ref.context.pageUrl } : {}),
+      fileName: fileNameFromUrl(image.src),
     };
     for (const [key, value] of Object.entries(context))
       if (value === '' || value === undefined) delete context[key];
@@ -209,7 +220,10 @@ async function evaluateGraphics(graphics: GraphicRef[]): Promise<void> {
       decorative: result.decorative,
       needsReview: result.needsReview,
       confidence: result.confidence,
-      fallback: isFallback(result.altText),
+      fallback: hasColourSentence(result.altText),
+      headingFirst: Boolean(
+        (context as PageContext).heading && result.altText.startsWith(`${(context as PageContext).heading}:`),
+      ),
       reasons: result.reasons,
       ...(result.textInImage ? { textInImage: result.textInImage } : {}),
       context: context as PageContext,
@@ -242,7 +256,8 @@ async function evaluateGraphics(graphics: GraphicRef[]): Promise<void> {
     line('overall', results),
     `exact match, text entries  ${textRows.filter((r) => r.exact).length} of ${textRows.length}`,
     `decorative agreement       ${pct(results.filter((r) => r.decorativeAgrees).length, results.length)} (decorative entries said decorative: ${decorativeRows.filter((r) => r.decorative).length} of ${decorativeRows.length}; others said decorative: ${meaningful.filter((r) => r.decorative).length} of ${meaningful.length})`,
-    `colour/tone fallbacks      ${pct(results.filter((r) => r.fallback).length, results.length)}`,
+    `colour/tone sentences      ${pct(results.filter((r) => r.fallback).length, results.length)} (in links and buttons: ${results.filter((r) => r.fallback && (r.context.role === 'link' || r.context.role === 'button')).length})`,
+    `heading in front           ${results.filter((r) => r.headingFirst).length} of ${results.length}`,
     `flagged for review         ${pct(results.filter((r) => r.needsReview).length, results.length)}`,
     `time                       ${((performance.now() - t) / 1000).toFixed(0)} s`,
     `per-image results          ${outFile}`,

@@ -204,6 +204,26 @@ export function asWritten(text: string): string {
   });
 }
 
+/**
+ * Text spelled as the page spells it: "Riverside news" read from a logo is "Riverside News" on a
+ * page whose title, heading or text says so. Otherwise the text as given.
+ */
+export function asThePageSays(text: string, context: PageContext): string {
+  const wanted = text.toLowerCase();
+  if (wanted.length < 2) return text;
+  for (const field of [context.pageTitle, context.heading, context.surroundingText, context.caption]) {
+    const at = field?.toLowerCase().indexOf(wanted) ?? -1;
+    if (!field || at < 0) continue;
+    const before = field.charAt(at - 1);
+    const after = field.charAt(at + wanted.length);
+    if (/[\p{L}\p{N}]/u.test(before) || /[\p{L}\p{N}]/u.test(after)) continue;
+    const spelled = field.slice(at, at + wanted.length);
+    // The page's spelling, unless the page shouts too: a heading in capitals is no better.
+    return /\p{Ll}/u.test(spelled) ? spelled : text;
+  }
+  return text;
+}
+
 /** Words of a file name that carry no meaning: sizes, versions, camera and export names. */
 const fileNoise = new Set([
   'img',

@@ -57,7 +57,7 @@ function findTarget(images: Element[], ref: GraphicRef): Element | undefined {
 }
 
 /**
- * The page the entry's image appears on: its title, its heading, then the snippet, with the target
+ * The page the entry's image appears on: its title, its heading, then the snippet in a block, with the target
  * image's alt removed (the engine is asked to write it; nothing of the expert's answer is left in
  * the page). An `<input type="image">` becomes the button it is, with the image as its only content.
  */
@@ -83,7 +83,8 @@ export function pageForGraphic(ref: GraphicRef): string {
   }
   const title = ref.context.pageTitle ? `<title>${escapeHtml(ref.context.pageTitle)}</title>` : '';
   const heading = ref.context.heading ? `<h2>${escapeHtml(ref.context.heading)}</h2>\n` : '';
-  return `<!doctype html><html><head>${title}</head><body>\n${heading}${body}\n</body></html>`;
+  // The snippet sits in a content block, as it does on its page (a bare body has no block text).
+  return `<!doctype html><html><head>${title}</head><body>\n${heading}<div>${body}</div>\n</body></html>`;
 }
 
 /** The target image as the product's scraper reports it. */

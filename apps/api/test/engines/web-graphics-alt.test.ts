@@ -278,6 +278,38 @@ describe('say less, not wrong', () => {
     expect(result.decorative).toBe(true);
   });
 
+  it('a thumbnail illustrating the paragraph beside it (most of its name is there) is decorative, flagged', () => {
+    const result = compose({
+      context: {
+        fileName: 'page-structure-navigation.png',
+        heading: 'Navigation',
+        surroundingText: 'A web page can have any number of navigation menus. Label each one.',
+      },
+      width: 196,
+      height: 122,
+    });
+    expect(result).toMatchObject({ decorative: true, altText: '' });
+    expect(result.confidence).toBeLessThan(0.5);
+    // An icon whose name the text does not carry is still named.
+    const cart = compose({
+      context: { fileName: 'shopping-cart.png', surroundingText: '0 items' },
+      width: 32,
+      height: 32,
+    });
+    expect(cart.altText).toBe('Shopping cart.');
+  });
+
+  it('a portrait beside text about the person is not decorative, whatever its file name', () => {
+    const result = compose({
+      stats: { ...graphicStats, flatShare: 0.1, topColourShare: 0.05 },
+      objects: [{ label: 'person', score: 0.9, area: 0.5, box: [0.2, 0.1, 0.6, 0.9] }],
+      context: { fileName: 'peter-taylor.jpg', surroundingText: 'Peter Taylor was a footballer.' },
+      width: 400,
+      height: 500,
+    });
+    expect(result.decorative).toBe(false);
+  });
+
   it('a picture whose file name the text beside it spells out is decorative', () => {
     const result = compose({
       stats: { ...graphicStats, flatShare: 0.1, topColourShare: 0.05 },

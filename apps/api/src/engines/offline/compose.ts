@@ -129,9 +129,15 @@ export function composeAltText(input: ComposeInput): Composition {
   if (isDecorative(input, text, objects)) {
     return { ...base, altText: '', decorative: true, confidence: 0.9, reasons: evidence };
   }
-  const besideText = besideItsName(input, text, objects);
+  const besideText = besideItsName(input, text, objects, faces);
   if (besideText) {
-    return { ...base, altText: '', decorative: true, confidence: 0.6, reasons: [besideText, ...evidence] };
+    return {
+      ...base,
+      altText: '',
+      decorative: true,
+      confidence: besideText.confidence,
+      reasons: [besideText.reason, ...evidence],
+    };
   }
 
   const personCount = Math.max(people.length, faces.length);
@@ -672,6 +678,21 @@ function namedByFile(input: ComposeInput, kind: ImageKind): string | undefined {
   return wordsSaid.length === 1 ? `${phrase} icon` : phrase;
 }
 
+/** Joining words that say nothing about what a file name names. */
+const nameStopWords = new Set(['and', 'the', 'with', 'for', 'from', 'into', 'all', 'one', 'two']);
+/** Words that name a web graphic's part, not what it shows. */
+const graphicPartWords = new Set([
+  'button',
+  'btn',
+  'icon',
+  'logo',
+  'image',
+  'img',
+  'banner',
+  'badge',
+  'thumb',
+]);
+
 /** File names of page furniture: backgrounds, borders, spacers, dividers, shadows, textures. */
 const furnitureWord =
   /(?:^|\s)(?:bg|background|backdrop|border|spacer|divider|separator|shadow|texture|pattern|gradient|corner|bullet|stripe|filler|blank|transparent)(?:\s|$)/;
@@ -685,25 +706,53 @@ function besideItsName(
   input: ComposeInput,
   text: string,
   objects: DetectedObject[],
-): AltTextReason | undefined {
+  faces: DetectedFace[],
+): { reason: AltTextReason; confidence: number } | undefined {
   const { context } = input;
   const said = fileNameWords(context.fileName);
   if (!said) return undefined;
   if (furnitureWord.test(said) && said.split(' ').length <= 2 && !text && objects.length === 0)
     return {
-      source: 'fileName',
-      detail: `${context.fileName}: page furniture, alt="" keeps it out of the way`,
+      confidence: 0.6,
+      reason: {
+        source: 'fileName',
+        detail: `${context.fileName}: page furniture, alt="" keeps it out of the way`,
+      },
     };
+  // A person's picture beside text about them shows what the text cannot; a caption describes it.
+  if (context.caption || objects.some((o) => o.label === 'person') || faces.length > 0) return undefined;
   const squashed = said.replace(/\s+/g, '');
   const beside = `${context.surroundingText ?? ''} ${context.linkText ?? ''}`
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, '');
   if (squashed.length >= 6 && beside.includes(squashed))
     return {
-      source: 'fileName',
-      detail: `The text beside it already names what ${context.fileName} shows: alt="" avoids saying it twice`,
+      confidence: 0.6,
+      reason: {
+        source: 'fileName',
+        detail: `The text beside it already names what ${context.fileName} shows: alt="" avoids saying it twice`,
+      },
     };
-  return undefined;
+  // A drawn thumbnail illustrating the paragraph beside it ("page-structure-navigation.png" next to
+  // a paragraph on navigation under the heading "Navigation"): most of its name is in that text, so
+  // the text is its alternative. Not for a control's image, which must carry a name, nor a photograph.
+  if (context.role === 'link' || context.role === 'button' || text || objects.length > 0) return undefined;
+  const nameWords = said
+    .split(' ')
+    .filter((word) => word.length > 2 && !nameStopWords.has(word) && !graphicPartWords.has(word));
+  if (nameWords.length < 2) return undefined;
+  const nearby = new Set(
+    `${context.surroundingText ?? ''} ${context.heading ?? ''}`.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [],
+  );
+  const found = nameWords.filter((word) => nearby.has(word) || nearby.has(`${word}s`)).length;
+  if (found * 3 < nameWords.length * 2) return undefined;
+  return {
+    confidence: 0.45,
+    reason: {
+      source: 'fileName',
+      detail: `The text beside it says what ${context.fileName} illustrates: alt="" avoids saying it twice`,
+    },
+  };
 }
 
 /**

@@ -171,7 +171,9 @@ function byImageText(
   const count = words(text).length;
   if (count === 0 || count > 8 || text.length > 80 || isVagueName(text)) return undefined;
   const home = role === 'link' && isHomeOf(context);
-  const name = home && !/\bhome\b/i.test(text) ? `${text} home` : text;
+  // A name (a logo's, a few words without digits) leading home is "<name> home"; "Call 0123…" is not.
+  const isName = count <= 4 && !/\d{2}/.test(text);
+  const name = home && isName && !/\bhome\b/i.test(text) ? `${text} home` : text;
   return {
     kind: 'functional',
     altText: name,

@@ -789,9 +789,10 @@ function looksFlat(input: Pick<ComposeInput, 'stats' | 'transparentShare'>): boo
 
 function isDecorative(input: ComposeInput, text: string, objects: DetectedObject[]): boolean {
   const { width, height, stats } = input;
-  // A tiny picture is decorative, except as a control's content: there it must carry a name.
-  const control = input.context.role === 'link' || input.context.role === 'button';
-  if ((width * height <= 400 && !control) || Math.min(width, height) <= 4) return true;
+  if (Math.min(width, height) <= 4) return true;
+  // A control's only content must carry its name, however small or plain the picture.
+  if (input.context.role === 'link' || input.context.role === 'button') return false;
+  if (width * height <= 400) return true;
   if (text || objects.length > 0) return false;
   if (stats.uniform) return true;
   // A near-flat background: almost no edges and almost no contrast. Low-contrast pictures

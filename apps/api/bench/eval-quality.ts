@@ -1,20 +1,32 @@
 /**
- * Alt-text quality eval (issue 11): runs the configured engine (offline unless ALT_TEXT_ENGINE says
- * otherwise) over a quality set twice, (a) the image alone and (b) with the context a real page gives,
- * built through the product's own scraper code, and prints the set's numbers.
+ * Alt-text quality eval (issues 11 and 19): runs the configured engine (offline unless ALT_TEXT_ENGINE
+ * says otherwise) over a quality set and prints the set's numbers.
  *   npm run eval:quality -- --set ../shared/quality-dev [--out .tmp/eval-quality.jsonl] [--limit N]
- * A set is a folder with refs.json ({file, alt, caption, article, context}[]) and images/<file>;
- * its README defines the metric (see recall.ts). Per-image results go to --out as JSON lines.
+ * A photo set is a folder with refs.json ({file, alt, caption, article, context}[]) and images/<file>;
+ * each image runs twice, (a) alone and (b) with the context a real page gives, built through the
+ * product's own scraper code; its README defines the metric (see recall.ts).
+ * A web-graphics set (refs.json entries with `kind` and `context.html`, see web-graphics.ts) runs
+ * each entry once, in the page its snippet makes, read by the same scraper, and reports recall per
+ * kind, exact match of `text` entries and decorative agreement.
+ * Per-image results go to --out as JSON lines.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createAltTextEngine } from '../src/engines/alt-text-engine.ts';
 import { engineOptionsFromEnv } from '../src/engines/engine-options.ts';
+import { fileNameFromUrl } from '../src/engines/page-context.ts';
 import { endsOnDanglingWord } from '../src/engines/quality-rules.ts';
 import type { AltTextResult, PageContext } from '../src/engines/types.ts';
 import { extractImages } from '../src/modules/scrape/extract-images.ts';
 import { contentWordRecall } from './recall.ts';
+import {
+  type GraphicKind,
+  type GraphicRef,
+  isGraphicSet,
+  scoreGraphic,
+  scrapedGraphic,
+} from './web-graphics.ts';
 
 interface Ref {
   file: string;
@@ -39,7 +51,7 @@ if (!values.set) {
 const base = process.env.INIT_CWD ?? process.cwd();
 const setDir = resolve(base, values.set);
 const outFile = resolve(base, values.out);
-const refs = (JSON.parse(await readFile(join(setDir, 'refs.json'), 'utf8')) as Ref[]).slice(
+const allRefs = (JSON.parse(await readFile(join(setDir, 'refs.json'), 'utf8')) as unknown[]).slice(
   0,
   values.limit ? Number(values.limit) : undefined,
 );
@@ -79,6 +91,11 @@ const options = engineOptionsFromEnv({
 });
 const engine = createAltTextEngine(options);
 await engine.warmUp();
+if (isGraphicSet(allRefs)) {
+  await evaluateGraphics(allRefs);
+  process.exit(0);
+}
+const refs = allRefs as Ref[];
 
 interface Row {
   file: string;
@@ -146,3 +163,104 @@ const lines = [
   `per-image results         ${outFile}`,
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
+
+/** A colour-and-tone sentence, alone or after a heading: "…: Graphic in white and grey tones." */
+function hasColourSentence(altText: string): boolean {
+  return /\btones\b|no clearly recognisable subject|(?:^|: )Logo in |Plain background/i.test(altText);
+}
+
+/** The web-graphics set: one run per entry, in the page its HTML snippet makes. */
+async function evaluateGraphics(graphics: GraphicRef[]): Promise<void> {
+  interface GraphicRow {
+    id: string;
+    file: string;
+    kind: GraphicKind;
+    reference: string;
+    altText: string;
+    recall: number;
+    exact: boolean;
+    decorative: boolean;
+    decorativeAgrees: boolean;
+    needsReview: boolean;
+    confidence: number;
+    /** A colour-and-tone sentence anywhere in the alt (after a heading, too). */
+    fallback: boolean;
+    /** The alt starts with the section heading. */
+    headingFirst: boolean;
+    reasons: AltTextResult['reasons'];
+    textInImage?: string;
+    context: PageContext;
+    ms: number;
+  }
+  const results: GraphicRow[] = [];
+  const t = performance.now();
+  for (const ref of graphics) {
+    const image = scrapedGraphic(ref);
+    // As generation does for a scraped image: its context, its existing alt, the page's address,
+    // and (describeOnce) the file name of its address.
+    const context: Record<string, unknown> = {
+      ...image.context,
+      existingAlt: image.alt,
+      ...(ref.context.pageUrl ? { pageUrl: ref.context.pageUrl } : {}),
+      fileName: fileNameFromUrl(image.src),
+    };
+    for (const [key, value] of Object.entries(context))
+      if (value === '' || value === undefined) delete context[key];
+    const bytes = await readFile(join(setDir, ref.file));
+    const t0 = performance.now();
+    const result = await engine.describeImage(bytes, { context: context as PageContext });
+    const score = scoreGraphic(ref, result);
+    results.push({
+      id: ref.id,
+      file: ref.file,
+      kind: ref.kind,
+      reference: ref.alt,
+      altText: result.altText,
+      ...score,
+      decorative: result.decorative,
+      needsReview: result.needsReview,
+      confidence: result.confidence,
+      fallback: hasColourSentence(result.altText),
+      headingFirst: Boolean(
+        (context as PageContext).heading && result.altText.startsWith(`${(context as PageContext).heading}:`),
+      ),
+      reasons: result.reasons,
+      ...(result.textInImage ? { textInImage: result.textInImage } : {}),
+      context: context as PageContext,
+      ms: Math.round(performance.now() - t0),
+    });
+  }
+  await engine.close();
+  await mkdir(dirname(outFile), { recursive: true });
+  await writeFile(outFile, `${results.map((r) => JSON.stringify(r)).join('\n')}\n`);
+  const avg = (xs: number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : 0);
+  const pct = (part: number, whole: number) => `${((100 * part) / Math.max(1, whole)).toFixed(1)} %`;
+  const kinds: GraphicKind[] = ['text', 'functional', 'logo', 'icon', 'informative', 'complex', 'decorative'];
+  const line = (label: string, rs: GraphicRow[]) =>
+    `${label.padEnd(26)}${String(rs.length).padStart(3)}   ${avg(rs.map((r) => r.recall)).toFixed(3)}`;
+  const targeted = results.filter((r) => ['text', 'functional', 'logo'].includes(r.kind));
+  const meaningful = results.filter((r) => r.kind !== 'decorative');
+  const textRows = results.filter((r) => r.kind === 'text');
+  const decorativeRows = results.filter((r) => r.kind === 'decorative');
+  const out = [
+    `web-graphics quality: ${graphics.length} entries from ${setDir}, engine ${engine.name} (${engine.model}), review threshold ${options.reviewThreshold}`,
+    'recall by kind              n   recall (decorative: 1 when the engine says decorative)',
+    ...kinds.map((kind) =>
+      line(
+        kind,
+        results.filter((r) => r.kind === kind),
+      ),
+    ),
+    line('text+functional+logo', targeted),
+    line('all but decorative', meaningful),
+    line('overall', results),
+    `exact match, text entries  ${textRows.filter((r) => r.exact).length} of ${textRows.length}`,
+    `decorative agreement       ${pct(results.filter((r) => r.decorativeAgrees).length, results.length)} (decorative entries said decorative: ${decorativeRows.filter((r) => r.decorative).length} of ${decorativeRows.length}; others said decorative: ${meaningful.filter((r) => r.decorative).length} of ${meaningful.length})`,
+    `colour/tone sentences      ${pct(results.filter((r) => r.fallback).length, results.length)} (in links and buttons: ${results.filter((r) => r.fallback && (r.context.role === 'link' || r.context.role === 'button')).length})`,
+    `heading in front           ${results.filter((r) => r.headingFirst).length} of ${results.length}`,
+    `flagged for review         ${pct(results.filter((r) => r.needsReview).length, results.length)}`,
+    `time                       ${((performance.now() - t) / 1000).toFixed(0)} s`,
+    `per-image results          ${outFile}`,
+  ];
+  process.stdout.write(`${out.join('\n')}\n`);
+}

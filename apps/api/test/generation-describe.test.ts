@@ -1,4 +1,6 @@
 import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
@@ -48,4 +50,38 @@ it('prepares the next image while the engine call holds the only slot (issue 15)
     expect.stringContaining('Test description of a.jpg'),
     expect.stringContaining('Test description of b.jpg'),
   ]);
+});
+
+it('tells the engine a remote image’s file name, and keeps a given one (issue 19)', async () => {
+  const bytes = await readFile(path.join(fixtures, 'rocket.jpg'));
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'image/jpeg' });
+    res.end(bytes);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const seen: Array<string | undefined> = [];
+    const engine = createTestEngine();
+    const deps: DescribeDeps = {
+      engine: {
+        ...engine,
+        describeImage: (image, options) => {
+          seen.push(options?.context?.fileName);
+          return engine.describeImage(image, options);
+        },
+      },
+      files: {} as FilesService,
+      fetch: { allowPrivate: true, timeoutMs: 5_000 } as DescribeDeps['fetch'],
+      limiter: new RateLimiter(0),
+      engineSlots: new Semaphore(1),
+      logger: console as unknown as FastifyBaseLogger,
+    };
+    const src = `http://127.0.0.1:${port}/img/red-leather-handbag.jpg?w=800`;
+    await describeOnce(deps, { src, fileKey: null, context: { pageTitle: 'Bags' } });
+    await describeOnce(deps, { src, fileKey: null, context: { fileName: 'given.jpg' } });
+    expect(seen).toEqual(['red-leather-handbag.jpg', 'given.jpg']);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
 });

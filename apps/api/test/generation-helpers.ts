@@ -37,7 +37,7 @@ export function createTestEngine(
       if (options.gate) await options.gate;
       const failure = options.failWith?.(bytes, describe, calls.length);
       if (failure) throw failure;
-      const label = describe.context?.fileName ?? describe.context?.existingAlt ?? 'an image';
+      const label = describe.context?.existingAlt ?? describe.context?.fileName ?? 'an image';
       const verdict = options.verdict?.(bytes, describe) ?? { confidence: 0.9 };
       return {
         altText: `Test description of ${label} (${hash})${describe.prompt ? ` per "${describe.prompt}"` : ''}`,

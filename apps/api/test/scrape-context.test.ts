@@ -32,6 +32,18 @@ describe('scraped image context', () => {
       absent: ['caption'],
     },
     {
+      what: 'a button whose onclick moves to an address (the script is read, never run)',
+      html: `<button onclick="location.href='/opening-times/'"><img src="go.png"></button>`,
+      expected: { role: 'button', linkTarget: 'https://altwise.test/opening-times/' },
+      absent: ['linkText'],
+    },
+    {
+      what: 'a dead "#" link whose onclick opens a page',
+      html: `<a href="#" onclick="window.open('https://maps.example/riverside')"><img src="map.png"></a>`,
+      expected: { role: 'link', linkTarget: 'https://maps.example/riverside' },
+      absent: ['linkText'],
+    },
+    {
       what: 'a link named by aria-label',
       html: '<a href="https://x.example/altwise" aria-label="Altwise on X"><img src="x.svg"></a>',
       expected: { role: 'link', linkText: 'Altwise on X', linkTarget: 'https://x.example/altwise' },

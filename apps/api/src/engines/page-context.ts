@@ -152,3 +152,173 @@ export function mentionsAny(text: string, words: string[]): boolean {
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+/** Short all-capital words that stay capitals when a line of capitals is put in normal case. */
+const keptCapitals = new Set([
+  'AI',
+  'API',
+  'CSS',
+  'EU',
+  'FAQ',
+  'FAQS',
+  'HTML',
+  'ID',
+  'OK',
+  'PDF',
+  'PIN',
+  'RSS',
+  'SMS',
+  'TV',
+  'UK',
+  'USA',
+  'VAT',
+  'WCAG',
+  'WWW',
+]);
+
+/**
+ * Text read from an image, as a person would write it: lines joined, a run of capitals ("HOME",
+ * "CALL US TODAY") in sentence case, words with digits ("W3C", "HTML5"), known abbreviations,
+ * digits and punctuation kept exactly ("0123 456 7890", "$10,000").
+ */
+export function asWritten(text: string): string {
+  const joined = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const letters = joined.replace(/[^\p{L}]/gu, '');
+  const capitals = joined.replace(/[^\p{Lu}]/gu, '');
+  // Mixed case is already as written; a single capital letter ("A", "I") says nothing.
+  if (letters.length < 2 || capitals.length < letters.length) return joined;
+  let first = true;
+  return joined.replace(/[\p{L}\p{N}][\p{L}\p{N}'’&.-]*/gu, (word) => {
+    const bare = word.replace(/[^\p{L}\p{N}]/gu, '');
+    const isFirst = first;
+    first = false;
+    if (/\p{N}/u.test(bare) || keptCapitals.has(bare)) return word;
+    const lower = word.toLowerCase();
+    return isFirst ? lower.charAt(0).toUpperCase() + lower.slice(1) : lower;
+  });
+}
+
+/**
+ * Text spelled as the page spells it: "Riverside news" read from a logo is "Riverside News" on a
+ * page whose title, heading or text says so. Otherwise the text as given.
+ */
+export function asThePageSays(text: string, context: PageContext): string {
+  const wanted = text.toLowerCase();
+  if (wanted.length < 2) return text;
+  for (const field of [context.pageTitle, context.heading, context.surroundingText, context.caption]) {
+    const at = field?.toLowerCase().indexOf(wanted) ?? -1;
+    if (!field || at < 0) continue;
+    const before = field.charAt(at - 1);
+    const after = field.charAt(at + wanted.length);
+    if (/[\p{L}\p{N}]/u.test(before) || /[\p{L}\p{N}]/u.test(after)) continue;
+    const spelled = field.slice(at, at + wanted.length);
+    // The page's spelling, unless the page shouts too: a heading in capitals is no better.
+    return /\p{Ll}/u.test(spelled) ? spelled : text;
+  }
+  return text;
+}
+
+/** Words of a file name that carry no meaning: sizes, versions, camera and export names. */
+const fileNoise = new Set([
+  'img',
+  'image',
+  'images',
+  'dsc',
+  'dscn',
+  'dcim',
+  'pxl',
+  'photo',
+  'pic',
+  'picture',
+  'screenshot',
+  'screen',
+  'shot',
+  'untitled',
+  'copy',
+  'final',
+  'edit',
+  'edited',
+  'new',
+  'old',
+  'small',
+  'large',
+  'medium',
+  'thumb',
+  'thumbnail',
+  'min',
+  'web',
+  'hd',
+  'hq',
+  'retina',
+  'scaled',
+  'cropped',
+  'resized',
+  'optimized',
+  'optimised',
+  'wp',
+  'whatsapp',
+  'file',
+  'jpeg',
+  'jpg',
+  'png',
+  'gif',
+  'webp',
+  'svg',
+  'x',
+]);
+
+/**
+ * The words a file name says about its picture ("red-leather-handbag.jpg" → "red leather handbag"),
+ * or undefined when it says nothing: camera numbers ("IMG_2041", "DSC0001"), hashes, sizes
+ * ("800x600", "@2x"), or a single short word.
+ */
+export function fileNameWords(fileName: string | undefined): string | undefined {
+  if (!fileName) return undefined;
+  const stem = fileName
+    .replace(/[?#].*$/, '')
+    .replace(/^.*[\\/]/, '')
+    .replace(imageExtension, '');
+  let decoded = stem;
+  try {
+    decoded = decodeURIComponent(stem);
+  } catch {
+    // A malformed escape is read as it is.
+  }
+  if (cameraName.test(decoded)) return undefined;
+  const words = decoded
+    .replace(/@\d+x\b/gi, ' ')
+    .replace(/([\p{Ll}])(\p{Lu})/gu, '$1 $2')
+    .split(/[^\p{L}\p{N}]+/u)
+    .map((word) => word.toLowerCase())
+    .filter(
+      (word) =>
+        word.length > 1 &&
+        !fileNoise.has(word) &&
+        !/^\d+$/.test(word) &&
+        !/^\d+x\d+$/.test(word) &&
+        !/^v\d+$/.test(word) &&
+        !(/\d/.test(word) && /^[0-9a-f]{6,}$/.test(word)) &&
+        !/^[0-9a-z]{16,}$/.test(word) &&
+        /\p{L}{2}/u.test(word),
+    );
+  if (words.length === 0 || words.join('').length < 3) return undefined;
+  return words.join(' ');
+}
+
+/** The last path segment of an image address ("…/img/red-handbag.jpg?w=800" → "red-handbag.jpg"). */
+export function fileNameFromUrl(src: string): string | undefined {
+  try {
+    const url = new URL(src);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+    const last = url.pathname.split('/').filter(Boolean).at(-1);
+    return last ? decodeURIComponent(last).slice(0, 200) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -17,10 +17,17 @@ import type { AltTextResult, DescribeOptions, PageContext } from './types.ts';
 export function answerByRole(
   describe: DescribeOptions,
   options: Pick<EngineOptions, 'defaultMaxLength' | 'reviewThreshold'>,
-  image: { prepared: PreparedImage; stats: PixelStats; startedAt: number; model: string },
+  image: {
+    prepared: PreparedImage;
+    stats: PixelStats;
+    startedAt: number;
+    model: string;
+    /** Text the engine read in the image, when it read it first (a control's own text names it). */
+    imageText?: string;
+  },
 ): AltTextResult | undefined {
   const context = cleanContext(describe.context);
-  const decision = decideRole(context);
+  const decision = decideRole(context, image.imageText ? { imageText: image.imageText } : {});
   if (decision.kind === 'describe') return undefined;
   const ruled = applyQualityRules({
     altText: decision.kind === 'functional' ? decision.altText : '',
@@ -54,6 +61,7 @@ function fieldsUsed(context: PageContext, reasons: AltTextResult['reasons']): st
     if (reason.source === 'role') used.add('role');
     else if (reason.source === 'link')
       used.add(reason.detail === context.linkTarget ? 'linkTarget' : 'linkText');
+    else if (reason.source === 'ocr') used.add('imageText');
     else if (reason.source in context) used.add(reason.source);
   }
   return [...used];

@@ -1,4 +1,4 @@
-import { isDescriptiveAlt } from './page-context.ts';
+import { asThePageSays, asWritten, fileNameWords, isDescriptiveAlt } from './page-context.ts';
 import type { AltTextReason, PageContext } from './types.ts';
 
 /**
@@ -66,10 +66,22 @@ const acronyms = new Map([
   ['ai', 'AI'],
 ]);
 
-export function decideRole(context: PageContext): RoleDecision {
+/** What the engine read in the image itself, when it looked before deciding. */
+export interface ImageEvidence {
+  /** Legible text in the image (OCR), as read; a control's own text is its best name. */
+  imageText?: string;
+}
+
+export function decideRole(context: PageContext, evidence: ImageEvidence = {}): RoleDecision {
   const role = context.role;
   if ((role === 'link' || role === 'button') && context.linkText) return besideControlText(context, role);
+  if (role === 'link' || role === 'button') {
+    const named = byImageText(context, role, evidence.imageText);
+    if (named) return named;
+  }
   if (role === 'link') return linkOnly(context) ?? unknownPurpose('link');
+  // A button that navigates (its onclick moves to an address) is named like a link.
+  if (role === 'button' && context.linkTarget) return linkOnly(context) ?? buttonOnly(context);
   if (role === 'button') return buttonOnly(context);
   const repeated = repeatedText(context);
   if (repeated) return repeated;
@@ -91,7 +103,7 @@ export function decideRole(context: PageContext): RoleDecision {
 function besideControlText(context: PageContext, role: 'link' | 'button'): RoleDecision {
   const text = context.linkText ?? '';
   const control = role === 'link' ? 'link' : 'button';
-  if (vagueLinkTexts.has(words(text).join(' '))) {
+  if (vagueLinkTexts.has(words(text).join(' ')) || !namesSomething(text)) {
     return {
       kind: 'describe',
       reasons: [
@@ -112,10 +124,129 @@ function besideControlText(context: PageContext, role: 'link' | 'button'): RoleD
   };
 }
 
+/** Text with at least one word that is not a size, a count or a file format: "(254KB)" names nothing. */
+function namesSomething(text: string): boolean {
+  return words(text).some(
+    (word) =>
+      /\p{L}{2}/u.test(word) && !/^\d+(?:[.,]\d+)?(?:k|m|g)?i?b$|^\d*(?:kb|mb|gb|bytes?|px)$/i.test(word),
+  );
+}
+
+/** Image text that says only "more", "go" or "click here": the link's context must say what. */
+const vagueImageTexts = new Set([
+  'more',
+  'read more',
+  'learn more',
+  'see more',
+  'view more',
+  'more info',
+  'details',
+  'click here',
+  'here',
+  'link',
+  'go',
+  'continue',
+  'continue reading',
+  'open',
+  'view',
+]);
+
+function isVagueName(text: string): boolean {
+  const said = words(text).join(' ');
+  return !said || vagueImageTexts.has(said);
+}
+
+/**
+ * The image's own text names the control ("HOME" → "Home", "Search"): the first evidence, before
+ * anything the page or the address says. A linked logo whose text is the site's name and that
+ * leads to the site's home page is "<name> home". Vague text ("more", "»") is left to the context.
+ */
+function byImageText(
+  context: PageContext,
+  role: 'link' | 'button',
+  imageText: string | undefined,
+): RoleDecision | undefined {
+  if (!imageText) return undefined;
+  const text = asThePageSays(asWritten(imageText), context);
+  const count = words(text).length;
+  if (count === 0 || count > 8 || text.length > 80 || isVagueName(text)) return undefined;
+  const home = role === 'link' && isHomeOf(context);
+  // A name (a logo's, a few words without digits) leading home is "<name> home"; "Call 0123…" is not.
+  const isName = count <= 4 && !/\d{2}/.test(text);
+  const name = home && isName && !/\bhome\b/i.test(text) ? `${text} home` : text;
+  return {
+    kind: 'functional',
+    altText: name,
+    confidence: 0.8,
+    reasons: [
+      {
+        source: 'role',
+        detail: `The only content of a ${role}: the text in the image is the ${role}’s name`,
+      },
+      { source: 'ocr', detail: imageText },
+      ...(home && context.linkTarget ? [{ source: 'link' as const, detail: context.linkTarget }] : []),
+    ],
+  };
+}
+
+/** The link leads to the home page of the site it is on. */
+function isHomeOf(context: PageContext): boolean {
+  const url = parseUrl(context.linkTarget ? absolute(context.linkTarget, context.pageUrl) : undefined);
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return false;
+  const page = parseUrl(context.pageUrl);
+  if (page && siteKey(page.hostname) !== siteKey(url.hostname)) return false;
+  return url.pathname
+    .split('/')
+    .filter(Boolean)
+    .every((segment) => localeSegment.test(segment) || homeSegment.test(segment));
+}
+
+function absolute(target: string, base: string | undefined): string | undefined {
+  try {
+    return new URL(target, base).href;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `javascript:` links that say what they do: printing, going back, or moving to an address
+ * (`location.href = '/news/'`, `window.open('…')`), which is then the target.
+ */
+function scriptTarget(source: string): { action: string } | { address: string } | undefined {
+  const code = decodeSafely(source.replace(/^javascript:/i, ''));
+  if (/\b(?:window\.)?print\s*\(/.test(code)) return { action: 'Print this page' };
+  if (/\bhistory\.(?:back\s*\(|go\s*\(\s*-1)/.test(code)) return { action: 'Go back' };
+  if (/\bwindow\.close\s*\(/.test(code)) return { action: 'Close window' };
+  const moved =
+    /\b(?:(?:window|document|self|top)\.)?location(?:\.href)?\s*=\s*["']([^"']+)["']/.exec(code) ??
+    /\blocation\.(?:assign|replace)\s*\(\s*["']([^"']+)["']/.exec(code) ??
+    /\bwindow\.open\s*\(\s*["']([^"']+)["']/.exec(code);
+  return moved?.[1] ? { address: moved[1] } : undefined;
+}
+
 /** The only content of a link: name where it goes. Undefined when the target says nothing readable. */
 function linkOnly(context: PageContext): RoleDecision | undefined {
-  const target = context.linkTarget;
-  if (!target) return linkByExistingAlt(context);
+  const script =
+    context.linkTarget && /^\s*javascript:/i.test(context.linkTarget)
+      ? scriptTarget(context.linkTarget.trim())
+      : undefined;
+  if (script && 'action' in script) {
+    return {
+      kind: 'functional',
+      altText: script.action,
+      confidence: 0.75,
+      reasons: [
+        {
+          source: 'role',
+          detail: 'The only content of a link: its alt text is the link’s name, so it says what it does',
+        },
+        { source: 'link', detail: context.linkTarget ?? '' },
+      ],
+    };
+  }
+  const target = script && 'address' in script ? script.address : context.linkTarget;
+  if (!target) return linkByFileName(context) ?? linkByExistingAlt(context);
   const onlyContent: AltTextReason = {
     source: 'role',
     detail: 'The only content of a link: its alt text is the link’s name, so it says where the link goes',
@@ -137,7 +268,7 @@ function linkOnly(context: PageContext): RoleDecision | undefined {
   try {
     url = new URL(target, context.pageUrl);
   } catch {
-    return linkByExistingAlt(context);
+    return linkByFileName(context) ?? linkByExistingAlt(context);
   }
   if (url.protocol === 'mailto:') {
     const address = decodeURIComponent(url.pathname);
@@ -147,7 +278,8 @@ function linkOnly(context: PageContext): RoleDecision | undefined {
     const number = decodeURIComponent(url.pathname);
     return number ? functional(`Call ${number}`, 0.8) : linkByExistingAlt(context);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return linkByExistingAlt(context);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return linkByFileName(context) ?? linkByExistingAlt(context);
   // A link to the picture itself (a full-size file, a wiki's file page): the picture is the content.
   if (imageFile.test(url.pathname) || filePage.test(decodeSafely(url.pathname))) {
     return {
@@ -175,9 +307,33 @@ function linkOnly(context: PageContext): RoleDecision | undefined {
     if (!site) return linkByExistingAlt(context);
     return functional(sameSite ? `${site} home` : `${site} website`, sameSite ? 0.85 : 0.75);
   }
+  const teaser = teaserHeading(context, segments);
+  if (teaser) {
+    const decision = functional(teaser, 0.65);
+    return { ...decision, reasons: [...decision.reasons, { source: 'heading', detail: teaser }] };
+  }
   const last = readable(segments.at(-1) ?? '');
-  if (!last) return linkByExistingAlt(context);
+  if (!last) return linkByFileName(context) ?? linkByExistingAlt(context);
   return sameSite || !site ? functional(last, 0.8) : functional(`${last} on ${site}`, 0.7);
+}
+
+/** Pictures that only say "go on": a "more" button, an arrow, a chevron. */
+const moreImage = /(?:^|\s)(?:more|read ?more|arrow|chevron|caret|go|next|details)(?:\s|$)/;
+
+/**
+ * The story or product a "more" arrow or teaser picture opens: the heading it belongs to, when the
+ * picture says only "more" (by its file name) or the address repeats the heading's words.
+ */
+function teaserHeading(context: PageContext, segments: string[]): string | undefined {
+  const heading = context.heading?.trim();
+  if (!heading || heading.length > 100) return undefined;
+  const headingWords = words(heading).filter((word) => word.length > 2);
+  if (headingWords.length === 0) return undefined;
+  const pathWords = new Set(segments.flatMap((segment) => words(segment.replace(/[-_+.]/g, ' '))));
+  const shared = headingWords.filter((word) => pathWords.has(word)).length;
+  const saysMore = moreImage.test(fileNameWords(context.fileName) ?? '');
+  if (!saysMore && shared * 2 < headingWords.length) return undefined;
+  return saysMore ? `More about ${heading.replace(/[.:]$/, '')}` : heading.replace(/[.:]$/, '');
 }
 
 /** No readable target: the page's own alt, if it is a name rather than a placeholder, is kept. */
@@ -204,9 +360,63 @@ function existingNameFor(context: PageContext, derived: string): string | undefi
   return words(derived).every((word) => own.has(word)) ? context.existingAlt : undefined;
 }
 
-/** The only content of a button: its purpose can come only from the page's own alt. */
+/**
+ * Pictograms whose file name says what the control does ("searchbutton.png", "chevron-left.svg",
+ * "icon-print.gif"): the action, as a person would name the button. Matched at the start of a word,
+ * so "research.png" is not a search.
+ */
+const controlActions: Array<[RegExp, string]> = [
+  [/(?:^|\s)(?:search|magnif)/, 'Search'],
+  [/(?:^|\s)print/, 'Print'],
+  [/(?:^|\s)(?:close|dismiss)/, 'Close'],
+  [/(?:^|\s)(?:menu|hamburger)/, 'Menu'],
+  [/(?:^|\s)(?:cart|basket)/, 'Shopping cart'],
+  [/(?:^|\s)download/, 'Download'],
+  [/(?:^|\s)play(?:\s|$|button)/, 'Play'],
+  [/(?:^|\s)pause/, 'Pause'],
+  [
+    /(?:^|\s)(?:prev|previous|back)(?:\s|$)|(?:arrow|chevron|caret|angle)\s?left|left\s(?:arrow|chevron|caret)/,
+    'Previous',
+  ],
+  [
+    /(?:^|\s)(?:next|forward)(?:\s|$)|(?:arrow|chevron|caret|angle)\s?right|right\s(?:arrow|chevron|caret)/,
+    'Next',
+  ],
+  [/(?:^|\s)(?:share)/, 'Share'],
+  [/(?:^|\s)(?:login|signin)|sign\sin|log\sin/, 'Sign in'],
+  [/(?:^|\s)(?:e?mail|envelope)/, 'Email'],
+  [/(?:^|\s)(?:rss|feed)(?:\s|$)/, 'RSS feed'],
+];
+
+/** The action a control's pictogram file name says, if any. */
+export function controlAction(fileName: string | undefined): string | undefined {
+  const said = fileNameWords(fileName);
+  if (!said) return undefined;
+  return controlActions.find(([pattern]) => pattern.test(said))?.[1];
+}
+
+/** A link or button with nothing else to go on: its pictogram's file name, when it names an action. */
+function linkByFileName(context: PageContext): RoleDecision | undefined {
+  const action = controlAction(context.fileName);
+  if (!action) return undefined;
+  return {
+    kind: 'functional',
+    altText: action,
+    confidence: 0.55,
+    reasons: [
+      {
+        source: 'role',
+        detail: `The only content of a ${context.role === 'button' ? 'button' : 'link'}: its file name says what it does`,
+      },
+      { source: 'fileName', detail: context.fileName ?? '' },
+    ],
+  };
+}
+
+/** The only content of a button: its purpose can come only from the page's own alt or its pictogram's name. */
 function buttonOnly(context: PageContext): RoleDecision {
-  if (!isDescriptiveAlt(context.existingAlt, context.fileName)) return unknownPurpose('button');
+  if (!isDescriptiveAlt(context.existingAlt, context.fileName))
+    return linkByFileName(context) ?? unknownPurpose('button');
   return {
     kind: 'functional',
     altText: context.existingAlt,

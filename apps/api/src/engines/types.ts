@@ -80,6 +80,7 @@ export interface AltTextReason {
     | 'detection'
     | 'face'
     | 'pixels'
+    | 'fileName'
     | 'model';
   /** What was taken from it: the caption text, the words read, "dog", ... */
   detail: string;

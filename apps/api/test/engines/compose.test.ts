@@ -344,7 +344,7 @@ describe('text, charts, logos and decorative images', () => {
     colours: ['blue', 'white'],
   };
 
-  it('quotes the text of a text graphic', () => {
+  it('gives a text graphic its text as written, with no kind word or colours', () => {
     const result = compose({
       stats: flat,
       ocr: { text: 'Summer Sale\n50% off all shoes', confidence: 95, words: 6, numbers: 1 },
@@ -352,7 +352,7 @@ describe('text, charts, logos and decorative images', () => {
       height: 300,
     });
     expect(result.kind).toBe('text');
-    expect(result.altText).toBe('Text on a blue background: “Summer Sale. 50% off all shoes”');
+    expect(result.altText).toBe('Summer Sale, 50% off all shoes');
     expect(result.textInImage).toBe('Summer Sale. 50% off all shoes');
   });
 
@@ -370,7 +370,7 @@ describe('text, charts, logos and decorative images', () => {
     expect(result.altText).toBe('Chart titled “Monthly visitors 2024” in blue and orange.');
   });
 
-  it('calls a small graphic with a word a logo', () => {
+  it('gives a small graphic with a word (a logo) that word, never "logo"', () => {
     const result = compose({
       stats: flat,
       ocr: { text: 'Acme', confidence: 96, words: 1, numbers: 0 },
@@ -378,7 +378,8 @@ describe('text, charts, logos and decorative images', () => {
       height: 90,
       transparentShare: 0.6,
     });
-    expect(result.altText).toBe('“Acme” logo.');
+    expect(result.kind).toBe('logo');
+    expect(result.altText).toBe('Acme');
   });
 
   it('does not hide a low-contrast picture as decorative', () => {

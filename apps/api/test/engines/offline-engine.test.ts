@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAltTextEngine } from '../../src/engines/alt-text-engine.ts';
 import { defaultEngineOptions } from '../../src/engines/engine-options.ts';
@@ -66,9 +67,10 @@ describe('offline engine on photographs', () => {
 });
 
 describe('offline engine on text, graphics and decorative images', () => {
-  it('quotes the text of a banner', async () => {
+  it('gives a banner its text as written, with no kind word or colours (issue 19)', async () => {
     const result = await engine.describeImage(await fixture('sale-banner.png'));
-    expect(result.altText).toMatch(/“Summer Sale/);
+    expect(result.altText).toMatch(/^Summer Sale\b.*50% off all shoes/);
+    expect(result.altText).not.toMatch(/text on|background|tones/i);
     expect(result.textInImage).toMatch(/50% off all shoes/);
     expect(result.signals.kind).toBe('text');
   });
@@ -98,6 +100,39 @@ describe('offline engine on text, graphics and decorative images', () => {
       prompt: 'Be funny',
     });
     expect(result.signals).toMatchObject({ language: 'en', promptApplied: false });
+  });
+});
+
+/** A nav button as sites draw them: white capitals on a dark bar, rendered with a font Debian ships. */
+const navButton = (label: string) =>
+  sharp(
+    Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="50"><rect width="100%" height="100%" fill="#1d2a44"/><text x="50%" y="50%" dominant-baseline="middle" text-anchor="middle" font-family="DejaVu Sans" font-weight="bold" font-size="24" fill="#fff">${label}</text></svg>`,
+    ),
+  )
+    .png()
+    .toBuffer();
+
+describe('offline engine on links and buttons (issue 19)', () => {
+  const page = 'https://www.riverside.example/local/';
+
+  it('names a nav button by its own text, in normal case: HOME → "Home", NEWS → "News"', async () => {
+    const home = await engine.describeImage(await navButton('HOME'), {
+      context: { role: 'link', linkTarget: 'https://www.riverside.example/', pageUrl: page },
+    });
+    expect(home).toMatchObject({ altText: 'Home', decorative: false, needsReview: false });
+    expect(home.reasons.map((reason) => reason.source)).toContain('ocr');
+    const news = await engine.describeImage(await navButton('NEWS'), {
+      context: { role: 'link', linkTarget: 'https://www.riverside.example/p/77', pageUrl: page },
+    });
+    expect(news.altText).toBe('News');
+  });
+
+  it('flags a plain image link it cannot name: never alt="" (a link needs a name) nor colours', async () => {
+    const result = await engine.describeImage(await fixture('plain-background.png'), {
+      context: { role: 'link', linkTarget: 'javascript:void(0)', pageUrl: page },
+    });
+    expect(result).toMatchObject({ altText: 'Unlabelled link', decorative: false, needsReview: true });
   });
 });
 

@@ -1,5 +1,12 @@
 import type { PixelStats } from '../image-stats.ts';
-import { isDescriptiveAlt, leadingPersonName, mentionsAny } from '../page-context.ts';
+import {
+  asThePageSays,
+  asWritten,
+  fileNameWords,
+  isDescriptiveAlt,
+  leadingPersonName,
+  mentionsAny,
+} from '../page-context.ts';
 import { removeFileNames } from '../quality-rules.ts';
 import type { AltTextReason, DetectedFace, DetectedObject, ImageKind, PageContext } from '../types.ts';
 import { countPhrase, type Family, familyNoun, nounFor, wordsFor } from './vocabulary.ts';
@@ -17,6 +24,8 @@ export interface TextReading {
   confidence: number;
   words: number;
   numbers: number;
+  /** Share of the image's area inside the text's boxes, 0..1, when the OCR reports it. */
+  coverage?: number;
 }
 
 export interface ComposeInput {
@@ -120,12 +129,25 @@ export function composeAltText(input: ComposeInput): Composition {
   if (isDecorative(input, text, objects)) {
     return { ...base, altText: '', decorative: true, confidence: 0.9, reasons: evidence };
   }
+  const besideText = besideItsName(input, text, objects, faces);
+  if (besideText) {
+    return {
+      ...base,
+      altText: '',
+      decorative: true,
+      confidence: besideText.confidence,
+      reasons: [besideText.reason, ...evidence],
+    };
+  }
 
   const personCount = Math.max(people.length, faces.length);
   const things = describeThings(objects.filter((o) => o.label !== 'person'));
   const pixelSubject = describePixels(personCount, things);
   const caption = withFullName(pageCaption(context), context);
-  const title = titleSubject(context, caption?.text ?? '');
+  // A page title or heading leads only where it can name this picture's subject (issue 19).
+  const title = mayLeadWithTitle(input, kind, objects, text)
+    ? titleSubject(context, caption?.text ?? '')
+    : undefined;
 
   if (caption) {
     return {
@@ -143,6 +165,47 @@ export function composeAltText(input: ComposeInput): Composition {
 
   // No caption (nor a descriptive existing alt): the pixels, and a page title that names a subject.
   // No name is ever given here: only a caption or existing alt may say who is pictured.
+  const control = context.role === 'link' || context.role === 'button';
+  if (
+    text &&
+    (kind === 'text' || kind === 'logo') &&
+    objects.length === 0 &&
+    faces.length === 0 &&
+    textIsTheContent(input)
+  ) {
+    // An image of text says what it says: the text as written, never "logo", "graphic" or colours.
+    return {
+      ...base,
+      altText: asThePageSays(asWritten(linesAsWritten(input.ocr.text)), context),
+      decorative: false,
+      confidence: input.ocr.confidence >= 85 ? 0.7 : 0.55,
+      reasons: evidence,
+      textInImage: text,
+    };
+  }
+  if (!text && !pixelSubject) {
+    const named = namedByFile(input, kind);
+    if (named) {
+      return {
+        ...base,
+        altText: finish(named),
+        decorative: false,
+        confidence: 0.35,
+        contextUsed: ['fileName'],
+        reasons: [{ source: 'fileName', detail: context.fileName ?? '' }, ...evidence],
+      };
+    }
+    if (control) {
+      // Colours do not say where a link goes or what a button does: say less and ask a person.
+      return {
+        ...base,
+        altText: context.role === 'button' ? 'Unlabelled button' : 'Unlabelled link',
+        decorative: false,
+        confidence: 0.1,
+        reasons: evidence,
+      };
+    }
+  }
   const smiling = personCount === 1 && faces[0]?.expression === 'happy';
   let altText: string;
   if (kind === 'text' || kind === 'screenshot' || kind === 'chart' || kind === 'logo') {
@@ -350,7 +413,7 @@ export function titleSubject(
     const raw = context[source];
     if (!raw) continue;
     const text = pageTitleText(raw);
-    if (!text || text.length > 60) continue;
+    if (!text || text.length > 60 || sectionLabel.test(text) || aboutPictures.test(text)) continue;
     if (
       /^(?:lists?|timeline|index|outline|glossary|category|portal|template|comparison|history|discography|bibliography|filmography)\b/i.test(
         text,
@@ -534,14 +597,11 @@ function describeGraphic(
   stats: PixelStats,
   subject: string,
 ): string {
-  const background =
-    stats.topColourShare >= 0.4 && stats.colours[0] ? ` on a ${stats.colours[0]} background` : '';
   const chartColours = stats.colours.filter((c) => c !== 'white' && c !== 'black' && c !== 'grey');
   switch (kind) {
     case 'logo':
-      return text
-        ? `${quote(firstLine)} logo`
-        : `Logo in ${joinList(stats.colours.slice(0, 2)) || 'plain colours'}`;
+      // Transparency and size do not make a picture a logo: without a name read, say less.
+      return text ? asWritten(firstLine) : describeScene('illustration', stats);
     case 'chart': {
       const title = text && !/^\W*[\d.,%$€£\s]+$/.test(firstLine) ? ` titled ${quote(firstLine)}` : '';
       return `Chart${title}${chartColours.length ? ` in ${joinList(chartColours)}` : ''}`;
@@ -549,8 +609,150 @@ function describeGraphic(
     case 'screenshot':
       return `Screenshot of ${subject ? `${lower(subject)} with ` : ''}text reading ${quote(text)}`;
     default:
-      return `Text${background}: ${quote(text)}`;
+      // Text is there but is not the picture's content (labels scattered over a diagram).
+      return `Graphic labelled ${quote(text)}`;
   }
+}
+
+/** A page about pictures ("Groups of images", "Photo gallery") names no picture's subject. */
+const aboutPictures =
+  /\b(?:images?|pictures?|photos?|photographs|galler(?:y|ies)|icons?|graphics?|logos?)\b/i;
+
+/** Section labels ("Example 2: …", "Step 3", "Figure 1.") organise a page; they name no picture. */
+const sectionLabel =
+  /^(?:example|step|figure|fig\.?|table|section|chapter|part|lesson|module|unit|exercise|appendix|slide)\s*[\d.ivx]+\b/i;
+
+/**
+ * Whether a page title or heading may lead the alt text: only for a picture that can be of the
+ * page's subject (a photograph or illustration, not text, a logo or a control) that is the page's
+ * figure or hero image, or whose own evidence shares a word with the title. A heading above an
+ * unrelated icon is not its subject.
+ */
+function mayLeadWithTitle(
+  input: ComposeInput,
+  kind: ImageKind,
+  objects: DetectedObject[],
+  text: string,
+): boolean {
+  const { context } = input;
+  if (context.role === 'link' || context.role === 'button') return false;
+  if (kind === 'logo' || kind === 'blank') return false;
+  // A figure, or a content-sized picture (not an icon or a button) under the heading it illustrates.
+  if (context.role === 'figure' || Math.max(input.width, input.height) >= 300) return true;
+  const titleWords = new Set(
+    `${context.heading ?? ''} ${context.pageTitle ?? ''}`.toLowerCase().match(/\p{L}{3,}/gu) ?? [],
+  );
+  const own = [...objects.flatMap((o) => wordsFor(o.label)), text, fileNameWords(context.fileName) ?? '']
+    .join(' ')
+    .toLowerCase()
+    .match(/\p{L}{3,}/gu);
+  return (own ?? []).some((word) => titleWords.has(word));
+}
+
+/**
+ * Text is the picture's content (a button, a banner, a heading drawn as an image) rather than labels
+ * on a diagram. Only the OCR's boxes can tell: with a reported coverage, text must fill a fifth of
+ * the picture; without one, a picture the kind rules call text or a logo counts as text.
+ */
+function textIsTheContent(input: ComposeInput): boolean {
+  return input.ocr.coverage === undefined || input.ocr.coverage >= 0.2;
+}
+
+/** Words that make a file name a web graphic's part: "worddocument" is "word document". */
+const graphicSuffix =
+  /(?<=\p{L}{2})(logo|icon|button|btn|document|doc|image|img|badge|banner|arrow)(?=\s|$)/gu;
+
+/**
+ * A picture named by its file ("red-leather-handbag.jpg" → "Red leather handbag", "fax.png" as an
+ * icon → "Fax icon"): evidence when the pixels say nothing. A single word names only a small icon
+ * (alone it would be the file name again).
+ */
+function namedByFile(input: ComposeInput, kind: ImageKind): string | undefined {
+  const said = fileNameWords(input.context.fileName)?.replace(graphicSuffix, ' $1').trim();
+  if (!said) return undefined;
+  const wordsSaid = said.split(/\s+/).filter((word) => !/^(?:icon|img|image|btn|graphic|pic)$/.test(word));
+  if (wordsSaid.length === 0) return undefined;
+  const small = Math.max(input.width, input.height) <= 128 && kind !== 'photo';
+  if (wordsSaid.length === 1 && !small) return undefined;
+  const phrase = asWritten(wordsSaid.join(' ').toUpperCase());
+  return wordsSaid.length === 1 ? `${phrase} icon` : phrase;
+}
+
+/** Joining words that say nothing about what a file name names. */
+const nameStopWords = new Set(['and', 'the', 'with', 'for', 'from', 'into', 'all', 'one', 'two']);
+/** Words that name a web graphic's part, not what it shows. */
+const graphicPartWords = new Set([
+  'button',
+  'btn',
+  'icon',
+  'logo',
+  'image',
+  'img',
+  'banner',
+  'badge',
+  'thumb',
+]);
+
+/** File names of page furniture: backgrounds, borders, spacers, dividers, shadows, textures. */
+const furnitureWord =
+  /(?:^|\s)(?:bg|background|backdrop|border|spacer|divider|separator|shadow|texture|pattern|gradient|corner|bullet|stripe|filler|blank|transparent)(?:\s|$)/;
+
+/**
+ * Decorative by what the page says around it: page furniture by its file name, or a picture whose
+ * file name is spelled out in the text right beside it (W3C: an image with an adjacent text
+ * alternative, "sleeping-dog.jpg" next to "The sleeping dog: …").
+ */
+function besideItsName(
+  input: ComposeInput,
+  text: string,
+  objects: DetectedObject[],
+  faces: DetectedFace[],
+): { reason: AltTextReason; confidence: number } | undefined {
+  const { context } = input;
+  const said = fileNameWords(context.fileName);
+  if (!said) return undefined;
+  if (furnitureWord.test(said) && said.split(' ').length <= 2 && !text && objects.length === 0)
+    return {
+      confidence: 0.6,
+      reason: {
+        source: 'fileName',
+        detail: `${context.fileName}: page furniture, alt="" keeps it out of the way`,
+      },
+    };
+  // A person's picture beside text about them shows what the text cannot; a caption describes it.
+  if (context.caption || objects.some((o) => o.label === 'person') || faces.length > 0) return undefined;
+  const squashed = said.replace(/\s+/g, '');
+  const beside = `${context.surroundingText ?? ''} ${context.linkText ?? ''}`
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
+  if (squashed.length >= 6 && beside.includes(squashed))
+    return {
+      confidence: 0.6,
+      reason: {
+        source: 'fileName',
+        detail: `The text beside it already names what ${context.fileName} shows: alt="" avoids saying it twice`,
+      },
+    };
+  // A drawn thumbnail illustrating the paragraph beside it ("page-structure-navigation.png" next to
+  // a paragraph on navigation under the heading "Navigation"): most of its name is in that text, so
+  // the text is its alternative. Not for a control's image, which must carry a name, nor a photograph.
+  if (context.role === 'link' || context.role === 'button' || text || objects.length > 0) return undefined;
+  const nameWords = said
+    .split(' ')
+    .filter((word) => word.length > 2 && !nameStopWords.has(word) && !graphicPartWords.has(word));
+  if (nameWords.length < 2) return undefined;
+  const nearby = new Set(
+    `${context.surroundingText ?? ''} ${context.heading ?? ''}`.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [],
+  );
+  const found = nameWords.filter((word) => nearby.has(word) || nearby.has(`${word}s`)).length;
+  if (found * 3 < nameWords.length * 2) return undefined;
+  return {
+    confidence: 0.45,
+    reason: {
+      source: 'fileName',
+      detail: `The text beside it says what ${context.fileName} illustrates: alt="" avoids saying it twice`,
+    },
+  };
 }
 
 /**
@@ -570,7 +772,10 @@ export function classifyKind(
   const screenShaped =
     input.width >= 600 && ((aspect >= 1.2 && aspect <= 2.4) || (aspect >= 0.4 && aspect <= 0.65));
   if (words >= 15) return screenShaped ? 'screenshot' : 'text';
-  if (words >= 4 && ocr.numbers >= 3 && ocr.numbers / words >= 0.3) return 'chart';
+  // A chart's numbers stand on several lines (axis labels, values); one line of digit groups is a
+  // phone number or a price, not data.
+  const numberLines = ocr.text.split('\n').filter((line) => /\d/.test(line)).length;
+  if (words >= 4 && ocr.numbers >= 3 && ocr.numbers / words >= 0.3 && numberLines >= 2) return 'chart';
   if (words >= 1 && words <= 3 && (input.transparentShare > 0.1 || longSide <= 400)) return 'logo';
   if (words >= 1) return 'text';
   if (input.transparentShare > 0.1 && longSide <= 512) return 'logo';
@@ -584,12 +789,42 @@ function looksFlat(input: Pick<ComposeInput, 'stats' | 'transparentShare'>): boo
 
 function isDecorative(input: ComposeInput, text: string, objects: DetectedObject[]): boolean {
   const { width, height, stats } = input;
-  if (width * height <= 400 || Math.min(width, height) <= 4) return true;
+  if (Math.min(width, height) <= 4) return true;
+  // A control's only content must carry its name, however small or plain the picture.
+  if (input.context.role === 'link' || input.context.role === 'button') return false;
+  if (width * height <= 400) return true;
   if (text || objects.length > 0) return false;
   if (stats.uniform) return true;
   // A near-flat background: almost no edges and almost no contrast. Low-contrast pictures
   // (a dim X-ray, a foggy photo) have contrast even without hard edges, and are described.
   return stats.edgeShare < 0.002 && stats.lumaStd < 10;
+}
+
+/**
+ * The lines of an image of text as one phrase a person would write: a line that ends a sentence or
+ * continues in lower case joins with a space, as do lines of capitals (one banner phrase broken by
+ * layout, "SUMMER / SALE"); a new line starting with a capital or a digit is a new label ("Rate your
+ * response, Hated it", "Call us, 0123 456 7890").
+ */
+export function linesAsWritten(text: string): string {
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const allCaps = (line: string) => /\p{Lu}/u.test(line) && !/\p{Ll}/u.test(line);
+  let out = '';
+  for (const [index, line] of lines.entries()) {
+    const previous = lines[index - 1] ?? '';
+    if (!out) out = line;
+    else if (
+      /[.!?:;,]$/.test(out) ||
+      !/^[\p{Lu}\p{N}$€£]/u.test(line) ||
+      (allCaps(previous) && allCaps(line))
+    )
+      out += ` ${line}`;
+    else out += `, ${line}`;
+  }
+  return out;
 }
 
 /** OCR lines joined into one readable phrase. */

@@ -14,6 +14,7 @@ import type {
   GeneratedText,
   GenerateTextOptions,
   ImageTextReading,
+  PageContext,
 } from '../types.ts';
 import { composeAltText } from './compose.ts';
 import { writeDraft } from './draft-writer.ts';
@@ -40,11 +41,8 @@ export function createOfflineEngine(options: EngineOptions): AltTextEngine {
     const prepared = await prepareImage(image, options.limits);
     const stats = await measurePixels(prepared);
     const tPrepared = performance.now();
-    // W3C alt decision tree first: a link's only image names where it goes; text beside it makes it decorative.
-    const role = answerByRole(describe, options, { prepared, stats, startedAt: t0, model: offlineModelName });
-    if (role) return role;
     const tiny = prepared.original.width * prepared.original.height <= 400;
-    const models =
+    const runModels = async () =>
       tiny || stats.uniform
         ? undefined
         : await pool.run({
@@ -54,6 +52,25 @@ export function createOfflineEngine(options: EngineOptions): AltTextEngine {
             png: toArrayBuffer(await encodePng(prepared)),
             ocr: { minConfidence: options.offline.ocrMinConfidence, timeoutMs: options.offline.ocrTimeoutMs },
           });
+    // The only content of a link or button: the text in the image is its best name (issue 19), so
+    // the models run first; any other image the role can decide costs no detection or OCR.
+    const onlyContent = controlOnly(cleanContext(describe.context));
+    let models = onlyContent ? await runModels() : undefined;
+    // W3C alt decision tree first: a link's only image names where it goes; text beside it makes it decorative.
+    const role = answerByRole(describe, options, {
+      prepared,
+      stats,
+      startedAt: t0,
+      model: offlineModelName,
+      // Only a graphic's text names it: words read in a photograph (a sign, a shirt) are not its purpose.
+      ...(models?.ocr.text &&
+      models.ocr.confidence >= 75 &&
+      (stats.flatShare >= 0.6 || prepared.transparentShare > 0.1)
+        ? { imageText: models.ocr.text }
+        : {}),
+    });
+    if (role) return role;
+    if (!onlyContent) models = await runModels();
     describe.signal?.throwIfAborted();
     const tModels = performance.now();
     const context = cleanContext(describe.context);
@@ -178,6 +195,11 @@ export function createOfflineEngine(options: EngineOptions): AltTextEngine {
     },
     close: () => pool.close(),
   };
+}
+
+/** An image that is all a link or button holds: its name must come from the image or the page. */
+function controlOnly(context: PageContext): boolean {
+  return (context.role === 'link' || context.role === 'button') && !context.linkText;
 }
 
 /** The area below a single face, where clothing usually is; named only when one colour clearly dominates. */

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../../config.ts';
 import { EngineInputError, EngineProviderError } from '../../engines/errors.ts';
 import { fetchImage } from '../../engines/fetch-image.ts';
+import { fileNameFromUrl } from '../../engines/page-context.ts';
 import type { AltTextEngine, AltTextResult, PageContext, PreparedForEngine } from '../../engines/types.ts';
 import { ImageFailure } from '../../errors.ts';
 import type { RateLimiter, Semaphore } from '../../lib/throttle.ts';
@@ -102,6 +103,13 @@ async function loadAndPrepare(deps: DescribeDeps, image: ImageToDescribe): Promi
   return { describe: (options) => deps.engine.describeImage(bytes, options) };
 }
 
+/** A remote image's file name is evidence ("red-leather-handbag.jpg"), as an upload's is (issue 19). */
+function withFileName(image: ImageToDescribe): ImageToDescribe['context'] {
+  if (image.fileKey || image.context?.fileName) return image.context;
+  const fileName = fileNameFromUrl(image.src);
+  return fileName ? { ...image.context, fileName } : image.context;
+}
+
 /** Loads and prepares the image, then asks the engine once. */
 export async function describeOnce(deps: DescribeDeps, image: ImageToDescribe): Promise<AltTextResult> {
   // Only the engine call holds a slot: the next images download and prepare while the engine is
@@ -114,7 +122,7 @@ export async function describeOnce(deps: DescribeDeps, image: ImageToDescribe): 
       ...(image.prompt ? { prompt: image.prompt } : {}),
       ...(image.language ? { language: image.language } : {}),
       ...(image.keywords?.length ? { keywords: image.keywords } : {}),
-      context: image.context,
+      context: withFileName(image),
     });
   } finally {
     release();

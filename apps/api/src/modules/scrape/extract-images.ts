@@ -254,6 +254,20 @@ function ownText(control: Element, img: Element): string {
   return text.result();
 }
 
+/**
+ * The address an `onclick` handler moves to (`location.href='/news/'`, `window.open('…')`). Read with
+ * bounded, non-backtracking patterns; the script is never run.
+ */
+function onclickTarget(element: Element): string | undefined {
+  const code = (element.attribs.onclick ?? '').slice(0, 500);
+  if (!code) return undefined;
+  const moved =
+    /\blocation(?:\.href)?\s{0,5}=\s{0,5}["']([^"']{1,400})["']/.exec(code) ??
+    /\blocation\.(?:assign|replace)\(\s{0,5}["']([^"']{1,400})["']/.exec(code) ??
+    /\bwindow\.open\(\s{0,5}["']([^"']{1,400})["']/.exec(code);
+  return moved?.[1];
+}
+
 /** The element after `element` among its siblings, skipping text and comments. */
 function nextElement(element: Element): Element | null {
   let next = element.next;
@@ -339,9 +353,13 @@ export function contextOf(
     context.role = control.role;
     const text = ownText(control.element, img);
     if (text) context.linkText = text;
-    if (control.role === 'link') {
+    const href = control.role === 'link' ? (control.element.attribs.href?.trim() ?? '') : '';
+    // A button or a dead link ("#", "javascript:") that navigates in its onclick goes there.
+    const scripted = /^(?:#|javascript:|$)/i.test(href) ? onclickTarget(control.element) : undefined;
+    const target = scripted ?? (control.role === 'link' ? href : undefined);
+    if (target !== undefined) {
       try {
-        context.linkTarget = new URL(control.element.attribs.href?.trim() ?? '', pageUrl).href;
+        context.linkTarget = new URL(target, pageUrl).href;
       } catch {
         // An unparsable href is no context.
       }

@@ -26,6 +26,8 @@ export interface TextReading {
   numbers: number;
   /** Share of the image's area inside the text's boxes, 0..1, when the OCR reports it. */
   coverage?: number;
+  /** The lines read, top to bottom, when the OCR reports them. */
+  lines?: ReadonlyArray<{ text: string }>;
 }
 
 export interface ComposeInput {
@@ -651,11 +653,18 @@ function mayLeadWithTitle(
 
 /**
  * Text is the picture's content (a button, a banner, a heading drawn as an image) rather than labels
- * on a diagram. Only the OCR's boxes can tell: with a reported coverage, text must fill a fifth of
- * the picture; without one, a picture the kind rules call text or a logo counts as text.
+ * on a diagram. Only the OCR's boxes can tell. Tight line boxes cover 15–25 % of a banner or a
+ * button with padding, 6–15 % of a chart or diagram, so: a sixth of the picture or more, or a tenth
+ * in at most three lines of words (a chart has more lines, mostly numbers). Without a reported
+ * coverage, a picture the kind rules call text or a logo counts as text.
  */
 function textIsTheContent(input: ComposeInput): boolean {
-  return input.ocr.coverage === undefined || input.ocr.coverage >= 0.2;
+  const { coverage, lines } = input.ocr;
+  if (coverage === undefined) return true;
+  if (coverage >= 0.15) return true;
+  if (coverage < 0.1 || !lines || lines.length === 0 || lines.length > 3) return false;
+  const numeric = lines.filter((line) => /^[\d\s.,%$€£+-]+$/.test(line.text)).length;
+  return numeric * 2 < lines.length;
 }
 
 /** Words that make a file name a web graphic's part: "worddocument" is "word document". */

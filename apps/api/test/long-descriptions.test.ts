@@ -181,6 +181,20 @@ describe('long descriptions in the library', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json().longDescription).toHaveLength(1000);
   });
+
+  it('writes the engine’s long description again when the chart is regenerated (1 credit)', async () => {
+    const before = (await api(owner, 'GET', '/images/altText')).json();
+    expect(before.find((image: { id: string }) => image.id === chartId)).toMatchObject({
+      longDescription: null,
+    });
+    const response = await api(owner, 'POST', `/images/altText/${chartId}/regenerate`, {});
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ success: true, remainingCredits: 2 });
+    const after = (await api(owner, 'GET', '/images/altText')).json();
+    expect(after.find((image: { id: string }) => image.id === chartId)).toMatchObject({
+      longDescription: chartDescription,
+    });
+  });
 });
 
 describe('long descriptions of audit suggestions', () => {

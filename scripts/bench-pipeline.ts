@@ -127,6 +127,7 @@ function fixedLatencyEngine(latencyMs: number, stats: ServerStats): AltTextEngin
         confidence: 0.9,
         reasons: [],
         needsReview: false,
+        longDescription: null,
         signals: {
           width: 96,
           height: 64,

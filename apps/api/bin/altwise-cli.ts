@@ -33,7 +33,8 @@ Options:
                        surroundingText, linkTarget, linkText, existingAlt, pageUrl, role,
                        fileName (a manifest line's context overrides it field by field)
   --json               one JSON line per image: {id, image, altText, decorative, confidence,
-                       needsReview, reasons, engine, model, textInImage?, signals}
+                       needsReview, reasons, engine, model, longDescription, textInImage?,
+                       signals}
                        or {id, image, error}
   --csv <out.csv>      write the same columns (and error) as CSV; "-" writes it to stdout
   --concurrency <n>    images described at a time (default 4)

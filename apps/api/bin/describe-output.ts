@@ -8,7 +8,7 @@ import { csvRecord } from '../src/lib/csv.ts';
 
 export type DescribedRow = { id: string; image: string } & Pick<
   AltTextResult,
-  'altText' | 'decorative' | 'confidence' | 'needsReview' | 'reasons' | 'engine' | 'model'
+  'altText' | 'decorative' | 'confidence' | 'needsReview' | 'reasons' | 'engine' | 'model' | 'longDescription'
 > &
   Partial<Pick<AltTextResult, 'textInImage' | 'signals'>>;
 
@@ -29,6 +29,8 @@ export function toDescribedRow(id: string, image: string, result: AltTextResult)
     reasons: result.reasons,
     engine: result.engine,
     model: result.model,
+    // A chart's labels and values in reading order (ADR 050); null for other images.
+    longDescription: result.longDescription,
     // After the promised fields: what the engine read and saw, for whoever wants to dig.
     ...(result.textInImage ? { textInImage: result.textInImage } : {}),
     signals: result.signals,
@@ -61,13 +63,14 @@ export const csvColumns = [
   'reasons',
   'engine',
   'model',
+  'longDescription',
   'error',
 ] as const;
 
 export const csvHeader = () => csvRecord([...csvColumns]);
 
 export function csvRow(row: OutputRow): string {
-  if (isFailed(row)) return csvRecord([row.id, row.image ?? '', '', '', '', '', '', '', '', row.error]);
+  if (isFailed(row)) return csvRecord([row.id, row.image ?? '', '', '', '', '', '', '', '', '', row.error]);
   return csvRecord([
     row.id,
     row.image,
@@ -78,6 +81,7 @@ export function csvRow(row: OutputRow): string {
     reasonsText(row.reasons),
     row.engine,
     row.model,
+    row.longDescription ?? '',
     '',
   ]);
 }

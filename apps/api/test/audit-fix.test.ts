@@ -364,13 +364,13 @@ describe('fixing and reviewing an audit', () => {
       .trimEnd()
       .split('\r\n');
     expect(lines[0]).toBe(
-      'Page URL,Image URL,Existing alt,Verdict,Problem codes,WCAG criteria,Suggested alt,Review state',
+      'Page URL,Image URL,Existing alt,Verdict,Problem codes,WCAG criteria,Suggested alt,Review state,Long description',
     );
     expect(lines).toHaveLength(6);
     expect(lines[2]).toBe(
-      `${base}/,${base}/img/coffee.jpg,IMG_2041.jpg,fail,file-name,1.1.1,A cup of coffee on a saucer,edited`,
+      `${base}/,${base}/img/coffee.jpg,IMG_2041.jpg,fail,file-name,1.1.1,A cup of coffee on a saucer,edited,`,
     );
-    expect(lines[4]).toBe(`${base}/,${base}/img/spacer.gif,,decorative,,,,`);
+    expect(lines[4]).toBe(`${base}/,${base}/img/spacer.gif,,decorative,,,,,`);
 
     const xlsx = await api(owner, 'GET', `/audits/${auditId}/report.xlsx`);
     expect(xlsx.statusCode).toBe(200);

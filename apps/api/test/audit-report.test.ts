@@ -59,9 +59,9 @@ describe('buildAuditCsv', () => {
       row({ existingAlt: null, verdict: 'fail', problemCodes: ['missing'] }),
     ]);
     expect(bodyOf(csv)).toBe(
-      'Page URL,Image URL,Existing alt,Verdict,Problem codes,WCAG criteria,Suggested alt,Review state\r\n' +
-        'https://shop.example/blog/spring,https://shop.example/media/tulips.jpg,IMG_2041.jpg,fail,file-name; repeated,1.1.1,Red tulips in a glass vase,pending\r\n' +
-        'https://shop.example/blog/spring,https://shop.example/media/tulips.jpg,,fail,missing,1.1.1,Red tulips in a glass vase,pending\r\n',
+      'Page URL,Image URL,Existing alt,Verdict,Problem codes,WCAG criteria,Suggested alt,Review state,Long description\r\n' +
+        'https://shop.example/blog/spring,https://shop.example/media/tulips.jpg,IMG_2041.jpg,fail,file-name; repeated,1.1.1,Red tulips in a glass vase,pending,\r\n' +
+        'https://shop.example/blog/spring,https://shop.example/media/tulips.jpg,,fail,missing,1.1.1,Red tulips in a glass vase,pending,\r\n',
     );
     expect(auditReportColumns.map((column) => column.key)).toEqual([
       'pageUrl',
@@ -72,6 +72,7 @@ describe('buildAuditCsv', () => {
       'wcag',
       'suggestedAlt',
       'reviewState',
+      'longDescription',
     ]);
   });
 
@@ -103,7 +104,16 @@ describe('buildAuditCsv', () => {
       '1.1.1; 2.4.4; 4.1.2',
       '',
       '',
+      '',
     ]);
+  });
+
+  it('writes a chart’s long description last, line breaks quoted and a leading "=" guarded', () => {
+    const longDescription = 'Visitors per month.\nJanuary: 1,200; February: 1,450';
+    const [, cells] = parseCsv(bodyOf(buildAuditCsv([row({ longDescription })])));
+    expect(cells?.[8]).toBe(longDescription);
+    const [, hostile] = parseCsv(bodyOf(buildAuditCsv([row({ longDescription: '=1+2' })])));
+    expect(hostile?.[8]).toBe("'=1+2");
   });
 
   it('quotes commas, double quotes and line breaks (RFC 4180)', () => {
@@ -147,6 +157,7 @@ describe('buildAuditCsv', () => {
             wcag: fc.array(text, { maxLength: 3 }),
             suggestedAlt: fc.option(text, { nil: undefined }),
             reviewState: fc.option(text, { nil: undefined }),
+            longDescription: fc.option(text, { nil: undefined }),
           }),
           { maxLength: 5 },
         ),
@@ -163,6 +174,7 @@ describe('buildAuditCsv', () => {
               guardFormula(original.wcag.join('; ')),
               guardFormula(original.suggestedAlt ?? ''),
               guardFormula(original.reviewState ?? ''),
+              guardFormula(original.longDescription ?? ''),
             ]);
           }
         },

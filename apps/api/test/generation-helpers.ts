@@ -23,6 +23,8 @@ export function createTestEngine(
       bytes: Uint8Array,
       describe: DescribeOptions,
     ) => { confidence: number; reasons?: AltTextReason[] };
+    /** The long description the engine gives each image (default none: null), as for a chart. */
+    longDescription?: (bytes: Uint8Array, describe: DescribeOptions) => string | null;
   } = {},
 ) {
   const calls: { hash: string; options: DescribeOptions }[] = [];
@@ -44,6 +46,7 @@ export function createTestEngine(
         decorative: false,
         ...reviewVerdict(verdict.confidence, 0.5),
         reasons: verdict.reasons ?? [],
+        longDescription: options.longDescription?.(bytes, describe) ?? null,
         signals: {
           width: 1,
           height: 1,

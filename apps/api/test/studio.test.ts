@@ -36,6 +36,7 @@ function describingEngine(options: { failDescribe?: boolean } = {}): AltTextEngi
         confidence: 0.9,
         reasons: [],
         needsReview: false,
+        longDescription: null,
         signals: {} as AltTextResult['signals'],
         engine: 'offline',
         model: 'test-describer',

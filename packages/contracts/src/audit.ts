@@ -5,7 +5,7 @@ import {
   auditProblemSchema,
   auditVerdictSchema,
 } from './audit-problems.ts';
-import { MAX_ALT_TEXT_CHARS } from './generation.ts';
+import { longDescriptionInputSchema, longDescriptionSchema, MAX_ALT_TEXT_CHARS } from './generation.ts';
 import { SCRAPE_URL_MAX_CHARS } from './scrape.ts';
 
 /**
@@ -139,6 +139,11 @@ export const auditImageSchema = z.object({
   problems: z.array(auditProblemSchema),
   /** The generated alt text; for an edited image, the text the user saved. */
   suggestion: z.string().nullable(),
+  /**
+   * With a suggestion for a chart, diagram or other complex image: its long description (labels and
+   * values in reading order, ADR 050); for an edited image, the one the user saved. Otherwise null.
+   */
+  longDescription: longDescriptionSchema,
   reviewState: auditReviewStateSchema.nullable(),
   fixStatus: auditFixStatusSchema.nullable(),
 });
@@ -189,7 +194,8 @@ export type AuditReviewAction = z.infer<typeof auditReviewActionSchema>;
 
 /**
  * POST /audits/{id}/review. Every named image must have a suggestion (409 otherwise, nothing
- * changes). accept: the suggestion lands in the library; edit: `altText` lands instead; reject:
+ * changes). accept: the suggestion lands in the library; edit: `altText` lands instead (with
+ * `longDescription` when given: null or empty removes it, left out the suggestion's stays); reject:
  * nothing lands (409 for an image already accepted or edited: delete it in the library instead).
  */
 export const reviewAuditRequestSchema = z
@@ -205,6 +211,7 @@ export const reviewAuditRequestSchema = z
         `Alt text must be at most ${MAX_ALT_TEXT_CHARS.toLocaleString('en-US')} characters`,
       )
       .optional(),
+    longDescription: longDescriptionInputSchema.optional(),
   })
   .superRefine((body, ctx) => {
     if (body.action === 'edit' && body.altText === undefined) {
@@ -212,6 +219,13 @@ export const reviewAuditRequestSchema = z
     }
     if (body.action !== 'edit' && body.altText !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['altText'], message: 'altText goes only with the edit action' });
+    }
+    if (body.action !== 'edit' && body.longDescription !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['longDescription'],
+        message: 'longDescription goes only with the edit action',
+      });
     }
   });
 export type ReviewAuditRequest = z.infer<typeof reviewAuditRequestSchema>;

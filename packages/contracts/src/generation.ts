@@ -16,6 +16,11 @@ export const MAX_UPLOAD_FILES = 100;
 export const MAX_REMOTE_IMAGE_BYTES = 10 * 1024 * 1024;
 /** Longest alt text a person may save by editing. */
 export const MAX_ALT_TEXT_CHARS = 1000;
+/**
+ * Longest long description (ADR 050): a chart's or diagram's labels and values in reading order,
+ * published beside the image and linked with `aria-describedby`.
+ */
+export const MAX_LONG_DESCRIPTION_CHARS = 1000;
 /** Header of GET /images/altText?page= carrying the number of images in the whole library. */
 export const TOTAL_COUNT_HEADER = 'x-total-count';
 
@@ -233,7 +238,30 @@ export const libraryPagingQuerySchema = z.object({
 
 export const libraryImageParamsSchema = z.object({ id: z.guid({ error: 'No such image' }) });
 
-/** PATCH /images/altText/{id}: a person's own wording. */
+/**
+ * A long description as stored and answered (ADR 050): null when the image has none (everything but
+ * charts, diagrams and other complex images).
+ */
+export const longDescriptionSchema = z.string().max(MAX_LONG_DESCRIPTION_CHARS).nullable();
+
+/**
+ * A long description a person writes: trimmed, at most 1,000 characters; empty text or null removes
+ * it. Left out of a request, the stored one stays.
+ */
+export const longDescriptionInputSchema = z
+  .string({ error: 'The long description must be text' })
+  .trim()
+  .max(
+    MAX_LONG_DESCRIPTION_CHARS,
+    `The long description must be at most ${MAX_LONG_DESCRIPTION_CHARS.toLocaleString('en-US')} characters`,
+  )
+  .nullable()
+  .transform((text) => (text ? text : null));
+
+/**
+ * PATCH /images/altText/{id}: a person's own wording; `longDescription` as well when given (null or
+ * empty removes it, left out it stays).
+ */
 export const editAltTextRequestSchema = z.strictObject({
   alt_text: z
     .string({ error: 'Alt text is required' })
@@ -243,6 +271,7 @@ export const editAltTextRequestSchema = z.strictObject({
       MAX_ALT_TEXT_CHARS,
       `Alt text must be at most ${MAX_ALT_TEXT_CHARS.toLocaleString('en-US')} characters`,
     ),
+  longDescription: longDescriptionInputSchema.optional(),
 });
 export type EditAltTextRequest = z.infer<typeof editAltTextRequestSchema>;
 

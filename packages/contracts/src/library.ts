@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { libraryPagingQuerySchema } from './generation.ts';
+import { libraryPagingQuerySchema, longDescriptionSchema } from './generation.ts';
 
 /** Most ids DELETE /images/altText takes in one call (the largest library page size). */
 export const MAX_LIBRARY_DELETE_IDS = 500;
@@ -19,7 +19,8 @@ export type AltTextReasonRecord = z.infer<typeof altTextReasonSchema>;
 /**
  * An image record of the library (SPEC.md §3): its id, source URL and alt text; beside them (issue 11)
  * how sure the engine was (0..1; null for rows written before confidence existed), whether a person
- * should look at it (below the review threshold and not yet approved or edited), and the evidence used.
+ * should look at it (below the review threshold and not yet approved or edited), and the evidence used;
+ * for a chart, diagram or other complex image its long description (issue 19, ADR 050), else null.
  */
 export const libraryImageSchema = z.object({
   id: z.string(),
@@ -28,6 +29,7 @@ export const libraryImageSchema = z.object({
   confidence: z.number().min(0).max(1).nullable(),
   needsReview: z.boolean(),
   reasons: z.array(altTextReasonSchema),
+  longDescription: longDescriptionSchema,
 });
 export type LibraryImageRecord = z.infer<typeof libraryImageSchema>;
 

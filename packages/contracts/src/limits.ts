@@ -28,6 +28,11 @@ export const DEFAULT_LIBRARY_PAGE_SIZE = 25;
 export const EXPORT_FILE_NAME = 'exported_images.xlsx';
 export const EXPORT_SHEET_NAME = 'Images';
 export const EXPORT_COLUMNS = ['Sr No', 'URL', 'AltText'] as const;
+/**
+ * The export's fourth column (issue 19, ADR 050), written only when an exported image has a long
+ * description, so that a library without charts exports SPEC's three columns exactly.
+ */
+export const EXPORT_LONG_DESCRIPTION_COLUMN = 'LongDescription';
 
 export const TOAST_SUCCESS_MS = 3000;
 export const TOAST_ERROR_MS = 5000;

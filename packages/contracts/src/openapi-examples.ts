@@ -139,6 +139,7 @@ const libraryImage = {
     { source: 'caption', detail: 'Red leather running shoe' },
     { source: 'detection', detail: 'shoe', score: 0.93 },
   ],
+  longDescription: null,
 };
 const progress = {
   id: ids.batch,
@@ -191,6 +192,7 @@ const auditImage = {
     },
   ],
   suggestion: 'Red leather running shoe with white laces, side view',
+  longDescription: null,
   reviewState: 'pending' as const,
   fixStatus: null,
 };
@@ -486,7 +488,13 @@ export const openApiExamples: ReadonlyArray<readonly [z.ZodType, unknown]> = [
   ],
   [libraryImageSchema, libraryImage],
   [listLibraryImagesResponseSchema, [libraryImage]],
-  [editAltTextRequestSchema, { alt_text: 'Red leather running shoe, side view' }],
+  [
+    editAltTextRequestSchema,
+    {
+      alt_text: 'Bar chart: visitors per month, January to June',
+      longDescription: 'Visitors per month. January: 1,200; February: 1,450; March: 1,800; April: 2,100.',
+    },
+  ],
   [deleteLibraryImagesRequestSchema, { ids: [ids.image, ids.image2] }],
   [deleteLibraryImagesResponseSchema, { success: true, deleted: 2 }],
   // studio

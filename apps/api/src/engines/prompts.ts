@@ -1,3 +1,4 @@
+import { MAX_LONG_DESCRIPTION_CHARS } from '@altwise/contracts/generation';
 import type { RoleDecision } from './role.ts';
 import type { PageContext } from './types.ts';
 
@@ -16,7 +17,8 @@ export function languageName(tag: string): string {
 }
 
 /** The answer every alt-text prompt asks for, in the words the model sees. */
-export const answerFormat = '{"altText": string, "decorative": boolean, "confidence": number from 0 to 1}';
+export const answerFormat =
+  '{"altText": string, "decorative": boolean, "confidence": number from 0 to 1, "longDescription": string or null}';
 
 export function altTextSystemPrompt(options: { maxLength: number; language: string }): string {
   return [
@@ -31,6 +33,7 @@ export function altTextSystemPrompt(options: { maxLength: number; language: stri
     '- Never guess age, gender, ethnicity or health. Mention an expression only when it is obvious, such as smiling.',
     '- Never use the file name as alt text.',
     '- A decorative image gets "decorative": true and "altText": "".',
+    `- "longDescription" only for a chart, diagram, infographic or other complex image whose information does not fit in the alt text: its title, then every label with its value (or every part and how they connect) in reading order, as plain sentences, at most ${MAX_LONG_DESCRIPTION_CHARS} characters. The altText then names the kind and the subject (for example "Bar chart: visitors per month, January to June"). For every other image "longDescription": null.`,
     '- Use an SEO keyword only where it truthfully describes what the image shows; never stuff keywords.',
     '- "confidence" is how sure you are that the alt text is right and names the main subject correctly: 0.9 or more only when the image is clear and the context agrees, below 0.5 when you are guessing.',
     `Reply with JSON only, no prose and no code fence: ${answerFormat}`,

@@ -42,6 +42,7 @@ export function answerByRole(
     decorative: ruled.decorative,
     ...reviewVerdict(decision.confidence, options.reviewThreshold),
     reasons: decision.reasons,
+    longDescription: null,
     signals: {
       ...pixelSignals(prepared, stats),
       contextUsed: fieldsUsed(context, decision.reasons),

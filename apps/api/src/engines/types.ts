@@ -98,6 +98,12 @@ export interface AltTextResult {
   /** confidence below the configured review threshold (ALT_TEXT_REVIEW_THRESHOLD): a person should look. */
   needsReview: boolean;
   textInImage?: string;
+  /**
+   * For a chart, diagram or other complex image: its labels and values (or parts) in reading order,
+   * at most MAX_LONG_DESCRIPTION_CHARS (1,000), published beside the image through `aria-describedby`
+   * (ADR 050). null for every other image.
+   */
+  longDescription: string | null;
   signals: ImageSignals;
   engine: EngineName;
   model: string;

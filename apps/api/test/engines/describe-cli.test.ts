@@ -182,6 +182,8 @@ describe('altwise describe --json over a folder and a manifest', () => {
       expect(typeof r.needsReview).toBe('boolean');
       expect(Array.isArray(r.reasons)).toBe(true);
       expect(r.model).toMatch(/centernet/);
+      // A chart's long description, or null (ADR 050).
+      expect(r.longDescription === null || typeof r.longDescription === 'string').toBe(true);
     }
     expect(row(join(dir, 'photos', 'sale-banner.png')).altText).toMatch(/Summer Sale/);
     expect(row(join(dir, 'photos', 'chart')).altText).not.toBe('');
@@ -248,6 +250,7 @@ describe('altwise describe --csv over a folder and a manifest', () => {
       altText: expect.stringMatching(/Peter Taylor/),
       decorative: 'false',
       engine: 'offline',
+      longDescription: '',
       error: '',
     });
     expect(Number(record('taylor')?.confidence)).toBeGreaterThan(0);

@@ -148,7 +148,9 @@ describe('openai-compatible provider: the request', () => {
     expect(system).toContain('At most 100 characters');
     expect(system).toContain('Write in French');
     expect(system).toContain('W3C alt decision tree');
-    expect(system).toContain('{"altText": string, "decorative": boolean, "confidence": number from 0 to 1}');
+    expect(system).toContain(
+      '{"altText": string, "decorative": boolean, "confidence": number from 0 to 1, "longDescription": string or null}',
+    );
     const text = promptOf(sent);
     for (const line of [
       'Page title: Peter Taylor – Palace legends',
@@ -164,7 +166,7 @@ describe('openai-compatible provider: the request', () => {
       'the image is decorative: answer "decorative": true',
       'SEO keywords: Crystal Palace, football. Use one only where it truthfully describes what the image shows',
       'Instruction from the user (follow it unless it breaks a rule): Mention the shirt colour.',
-      'in French, at most 100 characters. Reply with JSON only: {"altText": string, "decorative": boolean, "confidence": number from 0 to 1}',
+      'in French, at most 100 characters. Reply with JSON only: {"altText": string, "decorative": boolean, "confidence": number from 0 to 1, "longDescription": string or null}',
     ]) {
       expect(text).toContain(line);
     }
@@ -319,6 +321,66 @@ describe('openai-compatible provider: answers', () => {
       decorative: true,
       confidence: 0.8,
     });
+  });
+
+  it('asks for a long description for charts only and returns the model’s', async () => {
+    const description = 'Visitors per month. January: 1,200; February: 1,450; June: 2,650.';
+    handlers.push((_b, _q, res) =>
+      answer(
+        JSON.stringify({
+          altText: 'Bar chart: visitors per month, January to June',
+          decorative: false,
+          confidence: 0.9,
+          longDescription: `  ${description}\n`,
+        }),
+        res,
+      ),
+    );
+    const result = await engine().describeImage(photo);
+    expect(result).toMatchObject({
+      altText: 'Bar chart: visitors per month, January to June',
+      longDescription: description,
+    });
+    const system = requests[0]?.messages[0]?.content as string;
+    expect(system).toMatch(/"longDescription" only for a chart, diagram/);
+    expect(system).toMatch(/For every other image "longDescription": null/);
+    expect(promptOf(requests[0])).toContain('"longDescription": string or null');
+  });
+
+  it.each([
+    ['no longDescription field', {}],
+    ['a null longDescription', { longDescription: null }],
+    ['a blank longDescription', { longDescription: '   ' }],
+  ])('answers longDescription null for %s', async (_name, extra) => {
+    handlers.push((_b, _q, res) =>
+      answer(JSON.stringify({ altText: 'An astronaut', decorative: false, ...extra }), res),
+    );
+    expect(await engine().describeImage(photo)).toMatchObject({ longDescription: null });
+  });
+
+  it('drops the long description of an image the model calls decorative', async () => {
+    handlers.push((_b, _q, res) =>
+      answer(JSON.stringify({ altText: '', decorative: true, longDescription: 'Stripes.' }), res),
+    );
+    expect(await engine().describeImage(photo)).toMatchObject({ decorative: true, longDescription: null });
+  });
+
+  it('cuts a 3,000-character long description after the last whole entry within 1,000, without asking again', async () => {
+    const entries = Array.from({ length: 200 }, (_, n) => `Month ${n + 1}: ${1000 + n}`);
+    handlers.push((_b, _q, res) =>
+      answer(
+        JSON.stringify({
+          altText: 'Line chart: sales per month',
+          decorative: false,
+          longDescription: entries.join('; '),
+        }),
+        res,
+      ),
+    );
+    const result = await engine().describeImage(photo);
+    expect(requests).toHaveLength(1);
+    expect(result.longDescription?.length).toBeLessThanOrEqual(1000);
+    expect(result.longDescription).toMatch(/^Month 1: 1000; Month 2: 1001;.*; Month \d+: \d+…$/);
   });
 
   it('shortens an over-long alt text at a clause boundary when what is kept still says something', async () => {

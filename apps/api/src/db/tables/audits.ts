@@ -153,6 +153,8 @@ export const auditImages = pgTable(
     verdict: text('verdict', { enum: ['pass', 'fail', 'warning', 'decorative'] }).notNull(),
     problems: jsonb('problems').$type<AuditImageProblemRecord[]>().notNull().default([]),
     suggestion: text('suggestion'),
+    /** The suggestion's long description (a chart's labels and values, ADR 050); null for most images. */
+    longDescription: text('long_description'),
     reviewState: text('review_state', { enum: auditReviewStates }),
     suggestionDetails: jsonb('suggestion_details').$type<AuditSuggestionDetails>(),
     generationItemId: uuid('generation_item_id').references(() => generationItems.id, {

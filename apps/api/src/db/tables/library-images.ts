@@ -39,6 +39,11 @@ export const libraryImages = pgTable(
     reasons: jsonb('reasons').$type<AltTextReason[]>(),
     /** Below the review threshold and not yet approved by the user. */
     needsReview: boolean('needs_review').notNull().default(false),
+    /**
+     * A chart's, diagram's or other complex image's labels and values in reading order (at most
+     * 1,000 characters, ADR 050), published beside it with aria-describedby; null for other images.
+     */
+    longDescription: text('long_description'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

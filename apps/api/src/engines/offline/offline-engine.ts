@@ -122,6 +122,7 @@ export function createOfflineEngine(options: EngineOptions): AltTextEngine {
           ? [...roleHint.reasons, ...composition.reasons, ...worded.reasons]
           : [...composition.reasons, ...worded.reasons, ...roleHint.reasons],
       ...(composition.textInImage ? { textInImage: composition.textInImage } : {}),
+      longDescription: null,
       signals: {
         width: prepared.original.width,
         height: prepared.original.height,

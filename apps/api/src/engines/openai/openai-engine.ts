@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import { z } from 'zod';
 import type { EngineOptions, OpenAiOptions } from '../engine-options.ts';
 import { EngineProviderError } from '../errors.ts';
+import { fitLongDescription } from '../long-description.ts';
 import { cleanContext } from '../page-context.ts';
 import { pixelSignals } from '../pixel-signals.ts';
 import { altTextSystemPrompt, altTextUserPrompt, correctiveMessage } from '../prompts.ts';
@@ -25,7 +26,7 @@ import { prepareModelImage } from './model-image.ts';
  * Ollama, vLLM, LM Studio. The SDK retries 429, 5xx and timeouts with exponential backoff (and
  * honours retry-after); whatever still fails is thrown as EngineProviderError so the caller refunds.
  *
- * The model is asked for JSON `{altText, decorative, confidence}` (with `response_format` json where
+ * The model is asked for JSON `{altText, decorative, confidence, longDescription}` (with `response_format` json where
  * the server takes it). An answer that is not that is repaired where it safely can be (JSON inside a
  * fence or prose; an over-long alt text cut at a clause boundary that keeps it meaningful), else the
  * model is asked once more with a message saying what was wrong, else the image fails.
@@ -42,6 +43,7 @@ const answerSchema = z.object({
     .default(false),
   confidence: z.unknown().optional(),
   textInImage: z.string().nullish(),
+  longDescription: z.string().nullish(),
 });
 
 export type ModelAnswer = {
@@ -49,6 +51,8 @@ export type ModelAnswer = {
   decorative: boolean;
   confidence: number;
   textInImage?: string;
+  /** Only for a chart, diagram or complex image; null otherwise (ADR 050). */
+  longDescription: string | null;
   /** The alt text was cut at a clause boundary to fit. */
   shortened: boolean;
 };
@@ -171,6 +175,8 @@ export function createOpenAiEngine(options: EngineOptions): AltTextEngine {
         ...contextReasons(context),
       ]),
       ...(textInImage ? { textInImage } : {}),
+      // A decorative image has nothing to describe at length.
+      longDescription: ruled.decorative ? null : answer.longDescription,
       signals: {
         ...signals,
         ...(textInImage ? { text: textInImage } : {}),
@@ -389,7 +395,9 @@ export function readAnswer(content: string, maxLength: number, fileName?: string
   if (!parsed.success) return { ok: false, problem: 'Your JSON did not have the fields asked for.' };
   const { decorative, textInImage } = parsed.data;
   const confidence = readConfidence(parsed.data.confidence);
-  const extra = textInImage?.trim() ? { textInImage: textInImage.trim() } : {};
+  // Over 1,000 characters is cut after the last whole entry, not asked again: the alt text is what counts.
+  const longDescription = decorative ? null : fitLongDescription(parsed.data.longDescription);
+  const extra = { longDescription, ...(textInImage?.trim() ? { textInImage: textInImage.trim() } : {}) };
   if (decorative)
     return { ok: true, answer: { altText: '', decorative, confidence, shortened: false, ...extra } };
   if (parsed.data.altText === undefined) return { ok: false, problem: 'Your JSON had no "altText".' };

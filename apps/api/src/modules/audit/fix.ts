@@ -59,6 +59,7 @@ export function toAuditImage(row: ImageRow): AuditImage {
     verdict: row.verdict,
     problems: row.problems as AuditProblem[],
     suggestion: row.suggestion,
+    longDescription: row.long_description,
     reviewState: row.review_state,
     fixStatus: fixStatusOf(row.item_status),
   };
@@ -95,6 +96,7 @@ export function createAuditFixer(deps: { db: Database; generation: FixGeneration
   generation.registerLander('audit', (executor, claim, { result }) =>
     landFixSuggestion(executor, claim, {
       altText: result.altText,
+      longDescription: result.longDescription ?? null,
       details: {
         engine: result.engine,
         model: result.model,
@@ -187,6 +189,11 @@ export function createAuditFixer(deps: { db: Database; generation: FixGeneration
         for (const image of images) {
           const edited = request.action === 'edit';
           const altText = edited ? (request.altText ?? '') : (image.suggestion ?? '');
+          // An edit that leaves the long description out keeps the suggestion's (ADR 050).
+          const longDescription =
+            edited && request.longDescription !== undefined
+              ? request.longDescription
+              : image.long_description;
           const details = image.suggestion_details;
           // A person's own words carry no engine verdict; an accepted suggestion keeps the engine's,
           // and counts as reviewed.
@@ -200,7 +207,11 @@ export function createAuditFixer(deps: { db: Database; generation: FixGeneration
                 needsReview: false,
               };
           const updated = image.library_image_id
-            ? await replaceLibraryAltText(tx, userId, image.library_image_id, { altText, ...verdict })
+            ? await replaceLibraryAltText(tx, userId, image.library_image_id, {
+                altText,
+                longDescription,
+                ...verdict,
+              })
             : undefined;
           const libraryImageId =
             updated?.id ??
@@ -209,6 +220,7 @@ export function createAuditFixer(deps: { db: Database; generation: FixGeneration
                 {
                   src: image.src,
                   altText,
+                  longDescription,
                   batchId: image.item_batch_id,
                   context: contextOf(image),
                   ...verdict,
@@ -218,6 +230,7 @@ export function createAuditFixer(deps: { db: Database; generation: FixGeneration
           await markSuggestionLanded(tx, image.id, {
             state: edited ? 'edited' : 'accepted',
             altText,
+            longDescription,
             libraryImageId: libraryImageId ?? null,
           });
         }

@@ -17,6 +17,8 @@ export interface AuditReportRow {
   wcag: string[];
   suggestedAlt?: string;
   reviewState?: string;
+  /** The suggestion's long description (a chart's labels and values, ADR 050), when it has one. */
+  longDescription?: string;
 }
 
 export interface AuditReportColumn {
@@ -36,6 +38,8 @@ export const auditReportColumns: readonly AuditReportColumn[] = [
   { key: 'wcag', header: 'WCAG criteria', width: 16 },
   { key: 'suggestedAlt', header: 'Suggested alt', width: 40 },
   { key: 'reviewState', header: 'Review state', width: 14 },
+  // Last, so that readers of the earlier columns by position keep working (ADR 050).
+  { key: 'longDescription', header: 'Long description', width: 60 },
 ];
 
 /** Between several codes or criteria in one cell. */

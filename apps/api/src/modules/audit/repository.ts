@@ -430,6 +430,7 @@ export type AuditFixImageRow = {
   problems: AuditImageProblemRecord[];
   facts: AuditImageFactsRecord;
   suggestion: string | null;
+  long_description: string | null;
   review_state: AuditReviewState | null;
   suggestion_details: AuditSuggestionDetails | null;
   library_image_id: string | null;
@@ -439,7 +440,7 @@ export type AuditFixImageRow = {
 };
 
 const fixImageColumns = sql`i.id, i.page_url, i.src, i.alt, i.role, i.verdict, i.problems, i.facts, i.suggestion,
-  i.review_state, i.suggestion_details, i.library_image_id, i.generation_item_id,
+  i.long_description, i.review_state, i.suggestion_details, i.library_image_id, i.generation_item_id,
   g.status as item_status, g.batch_id as item_batch_id`;
 const fixImageFrom = sql`audit_images i
   join audit_pages p on p.id = i.page_id
@@ -542,13 +543,18 @@ export async function rejectSuggestions(tx: DbExecutor, auditId: string, imageId
 export async function markSuggestionLanded(
   tx: DbExecutor,
   imageId: string,
-  landed: { state: 'accepted' | 'edited'; altText: string; libraryImageId: string | null },
+  landed: {
+    state: 'accepted' | 'edited';
+    altText: string;
+    longDescription: string | null;
+    libraryImageId: string | null;
+  },
 ): Promise<void> {
   await queryRows(
     tx,
     sql`update audit_images
         set review_state = ${landed.state}, library_image_id = ${landed.libraryImageId},
-            suggestion = ${landed.altText}
+            suggestion = ${landed.altText}, long_description = ${landed.longDescription}
         where id = ${imageId}`,
   );
 }
@@ -575,7 +581,7 @@ export async function listReportImages(
 export async function landFixSuggestion(
   db: DbExecutor,
   claim: { itemId: string; claimId: string },
-  suggestion: { altText: string; details: AuditSuggestionDetails },
+  suggestion: { altText: string; longDescription: string | null; details: AuditSuggestionDetails },
 ): Promise<boolean> {
   const rows = await queryRows<{ landed: number }>(
     db,
@@ -587,7 +593,8 @@ export async function landFixSuggestion(
         ),
         suggestion as (
           update audit_images
-          set suggestion = ${suggestion.altText}, review_state = 'pending',
+          set suggestion = ${suggestion.altText}, long_description = ${suggestion.longDescription},
+              review_state = 'pending',
               suggestion_details = ${JSON.stringify(suggestion.details)}::jsonb
           where generation_item_id = (select id from item)
           returning id

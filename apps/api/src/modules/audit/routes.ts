@@ -129,7 +129,7 @@ export async function auditRoutes(
         tags: ['audits'],
         summary: 'The images of one of the caller’s audits, with their verdicts and problems',
         description:
-          'In page order, then document order. Filters: `verdict` (pass, fail, warning, decorative), `problem` (a problem code), `review` (pending, accepted, rejected, edited, or none for images without a suggestion). `alt` is null when the image has no alt attribute. 404 when the audit is not the caller’s.',
+          'In page order, then document order. Filters: `verdict` (pass, fail, warning, decorative), `problem` (a problem code), `review` (pending, accepted, rejected, edited, or none for images without a suggestion). `alt` is null when the image has no alt attribute. `longDescription` is the suggestion’s long description (a chart’s labels and values in reading order), null for other images. 404 when the audit is not the caller’s.',
         params: auditParamsSchema,
         querystring: auditImagesQuerySchema,
         response: { 200: auditImagesResponseSchema },
@@ -169,7 +169,7 @@ export async function auditRoutes(
         tags: ['audits'],
         summary: 'Accept, edit or reject the suggestions of a selection of an audit’s images',
         description:
-          '`accept`: the suggestion lands in the library (src = the image URL, with its page context and the engine’s confidence) and the image is `accepted`; `edit`: `altText` (1 to 1,000 characters) lands instead and the image is `edited`; `reject`: nothing lands and the image is `rejected`. Accepting or editing an image already in the library changes that library row rather than adding one. ' +
+          '`accept`: the suggestion lands in the library (src = the image URL, with its page context and the engine’s confidence) and the image is `accepted`; `edit`: `altText` (1 to 1,000 characters) lands instead and the image is `edited`, with `longDescription` when given (at most 1,000 characters; null or empty removes it; left out, the suggestion’s lands); `reject`: nothing lands and the image is `rejected`. Accepting or editing an image already in the library changes that library row rather than adding one. ' +
           'All or nothing: 409 when a selected image has no suggestion yet, or for `reject` when one is in the library already; 404 when the audit or an image is not the caller’s. Answers the images as they are now and the audit’s review counts.',
         params: auditParamsSchema,
         body: reviewAuditRequestSchema,
@@ -191,7 +191,7 @@ export async function auditRoutes(
           tags: ['audits'],
           summary: `An audit as ${format === 'csv' ? 'CSV' : 'an xlsx workbook'}: one row per image`,
           description:
-            'Columns: Page URL, Image URL, Existing alt, Verdict, Problem codes, WCAG criteria, Suggested alt, Review state (lists separated by "; "), in page order. ' +
+            'Columns: Page URL, Image URL, Existing alt, Verdict, Problem codes, WCAG criteria, Suggested alt, Review state, Long description (lists separated by "; "), in page order. ' +
             (format === 'csv'
               ? 'RFC 4180 with a UTF-8 byte order mark; a cell starting with = + - @ gets an apostrophe so no spreadsheet runs it. '
               : 'One sheet, the header row bold and frozen. ') +

@@ -221,6 +221,7 @@ export function createAuditService(deps: {
           verdict: row.verdict,
           problems: row.problems as AuditProblem[],
           suggestion: row.suggestion,
+          longDescription: row.longDescription,
           reviewState: row.reviewState,
           fixStatus: fixStatusOf(row.itemStatus),
         })),
@@ -256,6 +257,7 @@ export function createAuditService(deps: {
         problemCodes: image.problems.map((problem) => problem.code),
         wcag: [...new Set(image.problems.flatMap((problem) => problem.wcag))].sort(),
         ...(image.suggestion !== null ? { suggestedAlt: image.suggestion } : {}),
+        ...(image.long_description !== null ? { longDescription: image.long_description } : {}),
         ...(image.review_state ? { reviewState: image.review_state } : {}),
       }));
       const fileName = `${reportBaseName(audit.url, audit.createdAt)}.${format}`;

@@ -39,6 +39,7 @@ export type ResultRow = {
   src: string;
   altText: string | null;
   status: string;
+  longDescription: string | null;
 };
 
 /** One page of a batch's items with their alt text, in file order, from after `afterPosition`. */
@@ -55,6 +56,7 @@ export async function listBatchResults(
       src: generationItems.src,
       altText: libraryImages.altText,
       status: generationItems.status,
+      longDescription: libraryImages.longDescription,
     })
     .from(generationItems)
     .leftJoin(libraryImages, eq(libraryImages.id, generationItems.libraryImageId))
@@ -392,11 +394,12 @@ export async function landItem(
         ),
         image as (
           insert into library_images (id, user_id, src, alt_text, engine, model, batch_id, context, file_key,
-                                      confidence, reasons, needs_review)
+                                      confidence, reasons, needs_review, long_description)
           select ${image.id}, ${image.userId}, ${image.src}, ${image.altText}, ${image.engine ?? null},
                  ${image.model ?? null}, item.batch_id, ${JSON.stringify(image.context ?? {})}::jsonb,
                  ${image.fileKey ?? null}, ${image.confidence ?? null}::real,
-                 ${image.reasons ? JSON.stringify(image.reasons) : null}::jsonb, ${image.needsReview ?? false}
+                 ${image.reasons ? JSON.stringify(image.reasons) : null}::jsonb, ${image.needsReview ?? false},
+                 ${image.longDescription ?? null}
           from item
           returning id
         ),

@@ -174,6 +174,7 @@ export function createGenerationService(deps: {
       confidence: item.result.confidence,
       reasons: item.result.reasons,
       needsReview: item.result.needsReview,
+      longDescription: item.result.longDescription ?? null,
     });
   /**
    * How each source's finished images land (ADR 043). Registered when the process is built, not
@@ -425,13 +426,21 @@ export function createGenerationService(deps: {
       const batch = await findBatchOf(db, userId, batchId);
       if (!batch) throw batchNotFound();
       async function* rows(): AsyncGenerator<string> {
-        yield csvRecord(['id', 'image_url', 'alt_text', 'status']);
+        yield csvRecord(['id', 'image_url', 'alt_text', 'status', 'long_description']);
         let after = -1;
         for (;;) {
           const page = await listBatchResults(db, batchId, after, RESULTS_PAGE);
           if (page.length === 0) return;
           yield page
-            .map((row) => csvRecord([row.externalId ?? '', row.src, row.altText ?? '', row.status]))
+            .map((row) =>
+              csvRecord([
+                row.externalId ?? '',
+                row.src,
+                row.altText ?? '',
+                row.status,
+                row.longDescription ?? '',
+              ]),
+            )
             .join('');
           after = page[page.length - 1]?.position ?? after;
           if (page.length < RESULTS_PAGE) return;
@@ -491,6 +500,7 @@ export function createGenerationService(deps: {
             confidence: result.confidence,
             reasons: result.reasons,
             needsReview: result.needsReview,
+            longDescription: result.longDescription ?? null,
           });
           // False only when the recovery job refunded it first (a call slower than the lease): the
           // text still lands, and the credit stays refunded.

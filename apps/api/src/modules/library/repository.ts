@@ -10,7 +10,7 @@ import {
 /** What a library listing shows of a row: SPEC's id, src and alt text, and the review fields. */
 export type ListedLibraryImage = Pick<
   LibraryImage,
-  'id' | 'src' | 'altText' | 'confidence' | 'needsReview' | 'reasons'
+  'id' | 'src' | 'altText' | 'confidence' | 'needsReview' | 'reasons' | 'longDescription'
 >;
 
 const listedColumns = {
@@ -20,6 +20,7 @@ const listedColumns = {
   confidence: libraryImages.confidence,
   needsReview: libraryImages.needsReview,
   reasons: libraryImages.reasons,
+  longDescription: libraryImages.longDescription,
 };
 
 /** Which of the user's rows a listing covers: all of them, or only those needing review. */
@@ -241,7 +242,8 @@ export function prepareLibraryPage(db: Database, filter: LibraryFilter, maxSkip:
     // key carries it too: Postgres runs that InitPlan even for a seek that never starts (seen in
     // EXPLAIN ANALYZE: a half-listing walk for a deep page), and then it reads no index entry.
     return sql`(select ${createdAt}, ${id}, ${libraryImages.src},
-        ${libraryImages.altText}, ${libraryImages.confidence}, ${libraryImages.needsReview}, ${libraryImages.reasons}
+        ${libraryImages.altText}, ${libraryImages.confidence}, ${libraryImages.needsReview}, ${libraryImages.reasons},
+        ${libraryImages.longDescription}
       from ${libraryImages}
       where (select plan.reads and ${gate} from plan) and ${where}
         and (${createdAt}, ${id}) ${comparison} (
@@ -299,6 +301,7 @@ function preparePageStatement<Head extends Record<string, SQL.Aliased | SQL>>(
       confidence: sql<number | null>`${pageColumn('confidence')}`.mapWith(libraryImages.confidence),
       needsReview: sql<boolean | null>`${pageColumn('needs_review')}`,
       reasons: sql<LibraryImage['reasons']>`${pageColumn('reasons')}`.mapWith(libraryImages.reasons),
+      longDescription: sql<string | null>`${pageColumn('long_description')}`,
     })
     .from(statement)
     .orderBy(sql`${pageColumn('created_at')} desc nulls last, ${pageColumn('id')} desc nulls last`)
@@ -317,6 +320,7 @@ function listedRows(
     confidence: number | null;
     needsReview: boolean | null;
     reasons: LibraryImage['reasons'];
+    longDescription: string | null;
   }[],
 ): ListedLibraryImage[] {
   const rows: ListedLibraryImage[] = [];
@@ -329,6 +333,7 @@ function listedRows(
       confidence: row.confidence,
       needsReview: row.needsReview as boolean,
       reasons: row.reasons,
+      longDescription: row.longDescription,
     });
   }
   return rows;
@@ -388,7 +393,7 @@ export function prepareLibraryPageFromKey(db: Database, filter: LibraryFilter, n
     select gate.held, page.*
     from gate left join (
       select ${createdAt}, ${id}, ${libraryImages.src}, ${libraryImages.altText}, ${libraryImages.confidence},
-        ${libraryImages.needsReview}, ${libraryImages.reasons}
+        ${libraryImages.needsReview}, ${libraryImages.reasons}, ${libraryImages.longDescription}
       from ${libraryImages}
       where ${held} and ${where}
         and (${createdAt}, ${id}) <= (
@@ -437,6 +442,7 @@ export type LibraryAltTextChange = {
   confidence?: number | null;
   reasons?: NewLibraryImage['reasons'];
   needsReview?: boolean;
+  longDescription?: string | null;
 };
 
 /** Changes a row (its alt text, review fields); undefined when the row is not the user's. */
@@ -455,6 +461,7 @@ export async function updateLibraryImage(
       ...(change.confidence !== undefined ? { confidence: change.confidence } : {}),
       ...(change.reasons !== undefined ? { reasons: change.reasons } : {}),
       ...(change.needsReview !== undefined ? { needsReview: change.needsReview } : {}),
+      ...(change.longDescription !== undefined ? { longDescription: change.longDescription } : {}),
       updatedAt: sql`now()`,
     })
     .where(and(eq(libraryImages.userId, userId), eq(libraryImages.id, id)))

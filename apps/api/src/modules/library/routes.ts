@@ -33,7 +33,8 @@ export async function libraryRoutes(app: FastifyInstance, options: { library: Li
           'With `page` (from 1) and `pageSize` (25, 50, 100 or 500; default 25) the answer is that page and the ' +
           `\`${TOTAL_COUNT_HEADER}\` header counts the whole library; without \`page\` it is the whole library. ` +
           'Beside `id`, `src` and `alt_text`, each image has the engine’s `confidence` (0 to 1, null when unknown), ' +
-          '`needsReview` (below the review threshold and not yet approved or edited) and `reasons` (the evidence used). ' +
+          '`needsReview` (below the review threshold and not yet approved or edited), `reasons` (the evidence used) ' +
+          'and `longDescription` (a chart’s or diagram’s labels and values in reading order; null for other images). ' +
           `With \`needsReview=true\` only the images needing review are listed (\`false\`: only the others), and \`${TOTAL_COUNT_HEADER}\` counts those.`,
         querystring: listLibraryImagesQuerySchema,
         response: { 200: listLibraryImagesResponseSchema },
@@ -57,13 +58,17 @@ export async function libraryRoutes(app: FastifyInstance, options: { library: Li
         tags: ['images'],
         summary: 'Replace the alt text of one of the caller’s images',
         description:
-          'A person’s edit is a review: it also clears `needsReview`. 404 when the image is not in the caller’s library. Costs no credits.',
+          'A person’s edit is a review: it also clears `needsReview`. With `longDescription` (at most 1,000 characters; null or empty removes it) the long description is replaced too; left out, it stays. 404 when the image is not in the caller’s library. Costs no credits.',
         params: libraryImageParamsSchema,
         body: editAltTextRequestSchema,
         response: { 200: libraryImageSchema },
       },
     },
-    async (request) => library.editAltText(request.user.id, request.params.id, request.body.alt_text),
+    async (request) =>
+      library.editAltText(request.user.id, request.params.id, {
+        altText: request.body.alt_text,
+        longDescription: request.body.longDescription,
+      }),
   );
 
   typed.post(

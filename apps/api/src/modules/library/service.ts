@@ -63,6 +63,7 @@ function toRecord(row: ListedLibraryImage): LibraryImageRecord {
     confidence: row.confidence,
     needsReview: row.needsReview,
     reasons: row.reasons ?? [],
+    longDescription: row.longDescription ?? null,
   };
 }
 
@@ -72,6 +73,8 @@ export type AltTextVerdict = {
   confidence?: number | null;
   reasons?: AltTextReason[] | null;
   needsReview?: boolean;
+  /** A chart's or complex image's long description (ADR 050); null for other images. */
+  longDescription?: string | null;
 };
 
 export type LibraryService = ReturnType<typeof createLibraryService>;
@@ -105,6 +108,7 @@ export async function addLibraryImages(tx: DbExecutor, userId: string, rows: New
       confidence: row.confidence ?? null,
       reasons: row.reasons ?? null,
       needsReview: row.needsReview ?? false,
+      longDescription: row.longDescription ?? null,
     })),
   );
 }
@@ -277,14 +281,20 @@ export function createLibraryService(deps: {
 
     /**
      * A person's own wording for one of their images. Writing it is a review, so the flag clears; the
-     * engine's confidence and reasons stay, as what the generator saw.
+     * engine's confidence and reasons stay, as what the generator saw. The long description changes
+     * only when the edit names it (null removes it, ADR 050).
      */
-    async editAltText(userId: string, id: string, altText: string): Promise<LibraryImageRecord> {
+    async editAltText(
+      userId: string,
+      id: string,
+      edit: { altText: string; longDescription?: string | null | undefined },
+    ): Promise<LibraryImageRecord> {
       return setLibraryAltText(db, userId, id, {
-        altText,
+        altText: edit.altText,
         engine: 'manual',
         model: null,
         needsReview: false,
+        ...(edit.longDescription !== undefined ? { longDescription: edit.longDescription } : {}),
       });
     },
 

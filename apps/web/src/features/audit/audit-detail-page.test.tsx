@@ -2,6 +2,7 @@ import type { Audit, AuditImage } from '@altwise/contracts/audit';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { expectNoAxeViolations } from '../../test/axe.ts';
 import { findToast, json, type MockCall, mockApi } from '../../test/mock-api.ts';
 import { renderApp, storeSession } from '../../test/render-app.tsx';
 import { auditId, imageId, makeAudit, makeImage } from './audit-fixtures.ts';
@@ -268,9 +269,64 @@ describe('audit detail (/audit/:id)', () => {
       imageIds: [imageId(2)],
       action: 'edit',
       altText: 'A red bicycle by the shop door',
+      longDescription: null,
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(edit).toHaveFocus();
+  });
+
+  it('shows a chart suggestion’s long description, copies its markup and saves an edited one (axe finds nothing)', async () => {
+    const description = 'Visitors per month. Jan: 1,200; Feb: 1,450; Mar: 1,800.';
+    const chart = makeImage(4, {
+      alt: 'chart.png',
+      src: 'https://shop.example/img/chart.png?size=2&kind="bar"',
+      verdict: 'fail',
+      problems: [
+        {
+          code: 'file-name',
+          severity: 'fail',
+          wcag: ['1.1.1'],
+          message: 'The alt "chart.png" looks like a file name.',
+        },
+      ],
+      suggestion: 'Bar chart: visitors per month, January to March',
+      longDescription: description,
+      reviewState: 'pending',
+    });
+    const calls = mockApi({
+      [`GET ${base}`]: () => json(makeAudit()),
+      [`GET ${base}/images`]: imagesHandler(() => [chart]),
+      [`POST ${base}/review`]: () =>
+        json({ items: [], reviews: { pending: 0, accepted: 0, rejected: 0, edited: 1 } }),
+    });
+    const user = userEvent.setup();
+    const writeText = vi.fn().mockResolvedValue(undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    await openDetail();
+    await user.click(await screen.findByRole('button', { name: 'Edit suggestion for image 1' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit suggestion for image 1' });
+    const field = within(dialog).getByRole('textbox', { name: 'Long description' });
+    expect(field).toHaveValue(description);
+    await expectNoAxeViolations(dialog);
+
+    await user.click(within(dialog).getByRole('button', { name: 'Copy markup' }));
+    // The src's quotes and ampersand are escaped: the markup is safe to paste into a page.
+    expect(writeText).toHaveBeenCalledWith(
+      '<img src="https://shop.example/img/chart.png?size=2&amp;kind=&quot;bar&quot;" alt="Bar chart: visitors per month, January to March" aria-describedby="desc-aaaaaaaa">\n' +
+        `<p id="desc-aaaaaaaa">${description}</p>`,
+    );
+    expect(await findToast('Markup copied!')).toBeInTheDocument();
+
+    await user.clear(field);
+    await user.type(field, 'Jan: 1,200; Mar: 1,800.');
+    await user.click(within(dialog).getByRole('button', { name: 'Save and accept' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
+      imageIds: [imageId(4)],
+      action: 'edit',
+      altText: 'Bar chart: visitors per month, January to March',
+      longDescription: 'Jan: 1,200; Mar: 1,800.',
+    });
   });
 
   it('exports the report as CSV with the token and saves the file', async () => {

@@ -32,6 +32,7 @@ export const makeImage = (n: number, over: Partial<AuditImage> = {}): AuditImage
   verdict: 'pass',
   problems: [],
   suggestion: null,
+  longDescription: null,
   reviewState: null,
   fixStatus: null,
   ...over,

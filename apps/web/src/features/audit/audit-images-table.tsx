@@ -102,11 +102,15 @@ export function AuditImagesTable({
     }, 0);
   };
 
-  const runReview = async (imageIds: string[], action: ReviewAction, altText?: string) => {
+  const runReview = async (
+    imageIds: string[],
+    action: ReviewAction,
+    edit?: { altText: string; longDescription: string | null },
+  ) => {
     // Buttons stay enabled while a review is saved (a disabled button drops focus): ignore a second click.
     if (review.isPending) return;
     try {
-      await review.mutateAsync({ imageIds, action, ...(altText === undefined ? {} : { altText }) });
+      await review.mutateAsync({ imageIds, action, ...(edit ?? {}) });
       notify.success(reviewDone[action](imageIds.length));
       setEditing(null);
       if (action !== 'edit') onSelectedChange(new Set([...selected].filter((id) => !imageIds.includes(id))));
@@ -356,7 +360,7 @@ export function AuditImagesTable({
           number={editing.number}
           isSaving={review.isPending}
           onClose={() => setEditing(null)}
-          onSave={(altText) => void runReview([editing.image.id], 'edit', altText)}
+          onSave={(edit) => void runReview([editing.image.id], 'edit', edit)}
         />
       ) : null}
     </section>

@@ -3,10 +3,12 @@ import { type FormEvent, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { TextAreaField } from '../../components/ui/form-fields.tsx';
+import { LongDescriptionField } from '../../components/ui/long-description-field.tsx';
 
 /**
  * Edit a suggestion before accepting it: the existing alt and the suggestion side by side, the
- * suggestion in an editable textarea. Saving sends the review action `edit`.
+ * suggestion in an editable textarea, its long description below (issue 19, with "Copy markup").
+ * Saving sends the review action `edit` with both.
  */
 export function EditSuggestionDialog({
   image,
@@ -18,27 +20,34 @@ export function EditSuggestionDialog({
   image: AuditImage;
   number: number;
   isSaving: boolean;
-  onSave: (altText: string) => void;
+  onSave: (edit: { altText: string; longDescription: string | null }) => void;
   onClose: () => void;
 }) {
   const [value, setValue] = useState(image.suggestion ?? '');
+  const [longDescription, setLongDescription] = useState(image.longDescription ?? '');
   const [touched, setTouched] = useState(false);
   const textareaRef = useRef<HTMLTextAreaElement>(null);
   // The contract the server checks the review with.
-  const parsed = reviewAuditRequestSchema.safeParse({ imageIds: [image.id], action: 'edit', altText: value });
-  const problem = parsed.success
-    ? undefined
-    : parsed.error.issues.find((i) => i.path[0] === 'altText')?.message;
-  const error = touched ? problem : undefined;
+  const parsed = reviewAuditRequestSchema.safeParse({
+    imageIds: [image.id],
+    action: 'edit',
+    altText: value,
+    longDescription,
+  });
+  const problem = (field: string) =>
+    parsed.success || !touched ? undefined : parsed.error.issues.find((i) => i.path[0] === field)?.message;
+  const error = problem('altText');
+  const longDescriptionError = problem('longDescription');
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
     if (!parsed.success || parsed.data.altText === undefined) {
+      if (!parsed.success && parsed.error.issues.every((i) => i.path[0] === 'longDescription')) return;
       textareaRef.current?.focus();
       return;
     }
-    onSave(parsed.data.altText);
+    onSave({ altText: parsed.data.altText, longDescription: parsed.data.longDescription ?? null });
   };
 
   return (
@@ -65,6 +74,13 @@ export function EditSuggestionDialog({
           onChange={(event) => setValue(event.target.value)}
           onBlur={() => setTouched(true)}
           error={error}
+        />
+        <LongDescriptionField
+          image={image}
+          altText={value}
+          value={longDescription}
+          onChange={setLongDescription}
+          error={longDescriptionError}
         />
         <div className="flex flex-wrap justify-end gap-3">
           <Button variant="secondary" onClick={onClose}>

@@ -1,12 +1,17 @@
-import { EXPORT_COLUMNS, EXPORT_FILE_NAME, EXPORT_SHEET_NAME } from '@altwise/contracts/limits';
+import {
+  EXPORT_COLUMNS,
+  EXPORT_FILE_NAME,
+  EXPORT_LONG_DESCRIPTION_COLUMN,
+  EXPORT_SHEET_NAME,
+} from '@altwise/contracts/limits';
 
-export type ExportableImage = { src: string; alt_text: string };
+export type ExportableImage = { src: string; alt_text: string; longDescription?: string | null };
 
 export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /**
- * The spreadsheet of SPEC.md §3/§9: one sheet 'Images', columns 'Sr No' (from 1), 'URL', 'AltText'.
- * exceljs is loaded only when someone exports, so it stays out of the page's first chunk.
+ * The spreadsheet of SPEC.md §3/§9: one sheet 'Images', columns 'Sr No' (from 1), 'URL', 'AltText';
+ * and 'LongDescription' when any of the images has one (a chart's labels and values, ADR 050). exceljs is loaded only when someone exports, so it stays out of the page's first chunk.
  */
 export async function buildExportWorkbook(images: readonly ExportableImage[]): Promise<ArrayBuffer> {
   const { default: ExcelJS } = await import('exceljs');
@@ -18,10 +23,18 @@ export async function buildExportWorkbook(images: readonly ExportableImage[]): P
     { header: srNo, key: 'srNo', width: 8 },
     { header: url, key: 'url', width: 60 },
     { header: altText, key: 'altText', width: 80 },
+    ...(images.some((image) => image.longDescription)
+      ? [{ header: EXPORT_LONG_DESCRIPTION_COLUMN, key: 'longDescription', width: 100 }]
+      : []),
   ];
   sheet.getRow(1).font = { bold: true };
   images.forEach((image, index) => {
-    sheet.addRow({ srNo: index + 1, url: image.src, altText: image.alt_text });
+    sheet.addRow({
+      srNo: index + 1,
+      url: image.src,
+      altText: image.alt_text,
+      ...(image.longDescription ? { longDescription: image.longDescription } : {}),
+    });
   });
   const buffer = await workbook.xlsx.writeBuffer();
   return buffer as ArrayBuffer;

@@ -4,6 +4,7 @@ import { messages } from '@altwise/contracts/messages';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { expectNoAxeViolations } from '../../test/axe.ts';
 import { deferred, findToast, json, type MockCall, mockApi } from '../../test/mock-api.ts';
 import { renderApp, storeSession } from '../../test/render-app.tsx';
 import { buildExportWorkbook } from './export-images.ts';
@@ -22,6 +23,7 @@ function makeLibrary(count: number): LibraryImage[] {
     confidence: 0.9,
     needsReview: false,
     reasons: [],
+    longDescription: null,
   }));
 }
 
@@ -284,6 +286,71 @@ describe('image library (/images)', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(calls.find((call) => call.method === 'PATCH')?.body).toEqual({
       alt_text: 'A red bicycle against a brick wall',
+      longDescription: null,
+    });
+  });
+
+  it('edits a chart’s long description, refuses 1,001 characters and copies ready markup (axe finds nothing)', async () => {
+    const description = 'Visitors per month. Jan: 1,200; Feb: 1,450; Mar: 1,800.';
+    const [first, second] = makeLibrary(2) as [LibraryImage, LibraryImage];
+    const library = {
+      current: [
+        { ...first, alt_text: 'Bar chart: visitors per month', longDescription: description },
+        second,
+      ],
+    };
+    const calls = mockApi({
+      ...noBatches,
+      'GET /images/altText': libraryHandler(library),
+      [`PATCH /images/altText/${first.id}`]: (call) => {
+        const body = call.body as { alt_text: string; longDescription: string | null };
+        library.current = library.current.map((image, index) =>
+          index === 0 ? { ...image, alt_text: body.alt_text, longDescription: body.longDescription } : image,
+        );
+        return json(library.current[0]);
+      },
+    });
+    // After userEvent.setup(), which puts its own clipboard in place.
+    const user = userEvent.setup();
+    const writeText = vi.fn().mockResolvedValue(undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    await openLibrary();
+    await screen.findByText('Bar chart: visitors per month');
+    await user.click(screen.getByRole('button', { name: 'Edit alt text for image 1' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit alt text for image 1' });
+    const field = within(dialog).getByRole('textbox', { name: 'Long description' });
+    expect(field).toHaveValue(description);
+    await expectNoAxeViolations(dialog);
+
+    // Copy markup, by keyboard: the image names the visible paragraph with aria-describedby.
+    within(dialog).getByRole('button', { name: 'Copy markup' }).focus();
+    await user.keyboard('{Enter}');
+    expect(writeText).toHaveBeenCalledWith(
+      `<img src="${first.src}" alt="Bar chart: visitors per month" aria-describedby="desc-00000000">\n` +
+        `<p id="desc-00000000">${description}</p>`,
+    );
+    expect(await findToast('Markup copied!')).toBeInTheDocument();
+
+    // Over 1,000 characters: the contract's message beside the field, and nothing is sent.
+    await user.clear(field);
+    await user.click(field);
+    await user.paste('x'.repeat(1001));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(
+      await within(dialog).findByText('The long description must be at most 1,000 characters'),
+    ).toBeInTheDocument();
+    expect(field).toHaveAccessibleDescription(/at most 1,000 characters$/);
+    expect(calls.filter((call) => call.method === 'PATCH')).toHaveLength(0);
+    await expectNoAxeViolations(dialog);
+
+    await user.clear(field);
+    await user.type(field, 'Jan: 1,200; Mar: 1,800.');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    // (Not the toast: the previous test's 'Alt text updated' may still be showing.)
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(calls.find((call) => call.method === 'PATCH')?.body).toEqual({
+      alt_text: 'Bar chart: visitors per month',
+      longDescription: 'Jan: 1,200; Mar: 1,800.',
     });
   });
 
@@ -307,6 +374,7 @@ describe('image library (/images)', () => {
             confidence: 0.9,
             needsReview: false,
             reasons: [],
+            longDescription: null,
           },
         ];
         return json({ success: true, image: library.current[0], remainingCredits: 9 });
@@ -453,6 +521,18 @@ describe('progress panel', () => {
 });
 
 describe('export workbook', () => {
+  it("adds 'LongDescription' only when an image has one, leaving the others' cell empty", async () => {
+    const buffer = await buildExportWorkbook([
+      { src: 'https://a.example/chart.png', alt_text: 'Bar chart', longDescription: 'Jan: 1; Feb: 2.' },
+      { src: 'https://a.example/2.png', alt_text: 'Two', longDescription: null },
+    ]);
+    expect(await readSheet(buffer)).toEqual([
+      ['Sr No', 'URL', 'AltText', 'LongDescription'],
+      [1, 'https://a.example/chart.png', 'Bar chart', 'Jan: 1; Feb: 2.'],
+      [2, 'https://a.example/2.png', 'Two'],
+    ]);
+  });
+
   it("has one sheet 'Images' with 'Sr No' from 1, 'URL' and 'AltText'", async () => {
     const buffer = await buildExportWorkbook([
       { src: 'https://a.example/1.png', alt_text: 'One' },

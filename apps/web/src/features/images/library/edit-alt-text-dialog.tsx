@@ -3,6 +3,7 @@ import { type FormEvent, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { TextAreaField } from '../../../components/ui/form-fields.tsx';
+import { LongDescriptionField } from '../../../components/ui/long-description-field.tsx';
 import { notify } from '../../../components/ui/notify.ts';
 import { serverMessage } from '../../../lib/api-error.ts';
 import { useApproveAltText } from '../api/approve-alt-text.ts';
@@ -18,9 +19,10 @@ export const altTextApproveFailed = 'Failed to approve alt text. Please try agai
 export type EditTarget = LibraryRow & { number: number };
 
 /**
- * Edit one image's alt text (the `Alt text` textarea is checked by the contract the server uses). It also
- * shows why the generator wrote it (confidence and evidence, issue 11); saving an edit is a review, and
- * Approve keeps a flagged alt text as it is.
+ * Edit one image's alt text (the `Alt text` textarea is checked by the contract the server uses) and its
+ * long description (issue 19, with a "Copy markup" button). It also shows why the generator wrote it
+ * (confidence and evidence, issue 11); saving an edit is a review, and Approve keeps a flagged alt text
+ * as it is.
  */
 export function EditAltTextDialog({
   target,
@@ -32,18 +34,23 @@ export function EditAltTextDialog({
   onSaved: (image: LibraryRow) => void;
 }) {
   const [value, setValue] = useState(target.alt_text);
+  const [longDescription, setLongDescription] = useState(target.longDescription ?? '');
   const [touched, setTouched] = useState(false);
   const edit = useEditAltText();
   const approval = useApproveAltText();
   const textareaRef = useRef<HTMLTextAreaElement>(null);
-  const parsed = editAltTextRequestSchema.safeParse({ alt_text: value });
-  const error = touched && !parsed.success ? parsed.error.issues[0]?.message : undefined;
+  const parsed = editAltTextRequestSchema.safeParse({ alt_text: value, longDescription });
+  const problem = (field: string) =>
+    touched && !parsed.success ? parsed.error.issues.find((i) => i.path[0] === field)?.message : undefined;
+  const error = problem('alt_text');
+  const longDescriptionError = problem('longDescription');
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
     if (!parsed.success) {
-      textareaRef.current?.focus();
+      // The long description's own error is next to it; the alt text comes first.
+      if (parsed.error.issues.some((i) => i.path[0] === 'alt_text')) textareaRef.current?.focus();
       return;
     }
     edit.mutate(
@@ -90,6 +97,13 @@ export function EditAltTextDialog({
           onChange={(event) => setValue(event.target.value)}
           onBlur={() => setTouched(true)}
           error={error}
+        />
+        <LongDescriptionField
+          image={target}
+          altText={value}
+          value={longDescription}
+          onChange={setLongDescription}
+          error={longDescriptionError}
         />
         <ReviewDetails
           confidence={target.confidence}

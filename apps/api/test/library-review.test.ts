@@ -131,6 +131,8 @@ describe('a batch stores each result’s confidence, reasons and review flag', (
       confidence: 0.31,
       needsReview: true,
       reasons: unsureReasons,
+      // An upload: its stored preview (ADR 051).
+      thumbnailUrl: expect.stringMatching(/\/files\/previews\/.+\.webp$/),
     });
     expect(sure).toMatchObject({ confidence: 0.87, needsReview: false, reasons: sureReasons });
 
@@ -155,6 +157,7 @@ describe('a batch stores each result’s confidence, reasons and review flag', (
         confidence: null,
         needsReview: false,
         reasons: [],
+        thumbnailUrl: null,
       },
     ]);
   });
@@ -212,6 +215,7 @@ describe('POST /images/altText/{id}/approve', () => {
       confidence: 0.2,
       needsReview: false,
       reasons: [{ source: 'pixels', detail: 'image 1' }],
+      thumbnailUrl: null,
     });
     expect((await list(owner, '?needsReview=true')).json()).toEqual([]);
     expect((await list(owner)).json()).toEqual([response.json(), expect.objectContaining({ id: kept })]);

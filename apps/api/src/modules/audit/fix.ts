@@ -61,6 +61,7 @@ export function toAuditImage(row: ImageRow): AuditImage {
     suggestion: row.suggestion,
     reviewState: row.review_state,
     fixStatus: fixStatusOf(row.item_status),
+    thumbnailUrl: row.thumbnail_url,
   };
 }
 
@@ -92,9 +93,10 @@ export function createAuditFixer(deps: { db: Database; generation: FixGeneration
 
   // A fix's finished image waits on its audit image for the user's review (ADR 030); the batch's
   // claims, retries, refunds and settlement stay generation's.
-  generation.registerLander('audit', (executor, claim, { result }) =>
+  generation.registerLander('audit', (executor, claim, { result, thumbnail }) =>
     landFixSuggestion(executor, claim, {
       altText: result.altText,
+      thumbnail,
       details: {
         engine: result.engine,
         model: result.model,

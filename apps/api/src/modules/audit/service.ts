@@ -18,11 +18,13 @@ import { jobNames } from '../../jobs/names.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { createRunScheduler } from '../../jobs/run-scheduler.ts';
 import { assertPublicAddress, parseFetchableUrl, SafeFetchError } from '../../net/safe-fetch.ts';
+import type { FilesService } from '../files/service.ts';
 import type { FetchSettings } from '../scrape/service.ts';
 import { createAuditRunner, scoreOf } from './audit-runner.ts';
 import { createCrawler } from './crawler.ts';
 import { createAuditFixer, type FixGeneration, fixStatusOf } from './fix.ts';
 import { createPixelChecker, type ImageTextReader } from './pixel-check.ts';
+import { createAuditPreviewKeeper } from './previews.ts';
 import { type AuditReportRow, buildAuditCsv, buildAuditXlsx } from './report.ts';
 import {
   auditsStartedSince,
@@ -89,6 +91,8 @@ export function createAuditService(deps: {
   onAuditCompleted?: (tx: Transaction, auditId: string) => Promise<unknown>;
   /** The offline engine's pixel reader for the pixel check (ADR 037); absent = HTML only. */
   readImageText?: ImageTextReader;
+  /** Where the pixel check keeps its previews of the images it fetched (ADR 051); absent = none. */
+  files?: Pick<FilesService, 'saveFile' | 'deleteFile'>;
 }) {
   const { db, queue, logger } = deps;
   const fixer = createAuditFixer({ db, generation: deps.generation });
@@ -98,7 +102,15 @@ export function createAuditService(deps: {
     crawler,
     logger,
     ...(deps.readImageText
-      ? { pixels: createPixelChecker({ db, crawler, read: deps.readImageText, logger }) }
+      ? {
+          pixels: createPixelChecker({
+            db,
+            crawler,
+            read: deps.readImageText,
+            logger,
+            ...(deps.files ? { storePreview: createAuditPreviewKeeper({ db, files: deps.files }) } : {}),
+          }),
+        }
       : {}),
     ...(deps.onAuditCompleted ? { onAuditCompleted: deps.onAuditCompleted } : {}),
   });
@@ -219,6 +231,7 @@ export function createAuditService(deps: {
           suggestion: row.suggestion,
           reviewState: row.reviewState,
           fixStatus: fixStatusOf(row.itemStatus),
+          thumbnailUrl: row.thumbnailUrl,
         })),
         total,
       };

@@ -392,11 +392,12 @@ export async function landItem(
         ),
         image as (
           insert into library_images (id, user_id, src, alt_text, engine, model, batch_id, context, file_key,
-                                      confidence, reasons, needs_review)
+                                      confidence, reasons, needs_review, thumbnail_key, thumbnail_url)
           select ${image.id}, ${image.userId}, ${image.src}, ${image.altText}, ${image.engine ?? null},
                  ${image.model ?? null}, item.batch_id, ${JSON.stringify(image.context ?? {})}::jsonb,
                  ${image.fileKey ?? null}, ${image.confidence ?? null}::real,
-                 ${image.reasons ? JSON.stringify(image.reasons) : null}::jsonb, ${image.needsReview ?? false}
+                 ${image.reasons ? JSON.stringify(image.reasons) : null}::jsonb, ${image.needsReview ?? false},
+                 ${image.thumbnailKey ?? null}, ${image.thumbnailUrl ?? null}
           from item
           returning id
         ),

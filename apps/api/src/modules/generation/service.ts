@@ -173,6 +173,8 @@ export function createGenerationService(deps: {
       confidence: item.result.confidence,
       reasons: item.result.reasons,
       needsReview: item.result.needsReview,
+      thumbnailKey: item.thumbnail?.key ?? null,
+      thumbnailUrl: item.thumbnail?.url ?? null,
     });
   /**
    * How each source's finished images land (ADR 043). Registered when the process is built, not

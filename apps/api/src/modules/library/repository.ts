@@ -10,7 +10,7 @@ import {
 /** What a library listing shows of a row: SPEC's id, src and alt text, and the review fields. */
 export type ListedLibraryImage = Pick<
   LibraryImage,
-  'id' | 'src' | 'altText' | 'confidence' | 'needsReview' | 'reasons'
+  'id' | 'src' | 'altText' | 'confidence' | 'needsReview' | 'reasons' | 'thumbnailUrl'
 >;
 
 const listedColumns = {
@@ -20,6 +20,7 @@ const listedColumns = {
   confidence: libraryImages.confidence,
   needsReview: libraryImages.needsReview,
   reasons: libraryImages.reasons,
+  thumbnailUrl: libraryImages.thumbnailUrl,
 };
 
 /** Which of the user's rows a listing covers: all of them, or only those needing review. */
@@ -74,17 +75,24 @@ export function listingSize(counts: { images: number; needsReview: number }, fil
   return filter.needsReview ? counts.needsReview : counts.images - counts.needsReview;
 }
 
-/** Deletes those of `ids` that belong to the user; answers the deleted rows' ids and uploaded files. */
+/**
+ * Deletes those of `ids` that belong to the user; answers the deleted rows' ids, uploaded files and
+ * stored previews.
+ */
 export async function deleteLibraryImagesOf(
   db: DbExecutor,
   userId: string,
   ids: string[],
-): Promise<{ id: string; fileKey: string | null }[]> {
+): Promise<{ id: string; fileKey: string | null; thumbnailKey: string | null }[]> {
   if (ids.length === 0) return [];
   return db
     .delete(libraryImages)
     .where(and(eq(libraryImages.userId, userId), inArray(libraryImages.id, ids)))
-    .returning({ id: libraryImages.id, fileKey: libraryImages.fileKey });
+    .returning({
+      id: libraryImages.id,
+      fileKey: libraryImages.fileKey,
+      thumbnailKey: libraryImages.thumbnailKey,
+    });
 }
 
 /** One of the user's images, or undefined when it is not theirs or does not exist. */
@@ -241,7 +249,8 @@ export function prepareLibraryPage(db: Database, filter: LibraryFilter, maxSkip:
     // key carries it too: Postgres runs that InitPlan even for a seek that never starts (seen in
     // EXPLAIN ANALYZE: a half-listing walk for a deep page), and then it reads no index entry.
     return sql`(select ${createdAt}, ${id}, ${libraryImages.src},
-        ${libraryImages.altText}, ${libraryImages.confidence}, ${libraryImages.needsReview}, ${libraryImages.reasons}
+        ${libraryImages.altText}, ${libraryImages.confidence}, ${libraryImages.needsReview}, ${libraryImages.reasons},
+        ${libraryImages.thumbnailUrl}
       from ${libraryImages}
       where (select plan.reads and ${gate} from plan) and ${where}
         and (${createdAt}, ${id}) ${comparison} (
@@ -299,6 +308,7 @@ function preparePageStatement<Head extends Record<string, SQL.Aliased | SQL>>(
       confidence: sql<number | null>`${pageColumn('confidence')}`.mapWith(libraryImages.confidence),
       needsReview: sql<boolean | null>`${pageColumn('needs_review')}`,
       reasons: sql<LibraryImage['reasons']>`${pageColumn('reasons')}`.mapWith(libraryImages.reasons),
+      thumbnailUrl: sql<string | null>`${pageColumn('thumbnail_url')}`,
     })
     .from(statement)
     .orderBy(sql`${pageColumn('created_at')} desc nulls last, ${pageColumn('id')} desc nulls last`)
@@ -317,6 +327,7 @@ function listedRows(
     confidence: number | null;
     needsReview: boolean | null;
     reasons: LibraryImage['reasons'];
+    thumbnailUrl: string | null;
   }[],
 ): ListedLibraryImage[] {
   const rows: ListedLibraryImage[] = [];
@@ -329,6 +340,7 @@ function listedRows(
       confidence: row.confidence,
       needsReview: row.needsReview as boolean,
       reasons: row.reasons,
+      thumbnailUrl: row.thumbnailUrl,
     });
   }
   return rows;
@@ -388,7 +400,7 @@ export function prepareLibraryPageFromKey(db: Database, filter: LibraryFilter, n
     select gate.held, page.*
     from gate left join (
       select ${createdAt}, ${id}, ${libraryImages.src}, ${libraryImages.altText}, ${libraryImages.confidence},
-        ${libraryImages.needsReview}, ${libraryImages.reasons}
+        ${libraryImages.needsReview}, ${libraryImages.reasons}, ${libraryImages.thumbnailUrl}
       from ${libraryImages}
       where ${held} and ${where}
         and (${createdAt}, ${id}) <= (

@@ -63,6 +63,7 @@ function toRecord(row: ListedLibraryImage): LibraryImageRecord {
     confidence: row.confidence,
     needsReview: row.needsReview,
     reasons: row.reasons ?? [],
+    thumbnailUrl: row.thumbnailUrl,
   };
 }
 
@@ -302,10 +303,11 @@ export function createLibraryService(deps: {
       ]);
       // An uploaded image lives only in the library: its file goes with its row. The rows are already
       // gone, so a storage failure is logged, not answered (the file is unreachable from the product).
-      for (const { fileKey } of deleted) {
-        if (!fileKey) continue;
-        await deleteFile(fileKey).catch((error: unknown) =>
-          logger.warn({ err: error, key: fileKey }, 'could not delete an uploaded image file'),
+      // Its stored preview (ADR 051) likewise.
+      for (const key of deleted.flatMap((row) => [row.fileKey, row.thumbnailKey])) {
+        if (!key) continue;
+        await deleteFile(key).catch((error: unknown) =>
+          logger.warn({ err: error, key }, 'could not delete an image file'),
         );
       }
       return { success: true, deleted: deleted.length };

@@ -34,5 +34,6 @@ export const makeImage = (n: number, over: Partial<AuditImage> = {}): AuditImage
   suggestion: null,
   reviewState: null,
   fixStatus: null,
+  thumbnailUrl: `/files/previews/2026-11/${imageId(n)}.webp`,
   ...over,
 });

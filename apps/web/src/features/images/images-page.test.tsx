@@ -22,6 +22,8 @@ function makeLibrary(count: number): LibraryImage[] {
     confidence: 0.9,
     needsReview: false,
     reasons: [],
+    // The first image has a stored preview; the others were stored before previews existed.
+    thumbnailUrl: index === 0 ? '/files/previews/2026-11/first.webp' : null,
   }));
 }
 
@@ -307,6 +309,7 @@ describe('image library (/images)', () => {
             confidence: 0.9,
             needsReview: false,
             reasons: [],
+            thumbnailUrl: '/files/previews/2026-11/first.webp',
           },
         ];
         return json({ success: true, image: library.current[0], remainingCredits: 9 });

@@ -2,9 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../src/db/client.ts';
 import { users } from '../src/db/tables/users.ts';
 import type { ImageTextReading } from '../src/engines/types.ts';
 import { hashPassword } from '../src/modules/accounts/passwords.ts';
@@ -26,6 +27,7 @@ const page = `<!doctype html><html><head><title>Launch day</title></head><body>
   <h1>Launch day</h1>
   <p>We went to see the launch. <img src="/img/rocket.jpg" alt="A rocket lifting off from the launch pad in a cloud of smoke"></p>
   <img src="/img/camera.jpg">
+  <img src="/img/coffee.jpg" alt="IMG_2041.jpg">
 </body></html>`;
 
 let server: Server;
@@ -191,9 +193,14 @@ describe('audit thumbnails', () => {
         await t.app.inject({ method: 'GET', url: `/api/v1/audits/${auditId}/images`, headers: owner.auth })
       ).json().items as { id: string; src: string; verdict: string; thumbnailUrl: string | null }[];
 
-    const rocket = (await images()).find((image) => image.src.endsWith('/rocket.jpg'));
+    const checked = await images();
+    const rocket = checked.find((image) => image.src.endsWith('/rocket.jpg'));
     // Its alt is text: the pixel check fetched it to see whether it is blank, and kept a preview.
     await expectPreview(rocket?.thumbnailUrl);
+    // A file name as alt: fetched by the pixel check too, and failing, so the fix describes it again.
+    const coffee = checked.find((image) => image.src.endsWith('/coffee.jpg'));
+    expect(coffee?.verdict).toBe('fail');
+    await expectPreview(coffee?.thumbnailUrl);
 
     const fixed = await t.app.inject({
       method: 'POST',
@@ -208,6 +215,32 @@ describe('audit thumbnails', () => {
     }, 20_000);
     await expectPreview(camera);
     auditPreviews.push(rocket?.thumbnailUrl as string, camera);
+    // The coffee image keeps the pixel check's preview, and the fix's second one is not kept.
+    await waitFor(async () => {
+      const batch = (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/v1/images/batches/${fixed.json().batchId}`,
+          headers: owner.auth,
+        })
+      ).json();
+      return batch.finishedAt ? batch : null;
+    }, 20_000);
+    const after = await images();
+    expect(after.find((image) => image.src.endsWith('/coffee.jpg'))?.thumbnailUrl).toBe(coffee?.thumbnailUrl);
+    const kept = await queryRows<{ key: string }>(
+      t.app.deps.database.db,
+      sql`select key from stored_files where owner_id = ${owner.id} and key like 'previews/%'`,
+    );
+    const listed = new Set(
+      [
+        ...after.map((image) => image.thumbnailUrl),
+        ...(await library(owner)).map((image) => image.thumbnailUrl),
+      ]
+        .filter((url): url is string => Boolean(url))
+        .map((url) => new URL(url).pathname.replace('/files/', '')),
+    );
+    expect(kept.map((row) => row.key).sort()).toEqual([...listed].sort());
 
     // Another user sees neither the audit nor its images.
     const theirs = await t.app.inject({

@@ -12,6 +12,8 @@ import type { AuditProblem } from '@altwise/contracts/audit-problems';
 import type { Database } from '../../db/client.ts';
 import type { GenerationItemContext } from '../../db/tables/generation-items.ts';
 import { conflict, notFound } from '../../errors.ts';
+import { discardPreview } from '../files/preview.ts';
+import type { FilesService } from '../files/service.ts';
 import type { GenerationService } from '../generation/service.ts';
 import { addLibraryImages, replaceLibraryAltText } from '../library/service.ts';
 import {
@@ -88,13 +90,18 @@ export function contextOf(
 const noSuchImage = () => notFound('There is no such image in this audit.');
 const auditNotFound = () => notFound('There is no such audit.');
 
-export function createAuditFixer(deps: { db: Database; generation: FixGeneration }) {
+export function createAuditFixer(deps: {
+  db: Database;
+  generation: FixGeneration;
+  /** Deletes a fix's preview that its image did not need (it had one already, ADR 051). */
+  files?: Pick<FilesService, 'deleteFile'>;
+}) {
   const { db, generation } = deps;
 
   // A fix's finished image waits on its audit image for the user's review (ADR 030); the batch's
   // claims, retries, refunds and settlement stay generation's.
-  generation.registerLander('audit', (executor, claim, { result, thumbnail }) =>
-    landFixSuggestion(executor, claim, {
+  generation.registerLander('audit', async (executor, claim, { result, thumbnail }) => {
+    const { landed, keptThumbnail } = await landFixSuggestion(executor, claim, {
       altText: result.altText,
       thumbnail,
       details: {
@@ -104,8 +111,11 @@ export function createAuditFixer(deps: { db: Database; generation: FixGeneration
         reasons: result.reasons,
         needsReview: result.needsReview,
       },
-    }),
-  );
+    });
+    // A preview no row took: the runner deletes it when nothing landed, this when the image had one.
+    if (landed && !keptThumbnail && deps.files) await discardPreview(deps.files, thumbnail);
+    return landed;
+  });
 
   async function ownedAudit(userId: string, auditId: string) {
     const audit = await findAuditOf(db, userId, auditId);

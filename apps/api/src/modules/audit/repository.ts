@@ -582,8 +582,8 @@ export async function landFixSuggestion(
     /** The fix's preview of the image (ADR 051), kept where the image has none yet. */
     thumbnail: { key: string; url: string } | null;
   },
-): Promise<boolean> {
-  const rows = await queryRows<{ landed: number }>(
+): Promise<{ landed: boolean; keptThumbnail: boolean }> {
+  const rows = await queryRows<{ landed: number; kept_thumbnail: boolean }>(
     db,
     sql`with item as (
           update generation_items
@@ -599,7 +599,7 @@ export async function landFixSuggestion(
               thumbnail_url = case when thumbnail_key is null then ${suggestion.thumbnail?.url ?? null}
                                    else thumbnail_url end
           where generation_item_id = (select id from item)
-          returning id
+          returning id, thumbnail_key
         ),
         batch as (
           update generation_batches
@@ -607,9 +607,11 @@ export async function landFixSuggestion(
           where id = (select batch_id from item)
           returning id
         )
-        select (select count(*) from item)::int + (select count(*) from batch)::int as landed`,
+        select (select count(*) from item)::int + (select count(*) from batch)::int as landed,
+               exists (select from suggestion where thumbnail_key = ${suggestion.thumbnail?.key ?? null})
+                 as kept_thumbnail`,
   );
-  return rows[0]?.landed === 2;
+  return { landed: rows[0]?.landed === 2, keptThumbnail: rows[0]?.kept_thumbnail === true };
 }
 
 /**

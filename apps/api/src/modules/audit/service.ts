@@ -91,11 +91,18 @@ export function createAuditService(deps: {
   onAuditCompleted?: (tx: Transaction, auditId: string) => Promise<unknown>;
   /** The offline engine's pixel reader for the pixel check (ADR 037); absent = HTML only. */
   readImageText?: ImageTextReader;
-  /** Where the pixel check keeps its previews of the images it fetched (ADR 051); absent = none. */
+  /**
+   * Where the pixel check keeps its previews of the images it fetched, and where a fix deletes a
+   * preview its image did not need (ADR 051); absent = no previews.
+   */
   files?: Pick<FilesService, 'saveFile' | 'deleteFile'>;
 }) {
   const { db, queue, logger } = deps;
-  const fixer = createAuditFixer({ db, generation: deps.generation });
+  const fixer = createAuditFixer({
+    db,
+    generation: deps.generation,
+    ...(deps.files ? { files: deps.files } : {}),
+  });
   const crawler = createCrawler(deps.fetch);
   const runner = createAuditRunner({
     db,

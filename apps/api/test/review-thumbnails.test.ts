@@ -242,6 +242,26 @@ describe('audit thumbnails', () => {
     );
     expect(kept.map((row) => row.key).sort()).toEqual([...listed].sort());
 
+    // Accepting the suggestion puts the image in the library with the audit's preview; deleting that
+    // library row leaves the preview to the audit, which still shows it.
+    const cameraImage = after.find((image) => image.src.endsWith('/camera.jpg'));
+    const accepted = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/audits/${auditId}/review`,
+      headers: owner.auth,
+      payload: { imageIds: [cameraImage?.id], action: 'accept' },
+    });
+    expect(accepted.statusCode).toBe(200);
+    const inLibrary = (await library(owner)).find((image) => image.src === cameraImage?.src);
+    expect(inLibrary?.thumbnailUrl).toBe(camera);
+    await t.app.inject({
+      method: 'DELETE',
+      url: '/api/v1/images/altText',
+      headers: owner.auth,
+      payload: { ids: [inLibrary?.id] },
+    });
+    expect((await fetchFile(camera)).statusCode).toBe(200);
+
     // Another user sees neither the audit nor its images.
     const theirs = await t.app.inject({
       method: 'GET',

@@ -223,6 +223,8 @@ export function createAuditFixer(deps: {
                   altText,
                   batchId: image.item_batch_id,
                   context: contextOf(image),
+                  // The audit's preview, shown in the library too (it stays the audit's file).
+                  thumbnailUrl: image.thumbnail_url,
                   ...verdict,
                 },
               ])

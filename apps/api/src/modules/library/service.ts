@@ -88,6 +88,11 @@ export type NewLibraryImageRow = {
   context?: Record<string, string> | null;
   /** The stored upload behind `src`, deleted with the row. */
   fileKey?: string | null;
+  /**
+   * A preview another record owns (an accepted audit suggestion's, ADR 051): shown with the row, not
+   * deleted with it; the owner's account deletion removes it.
+   */
+  thumbnailUrl?: string | null;
 } & AltTextVerdict;
 
 /** Stores alt texts in the user's library, inside the caller's transaction. */
@@ -103,6 +108,7 @@ export async function addLibraryImages(tx: DbExecutor, userId: string, rows: New
       batchId: row.batchId ?? null,
       context: row.context ?? null,
       fileKey: row.fileKey ?? null,
+      thumbnailUrl: row.thumbnailUrl ?? null,
       confidence: row.confidence ?? null,
       reasons: row.reasons ?? null,
       needsReview: row.needsReview ?? false,

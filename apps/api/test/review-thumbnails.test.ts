@@ -9,6 +9,7 @@ import { queryRows } from '../src/db/client.ts';
 import { users } from '../src/db/tables/users.ts';
 import type { ImageTextReading } from '../src/engines/types.ts';
 import { hashPassword } from '../src/modules/accounts/passwords.ts';
+import { addLibraryImages } from '../src/modules/library/service.ts';
 import { createUser, type TestUser } from './billing-helpers.ts';
 import { createTestEngine, uploadImages, waitForBatch } from './generation-helpers.ts';
 import { buildTestApp, type TestApp, waitFor } from './helper.ts';
@@ -169,6 +170,27 @@ describe('library thumbnails', () => {
       thumbnailUrl: null,
       alt_text: expect.stringContaining('Test description'),
     });
+  });
+});
+
+describe('regenerate', () => {
+  it('gives a row stored before previews existed a preview, and keeps the one a row has', async () => {
+    const [old] = await t.app.deps.database.db.transaction((tx) =>
+      addLibraryImages(tx, owner.id, [{ src: `${base}/img/coffee.jpg`, altText: 'Stored before previews' }]),
+    );
+    expect((await library(owner)).find((image) => image.id === old?.id)?.thumbnailUrl).toBeNull();
+    const regenerate = () =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/v1/images/altText/${old?.id}/regenerate`,
+        headers: owner.auth,
+        payload: {},
+      });
+    expect((await regenerate()).statusCode).toBe(200);
+    const first = (await library(owner)).find((image) => image.id === old?.id)?.thumbnailUrl;
+    await expectPreview(first);
+    expect((await regenerate()).statusCode).toBe(200);
+    expect((await library(owner)).find((image) => image.id === old?.id)?.thumbnailUrl).toBe(first);
   });
 });
 

@@ -449,6 +449,8 @@ export type LibraryAltTextChange = {
   confidence?: number | null;
   reasons?: NewLibraryImage['reasons'];
   needsReview?: boolean;
+  /** A preview for a row that has none (ADR 051); a row that has one keeps it. */
+  thumbnail?: { key: string; url: string } | null;
 };
 
 /** Changes a row (its alt text, review fields); undefined when the row is not the user's. */
@@ -467,6 +469,13 @@ export async function updateLibraryImage(
       ...(change.confidence !== undefined ? { confidence: change.confidence } : {}),
       ...(change.reasons !== undefined ? { reasons: change.reasons } : {}),
       ...(change.needsReview !== undefined ? { needsReview: change.needsReview } : {}),
+      ...(change.thumbnail
+        ? {
+            thumbnailKey: sql`coalesce(${libraryImages.thumbnailKey}, ${change.thumbnail.key})`,
+            thumbnailUrl: sql`case when ${libraryImages.thumbnailKey} is null then ${change.thumbnail.url}
+              else ${libraryImages.thumbnailUrl} end`,
+          }
+        : {}),
       updatedAt: sql`now()`,
     })
     .where(and(eq(libraryImages.userId, userId), eq(libraryImages.id, id)))

@@ -136,7 +136,13 @@ export async function setLibraryAltText(
   tx: DbExecutor,
   userId: string,
   id: string,
-  change: { altText: string; engine?: string | null; model?: string | null } & AltTextVerdict,
+  change: {
+    altText: string;
+    engine?: string | null;
+    model?: string | null;
+    /** A preview made on the way (regenerate), kept only when the row has none (ADR 051). */
+    thumbnail?: { key: string; url: string } | null;
+  } & AltTextVerdict,
 ): Promise<LibraryImageRecord> {
   const row = await updateLibraryImage(tx, userId, id, change);
   if (!row) throw imageNotFound();

@@ -16,7 +16,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-type LibraryImage = { id: string; src: string; alt_text: string };
+type LibraryImage = { id: string; src: string; alt_text: string; thumbnailUrl: string | null };
 
 /** The library as the API lists it (newest first), to compare the screen and the sheet with. */
 async function listLibrary(session: E2eSession) {
@@ -82,7 +82,13 @@ describe('image library, as a person uses it (issue 6)', () => {
     for (const image of library) {
       expect(image.src).toMatch(/\/img\/photo-\d+\.png$/);
       expect(image.alt_text.trim().length).toBeGreaterThan(0);
+      expect(image.thumbnailUrl).toMatch(/\/files\/previews\/.+\.webp$/);
     }
+    // Each row's stored preview loads in its URL cell (served by /files, allowed by the CSP).
+    const firstThumbnail = table.getByRole('row').nth(1).locator('td').nth(2).locator('img');
+    await expect
+      .poll(() => firstThumbnail.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth))
+      .toBeGreaterThan(0);
 
     // Copy the first row's alt text.
     await page.getByRole('button', { name: 'Copy alt text for image 1', exact: true }).click();
@@ -94,6 +100,11 @@ describe('image library, as a person uses it (issue 6)', () => {
     await page.getByRole('button', { name: 'Edit alt text for image 2', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit alt text for image 2', exact: true });
     await dialog.getByLabel('Alt text').fill('A swatch of colour, edited by hand');
+    // The picture is shown large beside the draft.
+    const large = dialog.locator('img');
+    await expect
+      .poll(() => large.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth))
+      .toBeGreaterThan(0);
     await expectNoAxeViolations(page);
     await dialog.getByRole('button', { name: 'Save' }).click();
     await toasts.getByText('Alt text updated').waitFor();

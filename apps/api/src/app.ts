@@ -337,6 +337,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       runsWorkers,
       logger: app.log,
       generation,
+      files,
       onAuditCompleted: (tx, auditId) => webhooks.emitAuditCompleted(tx, auditId),
       // Audits are free: their pixel check always uses the offline engine's OCR, never a paid model.
       // With ALT_TEXT_ENGINE=openai an offline engine is made for it (it loads nothing until used).

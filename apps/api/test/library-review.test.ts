@@ -132,6 +132,8 @@ describe('a batch stores each result’s confidence, reasons and review flag', (
       needsReview: true,
       reasons: unsureReasons,
       longDescription: null,
+      // An upload: its stored preview (ADR 051).
+      thumbnailUrl: expect.stringMatching(/\/files\/previews\/.+\.webp$/),
     });
     expect(sure).toMatchObject({ confidence: 0.87, needsReview: false, reasons: sureReasons });
 
@@ -157,6 +159,7 @@ describe('a batch stores each result’s confidence, reasons and review flag', (
         needsReview: false,
         reasons: [],
         longDescription: null,
+        thumbnailUrl: null,
       },
     ]);
   });
@@ -215,6 +218,7 @@ describe('POST /images/altText/{id}/approve', () => {
       needsReview: false,
       reasons: [{ source: 'pixels', detail: 'image 1' }],
       longDescription: null,
+      thumbnailUrl: null,
     });
     expect((await list(owner, '?needsReview=true')).json()).toEqual([]);
     expect((await list(owner)).json()).toEqual([response.json(), expect.objectContaining({ id: kept })]);

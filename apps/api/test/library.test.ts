@@ -52,7 +52,13 @@ describe('GET /images/altText', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
     // Rows written without an engine verdict: no confidence, no reasons, nothing to review.
-    const unrated = { confidence: null, needsReview: false, reasons: [], longDescription: null };
+    const unrated = {
+      confidence: null,
+      needsReview: false,
+      reasons: [],
+      longDescription: null,
+      thumbnailUrl: null,
+    };
     expect(response.json()).toEqual([
       { id: dog?.id, src: 'https://example.com/dog.jpg', alt_text: 'A photo of dog', ...unrated },
       { id: cat?.id, src: 'https://example.com/cat.jpg', alt_text: 'A photo of cat', ...unrated },
@@ -141,6 +147,7 @@ describe('PATCH /images/altText/{id}', () => {
       needsReview: false,
       reasons: [],
       longDescription: null,
+      thumbnailUrl: null,
     });
     expect((await list(owner.auth)).json()).toEqual([response.json()]);
     const [row] = await t.app.deps.database.db.select().from(libraryImages).where(eq(libraryImages.id, id));

@@ -146,6 +146,11 @@ export const auditImageSchema = z.object({
   longDescription: longDescriptionSchema,
   reviewState: auditReviewStateSchema.nullable(),
   fixStatus: auditFixStatusSchema.nullable(),
+  /**
+   * A small stored preview served by this app at `/files/…` (issue 19), made when the audit fetched
+   * the image (pixel check) or a fix described it; null until then.
+   */
+  thumbnailUrl: z.string().nullable(),
 });
 export type AuditImage = z.infer<typeof auditImageSchema>;
 

@@ -30,6 +30,13 @@ export const libraryImageSchema = z.object({
   needsReview: z.boolean(),
   reasons: z.array(altTextReasonSchema),
   longDescription: longDescriptionSchema,
+  /**
+   * A small stored preview (at most 320 px on the long side, WebP) served by this app at `/files/…`,
+   * so the picture can be seen even when its source is on another site or gone (issue 19); null
+   * when none could be made (rows written before previews existed, an image the preview step could
+   * not read).
+   */
+  thumbnailUrl: z.string().nullable(),
 });
 export type LibraryImageRecord = z.infer<typeof libraryImageSchema>;
 

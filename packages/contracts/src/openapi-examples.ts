@@ -140,6 +140,8 @@ const libraryImage = {
     { source: 'detection', detail: 'shoe', score: 0.93 },
   ],
   longDescription: null,
+  thumbnailUrl:
+    'https://altwise.example.com/files/previews/2026-11/0b9e6c1e-5d0a-4f4e-9a7e-2f1c3d4b5a69.webp',
 };
 const progress = {
   id: ids.batch,
@@ -195,6 +197,8 @@ const auditImage = {
   longDescription: null,
   reviewState: 'pending' as const,
   fixStatus: null,
+  thumbnailUrl:
+    'https://altwise.example.com/files/previews/2026-11/7d2f4a90-1c3b-4e8f-b6a5-3e9d0c2b1a47.webp',
 };
 
 /** [schema, example] pairs: the schema instances the routes use. */

@@ -161,6 +161,13 @@ export const auditImages = pgTable(
       onDelete: 'set null',
     }),
     libraryImageId: uuid('library_image_id').references(() => libraryImages.id, { onDelete: 'set null' }),
+    /**
+     * The stored preview of `src` (ADR 051), shared by the audit's images of that address: its
+     * storage key and URL (the file is the audit owner's and goes with the account); null until the
+     * pixel check or a fix held the image's bytes.
+     */
+    thumbnailKey: text('thumbnail_key'),
+    thumbnailUrl: text('thumbnail_url'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [

@@ -37,6 +37,12 @@ export const libraryImages = pgTable(
     confidence: real('confidence'),
     /** The evidence the engine used: caption, title, OCR text, detections with scores. */
     reasons: jsonb('reasons').$type<AltTextReason[]>(),
+    /**
+     * The stored preview (ADR 051): its storage key, so deleting the row deletes it, and the URL the
+     * API answers as `thumbnailUrl`; both null when none was made.
+     */
+    thumbnailKey: text('thumbnail_key'),
+    thumbnailUrl: text('thumbnail_url'),
     /** Below the review threshold and not yet approved by the user. */
     needsReview: boolean('needs_review').notNull().default(false),
     /**

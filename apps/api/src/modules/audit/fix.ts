@@ -12,6 +12,8 @@ import type { AuditProblem } from '@altwise/contracts/audit-problems';
 import type { Database } from '../../db/client.ts';
 import type { GenerationItemContext } from '../../db/tables/generation-items.ts';
 import { conflict, notFound } from '../../errors.ts';
+import { discardPreview } from '../files/preview.ts';
+import type { FilesService } from '../files/service.ts';
 import type { GenerationService } from '../generation/service.ts';
 import { addLibraryImages, replaceLibraryAltText } from '../library/service.ts';
 import {
@@ -62,6 +64,7 @@ export function toAuditImage(row: ImageRow): AuditImage {
     longDescription: row.long_description,
     reviewState: row.review_state,
     fixStatus: fixStatusOf(row.item_status),
+    thumbnailUrl: row.thumbnail_url,
   };
 }
 
@@ -88,15 +91,21 @@ export function contextOf(
 const noSuchImage = () => notFound('There is no such image in this audit.');
 const auditNotFound = () => notFound('There is no such audit.');
 
-export function createAuditFixer(deps: { db: Database; generation: FixGeneration }) {
+export function createAuditFixer(deps: {
+  db: Database;
+  generation: FixGeneration;
+  /** Deletes a fix's preview that its image did not need (it had one already, ADR 051). */
+  files?: Pick<FilesService, 'deleteFile'>;
+}) {
   const { db, generation } = deps;
 
   // A fix's finished image waits on its audit image for the user's review (ADR 030); the batch's
   // claims, retries, refunds and settlement stay generation's.
-  generation.registerLander('audit', (executor, claim, { result }) =>
-    landFixSuggestion(executor, claim, {
+  generation.registerLander('audit', async (executor, claim, { result, thumbnail }) => {
+    const { landed, keptThumbnail } = await landFixSuggestion(executor, claim, {
       altText: result.altText,
       longDescription: result.longDescription ?? null,
+      thumbnail,
       details: {
         engine: result.engine,
         model: result.model,
@@ -104,8 +113,11 @@ export function createAuditFixer(deps: { db: Database; generation: FixGeneration
         reasons: result.reasons,
         needsReview: result.needsReview,
       },
-    }),
-  );
+    });
+    // A preview no row took: the runner deletes it when nothing landed, this when the image had one.
+    if (landed && !keptThumbnail && deps.files) await discardPreview(deps.files, thumbnail);
+    return landed;
+  });
 
   async function ownedAudit(userId: string, auditId: string) {
     const audit = await findAuditOf(db, userId, auditId);
@@ -223,6 +235,8 @@ export function createAuditFixer(deps: { db: Database; generation: FixGeneration
                   longDescription,
                   batchId: image.item_batch_id,
                   context: contextOf(image),
+                  // The audit's preview, shown in the library too (it stays the audit's file).
+                  thumbnailUrl: image.thumbnail_url,
                   ...verdict,
                 },
               ])

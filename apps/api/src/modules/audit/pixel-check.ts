@@ -8,6 +8,7 @@ import { Semaphore } from '../../lib/throttle.ts';
 import { type AuditImageFacts, checkPageImages, pixelCheckNeed } from './checks.ts';
 import type { Crawler } from './crawler.ts';
 import { PAGES_AT_ONCE_PER_HOST } from './crawler.ts';
+import type { AuditPreviewKeeper } from './previews.ts';
 import {
   addAuditNotice,
   landPixelEvidence,
@@ -150,8 +151,15 @@ export function createPixelChecker(deps: {
   crawler: Crawler;
   read: ImageTextReader;
   logger: FastifyBaseLogger;
+  /** Keeps a preview of each image fetched (ADR 051); absent = none kept. */
+  storePreview?: AuditPreviewKeeper;
 }) {
   const { db, crawler, read, logger } = deps;
+  const fetchImage = async (auditId: string, address: string) => {
+    const bytes = await crawler.fetchImage(address);
+    if (bytes) await deps.storePreview?.(auditId, address, bytes);
+    return bytes;
+  };
   return {
     /**
      * Looks at the audit's images not yet looked at, PAGES_AT_ONCE_PER_HOST at a time, landing each
@@ -170,7 +178,7 @@ export function createPixelChecker(deps: {
       const work = async () => {
         for (let next = queue.shift(); next && !stopping(); next = queue.shift()) {
           const { src, need } = next;
-          const evidence = await lookAtImage(src, need, (address) => crawler.fetchImage(address), read);
+          const evidence = await lookAtImage(src, need, (address) => fetchImage(auditId, address), read);
           try {
             await landPixelEvidence(db, auditId, src, evidence, recheckPage);
           } catch (error) {

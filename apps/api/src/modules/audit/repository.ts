@@ -437,11 +437,12 @@ export type AuditFixImageRow = {
   generation_item_id: string | null;
   item_status: 'pending' | 'processing' | 'done' | 'failed' | null;
   item_batch_id: string | null;
+  thumbnail_url: string | null;
 };
 
 const fixImageColumns = sql`i.id, i.page_url, i.src, i.alt, i.role, i.verdict, i.problems, i.facts, i.suggestion,
   i.long_description, i.review_state, i.suggestion_details, i.library_image_id, i.generation_item_id,
-  g.status as item_status, g.batch_id as item_batch_id`;
+  g.status as item_status, g.batch_id as item_batch_id, i.thumbnail_url`;
 const fixImageFrom = sql`audit_images i
   join audit_pages p on p.id = i.page_id
   left join generation_items g on g.id = i.generation_item_id`;
@@ -581,9 +582,15 @@ export async function listReportImages(
 export async function landFixSuggestion(
   db: DbExecutor,
   claim: { itemId: string; claimId: string },
-  suggestion: { altText: string; longDescription: string | null; details: AuditSuggestionDetails },
-): Promise<boolean> {
-  const rows = await queryRows<{ landed: number }>(
+  suggestion: {
+    altText: string;
+    longDescription: string | null;
+    details: AuditSuggestionDetails;
+    /** The fix's preview of the image (ADR 051), kept where the image has none yet. */
+    thumbnail: { key: string; url: string } | null;
+  },
+): Promise<{ landed: boolean; keptThumbnail: boolean }> {
+  const rows = await queryRows<{ landed: number; kept_thumbnail: boolean }>(
     db,
     sql`with item as (
           update generation_items
@@ -595,9 +602,12 @@ export async function landFixSuggestion(
           update audit_images
           set suggestion = ${suggestion.altText}, long_description = ${suggestion.longDescription},
               review_state = 'pending',
-              suggestion_details = ${JSON.stringify(suggestion.details)}::jsonb
+              suggestion_details = ${JSON.stringify(suggestion.details)}::jsonb,
+              thumbnail_key = coalesce(thumbnail_key, ${suggestion.thumbnail?.key ?? null}),
+              thumbnail_url = case when thumbnail_key is null then ${suggestion.thumbnail?.url ?? null}
+                                   else thumbnail_url end
           where generation_item_id = (select id from item)
-          returning id
+          returning id, thumbnail_key
         ),
         batch as (
           update generation_batches
@@ -605,7 +615,27 @@ export async function landFixSuggestion(
           where id = (select batch_id from item)
           returning id
         )
-        select (select count(*) from item)::int + (select count(*) from batch)::int as landed`,
+        select (select count(*) from item)::int + (select count(*) from batch)::int as landed,
+               exists (select from suggestion where thumbnail_key = ${suggestion.thumbnail?.key ?? null})
+                 as kept_thumbnail`,
   );
-  return rows[0]?.landed === 2;
+  return { landed: rows[0]?.landed === 2, keptThumbnail: rows[0]?.kept_thumbnail === true };
+}
+
+/**
+ * Records a stored preview (ADR 051) on the audit's images of `src` that have none yet; false when
+ * none took it (its caller then deletes the file).
+ */
+export async function landAuditPreview(
+  db: DbExecutor,
+  auditId: string,
+  src: string,
+  preview: { key: string; url: string },
+): Promise<boolean> {
+  const rows = await db
+    .update(auditImages)
+    .set({ thumbnailKey: preview.key, thumbnailUrl: preview.url })
+    .where(and(eq(auditImages.auditId, auditId), eq(auditImages.src, src), isNull(auditImages.thumbnailKey)))
+    .returning({ id: auditImages.id });
+  return rows.length > 0;
 }

@@ -18,12 +18,14 @@ import { jobNames } from '../../jobs/names.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { createRunScheduler } from '../../jobs/run-scheduler.ts';
 import { assertPublicAddress, parseFetchableUrl, SafeFetchError } from '../../net/safe-fetch.ts';
+import type { FilesService } from '../files/service.ts';
 import type { FetchSettings } from '../scrape/service.ts';
 import { createAuditRunner, scoreOf } from './audit-runner.ts';
 import { createCrawler } from './crawler.ts';
 import { createAuditFixer, type FixGeneration, fixStatusOf } from './fix.ts';
 import type { PageSandbox } from './page-sandbox.ts';
 import { createPixelChecker, type ImageTextReader } from './pixel-check.ts';
+import { createAuditPreviewKeeper } from './previews.ts';
 import { type AuditReportRow, buildAuditCsv, buildAuditXlsx } from './report.ts';
 import {
   auditsStartedSince,
@@ -92,9 +94,18 @@ export function createAuditService(deps: {
   onAuditCompleted?: (tx: Transaction, auditId: string) => Promise<unknown>;
   /** The offline engine's pixel reader for the pixel check (ADR 037); absent = HTML only. */
   readImageText?: ImageTextReader;
+  /**
+   * Where the pixel check keeps its previews of the images it fetched, and where a fix deletes a
+   * preview its image did not need (ADR 051); absent = no previews.
+   */
+  files?: Pick<FilesService, 'saveFile' | 'deleteFile'>;
 }) {
   const { db, queue, logger } = deps;
-  const fixer = createAuditFixer({ db, generation: deps.generation });
+  const fixer = createAuditFixer({
+    db,
+    generation: deps.generation,
+    ...(deps.files ? { files: deps.files } : {}),
+  });
   const crawler = createCrawler(deps.fetch);
   const runner = createAuditRunner({
     db,
@@ -102,7 +113,15 @@ export function createAuditService(deps: {
     pages: deps.pages,
     logger,
     ...(deps.readImageText
-      ? { pixels: createPixelChecker({ db, crawler, read: deps.readImageText, logger }) }
+      ? {
+          pixels: createPixelChecker({
+            db,
+            crawler,
+            read: deps.readImageText,
+            logger,
+            ...(deps.files ? { storePreview: createAuditPreviewKeeper({ db, files: deps.files }) } : {}),
+          }),
+        }
       : {}),
     ...(deps.onAuditCompleted ? { onAuditCompleted: deps.onAuditCompleted } : {}),
   });
@@ -224,6 +243,7 @@ export function createAuditService(deps: {
           longDescription: row.longDescription,
           reviewState: row.reviewState,
           fixStatus: fixStatusOf(row.itemStatus),
+          thumbnailUrl: row.thumbnailUrl,
         })),
         total,
       };

@@ -6,6 +6,7 @@ import type { GenerationBatch, GenerationSource } from '../../db/tables/generati
 import type { GenerationItemContext } from '../../db/tables/generation-items.ts';
 import type { AltTextResult } from '../../engines/types.ts';
 import { refundReservation, settleReservation } from '../credits/service.ts';
+import { discardPreview, makePreview, type StoredPreview, storePreview } from '../files/preview.ts';
 import { classifyFailure, type DescribeDeps, describeOnce, ImageFailure } from './describe.ts';
 import {
   addToBatchCounts,
@@ -28,6 +29,8 @@ export type FinishedItem = {
   fileKey: string | null;
   context: GenerationItemContext;
   result: AltTextResult;
+  /** The image's stored preview (ADR 051); null when none could be made. */
+  thumbnail: StoredPreview | null;
 };
 
 /**
@@ -94,7 +97,11 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
   }
 
   async function landResult(batch: GenerationBatch, land: ItemLander, item: ClaimedItem, claimId: string) {
+    let preview: Promise<Buffer | null> | undefined;
     const result = await describeOnce(deps, {
+      onImage: (bytes) => {
+        preview = makePreview(bytes);
+      },
       src: item.src,
       fileKey: item.fileKey,
       context: { ...item.context, ...(batch.pageUrl ? { pageUrl: batch.pageUrl } : {}) },
@@ -108,8 +115,16 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
       fileKey: item.fileKey,
       context: item.context,
       result,
+      thumbnail: await storePreview(deps.files, batch.userId, preview),
     };
-    if (!(await land(db, { itemId: item.id, claimId }, finished))) throw new LostClaim();
+    let landed = false;
+    try {
+      landed = await land(db, { itemId: item.id, claimId }, finished);
+    } finally {
+      // A preview nothing points at would live until the account is deleted.
+      if (!landed) await discardPreview(deps.files, finished.thumbnail);
+    }
+    if (!landed) throw new LostClaim();
   }
 
   async function recordFailure(

@@ -23,6 +23,8 @@ export type ImageToDescribe = {
   language?: string | null;
   /** SEO keywords, used only where they truthfully describe the image. */
   keywords?: string[] | null;
+  /** Handed the bytes once they are known to be an image (the runner makes its preview, ADR 051). */
+  onImage?: (bytes: Uint8Array) => void;
 };
 
 // Defined with the other domain errors, which the error handler maps to HTTP in one place.
@@ -99,6 +101,7 @@ async function loadAndPrepare(deps: DescribeDeps, image: ImageToDescribe): Promi
   const bytes = await loadBytes(deps, image);
   if (!detectImageType(bytes))
     throw new ImageFailure(`The file is not an image (expected ${supportedImageTypesText}).`, false);
+  image.onImage?.(bytes);
   if (deps.engine.prepareImage) return deps.engine.prepareImage(bytes);
   return { describe: (options) => deps.engine.describeImage(bytes, options) };
 }

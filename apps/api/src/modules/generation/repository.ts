@@ -394,12 +394,13 @@ export async function landItem(
         ),
         image as (
           insert into library_images (id, user_id, src, alt_text, engine, model, batch_id, context, file_key,
-                                      confidence, reasons, needs_review, long_description)
+                                      confidence, reasons, needs_review, long_description,
+                                      thumbnail_key, thumbnail_url)
           select ${image.id}, ${image.userId}, ${image.src}, ${image.altText}, ${image.engine ?? null},
                  ${image.model ?? null}, item.batch_id, ${JSON.stringify(image.context ?? {})}::jsonb,
                  ${image.fileKey ?? null}, ${image.confidence ?? null}::real,
                  ${image.reasons ? JSON.stringify(image.reasons) : null}::jsonb, ${image.needsReview ?? false},
-                 ${image.longDescription ?? null}
+                 ${image.longDescription ?? null}, ${image.thumbnailKey ?? null}, ${image.thumbnailUrl ?? null}
           from item
           returning id
         ),

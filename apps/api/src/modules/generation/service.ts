@@ -31,6 +31,7 @@ import {
   reserveCredits,
   settleReservation,
 } from '../credits/service.ts';
+import { discardPreview, makePreview, type StoredPreview, storePreview } from '../files/preview.ts';
 import type { FilesService } from '../files/service.ts';
 import { findLibraryImage, setLibraryAltText } from '../library/service.ts';
 import { type BatchRunnerDeps, createBatchRunner, type ItemLander } from './batch-runner.ts';
@@ -175,6 +176,8 @@ export function createGenerationService(deps: {
       reasons: item.result.reasons,
       needsReview: item.result.needsReview,
       longDescription: item.result.longDescription ?? null,
+      thumbnailKey: item.thumbnail?.key ?? null,
+      thumbnailUrl: item.thumbnail?.url ?? null,
     });
   /**
    * How each source's finished images land (ADR 043). Registered when the process is built, not
@@ -483,6 +486,9 @@ export function createGenerationService(deps: {
       const { reservationId } = await db.transaction((tx) =>
         reserveCredits(tx, userId, 1, 'regenerate', { leaseSeconds: REGENERATE_LEASE_SECONDS }),
       );
+      // A row stored before previews existed gets one now (ADR 051).
+      let preview: Promise<Buffer | null> | undefined;
+      let thumbnail: StoredPreview | null = null;
       try {
         const result = await describeOnce(describeDeps, {
           src: image.src,
@@ -491,7 +497,15 @@ export function createGenerationService(deps: {
           prompt,
           language,
           keywords: wording.keywords,
+          ...(image.thumbnailUrl
+            ? {}
+            : {
+                onImage: (bytes: Uint8Array) => {
+                  preview = makePreview(bytes);
+                },
+              }),
         });
+        thumbnail = await storePreview(files, userId, preview);
         const record = await db.transaction(async (tx) => {
           const row = await setLibraryAltText(tx, userId, imageId, {
             altText: result.altText,
@@ -501,6 +515,7 @@ export function createGenerationService(deps: {
             reasons: result.reasons,
             needsReview: result.needsReview,
             longDescription: result.longDescription ?? null,
+            thumbnail,
           });
           // False only when the recovery job refunded it first (a call slower than the lease): the
           // text still lands, and the credit stays refunded.
@@ -508,8 +523,13 @@ export function createGenerationService(deps: {
             logger.warn({ image: imageId }, 'regenerate landed after its credit was recovered');
           return row;
         });
+        const made = thumbnail;
+        thumbnail = null;
+        // Another request gave the row a preview in the meantime: this one is not needed.
+        if (made && record.thumbnailUrl !== made.url) await discardPreview(files, made);
         return { success: true, image: record, remainingCredits: (await getCreditBalance(db, userId)) ?? 0 };
       } catch (error) {
+        await discardPreview(files, thumbnail);
         const failure = new WorkFailedError(error instanceof AppError ? error : classifyFailure(error), {
           refundedCredits: 1,
         });

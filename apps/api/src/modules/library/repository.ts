@@ -10,7 +10,7 @@ import {
 /** What a library listing shows of a row: SPEC's id, src and alt text, and the review fields. */
 export type ListedLibraryImage = Pick<
   LibraryImage,
-  'id' | 'src' | 'altText' | 'confidence' | 'needsReview' | 'reasons' | 'longDescription'
+  'id' | 'src' | 'altText' | 'confidence' | 'needsReview' | 'reasons' | 'longDescription' | 'thumbnailUrl'
 >;
 
 const listedColumns = {
@@ -21,6 +21,7 @@ const listedColumns = {
   needsReview: libraryImages.needsReview,
   reasons: libraryImages.reasons,
   longDescription: libraryImages.longDescription,
+  thumbnailUrl: libraryImages.thumbnailUrl,
 };
 
 /** Which of the user's rows a listing covers: all of them, or only those needing review. */
@@ -75,17 +76,24 @@ export function listingSize(counts: { images: number; needsReview: number }, fil
   return filter.needsReview ? counts.needsReview : counts.images - counts.needsReview;
 }
 
-/** Deletes those of `ids` that belong to the user; answers the deleted rows' ids and uploaded files. */
+/**
+ * Deletes those of `ids` that belong to the user; answers the deleted rows' ids, uploaded files and
+ * stored previews.
+ */
 export async function deleteLibraryImagesOf(
   db: DbExecutor,
   userId: string,
   ids: string[],
-): Promise<{ id: string; fileKey: string | null }[]> {
+): Promise<{ id: string; fileKey: string | null; thumbnailKey: string | null }[]> {
   if (ids.length === 0) return [];
   return db
     .delete(libraryImages)
     .where(and(eq(libraryImages.userId, userId), inArray(libraryImages.id, ids)))
-    .returning({ id: libraryImages.id, fileKey: libraryImages.fileKey });
+    .returning({
+      id: libraryImages.id,
+      fileKey: libraryImages.fileKey,
+      thumbnailKey: libraryImages.thumbnailKey,
+    });
 }
 
 /** One of the user's images, or undefined when it is not theirs or does not exist. */
@@ -243,7 +251,7 @@ export function prepareLibraryPage(db: Database, filter: LibraryFilter, maxSkip:
     // EXPLAIN ANALYZE: a half-listing walk for a deep page), and then it reads no index entry.
     return sql`(select ${createdAt}, ${id}, ${libraryImages.src},
         ${libraryImages.altText}, ${libraryImages.confidence}, ${libraryImages.needsReview}, ${libraryImages.reasons},
-        ${libraryImages.longDescription}
+        ${libraryImages.longDescription}, ${libraryImages.thumbnailUrl}
       from ${libraryImages}
       where (select plan.reads and ${gate} from plan) and ${where}
         and (${createdAt}, ${id}) ${comparison} (
@@ -302,6 +310,7 @@ function preparePageStatement<Head extends Record<string, SQL.Aliased | SQL>>(
       needsReview: sql<boolean | null>`${pageColumn('needs_review')}`,
       reasons: sql<LibraryImage['reasons']>`${pageColumn('reasons')}`.mapWith(libraryImages.reasons),
       longDescription: sql<string | null>`${pageColumn('long_description')}`,
+      thumbnailUrl: sql<string | null>`${pageColumn('thumbnail_url')}`,
     })
     .from(statement)
     .orderBy(sql`${pageColumn('created_at')} desc nulls last, ${pageColumn('id')} desc nulls last`)
@@ -321,6 +330,7 @@ function listedRows(
     needsReview: boolean | null;
     reasons: LibraryImage['reasons'];
     longDescription: string | null;
+    thumbnailUrl: string | null;
   }[],
 ): ListedLibraryImage[] {
   const rows: ListedLibraryImage[] = [];
@@ -334,6 +344,7 @@ function listedRows(
       needsReview: row.needsReview as boolean,
       reasons: row.reasons,
       longDescription: row.longDescription,
+      thumbnailUrl: row.thumbnailUrl,
     });
   }
   return rows;
@@ -393,7 +404,7 @@ export function prepareLibraryPageFromKey(db: Database, filter: LibraryFilter, n
     select gate.held, page.*
     from gate left join (
       select ${createdAt}, ${id}, ${libraryImages.src}, ${libraryImages.altText}, ${libraryImages.confidence},
-        ${libraryImages.needsReview}, ${libraryImages.reasons}, ${libraryImages.longDescription}
+        ${libraryImages.needsReview}, ${libraryImages.reasons}, ${libraryImages.longDescription}, ${libraryImages.thumbnailUrl}
       from ${libraryImages}
       where ${held} and ${where}
         and (${createdAt}, ${id}) <= (
@@ -443,6 +454,8 @@ export type LibraryAltTextChange = {
   reasons?: NewLibraryImage['reasons'];
   needsReview?: boolean;
   longDescription?: string | null;
+  /** A preview for a row that has none (ADR 051); a row that has one keeps it. */
+  thumbnail?: { key: string; url: string } | null;
 };
 
 /** Changes a row (its alt text, review fields); undefined when the row is not the user's. */
@@ -462,6 +475,13 @@ export async function updateLibraryImage(
       ...(change.reasons !== undefined ? { reasons: change.reasons } : {}),
       ...(change.needsReview !== undefined ? { needsReview: change.needsReview } : {}),
       ...(change.longDescription !== undefined ? { longDescription: change.longDescription } : {}),
+      ...(change.thumbnail
+        ? {
+            thumbnailKey: sql`coalesce(${libraryImages.thumbnailKey}, ${change.thumbnail.key})`,
+            thumbnailUrl: sql`case when ${libraryImages.thumbnailKey} is null then ${change.thumbnail.url}
+              else ${libraryImages.thumbnailUrl} end`,
+          }
+        : {}),
       updatedAt: sql`now()`,
     })
     .where(and(eq(libraryImages.userId, userId), eq(libraryImages.id, id)))

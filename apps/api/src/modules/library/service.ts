@@ -64,6 +64,7 @@ function toRecord(row: ListedLibraryImage): LibraryImageRecord {
     needsReview: row.needsReview,
     reasons: row.reasons ?? [],
     longDescription: row.longDescription ?? null,
+    thumbnailUrl: row.thumbnailUrl,
   };
 }
 
@@ -90,6 +91,11 @@ export type NewLibraryImageRow = {
   context?: Record<string, string> | null;
   /** The stored upload behind `src`, deleted with the row. */
   fileKey?: string | null;
+  /**
+   * A preview another record owns (an accepted audit suggestion's, ADR 051): shown with the row, not
+   * deleted with it; the owner's account deletion removes it.
+   */
+  thumbnailUrl?: string | null;
 } & AltTextVerdict;
 
 /** Stores alt texts in the user's library, inside the caller's transaction. */
@@ -105,6 +111,7 @@ export async function addLibraryImages(tx: DbExecutor, userId: string, rows: New
       batchId: row.batchId ?? null,
       context: row.context ?? null,
       fileKey: row.fileKey ?? null,
+      thumbnailUrl: row.thumbnailUrl ?? null,
       confidence: row.confidence ?? null,
       reasons: row.reasons ?? null,
       needsReview: row.needsReview ?? false,
@@ -133,7 +140,13 @@ export async function setLibraryAltText(
   tx: DbExecutor,
   userId: string,
   id: string,
-  change: { altText: string; engine?: string | null; model?: string | null } & AltTextVerdict,
+  change: {
+    altText: string;
+    engine?: string | null;
+    model?: string | null;
+    /** A preview made on the way (regenerate), kept only when the row has none (ADR 051). */
+    thumbnail?: { key: string; url: string } | null;
+  } & AltTextVerdict,
 ): Promise<LibraryImageRecord> {
   const row = await updateLibraryImage(tx, userId, id, change);
   if (!row) throw imageNotFound();
@@ -312,10 +325,11 @@ export function createLibraryService(deps: {
       ]);
       // An uploaded image lives only in the library: its file goes with its row. The rows are already
       // gone, so a storage failure is logged, not answered (the file is unreachable from the product).
-      for (const { fileKey } of deleted) {
-        if (!fileKey) continue;
-        await deleteFile(fileKey).catch((error: unknown) =>
-          logger.warn({ err: error, key: fileKey }, 'could not delete an uploaded image file'),
+      // Its stored preview (ADR 051) likewise.
+      for (const key of deleted.flatMap((row) => [row.fileKey, row.thumbnailKey])) {
+        if (!key) continue;
+        await deleteFile(key).catch((error: unknown) =>
+          logger.warn({ err: error, key }, 'could not delete an image file'),
         );
       }
       return { success: true, deleted: deleted.length };

@@ -329,6 +329,27 @@ describe('audit detail (/audit/:id)', () => {
     });
   });
 
+  it('shows the stored preview in the table and large in the suggestion dialog; the original when there is none', async () => {
+    mockApi({
+      [`GET ${base}`]: () => json(makeAudit()),
+      [`GET ${base}/images`]: imagesHandler(() => [{ ...fileName }, makeImage(3, { thumbnailUrl: null })]),
+    });
+    const user = userEvent.setup();
+    await openDetail();
+    const edit = await screen.findByRole('button', { name: 'Edit suggestion for image 1' });
+    const table = edit.closest('table') as HTMLElement;
+    const [withPreview, without] = [...table.querySelectorAll('tbody img')];
+    expect(withPreview).toHaveAttribute('src', fileName.thumbnailUrl);
+    expect(withPreview).toHaveAttribute('alt', '');
+    expect(without).toHaveAttribute('src', 'https://shop.example/img/3.jpg');
+    await user.click(edit);
+    const dialog = await screen.findByRole('dialog', { name: 'Edit suggestion for image 1' });
+    const large = dialog.querySelector('img');
+    expect(large).toHaveAttribute('src', fileName.thumbnailUrl);
+    expect(large).toHaveAttribute('alt', '');
+    expect(within(dialog).getByLabelText('Suggested alt text')).toHaveFocus();
+  });
+
   it('exports the report as CSV with the token and saves the file', async () => {
     const calls = mockApi({
       [`GET ${base}`]: () => json(makeAudit()),

@@ -35,5 +35,6 @@ export const makeImage = (n: number, over: Partial<AuditImage> = {}): AuditImage
   longDescription: null,
   reviewState: null,
   fixStatus: null,
+  thumbnailUrl: `/files/previews/2026-11/${imageId(n)}.webp`,
   ...over,
 });

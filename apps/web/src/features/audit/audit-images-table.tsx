@@ -3,6 +3,7 @@ import { auditProblemCodes } from '@altwise/contracts/audit-problems';
 import { useRef, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { SelectField } from '../../components/ui/form-fields.tsx';
+import { Thumbnail } from '../../components/ui/image-preview.tsx';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { notify } from '../../components/ui/notify.ts';
 import { errorMessage } from '../../lib/api-error.ts';
@@ -239,12 +240,7 @@ export function AuditImagesTable({
                   </td>
                   <th scope="row" className="max-w-56 py-2 pr-3 font-normal">
                     <span className="sr-only">Image {number}</span>
-                    <img
-                      src={image.src}
-                      alt=""
-                      loading="lazy"
-                      className="mb-1 h-16 w-24 rounded border border-slate-200 bg-slate-50 object-contain"
-                    />
+                    <Thumbnail url={image.thumbnailUrl} fallbackUrl={image.src} className="mb-1 h-16 w-24" />
                     <a
                       href={image.pageUrl}
                       target="_blank"

@@ -3,12 +3,13 @@ import { type FormEvent, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { TextAreaField } from '../../components/ui/form-fields.tsx';
+import { LargePreview, wideDialog } from '../../components/ui/image-preview.tsx';
 import { LongDescriptionField } from '../../components/ui/long-description-field.tsx';
 
 /**
- * Edit a suggestion before accepting it: the existing alt and the suggestion side by side, the
- * suggestion in an editable textarea, its long description below (issue 19, with "Copy markup").
- * Saving sends the review action `edit` with both.
+ * Edit a suggestion before accepting it: the picture large (issue 19), beside it the existing alt and
+ * the suggestion, the suggestion in an editable textarea, its long description below (issue 19, with
+ * "Copy markup"). Saving sends the review action `edit` with both.
  */
 export function EditSuggestionDialog({
   image,
@@ -56,39 +57,43 @@ export function EditSuggestionDialog({
       onClose={onClose}
       title={`Edit suggestion for image ${number}`}
       initialFocusRef={textareaRef}
+      className={wideDialog}
     >
-      <form onSubmit={submit} noValidate className="flex flex-col gap-4">
-        <p className="text-sm break-all text-slate-700">{image.src}</p>
-        <div className="text-sm">
-          <p className="font-medium text-slate-900">Existing alt</p>
-          <p className="text-slate-800">
-            {image.alt === null ? '(missing)' : image.alt === '' ? '(empty)' : image.alt}
-          </p>
-        </div>
-        <TextAreaField
-          label="Suggested alt text"
-          ref={textareaRef}
-          name="altText"
-          rows={4}
-          value={value}
-          onChange={(event) => setValue(event.target.value)}
-          onBlur={() => setTouched(true)}
-          error={error}
-        />
-        <LongDescriptionField
-          image={image}
-          altText={value}
-          value={longDescription}
-          onChange={setLongDescription}
-          error={longDescriptionError}
-        />
-        <div className="flex flex-wrap justify-end gap-3">
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" isLoading={isSaving} loadingText="Saving...">
-            Save and accept
-          </Button>
+      <form onSubmit={submit} noValidate className="grid gap-4 md:grid-cols-[minmax(0,480px)_minmax(0,1fr)]">
+        <LargePreview url={image.thumbnailUrl} />
+        <div className="flex min-w-0 flex-col gap-4">
+          <p className="text-sm break-all text-slate-700">{image.src}</p>
+          <div className="text-sm">
+            <p className="font-medium text-slate-900">Existing alt</p>
+            <p className="text-slate-800">
+              {image.alt === null ? '(missing)' : image.alt === '' ? '(empty)' : image.alt}
+            </p>
+          </div>
+          <TextAreaField
+            label="Suggested alt text"
+            ref={textareaRef}
+            name="altText"
+            rows={4}
+            value={value}
+            onChange={(event) => setValue(event.target.value)}
+            onBlur={() => setTouched(true)}
+            error={error}
+          />
+          <LongDescriptionField
+            image={image}
+            altText={value}
+            value={longDescription}
+            onChange={setLongDescription}
+            error={longDescriptionError}
+          />
+          <div className="flex flex-wrap justify-end gap-3">
+            <Button variant="secondary" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" isLoading={isSaving} loadingText="Saving...">
+              Save and accept
+            </Button>
+          </div>
         </div>
       </form>
     </Dialog>

@@ -24,6 +24,8 @@ function makeLibrary(count: number): LibraryImage[] {
     needsReview: false,
     reasons: [],
     longDescription: null,
+    // The first image has a stored preview; the others were stored before previews existed.
+    thumbnailUrl: index === 0 ? '/files/previews/2026-11/first.webp' : null,
   }));
 }
 
@@ -354,6 +356,54 @@ describe('image library (/images)', () => {
     });
   });
 
+  it('shows each row’s stored preview in its URL cell (decorative, lazy, fixed size) and a box without one', async () => {
+    mockApi({ ...noBatches, 'GET /images/altText': libraryHandler({ current: makeLibrary(2) }) });
+    await openLibrary();
+    await screen.findByText('Alt text 1');
+    const table = screen.getByRole('table', { name: 'Your images and their alt text' });
+    // The columns stay SPEC.md's: the preview is inside the URL cell, not a column of its own.
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((header) => header.textContent),
+    ).toEqual(['#', '', 'URL', 'Alt Text', 'Actions']);
+    const [first, second] = within(table).getAllByRole('row').slice(1);
+    const firstUrlCell = within(first as HTMLElement)
+      .getByRole('link', { name: /image-1\.jpg/ })
+      .closest('td');
+    const thumbnail = firstUrlCell?.querySelector('img');
+    expect(thumbnail).toHaveAttribute('src', '/files/previews/2026-11/first.webp');
+    expect(thumbnail).toHaveAttribute('alt', '');
+    expect(thumbnail).toHaveAttribute('loading', 'lazy');
+    expect(thumbnail).toHaveClass('size-12');
+    // Decorative: the row's accessible content is its URL link and alt text, no image name.
+    expect(within(first as HTMLElement).queryByRole('img')).not.toBeInTheDocument();
+    const secondUrlCell = within(second as HTMLElement)
+      .getByRole('link', { name: /image-2\.jpg/ })
+      .closest('td');
+    expect(secondUrlCell?.querySelector('img')).toBeNull();
+    expect(within(secondUrlCell as HTMLElement).getByTestId('thumbnail-placeholder')).toHaveClass('size-12');
+  });
+
+  it('shows the image large in the edit dialog beside the draft, and says so when it has no preview', async () => {
+    mockApi({ ...noBatches, 'GET /images/altText': libraryHandler({ current: makeLibrary(2) }) });
+    const user = userEvent.setup();
+    await openLibrary();
+    await screen.findByText('Alt text 1');
+    await user.click(screen.getByRole('button', { name: 'Edit alt text for image 1' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit alt text for image 1' });
+    const large = dialog.querySelector('img');
+    expect(large).toHaveAttribute('src', '/files/previews/2026-11/first.webp');
+    expect(large).toHaveAttribute('alt', '');
+    expect(large).toHaveClass('max-w-[480px]');
+    expect(within(dialog).getByLabelText('Alt text')).toHaveFocus();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await user.click(screen.getByRole('button', { name: 'Edit alt text for image 2' }));
+    const other = await screen.findByRole('dialog', { name: 'Edit alt text for image 2' });
+    expect(other.querySelector('img')).toBeNull();
+    expect(within(other).getByText('No preview of this image')).toBeInTheDocument();
+  });
+
   it('regenerates an alt text for 1 credit after saying so, and refetches the balance', async () => {
     const library = { current: makeLibrary(1) };
     let credits = 11;
@@ -375,6 +425,7 @@ describe('image library (/images)', () => {
             needsReview: false,
             reasons: [],
             longDescription: null,
+            thumbnailUrl: '/files/previews/2026-11/first.webp',
           },
         ];
         return json({ success: true, image: library.current[0], remainingCredits: 9 });

@@ -3,6 +3,7 @@ import { type FormEvent, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { TextAreaField } from '../../../components/ui/form-fields.tsx';
+import { LargePreview, wideDialog } from '../../../components/ui/image-preview.tsx';
 import { LongDescriptionField } from '../../../components/ui/long-description-field.tsx';
 import { notify } from '../../../components/ui/notify.ts';
 import { serverMessage } from '../../../lib/api-error.ts';
@@ -20,9 +21,10 @@ export type EditTarget = LibraryRow & { number: number };
 
 /**
  * Edit one image's alt text (the `Alt text` textarea is checked by the contract the server uses) and its
- * long description (issue 19, with a "Copy markup" button). It also shows why the generator wrote it
- * (confidence and evidence, issue 11); saving an edit is a review, and Approve keeps a flagged alt text
- * as it is.
+ * long description (issue 19, with a "Copy markup" button), with the picture large beside them (issue 19:
+ * nobody can judge an alt text for a picture they cannot see). It also shows why the generator wrote it
+ * (confidence and evidence, issue 11); saving an edit is a review, and Approve keeps a flagged alt text as
+ * it is.
  */
 export function EditAltTextDialog({
   target,
@@ -85,54 +87,58 @@ export function EditAltTextDialog({
       onClose={onClose}
       title={`Edit alt text for image ${target.number}`}
       initialFocusRef={textareaRef}
+      className={wideDialog}
     >
-      <form onSubmit={submit} noValidate className="flex flex-col gap-4">
-        <p className="text-sm break-all text-slate-700">{target.src}</p>
-        <TextAreaField
-          label="Alt text"
-          ref={textareaRef}
-          name="alt_text"
-          rows={5}
-          value={value}
-          onChange={(event) => setValue(event.target.value)}
-          onBlur={() => setTouched(true)}
-          error={error}
-        />
-        <LongDescriptionField
-          image={target}
-          altText={value}
-          value={longDescription}
-          onChange={setLongDescription}
-          error={longDescriptionError}
-        />
-        <ReviewDetails
-          confidence={target.confidence}
-          needsReview={target.needsReview}
-          reasons={target.reasons}
-        />
-        {target.needsReview ? (
-          <p className="text-sm text-slate-700">
-            Approve keeps this alt text as it is; saving an edit approves it too.
-          </p>
-        ) : null}
-        <div className="flex flex-wrap justify-end gap-3">
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
+      <form onSubmit={submit} noValidate className="grid gap-4 md:grid-cols-[minmax(0,480px)_minmax(0,1fr)]">
+        <LargePreview url={target.thumbnailUrl} />
+        <div className="flex min-w-0 flex-col gap-4">
+          <p className="text-sm break-all text-slate-700">{target.src}</p>
+          <TextAreaField
+            label="Alt text"
+            ref={textareaRef}
+            name="alt_text"
+            rows={5}
+            value={value}
+            onChange={(event) => setValue(event.target.value)}
+            onBlur={() => setTouched(true)}
+            error={error}
+          />
+          <LongDescriptionField
+            image={target}
+            altText={value}
+            value={longDescription}
+            onChange={setLongDescription}
+            error={longDescriptionError}
+          />
+          <ReviewDetails
+            confidence={target.confidence}
+            needsReview={target.needsReview}
+            reasons={target.reasons}
+          />
           {target.needsReview ? (
-            <Button
-              variant="secondary"
-              isLoading={approval.isPending}
-              loadingText="Approving..."
-              disabled={edit.isPending}
-              onClick={approve}
-            >
-              Approve
-            </Button>
+            <p className="text-sm text-slate-700">
+              Approve keeps this alt text as it is; saving an edit approves it too.
+            </p>
           ) : null}
-          <Button type="submit" isLoading={edit.isPending} loadingText="Saving...">
-            Save
-          </Button>
+          <div className="flex flex-wrap justify-end gap-3">
+            <Button variant="secondary" onClick={onClose}>
+              Cancel
+            </Button>
+            {target.needsReview ? (
+              <Button
+                variant="secondary"
+                isLoading={approval.isPending}
+                loadingText="Approving..."
+                disabled={edit.isPending}
+                onClick={approve}
+              >
+                Approve
+              </Button>
+            ) : null}
+            <Button type="submit" isLoading={edit.isPending} loadingText="Saving...">
+              Save
+            </Button>
+          </div>
         </div>
       </form>
     </Dialog>

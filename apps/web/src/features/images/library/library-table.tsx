@@ -1,5 +1,6 @@
 import type { LibraryImageRecord } from '@altwise/contracts/library';
 import { useEffect, useRef } from 'react';
+import { Thumbnail } from '../../../components/ui/image-preview.tsx';
 import { ReviewBadge } from './review.tsx';
 
 /** A library row: SPEC's id, src and alt text, with the generator's confidence, review flag and reasons. */
@@ -53,7 +54,8 @@ function HeaderCheckbox({
 }
 
 /**
- * The library table of SPEC.md §2: #, select, URL (truncated; the full URL is the link and its title),
+ * The library table of SPEC.md §2: #, select, URL (a thumbnail of the stored preview, then the truncated
+ * URL; the full URL is the link and its title),
  * Alt Text with a copy button, and the Edit / Regenerate actions users expect. A row whose alt text needs
  * review (issue 11) shows a "Review" badge and an Approve action.
  */
@@ -128,16 +130,19 @@ export function LibraryTable({
                   />
                 </td>
                 <td className="px-3 py-3">
-                  <a
-                    href={row.src}
-                    title={row.src}
-                    target="_blank"
-                    rel="noopener noreferrer"
-                    className="block truncate text-indigo-800 underline"
-                  >
-                    {row.src}
-                    <span className="sr-only"> (opens in a new tab)</span>
-                  </a>
+                  <div className="flex items-start gap-2">
+                    <Thumbnail url={row.thumbnailUrl} />
+                    <a
+                      href={row.src}
+                      title={row.src}
+                      target="_blank"
+                      rel="noopener noreferrer"
+                      className="block min-w-0 flex-1 truncate text-indigo-800 underline"
+                    >
+                      {row.src}
+                      <span className="sr-only"> (opens in a new tab)</span>
+                    </a>
+                  </div>
                 </td>
                 <td className="px-3 py-3">
                   <div className="flex items-start gap-2">

@@ -26,6 +26,8 @@ export interface OcrLine {
   confidence: number;
   /** [x, y, width, height] in fractions of the image. */
   box: [number, number, number, number];
+  /** The text regions the line was read from, left to right (a chart's labels stand apart). */
+  regions?: Array<{ text: string; box: [number, number, number, number] }>;
 }
 
 export interface OcrResult {
@@ -714,7 +716,12 @@ export function acceptLines(read: ReadLine[], minConfidence: number): OcrResult 
     const y0 = Math.min(...kept.map((w) => w.box[1]));
     const x1 = Math.max(...kept.map((w) => w.box[0] + w.box[2]));
     const y1 = Math.max(...kept.map((w) => w.box[1] + w.box[3]));
-    lines.push({ text, confidence: Math.round(confidence), box: [x0, y0, x1 - x0, y1 - y0] });
+    lines.push({
+      text,
+      confidence: Math.round(confidence),
+      box: [x0, y0, x1 - x0, y1 - y0],
+      regions: kept.map((w) => ({ text: w.text, box: w.box })),
+    });
     confidenceSum += confidence * chars;
     characters += chars;
     for (const token of text.split(' ')) {

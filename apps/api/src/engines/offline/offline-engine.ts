@@ -16,6 +16,7 @@ import type {
   ImageTextReading,
   PageContext,
 } from '../types.ts';
+import { describeChart } from './chart.ts';
 import { composeAltText } from './compose.ts';
 import { writeDraft } from './draft-writer.ts';
 import { addTruthfulKeywords } from './keywords.ts';
@@ -88,11 +89,39 @@ export function createOfflineEngine(options: EngineOptions): AltTextEngine {
       maxLength,
       ...clothing(prepared, models?.faces ?? []),
     });
+    // A chart read by the OCR (issue 19, ADR 050): its kind, title and range as the alt, its labels
+    // and values as the long description. The page's own words (a caption, an existing alt) still lead.
+    const chart =
+      composition.kind === 'chart' && models?.ocr.lines?.length
+        ? describeChart({
+            lines: models.ocr.lines
+              .flatMap((line) =>
+                spreadApart(line.regions, prepared.original.width, prepared.original.height)
+                  ? (line.regions ?? [line])
+                  : [line],
+              )
+              .map((region) => ({
+                text: region.text,
+                box: {
+                  x: region.box[0] * prepared.original.width,
+                  y: region.box[1] * prepared.original.height,
+                  width: region.box[2] * prepared.original.width,
+                  height: region.box[3] * prepared.original.height,
+                },
+              })),
+            width: prepared.original.width,
+            height: prepared.original.height,
+          })
+        : null;
+    const pageWorded = composition.contextUsed.some(
+      (field) => field === 'caption' || field === 'existingAlt',
+    );
+    const composedAlt = chart && !pageWorded ? chart.alt : composition.altText;
     // SEO keywords only where they name something seen or stated by the page (issue 14).
     const worded = composition.decorative
-      ? { altText: composition.altText, reasons: [] }
+      ? { altText: composedAlt, reasons: [] }
       : addTruthfulKeywords({
-          altText: composition.altText,
+          altText: composedAlt,
           keywords: describe.keywords,
           detections: composition.objects.map((o) => o.label),
           context,
@@ -120,9 +149,16 @@ export function createOfflineEngine(options: EngineOptions): AltTextEngine {
       reasons:
         roleHint.kind === 'describe' && roleHint.maxConfidence !== undefined
           ? [...roleHint.reasons, ...composition.reasons, ...worded.reasons]
-          : [...composition.reasons, ...worded.reasons, ...roleHint.reasons],
+          : [
+              ...composition.reasons,
+              ...(chart
+                ? [{ source: 'ocr' as const, detail: `${chart.kind} chart: its labels and values` }]
+                : []),
+              ...worded.reasons,
+              ...roleHint.reasons,
+            ],
       ...(composition.textInImage ? { textInImage: composition.textInImage } : {}),
-      longDescription: null,
+      longDescription: chart && !ruled.decorative ? chart.longDescription : null,
       signals: {
         width: prepared.original.width,
         height: prepared.original.height,
@@ -220,4 +256,25 @@ function clothing(
 function toArrayBuffer(buffer: Buffer): ArrayBuffer {
   // A copy the pool can transfer to the worker without detaching sharp's pooled memory.
   return new Uint8Array(buffer).buffer as ArrayBuffer;
+}
+
+/**
+ * A row of labels (a chart's axis), not one phrase (a title): three or more regions standing further
+ * apart than one and a half times their height, as a median. Box fractions are turned into pixels.
+ */
+function spreadApart(
+  regions: ReadonlyArray<{ box: [number, number, number, number] }> | undefined,
+  width: number,
+  height: number,
+): boolean {
+  if (!regions || regions.length < 3) return false;
+  const gaps: number[] = [];
+  for (let i = 1; i < regions.length; i++) {
+    const [x0, , w0] = (regions[i - 1] as { box: [number, number, number, number] }).box;
+    const [x1] = (regions[i] as { box: [number, number, number, number] }).box;
+    gaps.push((x1 - (x0 + w0)) * width);
+  }
+  gaps.sort((a, b) => a - b);
+  const lineHeight = Math.max(...regions.map((r) => r.box[3])) * height;
+  return (gaps[Math.floor(gaps.length / 2)] ?? 0) >= 1.5 * lineHeight;
 }

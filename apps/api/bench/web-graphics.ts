@@ -40,7 +40,8 @@ export function isGraphicSet(refs: unknown[]): refs is GraphicRef[] {
 const escapeHtml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-const targetMark = '#altwise-eval-target';
+// A query, not a fragment: the scraper drops fragments (x.png#a is x.png, issue 22), not queries.
+const targetMark = '?altwise-eval-target';
 type Element = Parameters<typeof DomUtils.getAttributeValue>[0];
 
 /**
@@ -71,7 +72,7 @@ export function pageForGraphic(ref: GraphicRef): string {
   const target = findTarget(images, ref);
   if (!target) throw new Error(`no image in the snippet of ${ref.id} is the entry's image`);
   delete target.attribs.alt;
-  // The scraper drops repeated sources; a fragment keeps the target apart without changing its file.
+  // The scraper drops repeated sources; a query keeps the target apart without changing its file.
   target.attribs.src = `${target.attribs.src ?? ''}${targetMark}`;
   let body = DomUtils.getOuterHTML(document, { decodeEntities: true });
   if (target.name === 'input') {

@@ -454,7 +454,11 @@ function nameable(o: DetectedObject): boolean {
 function legibleText(ocr: TextReading): string {
   if (ocr.words === 0 || ocr.confidence < 75) return '';
   const text = tidyText(ocr.text);
-  return /\p{L}{3}/u.test(text) ? text : '';
+  if (/\p{L}{3}/u.test(text)) return text;
+  // Figures alone (a price, a phone number, a decimal) are text when read surely and filling the
+  // picture: texture read as digits is neither.
+  const digits = text.replace(/\D/g, '').length;
+  return ocr.confidence >= 90 && digits >= 3 && (ocr.coverage ?? 0) >= 0.15 ? text : '';
 }
 
 function pixelReasons(

@@ -695,6 +695,18 @@ const numberPattern = /^[$€£]?[+-]?\d[\d.,:]*%?$/;
  * Keeps confidently read words; a line's text is its kept words left to right. Pure so it can be
  * unit-tested without the models.
  */
+/**
+ * What the recogniser gets wrong the same way on any graphic: a space between a currency sign and
+ * its amount ("$ 10,000" is "$10,000"), and a lone double quote at the edge of a word, which is an
+ * edge of the shape beside it read as a quote (a logo's `W3C"`), not a quotation.
+ */
+export function tidyLineText(text: string): string {
+  let tidy = text.replace(/([$€£¥])\s+(?=\d)/gu, '$1');
+  const quotes = tidy.match(/["“”]/gu)?.length ?? 0;
+  if (quotes === 1) tidy = tidy.replace(/(?<=\S)["“”](?=\s|$)|(?<=^|\s)["“”](?=\S)/u, '');
+  return tidy.trim();
+}
+
 export function acceptLines(read: ReadLine[], minConfidence: number): OcrResult {
   const lines: OcrLine[] = [];
   let confidenceSum = 0;
@@ -709,7 +721,7 @@ export function acceptLines(read: ReadLine[], minConfidence: number): OcrResult 
         w.confidence >= (w.text.length <= 2 ? Math.max(minConfidence, shortWordConfidence) : minConfidence),
     );
     if (kept.length === 0) continue;
-    const text = kept.map((w) => w.text).join(' ');
+    const text = tidyLineText(kept.map((w) => w.text).join(' '));
     const chars = kept.reduce((n, w) => n + w.text.length, 0);
     const confidence = kept.reduce((n, w) => n + w.confidence * w.text.length, 0) / chars;
     const x0 = Math.min(...kept.map((w) => w.box[0]));

@@ -75,21 +75,19 @@ async function openZip(file: string): Promise<{ zip: yauzl.ZipFile; entries: Map
 
 /**
  * Streams one part through an XML parser, counting inflated bytes: over `budget` (or over what its
- * header claimed, which yauzl checks) the stream is destroyed and the read fails in words.
+ * header claimed, which yauzl checks) the stream is destroyed and the read fails in words. Yields
+ * after each chunk it fed, so a caller can hand out what the handlers collected so far.
  */
-async function parsePart(
+async function* parseStream(
   zip: yauzl.ZipFile,
   entry: yauzl.Entry,
   budget: number,
   what: string,
   handlers: ConstructorParameters<typeof Parser>[0],
-  stop?: () => boolean,
-): Promise<void> {
-  if (entry.uncompressedSize > budget)
-    throw new SpreadsheetError(
-      413,
-      `The ${what} of the .xlsx file unpacks to more than ${megabytes(budget)}.`,
-    );
+): AsyncGenerator<void> {
+  const overBudget = () =>
+    new SpreadsheetError(413, `The ${what} of the .xlsx file unpacks to more than ${megabytes(budget)}.`);
+  if (entry.uncompressedSize > budget) throw overBudget();
   let stream: Readable;
   try {
     stream = await zip.openReadStreamPromise(entry);
@@ -102,21 +100,30 @@ async function parsePart(
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       inflated += chunk.length;
-      if (inflated > budget)
-        throw new SpreadsheetError(
-          413,
-          `The ${what} of the .xlsx file unpacks to more than ${megabytes(budget)}.`,
-        );
+      if (inflated > budget) throw overBudget();
       parser.write(decoder.decode(chunk, { stream: true }));
-      if (stop?.()) break;
+      yield;
     }
-    if (!stop?.()) parser.write(decoder.decode());
+    parser.write(decoder.decode());
     parser.end();
   } catch (error) {
     if (error instanceof SpreadsheetError) throw error;
     throw broken(`its ${what} is damaged`);
   } finally {
     stream.destroy();
+  }
+}
+
+/** A whole part through an XML parser, under its budget (see parseStream). */
+async function parsePart(
+  zip: yauzl.ZipFile,
+  entry: yauzl.Entry,
+  budget: number,
+  what: string,
+  handlers: ConstructorParameters<typeof Parser>[0],
+): Promise<void> {
+  for await (const _ of parseStream(zip, entry, budget, what, handlers)) {
+    // Nothing to hand out between chunks: the handlers keep what they read.
   }
 }
 
@@ -302,40 +309,10 @@ export async function* readXlsxFile(file: string): AsyncGenerator<FileRecord> {
     };
     // The parser is fed from a stream while rows are handed out: rows found in one chunk wait in
     // `ready`, so the generator never holds more than one chunk's rows.
-    if (sheet.uncompressedSize > MAX_XLSX_PART_BYTES)
-      throw new SpreadsheetError(
-        413,
-        `The worksheet of the .xlsx file unpacks to more than ${megabytes(MAX_XLSX_PART_BYTES)}.`,
-      );
-    let stream: Readable;
-    try {
-      stream = await zip.openReadStreamPromise(sheet);
-    } catch {
-      throw broken('its worksheet is damaged');
-    }
-    const parser = new Parser(handlers, { xmlMode: true, decodeEntities: true });
-    const decoder = new TextDecoder('utf-8');
-    let inflated = 0;
-    try {
-      for await (const chunk of stream as AsyncIterable<Buffer>) {
-        inflated += chunk.length;
-        if (inflated > MAX_XLSX_PART_BYTES)
-          throw new SpreadsheetError(
-            413,
-            `The worksheet of the .xlsx file unpacks to more than ${megabytes(MAX_XLSX_PART_BYTES)}.`,
-          );
-        parser.write(decoder.decode(chunk, { stream: true }));
-        yield* ready.splice(0);
-      }
-      parser.write(decoder.decode());
-      parser.end();
+    for await (const _ of parseStream(zip, sheet, MAX_XLSX_PART_BYTES, 'worksheet', handlers)) {
       yield* ready.splice(0);
-    } catch (error) {
-      if (error instanceof SpreadsheetError) throw error;
-      throw broken('its worksheet is damaged');
-    } finally {
-      stream.destroy();
     }
+    yield* ready.splice(0);
   } finally {
     zip.close();
   }

@@ -37,9 +37,17 @@ export async function imageWithEmbeddedText(
   format: 'jpeg' | 'png' | 'webp' = 'jpeg',
   size = 64,
 ): Promise<Buffer> {
-  let image = sharp({
-    create: { width: size, height: size, channels: 3, background: { r: 180, g: 60, b: 40 } },
-  });
+  // A photo-like picture (gradients and a soft disc), not one colour: a blank image is decorative.
+  const pixels = Buffer.alloc(size * size * 3);
+  for (let y = 0; y < size; y++)
+    for (let x = 0; x < size; x++) {
+      const at = (y * size + x) * 3;
+      const disc = Math.hypot(x - size / 2, y - size / 3) < size / 4 ? 90 : 0;
+      pixels[at] = (120 + disc + ((x * 3) % 60)) & 255;
+      pixels[at + 1] = (70 + ((y * 5) % 90)) & 255;
+      pixels[at + 2] = (40 + (((x + y) * 2) % 80)) & 255;
+    }
+  let image = sharp(pixels, { raw: { width: size, height: size, channels: 3 } });
   if (
     fields.altText !== undefined ||
     fields.extendedDescription !== undefined ||

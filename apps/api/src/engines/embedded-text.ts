@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
 import { inflateSync } from 'node:zlib';
+import { fitLongDescription } from './long-description.ts';
 import { isDescriptiveAlt } from './page-context.ts';
+import type { AltTextResult, PageContext } from './types.ts';
 
 // Always the CommonJS build: its default export has `sidecar`, the ESM build's (which bundlers and
 // Vitest pick from `module`) does not, so one import behaves the same under Node and in tests.
@@ -188,4 +190,55 @@ export async function readEmbeddedText(bytes: Uint8Array): Promise<EmbeddedText 
     ...(description ? { description } : {}),
     source,
   };
+}
+
+/** An embedded description is used as the alt only when it is alt-sized; a longer one is a caption. */
+const MAX_EMBEDDED_DESCRIPTION_AS_ALT = 150;
+
+/** The embedded text that stands in for a human's alt, and what to call it for the reviewer. */
+function embeddedAlt(embedded: EmbeddedText | null): { text: string; label: string } | undefined {
+  if (embedded?.altText) return { text: embedded.altText, label: 'IPTC Alt Text (Accessibility)' };
+  const description = embedded?.description;
+  if (!description || description.length > MAX_EMBEDDED_DESCRIPTION_AS_ALT) return undefined;
+  return {
+    text: description,
+    label: embedded.source === 'xmp-description' ? 'XMP description' : 'EXIF image description',
+  };
+}
+
+/**
+ * Alt text embedded in the file counts as the human's alt (issue 19, point 7; ADR 055): it is the
+ * context's existing alt when the page gave none (the page's own alt wins). Every path that hands an
+ * image to an engine (uploads, scraped and imported images, audit fixes, the batch CLI) goes through
+ * this and withEmbeddedEvidence, so the offline and openai engines get the same evidence.
+ */
+export function withEmbeddedAlt(context: PageContext, embedded: EmbeddedText | null): PageContext {
+  const alt = embeddedAlt(embedded);
+  if (!alt || context.existingAlt?.trim()) return context;
+  return { ...context, existingAlt: alt.text };
+}
+
+/**
+ * The engine's result with the embedded evidence named as such: the existing-alt reason it came from
+ * becomes `embedded`, and an embedded extended description is the long description when the engine
+ * wrote none.
+ */
+export function withEmbeddedEvidence(
+  result: AltTextResult,
+  context: PageContext,
+  embedded: EmbeddedText | null,
+): AltTextResult {
+  if (!embedded) return result;
+  const alt = embeddedAlt(embedded);
+  const fromFile = alt !== undefined && context.existingAlt === alt.text;
+  const reasons = fromFile
+    ? result.reasons.map((reason) =>
+        reason.source === 'existingAlt'
+          ? { ...reason, source: 'embedded' as const, detail: `${alt.label}: ${reason.detail}` }
+          : reason,
+      )
+    : result.reasons;
+  const longDescription =
+    result.longDescription ?? (result.decorative ? null : fitLongDescription(embedded.extendedDescription));
+  return { ...result, reasons, longDescription };
 }

@@ -3,6 +3,7 @@ import { type FileHandle, open, readFile, stat } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { createAltTextEngine } from '../src/engines/alt-text-engine.ts';
+import { readEmbeddedText, withEmbeddedAlt, withEmbeddedEvidence } from '../src/engines/embedded-text.ts';
 import { engineOptionsFromEnv } from '../src/engines/engine-options.ts';
 import { EngineInputError, EngineProviderError } from '../src/engines/errors.ts';
 import { fetchImage } from '../src/engines/fetch-image.ts';
@@ -157,8 +158,11 @@ async function describeItem(
       item.source.type === 'url'
         ? (await fetchImage(item.source.url, { allowPrivate: settings.allowPrivate, maxBytes })).bytes
         : await readImageFile(item.source.path, maxBytes);
-    const result = await engine.describeImage(bytes, { ...settings.describe, context: item.context });
-    return toDescribedRow(item.id, item.image, result);
+    // Alt text embedded in the file is the human's alt here too (ADR 055).
+    const embedded = await readEmbeddedText(bytes);
+    const context = withEmbeddedAlt(item.context ?? {}, embedded);
+    const result = await engine.describeImage(bytes, { ...settings.describe, context });
+    return toDescribedRow(item.id, item.image, withEmbeddedEvidence(result, context, embedded));
   } catch (error) {
     return { id: item.id, image: item.image, error: errorMessage(error) };
   }

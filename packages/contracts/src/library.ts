@@ -6,7 +6,8 @@ export const MAX_LIBRARY_DELETE_IDS = 500;
 
 /**
  * One piece of evidence the engine used for an alt text (issue 11): where it came from (`caption`,
- * `existingAlt`, `pageTitle`, `heading`, `surroundingText`, `link`, `role`, `ocr`, `detection`, `face`,
+ * `existingAlt`, `embedded` (alt text or a description embedded in the file, ADR 055), `pageTitle`,
+ * `heading`, `surroundingText`, `link`, `role`, `ocr`, `detection`, `face`,
  * `pixels`, `model`), what was taken from it, and the model's own score (0..1) where there is one.
  */
 export const altTextReasonSchema = z.object({

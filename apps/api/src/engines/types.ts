@@ -71,6 +71,8 @@ export interface AltTextReason {
   source:
     | 'caption'
     | 'existingAlt'
+    /** Alt text or a description embedded in the image file (IPTC, XMP, EXIF; ADR 055). */
+    | 'embedded'
     | 'pageTitle'
     | 'heading'
     | 'surroundingText'

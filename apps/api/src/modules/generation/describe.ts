@@ -2,6 +2,12 @@ import { buffer } from 'node:stream/consumers';
 import { MAX_REMOTE_IMAGE_BYTES } from '@altwise/contracts/generation';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../../config.ts';
+import {
+  type EmbeddedText,
+  readEmbeddedText,
+  withEmbeddedAlt,
+  withEmbeddedEvidence,
+} from '../../engines/embedded-text.ts';
 import { EngineInputError, EngineProviderError } from '../../engines/errors.ts';
 import { fetchImage } from '../../engines/fetch-image.ts';
 import { fileNameFromUrl } from '../../engines/page-context.ts';
@@ -97,13 +103,17 @@ async function loadBytes(deps: DescribeDeps, image: ImageToDescribe): Promise<Ui
  * step of its own for it, prepares it (decode, shrink, encode). The input bytes are kept only when
  * the engine has no such step.
  */
-async function loadAndPrepare(deps: DescribeDeps, image: ImageToDescribe): Promise<PreparedForEngine> {
+async function loadAndPrepare(
+  deps: DescribeDeps,
+  image: ImageToDescribe,
+): Promise<{ prepared: PreparedForEngine; embedded: EmbeddedText | null }> {
   const bytes = await loadBytes(deps, image);
   if (!detectImageType(bytes))
     throw new ImageFailure(`The file is not an image (expected ${supportedImageTypesText}).`, false);
   image.onImage?.(bytes);
-  if (deps.engine.prepareImage) return deps.engine.prepareImage(bytes);
-  return { describe: (options) => deps.engine.describeImage(bytes, options) };
+  const embedded = await readEmbeddedText(bytes);
+  if (deps.engine.prepareImage) return { prepared: await deps.engine.prepareImage(bytes), embedded };
+  return { prepared: { describe: (options) => deps.engine.describeImage(bytes, options) }, embedded };
 }
 
 /** A remote image's file name is evidence ("red-leather-handbag.jpg"), as an upload's is (issue 19). */
@@ -117,16 +127,18 @@ function withFileName(image: ImageToDescribe): ImageToDescribe['context'] {
 export async function describeOnce(deps: DescribeDeps, image: ImageToDescribe): Promise<AltTextResult> {
   // Only the engine call holds a slot: the next images download and prepare while the engine is
   // busy, so the provider always has GENERATION_CONCURRENCY requests in flight (issue 15).
-  const prepared = await loadAndPrepare(deps, image);
+  const { prepared, embedded } = await loadAndPrepare(deps, image);
+  const context = withEmbeddedAlt(withFileName(image), embedded);
   const release = await deps.engineSlots.acquire();
   try {
     await deps.limiter.take();
-    return await prepared.describe({
+    const result = await prepared.describe({
       ...(image.prompt ? { prompt: image.prompt } : {}),
       ...(image.language ? { language: image.language } : {}),
       ...(image.keywords?.length ? { keywords: image.keywords } : {}),
-      context: withFileName(image),
+      context,
     });
+    return withEmbeddedEvidence(result, context, embedded);
   } finally {
     release();
   }

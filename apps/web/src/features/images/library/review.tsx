@@ -10,6 +10,7 @@ export function formatPercent(score: number): string {
 const sourceLabels: Record<string, string> = {
   caption: 'Caption',
   existingAlt: 'Existing alt text',
+  embedded: 'In the image file',
   pageTitle: 'Page title',
   heading: 'Heading',
   surroundingText: 'Text near the image',

@@ -10,10 +10,13 @@
  * kind, exact match of `text` entries and decorative agreement.
  * Per-image results go to --out as JSON lines.
  */
+
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { type AuditProblemCode, auditProblemRules } from '@altwise/contracts/audit-problems';
 import { createAltTextEngine } from '../src/engines/alt-text-engine.ts';
+import { auditProblemsFor } from '../src/engines/audit-judge.ts';
 import { engineOptionsFromEnv } from '../src/engines/engine-options.ts';
 import { fileNameFromUrl } from '../src/engines/page-context.ts';
 import { endsOnDanglingWord } from '../src/engines/quality-rules.ts';
@@ -164,6 +167,30 @@ const lines = [
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
 
+/**
+ * "audit-check failures: N": the results the audit's own checks fail in their context (ADR 054),
+ * with the problem codes and how many are flagged for review; then the results with warnings only.
+ */
+function auditCheckLines(
+  rows: Array<{ id: string; auditProblems: AuditProblemCode[]; needsReview: boolean }>,
+): string[] {
+  const failing = (code: AuditProblemCode) => auditProblemRules[code].severity === 'fail';
+  const summary = (label: string, found: typeof rows, counted: (code: AuditProblemCode) => boolean) => {
+    const codes = new Map<string, number>();
+    for (const row of found)
+      for (const code of row.auditProblems.filter(counted)) codes.set(code, (codes.get(code) ?? 0) + 1);
+    const listed = [...codes].map(([code, n]) => `${code} ×${n}`).join(', ');
+    const flagged = found.filter((r) => r.needsReview).length;
+    return `${label}${found.length}${found.length ? ` (${listed}; flagged for review: ${flagged}; ${found.map((r) => r.id).join(', ')})` : ''}`;
+  };
+  const fails = rows.filter((r) => r.auditProblems.some(failing));
+  const warnings = rows.filter((r) => r.auditProblems.length > 0 && !r.auditProblems.some(failing));
+  return [
+    summary('audit-check failures: ', fails, failing),
+    summary('audit-check warnings: ', warnings, (code) => !failing(code)),
+  ];
+}
+
 /** A colour-and-tone sentence, alone or after a heading: "…: Graphic in white and grey tones." */
 function hasColourSentence(altText: string): boolean {
   return /\btones\b|no clearly recognisable subject|(?:^|: )Logo in |Plain background/i.test(altText);
@@ -190,6 +217,8 @@ async function evaluateGraphics(graphics: GraphicRef[]): Promise<void> {
     reasons: AltTextResult['reasons'];
     textInImage?: string;
     context: PageContext;
+    /** The audit's problem codes for the alt in its own context (ADR 054): none when it passes. */
+    auditProblems: AuditProblemCode[];
     ms: number;
   }
   const results: GraphicRow[] = [];
@@ -227,6 +256,9 @@ async function evaluateGraphics(graphics: GraphicRef[]): Promise<void> {
       reasons: result.reasons,
       ...(result.textInImage ? { textInImage: result.textInImage } : {}),
       context: context as PageContext,
+      auditProblems: auditProblemsFor(result.altText, result.decorative, context as PageContext).map(
+        (problem) => problem.code,
+      ),
       ms: Math.round(performance.now() - t0),
     });
   }
@@ -259,6 +291,7 @@ async function evaluateGraphics(graphics: GraphicRef[]): Promise<void> {
     `colour/tone sentences      ${pct(results.filter((r) => r.fallback).length, results.length)} (in links and buttons: ${results.filter((r) => r.fallback && (r.context.role === 'link' || r.context.role === 'button')).length})`,
     `heading in front           ${results.filter((r) => r.headingFirst).length} of ${results.length}`,
     `flagged for review         ${pct(results.filter((r) => r.needsReview).length, results.length)}`,
+    ...auditCheckLines(results),
     `time                       ${((performance.now() - t) / 1000).toFixed(0)} s`,
     `per-image results          ${outFile}`,
   ];

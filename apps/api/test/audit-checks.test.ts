@@ -89,6 +89,8 @@ const table: Array<[AuditProblemCode, Row[], Row[]]> = [
       { what: 'a path', facts: { alt: '/uploads/2023/05/tulips' }, evidence: '“/uploads/2023/05/tulips”' },
       { what: 'a URL', facts: { alt: 'https://cdn.example/a.webp' } },
       { what: 'a snake_case identifier', facts: { alt: 'hero_banner' } },
+      // The rulebook merged the engine's and the audit's extension lists (ADR 054): .ico counts too.
+      { what: 'an icon file name (favicon.ico)', facts: { alt: 'favicon.ico' }, evidence: '“favicon.ico”' },
       {
         what: 'an aria-label that is a file name',
         facts: { alt: null, ariaLabel: 'chart_final.png' },

@@ -1,3 +1,11 @@
+import {
+  cameraName,
+  imageExtension,
+  isPlaceholder,
+  kindOnly,
+  looksLikeFileName,
+  normaliseForComparison,
+} from '../lib/alt-rules.ts';
 import type { PageContext } from './types.ts';
 
 /**
@@ -25,53 +33,19 @@ export function cleanContext(context: PageContext | undefined): PageContext {
   return cleaned;
 }
 
-const imageExtension = /\.(jpe?g|png|gif|webp|svg|avif|bmp|tiff?|heic|heif)$/i;
-const cameraName =
-  /^(img|dsc|dscn|dcim|pxl|image|photo|pic|screenshot|screen shot|untitled|wp|whatsapp image)[\s_-]*\d/i;
+/** The rulebook's file-name test (lib/alt-rules.ts, ADR 054), re-exported for the engine's callers. */
+export { looksLikeFileName };
 
-/** "IMG_2041.jpg", "DSC0001", "hero-banner-2x.png": names, not descriptions. */
-export function looksLikeFileName(text: string, fileName?: string): boolean {
-  const t = text.trim();
-  if (!t) return false;
-  if (imageExtension.test(t) && !/\s/.test(t)) return true;
-  if (cameraName.test(t)) return true;
-  if (/^[\w-]+$/.test(t) && /[_-]/.test(t) && /\d/.test(t)) return true;
-  if (fileName) {
-    const stem = fileName.replace(/^.*[\\/]/, '').replace(imageExtension, '');
-    if (t.toLowerCase() === fileName.toLowerCase() || t.toLowerCase() === stem.toLowerCase()) return true;
-  }
-  return false;
-}
-
-const genericAlts = new Set([
-  'image',
-  'img',
-  'photo',
-  'picture',
-  'pic',
-  'graphic',
-  'banner',
-  'thumbnail',
-  'icon',
-  'logo',
-  'placeholder',
-  'spacer',
-  'untitled',
-  'alt',
-  'alt text',
-  'null',
-  'undefined',
-  'blank',
-  'featured image',
-  'hero image',
-  'header image',
-]);
-
-/** An existing alt that a person wrote to describe the image (not a file name or a placeholder). */
+/**
+ * An existing alt that a person wrote to describe the image: not a file name, a placeholder or a kind
+ * word alone ("logo", "hero image"), by the same rules the audit judges alts with (ADR 054).
+ */
 export function isDescriptiveAlt(alt: string | undefined, fileName?: string): alt is string {
   if (!alt) return false;
   const t = alt.trim();
-  if (t.length < 4 || genericAlts.has(t.toLowerCase())) return false;
+  if (t.length < 4) return false;
+  const key = normaliseForComparison(t);
+  if (isPlaceholder(t, key) || kindOnly(key)) return false;
   return !looksLikeFileName(t, fileName);
 }
 

@@ -1,4 +1,4 @@
-import { looksLikeFileName } from './page-context.ts';
+import { announcingOpener, looksLikeFileName } from '../lib/alt-rules.ts';
 
 /**
  * Rules every result passes through, whatever engine wrote it. Each rule is a small pure
@@ -64,16 +64,13 @@ export function fixAnOther(text: string): string {
   return text.replace(/\b([Aa])n other\b/g, (_, a: string) => (a === 'A' ? 'Another' : 'another'));
 }
 
-const redundantOpener =
-  /^(?:(?:this|the)\s+(?:image|picture|photo|photograph|pic)\s+(?:shows|depicts|features|contains|is of|displays)\s+|(?:an?\s+)?(?:image|picture|pic|photo)\s+(?:of|showing|depicting|featuring)\s+(?:(?:an?\s+)?(?:photo|picture|image)\s+of\s+)?|(?:an?\s+)?photo(?:graph)?\s+of\s+(?:an?\s+)?(?:photo|picture|image)\s+of\s+|image:\s*)/i;
-
 /**
  * Screen readers already say "image": drop "Image of", "Picture of", "This photo shows", "photo of a
  * photo of". "Photograph of", "Chart of", "Illustration of" stay: there the kind is information.
  */
 export function removeRedundantOpener(text: string): string {
   let t = text;
-  const replaced = t.replace(redundantOpener, (match) =>
+  const replaced = t.replace(announcingOpener, (match) =>
     /^(?:an?\s+)?photo(?:graph)?\s+of\s+(?:an?\s+)?(?:photo|picture|image)\s+of\s+/i.test(match)
       ? 'Photograph of '
       : '',

@@ -1,3 +1,11 @@
+import {
+  filePage,
+  homeSegment,
+  imageFilePath,
+  localeSegment,
+  vagueLinkTexts,
+  vaguePurposeTexts,
+} from '../lib/alt-rules.ts';
 import { asThePageSays, asWritten, fileNameWords, isDescriptiveAlt } from './page-context.ts';
 import type { AltTextReason, PageContext } from './types.ts';
 
@@ -30,32 +38,6 @@ export function capConfidence(decision: RoleDecision, confidence: number): numbe
     : confidence;
 }
 
-/** Link texts that do not say where a link goes: an image beside them still has work to do. */
-const vagueLinkTexts = new Set([
-  'more',
-  'read more',
-  'learn more',
-  'see more',
-  'view more',
-  'more info',
-  'details',
-  'click here',
-  'here',
-  'link',
-  'continue',
-  'continue reading',
-  'go',
-  'open',
-  'view',
-  'next',
-  'previous',
-  'prev',
-]);
-
-const imageFile = /\.(jpe?g|png|gif|webp|svg|avif|bmp|tiff?|heic|heif)$/i;
-const filePage = /(^|\/)(file|image|datei|fichier|archivo|bestand|special:filepath)[:/]/i;
-const homeSegment = /^(index|home|default|start|main)(\.[a-z]{2,5})?$/i;
-const localeSegment = /^[a-z]{2}(?:[-_][a-z]{2,4})?$/i;
 const secondLevel = new Set(['co', 'com', 'org', 'net', 'ac', 'gov', 'edu', 'ne', 'or', 'go']);
 const acronyms = new Map([
   ['faq', 'FAQ'],
@@ -133,27 +115,9 @@ function namesSomething(text: string): boolean {
 }
 
 /** Image text that says only "more", "go" or "click here": the link's context must say what. */
-const vagueImageTexts = new Set([
-  'more',
-  'read more',
-  'learn more',
-  'see more',
-  'view more',
-  'more info',
-  'details',
-  'click here',
-  'here',
-  'link',
-  'go',
-  'continue',
-  'continue reading',
-  'open',
-  'view',
-]);
-
 function isVagueName(text: string): boolean {
   const said = words(text).join(' ');
-  return !said || vagueImageTexts.has(said);
+  return !said || vaguePurposeTexts.has(said);
 }
 
 /**
@@ -281,7 +245,7 @@ function linkOnly(context: PageContext): RoleDecision | undefined {
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     return linkByFileName(context) ?? linkByExistingAlt(context);
   // A link to the picture itself (a full-size file, a wiki's file page): the picture is the content.
-  if (imageFile.test(url.pathname) || filePage.test(decodeSafely(url.pathname))) {
+  if (imageFilePath.test(url.pathname) || filePage.test(decodeSafely(url.pathname))) {
     return {
       kind: 'describe',
       reasons: [

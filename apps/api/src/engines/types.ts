@@ -83,7 +83,9 @@ export interface AltTextReason {
     | 'face'
     | 'pixels'
     | 'fileName'
-    | 'model';
+    | 'model'
+    /** A check of the audit the alt failed (ADR 054): its code and message. */
+    | 'audit';
   /** What was taken from it: the caption text, the words read, "dog", ... */
   detail: string;
   /** The model's own score for it, 0..1, where there is one. */

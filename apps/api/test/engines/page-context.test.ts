@@ -27,6 +27,11 @@ describe('page context', () => {
     expect(isDescriptiveAlt('image')).toBe(false);
     expect(isDescriptiveAlt('logo')).toBe(false);
     expect(isDescriptiveAlt('IMG_2041.jpg')).toBe(false);
+    // The audit's rulebook (ADR 054): its placeholders and kind-word-only alts are not descriptions either.
+    expect(isDescriptiveAlt('our company logo')).toBe(false);
+    expect(isDescriptiveAlt('TODO: hero')).toBe(false);
+    expect(isDescriptiveAlt('Insert alt text here')).toBe(false);
+    expect(isDescriptiveAlt('favicon.ico')).toBe(false);
     expect(isDescriptiveAlt('Peter Taylor in a Palace shirt')).toBe(true);
   });
 

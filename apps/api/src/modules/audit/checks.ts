@@ -6,8 +6,23 @@ import {
   auditProblemCodes,
   auditProblemRules,
 } from '@altwise/contracts/audit-problems';
-import { looksLikeFileName } from '../../engines/page-context.ts';
 import { readable, siteName, words } from '../../engines/role.ts';
+import {
+  filePage,
+  homeSegment,
+  imageExtension,
+  imageFilePath,
+  isPlaceholder,
+  kindOnly,
+  localeSegment,
+  looksLikeFileName,
+  maxAltLength,
+  normaliseForComparison,
+  pictureOpener,
+} from '../../lib/alt-rules.ts';
+
+/** The shared rulebook's limit and comparison, re-exported for the audit's callers (ADR 054). */
+export { maxAltLength, normaliseForComparison };
 
 /**
  * The audit's checks (issue 13, ADR 025): what is wrong with the alt text a page already has, as
@@ -48,9 +63,6 @@ export interface ImageVerdict {
   verdict: AuditVerdict;
   problems: AuditProblem[];
 }
-
-/** Longer than this many characters is `too-long` (issue 13). */
-export const maxAltLength = 150;
 
 /**
  * Checks every image of one page; same order as given. Page-level so that `repeated` can compare
@@ -93,16 +105,6 @@ export function auditScore(verdicts: AuditVerdict[]): number | null {
   const counted = verdicts.filter((verdict) => verdict !== 'decorative');
   if (counted.length === 0) return null;
   return counted.filter((verdict) => verdict === 'pass').length / counted.length;
-}
-
-/** Lower case, NFKC, punctuation and symbols as spaces, whitespace collapsed: "word for word" ignores these. */
-export function normaliseForComparison(text: string): string {
-  return text
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[\p{P}\p{S}]+/gu, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
 }
 
 interface PreparedImage {
@@ -229,8 +231,6 @@ function verdictOf(image: PreparedImage, problems: AuditProblem[]): AuditVerdict
 // Wording: file name, placeholder, vague. One of them at most, in this order, so that an alt is
 // named by its most specific fault ("IMG_2041.jpg" is a file name, not also vague).
 
-const imageExtension = /\.(jpe?g|png|gif|webp|svg|avif|bmp|tiff?|heic|heif|ico)$/i;
-
 function wordingProblem(image: PreparedImage): { code: AuditProblemCode; message: string } | undefined {
   const name = image.name ?? '';
   const what = `The ${image.nameKind} ${quote(name)}`;
@@ -290,166 +290,6 @@ function looksLikePath(name: string): boolean {
   if (/^[\w.-]+$/.test(name) && name.includes('_') && /\p{L}/u.test(name)) return true;
   if (!/[/\\]/.test(name) || !/\p{L}/u.test(name)) return false;
   return /^(\/|\.{1,2}[/\\]|~\/|[a-z]:\\)/i.test(name) || (name.match(/[/\\]/g)?.length ?? 0) >= 2;
-}
-
-/** Whole alts (normalised) that stand in for a description someone meant to write. */
-const placeholderAlts = new Set([
-  'todo',
-  'to do',
-  'tbd',
-  'tba',
-  'fixme',
-  'xxx',
-  'alt',
-  'alt text',
-  'alt tag',
-  'alt attribute',
-  'alternative text',
-  'alt text here',
-  'alt text goes here',
-  'image alt',
-  'image alt text',
-  'insert alt',
-  'no alt',
-  'no alt text',
-  'missing alt',
-  'image',
-  'img',
-  'photo',
-  'picture',
-  'pic',
-  'graphic',
-  'placeholder',
-  'untitled',
-  'null',
-  'undefined',
-  'none',
-  'n a',
-  'nil',
-  'empty',
-  'blank',
-  'spacer',
-  'default',
-  'test',
-  'description',
-  'image description',
-  'caption',
-  'title',
-]);
-
-/** Instructions left in the alt: "Insert alt text here", "Add image description", "TODO: hero". */
-const placeholderStart =
-  /^(?:(?:todo|tbd|tba|fixme|lorem ipsum)\b|(?:insert|add|enter|write|type|put|your)(?: (?:your|the|an?|image|img))? (?:alt|alternative|description|image description)\b)/;
-
-/** An alt of punctuation only ("-", ".", "*", "…"). */
-const punctuationOnly = /^[\p{P}*+=#~^|`<>\s]+$/u;
-
-function isPlaceholder(name: string, key: string): boolean {
-  return punctuationOnly.test(name) || placeholderAlts.has(key) || placeholderStart.test(key);
-}
-
-/** Words that name a kind of image or a slot on the page, not what the image shows. */
-const kindWords = new Set([
-  'logo',
-  'logos',
-  'icon',
-  'icons',
-  'banner',
-  'banners',
-  'photo',
-  'photos',
-  'photograph',
-  'picture',
-  'pictures',
-  'pic',
-  'pics',
-  'image',
-  'images',
-  'img',
-  'graphic',
-  'graphics',
-  'illustration',
-  'screenshot',
-  'thumbnail',
-  'thumb',
-  'avatar',
-  'headshot',
-  'portrait',
-  'chart',
-  'graph',
-  'diagram',
-  'infographic',
-  'figure',
-  'fig',
-  'hero',
-  'header',
-  'featured',
-  'background',
-  'bg',
-  'decoration',
-  'decorative',
-  'button',
-  'btn',
-  'arrow',
-  'badge',
-  'emblem',
-  'symbol',
-  'clipart',
-  'artwork',
-  'drawing',
-  'profile',
-  'cover',
-  'slide',
-  'slider',
-  'carousel',
-  'visual',
-]);
-
-/** Words that may sit beside kind words without saying what is shown ("our company logo", "a photo of"). */
-const fillerWords = new Set([
-  'a',
-  'an',
-  'the',
-  'this',
-  'that',
-  'these',
-  'our',
-  'my',
-  'your',
-  'his',
-  'her',
-  'their',
-  'its',
-  'of',
-  'for',
-  'with',
-  'showing',
-  'here',
-  'in',
-  'company',
-  'brand',
-  'site',
-  'website',
-  'page',
-  'main',
-  'small',
-  'large',
-  'big',
-  'new',
-  'default',
-  'generic',
-  'stock',
-  'sample',
-  'example',
-]);
-
-/** The kind words when the alt (normalised) is made of kind and filler words only, else undefined. */
-function kindOnly(key: string): string | undefined {
-  const parts = key.split(' ').filter(Boolean);
-  const kinds = parts.filter((word) => kindWords.has(word));
-  if (kinds.length === 0) return undefined;
-  const onlyKinds = parts.every((word) => kindWords.has(word) || fillerWords.has(word) || /^\d+$/.test(word));
-  return onlyKinds ? kinds.join(', ') : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -632,9 +472,6 @@ function purposeProblem(image: PreparedImage): string | undefined {
   return `The image is the only content of ${where}, but its ${image.nameKind} ${quote(name)} describes the picture and shares no word with where the link goes.`;
 }
 
-const pictureOpener =
-  /^(?:(?:an?|the)\s+)?(?:photo(?:graph)?|picture|image|illustration|drawing|painting|portrait|close-?up|view|shot|snapshot)\s+(?:of|showing|depicting|featuring)\s/iu;
-
 function describesPicture(name: string): boolean {
   return /^an?\s+\p{L}/iu.test(name) || pictureOpener.test(name);
 }
@@ -665,11 +502,6 @@ const stopWords = new Set([
   'page',
   'pages',
 ]);
-
-const imageFilePath = /\.(jpe?g|png|gif|webp|svg|avif|bmp|tiff?|heic|heif)$/i;
-const filePage = /(^|\/)(file|image|datei|fichier|archivo|bestand|special:filepath)[:/]/i;
-const localeSegment = /^[a-z]{2}(?:[-_][a-z]{2,4})?$/i;
-const homeSegment = /^(index|home|default|start|main)(\.[a-z]{2,5})?$/i;
 
 /**
  * The words a link's target offers as its purpose, or undefined when it cannot be compared: only

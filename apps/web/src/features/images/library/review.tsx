@@ -21,6 +21,7 @@ const sourceLabels: Record<string, string> = {
   face: 'Faces',
   pixels: 'Colours and tones',
   model: 'Vision model',
+  audit: 'Audit check',
 };
 
 export function reasonLabel(source: string): string {

@@ -152,7 +152,12 @@ export function createOfflineEngine(options: EngineOptions): AltTextEngine {
           : [
               ...composition.reasons,
               ...(chart
-                ? [{ source: 'ocr' as const, detail: `${chart.kind} chart: its labels and values` }]
+                ? [
+                    {
+                      source: 'ocr' as const,
+                      detail: `read as ${chart.kind === 'chart' ? 'a chart' : `a ${chart.kind} chart`}: title, labels and values`,
+                    },
+                  ]
                 : []),
               ...worded.reasons,
               ...roleHint.reasons,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PixelStats } from '../../src/engines/image-stats.ts';
-import { type ComposeInput, composeAltText } from '../../src/engines/offline/compose.ts';
+import { type ComposeInput, composeAltText, readsAsWords } from '../../src/engines/offline/compose.ts';
 import type { DetectedFace, DetectedObject } from '../../src/engines/types.ts';
 
 const photoStats: PixelStats = {
@@ -416,5 +416,19 @@ describe('text, charts, logos and decorative images', () => {
     expect(compose({ width: 16, height: 16 }).decorative).toBe(true);
     expect(compose({ stats: { ...flat, uniform: true } }).decorative).toBe(true);
     expect(compose({ stats: { ...flat, uniform: true } }).altText).toBe('');
+  });
+});
+
+describe('readsAsWords: text quoted from a photograph', () => {
+  it.each([
+    ['UN CHAPEAU DE PAILLE DITALIE', true],
+    ['15SOUTH. 15 NORTH. New Haven. NO COMMERCIAL. VEHICLES', true],
+    ['Tthnny entz', false],
+    ['HoNES. NOT', false],
+    ['KELERKR', false],
+    ['JOHN WEST. OSPRLYS jower', false],
+    ['ASC.', false],
+  ])('%s → %s', (text, expected) => {
+    expect(readsAsWords(text)).toBe(expected);
   });
 });

@@ -214,6 +214,7 @@ export function composeAltText(input: ComposeInput): Composition {
     altText = describeGraphic(kind, text, firstLine, stats, pixelSubject);
   } else {
     const who = smiling ? pixelSubject.replace(/^a person/, 'a smiling person') : pixelSubject;
+    const quoted = readsAsWords(text) ? text : '';
     const portrait = personCount === 1 && isPortrait(people[0], faces[0]);
     let core: string;
     if (who && portrait && kind === 'photo')
@@ -221,12 +222,12 @@ export function composeAltText(input: ComposeInput): Composition {
     else if (who && closeUp(objects) && kind === 'photo')
       core = `${stats.greyscale ? 'Black-and-white close-up' : 'Close-up'} of ${who}`;
     else if (who) core = withKindPrefix(kind, stats, who);
-    else if (text) core = `${stats.greyscale ? 'Black-and-white photograph' : 'Photograph'} of text`;
+    else if (quoted) core = `${stats.greyscale ? 'Black-and-white photograph' : 'Photograph'} of text`;
     else core = describeScene(kind, stats);
     // Only when the person is the whole subject, so the colour cannot attach to "a motorcycle".
     if (personCount === 1 && faces.length === 1 && input.clothingColour && !stats.greyscale && !things)
       core += ` wearing ${input.clothingColour}`;
-    if (text) core += who ? ` with the text ${quote(text)}` : ` reading ${quote(text)}`;
+    if (quoted) core += who ? ` with the text ${quote(quoted)}` : ` reading ${quote(quoted)}`;
     else if (who && !portrait && kind === 'photo') core += toneClause(stats);
     altText = core;
   }
@@ -451,6 +452,24 @@ function nameable(o: DetectedObject): boolean {
 }
 
 /** OCR text worth quoting: read confidently, with at least one real word, not a stray number. */
+/**
+ * Text read in a photograph is quoted only when it reads as words: signs, shirts and posters are
+ * read badly, and garbled letters ("Tthnny entz", "HoNES") would be a claim the picture does not
+ * support. At least two words of three letters or more, four in five of them shaped like words
+ * (one case pattern, a vowel, no run of four consonants).
+ */
+export function readsAsWords(text: string): boolean {
+  const tokens = text.match(/\p{L}{3,}/gu) ?? [];
+  if (tokens.length < 2) return false;
+  const wordLike = tokens.filter(
+    (token) =>
+      /^(?:\p{Lu}+|\p{Ll}+|\p{Lu}\p{Ll}+)$/u.test(token) &&
+      /[aeiouyäöüéèàáíóú]/iu.test(token) &&
+      !/[b-df-hj-np-tv-xz]{4,}/iu.test(token),
+  );
+  return wordLike.length * 5 >= tokens.length * 4;
+}
+
 function legibleText(ocr: TextReading): string {
   if (ocr.words === 0 || ocr.confidence < 75) return '';
   const text = tidyText(ocr.text);

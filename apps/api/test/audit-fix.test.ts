@@ -152,6 +152,9 @@ describe('fixing and reviewing an audit', () => {
       suggestion: expect.stringMatching(/^Test description of IMG_2041\.jpg/),
       reviewState: 'pending',
       fixStatus: null,
+      // The reviewer sees how sure the engine was and what it went on (issue 19, point 9).
+      // (the test engine is 90 % sure and gives no reasons).
+      suggestionEvidence: { confidence: 0.9, needsReview: false, reasons: [] },
     });
     expect(bySrc(after, 'camera.jpg')).toMatchObject({ reviewState: 'pending', fixStatus: null });
     expect(bySrc(after, 'gone.jpg')).toMatchObject({
@@ -255,6 +258,8 @@ describe('fixing and reviewing an audit', () => {
     expect(edited.json().items[0]).toMatchObject({
       reviewState: 'edited',
       suggestion: 'A silver film camera on a wooden table',
+      // The words are the user's now: no engine evidence is shown for them.
+      suggestionEvidence: null,
     });
     library = await libraryOf(owner);
     expect(library).toHaveLength(2);

@@ -6,6 +6,7 @@ import {
   auditVerdictSchema,
 } from './audit-problems.ts';
 import { longDescriptionInputSchema, longDescriptionSchema, MAX_ALT_TEXT_CHARS } from './generation.ts';
+import { altTextReasonSchema } from './library.ts';
 import { SCRAPE_URL_MAX_CHARS } from './scrape.ts';
 
 /**
@@ -151,8 +152,21 @@ export const auditImageSchema = z.object({
    * the image (pixel check) or a fix described it; null until then.
    */
   thumbnailUrl: z.string().nullable(),
+  /**
+   * With a suggestion: how sure the engine was (0..1, null when it did not say), whether a person
+   * should look at it, and the evidence it used (issue 19, point 9), as the library rows carry them.
+   * Null without a suggestion, and for an edited suggestion (the words are the user's).
+   */
+  suggestionEvidence: z
+    .object({
+      confidence: z.number().min(0).max(1).nullable(),
+      needsReview: z.boolean(),
+      reasons: z.array(altTextReasonSchema),
+    })
+    .nullable(),
 });
 export type AuditImage = z.infer<typeof auditImageSchema>;
+export type AuditSuggestionEvidence = NonNullable<AuditImage['suggestionEvidence']>;
 
 export const auditImagesResponseSchema = z.object({
   items: z.array(auditImageSchema),

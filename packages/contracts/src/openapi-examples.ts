@@ -199,6 +199,11 @@ const auditImage = {
   fixStatus: null,
   thumbnailUrl:
     'https://altwise.example.com/files/previews/2026-11/7d2f4a90-1c3b-4e8f-b6a5-3e9d0c2b1a47.webp',
+  suggestionEvidence: {
+    confidence: 0.82,
+    needsReview: false,
+    reasons: [{ source: 'detection', detail: 'shoe', score: 0.91 }],
+  },
 };
 
 /** [schema, example] pairs: the schema instances the routes use. */

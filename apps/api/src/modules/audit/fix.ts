@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type {
   AuditFixStatus,
   AuditImage,
+  AuditSuggestionEvidence,
   FixAuditRequest,
   FixAuditResponse,
   ReviewAuditRequest,
@@ -10,6 +11,7 @@ import type {
 import { MAX_AUDIT_FIX_IMAGES } from '@altwise/contracts/audit';
 import type { AuditProblem } from '@altwise/contracts/audit-problems';
 import type { Database } from '../../db/client.ts';
+import type { AuditReviewState, AuditSuggestionDetails } from '../../db/tables/audits.ts';
 import type { GenerationItemContext } from '../../db/tables/generation-items.ts';
 import { conflict, notFound } from '../../errors.ts';
 import { discardPreview } from '../files/preview.ts';
@@ -44,6 +46,18 @@ export type FixGeneration = Pick<
 
 type ImageRow = AuditFixImageRow;
 
+/**
+ * What the reviewer sees beside a suggestion (issue 19, point 9): the engine's confidence, review flag
+ * and evidence. None for an edited suggestion: its words are the user's, not the engine's.
+ */
+export function suggestionEvidenceOf(
+  details: AuditSuggestionDetails | null,
+  reviewState: AuditReviewState | null,
+): AuditSuggestionEvidence | null {
+  if (!details || reviewState === null || reviewState === 'edited') return null;
+  return { confidence: details.confidence, needsReview: details.needsReview, reasons: details.reasons ?? [] };
+}
+
 /** Whether the image's latest fix is under way, failed (refunded), or neither. */
 export function fixStatusOf(itemStatus: string | null | undefined): AuditFixStatus | null {
   if (itemStatus === 'pending' || itemStatus === 'processing') return 'generating';
@@ -65,6 +79,7 @@ export function toAuditImage(row: ImageRow): AuditImage {
     reviewState: row.review_state,
     fixStatus: fixStatusOf(row.item_status),
     thumbnailUrl: row.thumbnail_url,
+    suggestionEvidence: suggestionEvidenceOf(row.suggestion_details, row.review_state),
   };
 }
 

@@ -22,7 +22,7 @@ import type { FilesService } from '../files/service.ts';
 import type { FetchSettings } from '../scrape/service.ts';
 import { createAuditRunner, scoreOf } from './audit-runner.ts';
 import { createCrawler } from './crawler.ts';
-import { createAuditFixer, type FixGeneration, fixStatusOf } from './fix.ts';
+import { createAuditFixer, type FixGeneration, fixStatusOf, suggestionEvidenceOf } from './fix.ts';
 import type { PageSandbox } from './page-sandbox.ts';
 import { createPixelChecker, type ImageTextReader } from './pixel-check.ts';
 import { createAuditPreviewKeeper } from './previews.ts';
@@ -244,6 +244,7 @@ export function createAuditService(deps: {
           reviewState: row.reviewState,
           fixStatus: fixStatusOf(row.itemStatus),
           thumbnailUrl: row.thumbnailUrl,
+          suggestionEvidence: suggestionEvidenceOf(row.suggestionDetails, row.reviewState),
         })),
         total,
       };

@@ -292,6 +292,11 @@ describe('audit detail (/audit/:id)', () => {
       suggestion: 'Bar chart: visitors per month, January to March',
       longDescription: description,
       reviewState: 'pending',
+      suggestionEvidence: {
+        confidence: 0.64,
+        needsReview: true,
+        reasons: [{ source: 'ocr', detail: 'Visitors per month; Jan 1,200; Feb 1,500; Mar 1,800' }],
+      },
     });
     const calls = mockApi({
       [`GET ${base}`]: () => json(makeAudit()),
@@ -307,6 +312,10 @@ describe('audit detail (/audit/:id)', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Edit suggestion for image 1' });
     const field = within(dialog).getByRole('textbox', { name: 'Long description' });
     expect(field).toHaveValue(description);
+    // The engine's confidence and evidence beside the draft (issue 19, point 9).
+    const evidence = within(dialog).getByRole('region', { name: 'Evidence and confidence' });
+    expect(evidence).toHaveTextContent('Confidence: 64% — needs review');
+    expect(evidence).toHaveTextContent('Text in the image: Visitors per month; Jan 1,200');
     await expectNoAxeViolations(dialog);
 
     await user.click(within(dialog).getByRole('button', { name: 'Copy markup' }));

@@ -36,5 +36,6 @@ export const makeImage = (n: number, over: Partial<AuditImage> = {}): AuditImage
   reviewState: null,
   fixStatus: null,
   thumbnailUrl: `/files/previews/2026-11/${imageId(n)}.webp`,
+  suggestionEvidence: null,
   ...over,
 });

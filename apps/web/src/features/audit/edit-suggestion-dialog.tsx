@@ -5,11 +5,13 @@ import { Dialog } from '../../components/ui/dialog.tsx';
 import { TextAreaField } from '../../components/ui/form-fields.tsx';
 import { LargePreview, wideDialog } from '../../components/ui/image-preview.tsx';
 import { LongDescriptionField } from '../../components/ui/long-description-field.tsx';
+import { ReviewDetails } from '../../components/ui/review-details.tsx';
 
 /**
  * Edit a suggestion before accepting it: the picture large (issue 19), beside it the existing alt and
  * the suggestion, the suggestion in an editable textarea, its long description below (issue 19, with
- * "Copy markup"). Saving sends the review action `edit` with both.
+ * "Copy markup"), and the engine's confidence and evidence. Saving sends the review action `edit` with
+ * both.
  */
 export function EditSuggestionDialog({
   image,
@@ -86,6 +88,13 @@ export function EditSuggestionDialog({
             onChange={setLongDescription}
             error={longDescriptionError}
           />
+          {image.suggestionEvidence ? (
+            <ReviewDetails
+              confidence={image.suggestionEvidence.confidence}
+              needsReview={image.suggestionEvidence.needsReview}
+              reasons={image.suggestionEvidence.reasons}
+            />
+          ) : null}
           <div className="flex flex-wrap justify-end gap-3">
             <Button variant="secondary" onClick={onClose}>
               Cancel

@@ -6,11 +6,11 @@ import { TextAreaField } from '../../../components/ui/form-fields.tsx';
 import { LargePreview, wideDialog } from '../../../components/ui/image-preview.tsx';
 import { LongDescriptionField } from '../../../components/ui/long-description-field.tsx';
 import { notify } from '../../../components/ui/notify.ts';
+import { ReviewDetails } from '../../../components/ui/review-details.tsx';
 import { serverMessage } from '../../../lib/api-error.ts';
 import { useApproveAltText } from '../api/approve-alt-text.ts';
 import { useEditAltText } from '../api/edit-alt-text.ts';
 import type { LibraryRow } from './library-table.tsx';
-import { ReviewDetails } from './review.tsx';
 
 export const altTextSaved = 'Alt text updated';
 export const altTextSaveFailed = 'Failed to update alt text. Please try again.';

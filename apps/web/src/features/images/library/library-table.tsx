@@ -1,7 +1,7 @@
 import type { LibraryImageRecord } from '@altwise/contracts/library';
 import { useEffect, useRef } from 'react';
 import { Thumbnail } from '../../../components/ui/image-preview.tsx';
-import { ReviewBadge } from './review.tsx';
+import { ReviewBadge } from '../../../components/ui/review-details.tsx';
 
 /** A library row: SPEC's id, src and alt text, with the generator's confidence, review flag and reasons. */
 export type LibraryRow = LibraryImageRecord;

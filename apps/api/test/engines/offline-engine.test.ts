@@ -79,8 +79,9 @@ describe('offline engine on text, graphics and decorative images', () => {
     const result = await engine.describeImage(await fixture('bar-chart.png'));
     expect(result.signals.kind).toBe('chart');
     // Issue 19, point 5: the title and the range of the axis as the alt, the labels and values as the
-    // long description (the bars carry no value labels, so the axis range stands for them).
-    expect(result.altText).toMatch(/^Chart: monthly visitors 2024, January to May/);
+    // long description (the bars carry no value labels, so the axis range stands for them). The
+    // pixels show bars standing on one baseline: a bar chart.
+    expect(result.altText).toMatch(/^Bar chart: monthly visitors 2024, January to May/);
     expect(result.longDescription).toMatch(
       /^Monthly visitors 2024\. Jan; Feb; Mar; Apr; May\. Values from 500 to 1500/,
     );

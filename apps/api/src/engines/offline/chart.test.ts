@@ -1,5 +1,6 @@
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { type ChartTextLine, describeChart } from './chart.ts';
+import { barsIn, type ChartTextLine, describeChart } from './chart.ts';
 
 /** A line of OCR'd text at (x, y), `height` px tall, about 8 px per character wide. */
 const at = (text: string, x: number, y: number, height = 14): ChartTextLine => ({
@@ -167,5 +168,45 @@ describe('describeChart', () => {
     const started = performance.now();
     describeChart({ lines, width: 6000, height: 10_000 });
     expect(performance.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe('barsIn: the pixels of a bar chart', () => {
+  const font = 'DejaVu Sans, sans-serif';
+  const pixels = async (svg: string) => {
+    const { data, info } = await sharp(Buffer.from(svg))
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return barsIn(new Uint8Array(data), info.width, info.height);
+  };
+  const verticalBars = (values: number[], fill = '#2e86c1', background = '#fff') =>
+    `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"><rect width="400" height="300" fill="${background}"/>${values
+      .map((v, i) => `<rect x="${40 + i * 60}" y="${260 - v}" width="36" height="${v}" fill="${fill}"/>`)
+      .join('')}<line x1="30" y1="261" x2="390" y2="261" stroke="#333"/></svg>`;
+
+  it('finds vertical bars on one baseline, in any colour on any background', async () => {
+    expect(await pixels(verticalBars([120, 150, 180, 170, 210, 240]))).toBe(true);
+    expect(await pixels(verticalBars([40, 200, 90], '#f5b041', '#1c2833'))).toBe(true);
+  });
+
+  it('finds horizontal bars starting from one axis', async () => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="240"><rect width="400" height="240" fill="#fff"/>${[
+      300, 180, 240, 90,
+    ]
+      .map((w, i) => `<rect x="60" y="${20 + i * 55}" width="${w}" height="30" fill="#27ae60"/>`)
+      .join('')}</svg>`;
+    expect(await pixels(svg)).toBe(true);
+  });
+
+  // Only consulted for a picture whose text already reads as a chart: its text is chart-sized.
+  it('sees no bars in a chart’s bold title and labels, a line chart, two bars or an empty picture', async () => {
+    const text = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"><rect width="400" height="300" fill="#1f2a44"/><text x="200" y="40" font-family="${font}" font-size="24" font-weight="bold" fill="#fff" text-anchor="middle">HOME NEWS MENU</text><text x="200" y="280" font-family="${font}" font-size="16" font-weight="bold" fill="#fff" text-anchor="middle">Jan Feb Mar Apr</text></svg>`;
+    const line = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"><rect width="400" height="300" fill="#fff"/><polyline points="40,250 100,200 160,220 220,120 280,140 340,60" fill="none" stroke="#c0392b" stroke-width="4"/></svg>`;
+    expect(await pixels(text)).toBe(false);
+    expect(await pixels(line)).toBe(false);
+    expect(await pixels(verticalBars([120, 200]))).toBe(false);
+    expect(await pixels(verticalBars([]))).toBe(false);
+    expect(barsIn(new Uint8Array(0), 0, 0)).toBe(false);
   });
 });

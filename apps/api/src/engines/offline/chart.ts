@@ -354,3 +354,128 @@ export function describeChart(input: ChartInput): ChartDescription | null {
   }
   return null;
 }
+
+/** Fewest bars that make a bar chart's shape. */
+const MIN_BARS = 3;
+
+/**
+ * Whether the pixels show bars (issue 19, point 5): three or more solid blocks of one colour, not the
+ * background's, standing on one baseline (vertical bars) or starting from one edge (horizontal bars),
+ * each at least a tenth of the image long and of even thickness. Linear in the pixels: one pass per
+ * column and per row. `rgb` is 3 bytes a pixel, row after row. Consulted only for a picture whose
+ * text already reads as a chart, where letters are small beside bars: the stems of a large bold
+ * heading would count as bars.
+ */
+export function barsIn(rgb: Uint8Array, width: number, height: number): boolean {
+  if (width < 16 || height < 16 || rgb.length < width * height * 3) return false;
+  const background = commonColour(rgb, width * height);
+  const at = (x: number, y: number) => (y * width + x) * 3;
+  const same = (a: number, b: number) =>
+    Math.abs((rgb[a] ?? 0) - (rgb[b] ?? 0)) +
+      Math.abs((rgb[a + 1] ?? 0) - (rgb[b + 1] ?? 0)) +
+      Math.abs((rgb[a + 2] ?? 0) - (rgb[b + 2] ?? 0)) <=
+    24;
+  const isBackground = (p: number) =>
+    Math.abs((rgb[p] ?? 0) - background[0]) +
+      Math.abs((rgb[p + 1] ?? 0) - background[1]) +
+      Math.abs((rgb[p + 2] ?? 0) - background[2]) <=
+    24;
+  // The longest run of one non-background colour along each column (or row): where it ends and how long.
+  const runs = (count: number, length: number, pixel: (i: number, j: number) => number) => {
+    const found: { end: number; length: number; colour: number }[] = [];
+    for (let i = 0; i < count; i++) {
+      let best = { end: 0, length: 0, colour: -1 };
+      let start = 0;
+      for (let j = 1; j <= length; j++) {
+        const continues = j < length && same(pixel(i, j), pixel(i, j - 1)) && !isBackground(pixel(i, j));
+        if (!continues) {
+          if (j - start > best.length && !isBackground(pixel(i, start))) {
+            best = { end: j - 1, length: j - start, colour: pixel(i, start) };
+          }
+          start = j;
+        }
+      }
+      found.push(best);
+    }
+    return found;
+  };
+  return (
+    countBars(
+      runs(width, height, (x, y) => at(x, y)),
+      height,
+      same,
+    ) >= MIN_BARS ||
+    countBars(
+      runs(height, width, (y, x) => at(width - 1 - x, y)),
+      width,
+      same,
+    ) >= MIN_BARS
+  );
+}
+
+/**
+ * Bars among the runs: groups of neighbouring lines whose long runs share an end (the baseline) and
+ * a length (a flat top), each group a bar; bars share one baseline.
+ */
+function countBars(
+  runs: { end: number; length: number; colour: number }[],
+  length: number,
+  same: (a: number, b: number) => boolean,
+): number {
+  const minimum = Math.max(4, length * 0.1);
+  // Thicker than a letter's stem: at least 3 px and 2 % of the image across.
+  const thickness = Math.max(3, Math.round(runs.length * 0.02));
+  const bars: { end: number }[] = [];
+  let group: { end: number; length: number; colour: number }[] = [];
+  const close = () => {
+    const first = group[0];
+    // A bar is thicker than a stroke of text and its top is flat.
+    if (
+      first &&
+      group.length >= thickness &&
+      group.every((run) => Math.abs(run.length - first.length) <= 2)
+    ) {
+      bars.push({ end: first.end });
+    }
+    group = [];
+  };
+  for (const run of runs) {
+    const previous = group.at(-1);
+    const long = run.length >= minimum;
+    if (long && previous && Math.abs(run.end - previous.end) <= 1 && same(run.colour, previous.colour)) {
+      group.push(run);
+    } else {
+      close();
+      if (long) group.push(run);
+    }
+  }
+  close();
+  // The bars that stand on the most common baseline.
+  const byBaseline = new Map<number, number>();
+  for (const bar of bars) {
+    const key = Math.round(bar.end / 2);
+    byBaseline.set(key, (byBaseline.get(key) ?? 0) + 1);
+  }
+  let most = 0;
+  for (const [key, n] of byBaseline) most = Math.max(most, n + (byBaseline.get(key + 1) ?? 0));
+  return most;
+}
+
+/** The most common colour (quantised to 16 levels a channel): a chart's background. */
+function commonColour(rgb: Uint8Array, pixels: number): [number, number, number] {
+  const counts = new Map<number, number>();
+  const step = Math.max(1, Math.floor(pixels / 20_000));
+  let best = 0;
+  let bestCount = 0;
+  for (let i = 0; i < pixels; i += step) {
+    const key =
+      ((rgb[i * 3] ?? 0) >> 4) * 256 + ((rgb[i * 3 + 1] ?? 0) >> 4) * 16 + ((rgb[i * 3 + 2] ?? 0) >> 4);
+    const n = (counts.get(key) ?? 0) + 1;
+    counts.set(key, n);
+    if (n > bestCount) {
+      best = key;
+      bestCount = n;
+    }
+  }
+  return [((best >> 8) << 4) + 8, (((best >> 4) & 15) << 4) + 8, ((best & 15) << 4) + 8];
+}

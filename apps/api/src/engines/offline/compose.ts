@@ -803,11 +803,14 @@ export function classifyKind(
   const aspect = input.width / input.height;
   const screenShaped =
     input.width >= 600 && ((aspect >= 1.2 && aspect <= 2.4) || (aspect >= 0.4 && aspect <= 0.65));
-  if (words >= 15) return screenShaped ? 'screenshot' : 'text';
   // A chart's numbers stand on several lines (axis labels, values); one line of digit groups is a
-  // phone number or a price, not data.
+  // phone number or a price, not data. A labelled chart easily reads fifteen words (a title, six
+  // months, six values), so numbers are weighed before the amount of text.
   const numberLines = ocr.text.split('\n').filter((line) => /\d/.test(line)).length;
-  if (words >= 4 && ocr.numbers >= 3 && ocr.numbers / words >= 0.3 && numberLines >= 2) return 'chart';
+  const numeric = ocr.numbers >= 3 && ocr.numbers / Math.max(words, 1) >= 0.3 && numberLines >= 2;
+  if (words >= 4 && numeric && !screenShaped) return 'chart';
+  if (words >= 15) return screenShaped ? 'screenshot' : 'text';
+  if (words >= 4 && numeric) return 'chart';
   if (words >= 1 && words <= 3 && (input.transparentShare > 0.1 || longSide <= 400)) return 'logo';
   if (words >= 1) return 'text';
   if (input.transparentShare > 0.1 && longSide <= 512) return 'logo';

@@ -16,7 +16,7 @@ import type {
   ImageTextReading,
   PageContext,
 } from '../types.ts';
-import { describeChart } from './chart.ts';
+import { barsIn, describeChart } from './chart.ts';
 import { composeAltText } from './compose.ts';
 import { writeDraft } from './draft-writer.ts';
 import { addTruthfulKeywords } from './keywords.ts';
@@ -111,6 +111,7 @@ export function createOfflineEngine(options: EngineOptions): AltTextEngine {
               })),
             width: prepared.original.width,
             height: prepared.original.height,
+            hints: barsIn(prepared.rgb, prepared.width, prepared.height) ? { shape: 'bars' } : undefined,
           })
         : null;
     const pageWorded = composition.contextUsed.some(

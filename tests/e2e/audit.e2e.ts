@@ -1,11 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { auditProblemCodes } from '@altwise/contracts/audit-problems';
 import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseURL, expectNoAxeViolations, launchBrowser, newContext } from './browser.ts';
+import { type LocalSite, startLocalSite } from './local-site.ts';
 import { createSession, type E2eSession, storeSession } from './session.ts';
 
 /**
@@ -37,7 +36,7 @@ const pages: Record<string, string> = {
     <img src="/img/opening-hours.png" alt="" width="480" height="160">`,
 };
 
-let site: { url: string; server: Server };
+let site: LocalSite;
 let browser: Browser;
 
 async function startSite() {
@@ -56,24 +55,9 @@ async function startSite() {
   )
     .png()
     .toBuffer();
-  const server = createServer((request, response) => {
-    const path = (request.url ?? '/').split('?')[0] ?? '/';
-    const body = pages[path];
-    if (body !== undefined) {
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      response.end(
-        `<!doctype html><html lang="en"><head><title>Shop</title></head><body>${body}</body></html>`,
-      );
-    } else if (path.startsWith('/img/')) {
-      const image = path === '/img/opening-hours.png' ? hours : picture;
-      response.writeHead(200, { 'content-type': 'image/png', 'content-length': image.length });
-      response.end(image);
-    } else {
-      response.writeHead(404).end();
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, server };
+  return startLocalSite(pages, (path) =>
+    path.startsWith('/img/') ? (path === '/img/opening-hours.png' ? hours : picture) : undefined,
+  );
 }
 
 beforeAll(async () => {
@@ -82,7 +66,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => site?.server.close(resolve));
+  await site?.close();
 });
 
 async function libraryAlts(session: E2eSession) {

@@ -1,9 +1,8 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseURL, expectNoAxeViolations, launchBrowser, newContext } from './browser.ts';
+import { type LocalSite, startLocalSite } from './local-site.ts';
 import { createSession, storeSession } from './session.ts';
 
 /**
@@ -61,7 +60,7 @@ const home = `<!doctype html><html lang="en"><head><title>Brightwater</title>
     <section><h2>Our website this year</h2>
       <img src="/img/stats.png" alt="chart" width="400" height="340"></section></main></body></html>`;
 
-let site: { url: string; server: Server };
+let site: LocalSite;
 let browser: Browser;
 
 async function startSite() {
@@ -72,19 +71,7 @@ async function startSite() {
       ),
     ),
   );
-  const server = createServer((request, response) => {
-    const path = (request.url ?? '/').split('?')[0] ?? '/';
-    const picture = rendered[path];
-    if (path === '/') {
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(home);
-    } else if (picture) {
-      response.writeHead(200, { 'content-type': 'image/png', 'content-length': picture.length }).end(picture);
-    } else {
-      response.writeHead(404).end();
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, server };
+  return startLocalSite({ '/': home }, (path) => rendered[path]);
 }
 
 beforeAll(async () => {
@@ -93,7 +80,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => site?.server.close(resolve));
+  await site?.close();
 });
 
 type Suggested = {

@@ -8,6 +8,7 @@ import { engineOptionsFromEnv } from '../src/engines/engine-options.ts';
 import { EngineInputError, EngineProviderError } from '../src/engines/errors.ts';
 import { fetchImage } from '../src/engines/fetch-image.ts';
 import type { AltTextEngine, DescribeOptions, PageContext } from '../src/engines/types.ts';
+import { runAudit } from './audit-command.ts';
 import { contextSchema, describeIssues, isFolder, listWork, type WorkItem } from './describe-inputs.ts';
 import {
   csvHeader,
@@ -20,7 +21,9 @@ import {
 } from './describe-output.ts';
 import { mapInOrder } from './map-in-order.ts';
 
-const usage = `Usage: altwise describe <file|folder|url>... [--manifest items.jsonl] [options]
+const usage = `Commands: altwise describe … | altwise audit … (each with --help)
+
+Usage: altwise describe <file|folder|url>... [--manifest items.jsonl] [options]
 
 Describes every image given: files, the images at the top level of each folder (sub-folders and
 non-image files are skipped and reported), http(s) URLs, and the lines of each manifest. The models
@@ -74,7 +77,9 @@ async function readSettings(argv: string[]): Promise<Settings | 'help'> {
   if (values.help) return 'help';
   const [command, ...targets] = positionals;
   if (command !== 'describe') {
-    throw new UsageError(command ? `Unknown command "${command}".` : 'Say what to do: altwise describe …');
+    throw new UsageError(
+      command ? `Unknown command "${command}".` : 'Say what to do: altwise describe or audit …',
+    );
   }
   const manifests = values.manifest ?? [];
   if (targets.length === 0 && manifests.length === 0) {
@@ -204,6 +209,8 @@ async function write(stream: Writable, text: string): Promise<void> {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // audit lives in its own files (ADR 058).
+  if (argv[0] === 'audit') return runAudit(argv.slice(1));
   let settings: Settings | 'help';
   try {
     settings = await readSettings(argv);

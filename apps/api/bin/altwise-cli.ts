@@ -19,9 +19,10 @@ import {
   readableLine,
   toDescribedRow,
 } from './describe-output.ts';
+import { runFix } from './fix-command.ts';
 import { mapInOrder } from './map-in-order.ts';
 
-const usage = `Commands: altwise describe … | altwise audit … (each with --help)
+const usage = `Commands: altwise describe … | altwise audit … | altwise fix … (each with --help)
 
 Usage: altwise describe <file|folder|url>... [--manifest items.jsonl] [options]
 
@@ -78,7 +79,7 @@ async function readSettings(argv: string[]): Promise<Settings | 'help'> {
   const [command, ...targets] = positionals;
   if (command !== 'describe') {
     throw new UsageError(
-      command ? `Unknown command "${command}".` : 'Say what to do: altwise describe or audit …',
+      command ? `Unknown command "${command}".` : 'Say what to do: altwise describe, audit or fix …',
     );
   }
   const manifests = values.manifest ?? [];
@@ -209,8 +210,9 @@ async function write(stream: Writable, text: string): Promise<void> {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  // audit lives in its own files (ADR 058).
+  // audit and fix live in their own files (ADR 058).
   if (argv[0] === 'audit') return runAudit(argv.slice(1));
+  if (argv[0] === 'fix') return runFix(argv.slice(1));
   let settings: Settings | 'help';
   try {
     settings = await readSettings(argv);

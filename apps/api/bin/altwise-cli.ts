@@ -22,9 +22,7 @@ import {
 import { runFix } from './fix-command.ts';
 import { mapInOrder } from './map-in-order.ts';
 
-const usage = `Commands: altwise describe … | altwise audit … | altwise fix … (each with --help)
-
-Usage: altwise describe <file|folder|url>... [--manifest items.jsonl] [options]
+const usage = `Usage: altwise describe <file|folder|url>... [--manifest items.jsonl] [options]
 
 Describes every image given: files, the images at the top level of each folder (sub-folders and
 non-image files are skipped and reported), http(s) URLs, and the lines of each manifest. The models
@@ -52,7 +50,10 @@ Options:
 
 An image that cannot be read or described gets an error line and the others go on. The exit code is
 2 for a usage error and 0 otherwise; a single file or URL given alone exits 1 when it fails, as before.
-The engine comes from the environment (ALT_TEXT_ENGINE=offline|openai, OPENAI_*, ENGINE_*).`;
+The engine comes from the environment (ALT_TEXT_ENGINE=offline|openai, OPENAI_*, ENGINE_*).
+
+Other commands: altwise audit (the site audit's checks on a site or a folder of HTML and Markdown)
+and altwise fix (alt text written into those files); each with --help.`;
 
 class UsageError extends Error {}
 

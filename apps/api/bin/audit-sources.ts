@@ -37,8 +37,11 @@ export type AltEdit =
       /** The opening tag's first and last byte (`<` and `>`) in the file. */
       tagStart: number;
       tagEnd: number;
-      /** The alt attribute's value, when the tag has one (quote '' when unquoted or empty without `=`). */
-      alt?: { start: number; end: number; quote: '"' | "'" | '' };
+      /**
+       * The alt attribute's value, when the tag has one: quote '' when unquoted, `bare` for an `alt`
+       * without `=` (its value range is then empty, right after the name).
+       */
+      alt?: { start: number; end: number; quote: '"' | "'" | ''; bare: boolean };
       /** Where a new ` alt="…"` goes: after the src attribute, else after the tag name. */
       insertAt: number;
       /** aria-label or aria-labelledby names the image: its alt is not what is read out. */
@@ -237,6 +240,8 @@ interface RawAttribute {
   valueStart: number;
   valueEnd: number;
   quote: '"' | "'" | '';
+  /** Written without `=`: `<img alt>`. */
+  bare: boolean;
 }
 
 const isSpace = (c: string | undefined) => c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f';
@@ -264,7 +269,8 @@ export function scanAttributes(
     let valueStart = i;
     let valueEnd = i;
     let quote: RawAttribute['quote'] = '';
-    if (text[j] === '=') {
+    const bare = text[j] !== '=';
+    if (!bare) {
       j++;
       while (j < tagEnd && isSpace(text[j])) j++;
       const c = text[j];
@@ -283,7 +289,15 @@ export function scanAttributes(
     }
     if (!seen.has(name)) {
       seen.add(name);
-      attributes.push({ name, start, end: quote ? valueEnd + 1 : valueEnd, valueStart, valueEnd, quote });
+      attributes.push({
+        name,
+        start,
+        end: quote ? valueEnd + 1 : valueEnd,
+        valueStart,
+        valueEnd,
+        quote,
+        bare,
+      });
     }
   }
   return { nameEnd, attributes };
@@ -298,7 +312,7 @@ function htmlEdit(text: string, tagStart: number, tagEnd: number, attribs: Recor
     kind: 'html',
     tagStart,
     tagEnd,
-    ...(alt ? { alt: { start: alt.valueStart, end: alt.valueEnd, quote: alt.quote } } : {}),
+    ...(alt ? { alt: { start: alt.valueStart, end: alt.valueEnd, quote: alt.quote, bare: alt.bare } } : {}),
     insertAt: src ? src.end : nameEnd,
     ariaNamed,
   };
@@ -357,6 +371,34 @@ const markdown = new MarkdownIt({ html: true, linkify: false });
 // Every address is parsed as written, so that an image with a `javascript:` address is seen (and left
 // out below, in words) instead of silently becoming text.
 markdown.validateLink = () => true;
+// Tokens carry no source offsets: the image rule is wrapped to note where each image starts in its
+// inline text, so that an image is told apart from the same text earlier in a code span.
+const imageRule = markdown.inline.ruler.__rules__.find((rule) => rule.name === 'image')?.fn;
+if (imageRule)
+  markdown.inline.ruler.at('image', (state, silent) => {
+    const start = state.pos;
+    const before = state.tokens.length;
+    const matched = imageRule(state, silent);
+    // Pending text is pushed before the image: the image is the first image token after `before`.
+    const token = state.tokens.slice(before).find((pushed) => pushed.type === 'image');
+    if (matched && !silent && token) token.meta = { ...token.meta, inlineStart: start };
+    return matched;
+  });
+
+/** The `nth` (0-based) occurrence of `needle` in `text` from `from`, or -1. */
+function nthIndexOf(text: string, needle: string, nth: number, from: number): number {
+  let at = text.indexOf(needle, from);
+  for (let n = 0; n < nth && at !== -1; n++) at = text.indexOf(needle, at + needle.length);
+  return at;
+}
+
+/** How many times `needle` starts in `text` before `end`. */
+function countBefore(text: string, needle: string, end: number): number {
+  let count = 0;
+  for (let at = text.indexOf(needle); at !== -1 && at < end; at = text.indexOf(needle, at + needle.length))
+    count++;
+  return count;
+}
 
 /** Image addresses that are never an image: scripts and other non-fetchable schemes. */
 const unsafeScheme = /^\s*(javascript|vbscript|file):/i;
@@ -393,10 +435,17 @@ function renderMarkdown(text: string): Pick<SourcePage, 'html' | 'images' | 'not
           if (child.type === 'html_inline') htmlPiece(child.content, cursor);
           else if (child.type === 'image') {
             const opener = `![${child.content}]`;
-            const at = text.indexOf(opener, cursor);
+            // The image is the k-th such opener of its inline text; a block's source holds the same
+            // openers in the same order (prefixes such as "> " or list indents hold none).
+            const inlineStart = (child.meta as { inlineStart?: number } | null)?.inlineStart;
+            const blockStart = lineStart(token.map);
+            const at =
+              inlineStart !== undefined && token.content.startsWith(opener, inlineStart)
+                ? nthIndexOf(text, opener, countBefore(token.content, opener, inlineStart), blockStart)
+                : -1;
             const src = String(child.attrGet('src') ?? '');
-            const position = positionOf(lines, at === -1 ? cursor : at);
-            if (at !== -1) cursor = at + opener.length;
+            const position = positionOf(lines, at === -1 ? blockStart : at);
+            if (at !== -1) cursor = Math.max(cursor, at + opener.length);
             if (unsafeScheme.test(src)) {
               notes.push({
                 line: position.line,

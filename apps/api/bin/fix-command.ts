@@ -136,9 +136,8 @@ const htmlEscapes: Record<string, string> = {
   '>': '&gt;',
 };
 
-/** The bytes that replace the edit's range. */
-function replacementOf(change: Change): { start: number; end: number; text: string } {
-  const { edit, after } = change;
+/** The bytes that replace the edit's range so that the alt text reads `after`. */
+export function altReplacement(edit: AltEdit, after: string): { start: number; end: number; text: string } {
   if (edit.kind === 'markdown') {
     // Backslash escapes keep the label one plain text (CommonMark escapes any ASCII punctuation).
     return { start: edit.start, end: edit.end, text: after.replace(/[\\[\]*_`<>&!]/g, '\\$&') };
@@ -149,18 +148,16 @@ function replacementOf(change: Change): { start: number; end: number; text: stri
     return { start: edit.alt.start, end: edit.alt.end, text };
   }
   const value = `"${after.replace(/[&"<>]/g, (c) => htmlEscapes[c] ?? c)}"`;
-  if (edit.alt) {
-    // alt=value without quotes, or a bare `alt`: the attribute becomes alt="…".
-    const bare = edit.alt.start === edit.alt.end;
-    return bare
-      ? { start: edit.alt.start, end: edit.alt.end, text: `=${value}` }
-      : { start: edit.alt.start, end: edit.alt.end, text: value };
-  }
+  // A bare `alt` gets its value; an unquoted one is replaced by a quoted one; none is inserted.
+  if (edit.alt?.bare) return { start: edit.alt.end, end: edit.alt.end, text: `=${value}` };
+  if (edit.alt) return { start: edit.alt.start, end: edit.alt.end, text: value };
   return { start: edit.insertAt, end: edit.insertAt, text: ` alt=${value}` };
 }
 
 function applyChanges(text: string, changes: Change[]): string {
-  const pieces = changes.map(replacementOf).sort((a, b) => b.start - a.start);
+  const pieces = changes
+    .map((change) => altReplacement(change.edit, change.after))
+    .sort((a, b) => b.start - a.start);
   let result = text;
   for (const piece of pieces) result = result.slice(0, piece.start) + piece.text + result.slice(piece.end);
   return result;
@@ -254,7 +251,8 @@ async function describeAll(
       const context = withEmbeddedAlt(contextOf(page, image), embedded);
       return { page, image, result: await engine.describeImage(bytes, { context }) };
     } catch (error) {
-      return { page, image, error: (error as Error).message };
+      const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+      return { page, image, error: missing ? 'the image file does not exist' : (error as Error).message };
     }
   });
 }

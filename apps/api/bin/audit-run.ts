@@ -109,12 +109,13 @@ async function readAndCheck(
       notices.push({ level: 'note', page: shownAs, message: pageLimitNote(shownAs, limit) });
     return { title: reading.title, images: reading.images, verdicts: reading.verdicts, links: reading.links };
   } catch (error) {
-    if (!(error instanceof SandboxLimitError) || error.limit === 'closed') throw error;
-    notices.push({
-      level: 'error',
-      page: shownAs,
-      message: unreadablePageNote(shownAs, error, pages.limits),
-    });
+    if (error instanceof SandboxLimitError && error.limit === 'closed') throw error;
+    // A page that stops the reader, or that the reader cannot handle, is said and the run goes on.
+    const message =
+      error instanceof SandboxLimitError
+        ? unreadablePageNote(shownAs, error, pages.limits)
+        : `${shownAs} could not be audited: ${(error as Error).message}`;
+    notices.push({ level: 'error', page: shownAs, message });
     return undefined;
   }
 }

@@ -8,6 +8,7 @@ import { engineOptionsFromEnv } from '../src/engines/engine-options.ts';
 import { EngineInputError, EngineProviderError } from '../src/engines/errors.ts';
 import { fetchImage } from '../src/engines/fetch-image.ts';
 import type { AltTextEngine, DescribeOptions, PageContext } from '../src/engines/types.ts';
+import { runAudit } from './audit-command.ts';
 import { contextSchema, describeIssues, isFolder, listWork, type WorkItem } from './describe-inputs.ts';
 import {
   csvHeader,
@@ -18,6 +19,7 @@ import {
   readableLine,
   toDescribedRow,
 } from './describe-output.ts';
+import { runFix } from './fix-command.ts';
 import { mapInOrder } from './map-in-order.ts';
 
 const usage = `Usage: altwise describe <file|folder|url>... [--manifest items.jsonl] [options]
@@ -48,7 +50,10 @@ Options:
 
 An image that cannot be read or described gets an error line and the others go on. The exit code is
 2 for a usage error and 0 otherwise; a single file or URL given alone exits 1 when it fails, as before.
-The engine comes from the environment (ALT_TEXT_ENGINE=offline|openai, OPENAI_*, ENGINE_*).`;
+The engine comes from the environment (ALT_TEXT_ENGINE=offline|openai, OPENAI_*, ENGINE_*).
+
+Other commands: altwise audit (the site audit's checks on a site or a folder of HTML and Markdown)
+and altwise fix (alt text written into those files); each with --help.`;
 
 class UsageError extends Error {}
 
@@ -74,7 +79,9 @@ async function readSettings(argv: string[]): Promise<Settings | 'help'> {
   if (values.help) return 'help';
   const [command, ...targets] = positionals;
   if (command !== 'describe') {
-    throw new UsageError(command ? `Unknown command "${command}".` : 'Say what to do: altwise describe …');
+    throw new UsageError(
+      command ? `Unknown command "${command}".` : 'Say what to do: altwise describe, audit or fix …',
+    );
   }
   const manifests = values.manifest ?? [];
   if (targets.length === 0 && manifests.length === 0) {
@@ -204,6 +211,9 @@ async function write(stream: Writable, text: string): Promise<void> {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // audit and fix live in their own files (ADR 058).
+  if (argv[0] === 'audit') return runAudit(argv.slice(1));
+  if (argv[0] === 'fix') return runFix(argv.slice(1));
   let settings: Settings | 'help';
   try {
     settings = await readSettings(argv);

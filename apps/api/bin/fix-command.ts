@@ -1,0 +1,380 @@
+import { chmod, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { createTwoFilesPatch } from 'diff';
+import { createAltTextEngine } from '../src/engines/alt-text-engine.ts';
+import { readEmbeddedText, withEmbeddedAlt } from '../src/engines/embedded-text.ts';
+import { engineOptionsFromEnv } from '../src/engines/engine-options.ts';
+import type { AltTextEngine, PageContext } from '../src/engines/types.ts';
+import { checkPageImages } from '../src/modules/audit/checks.ts';
+import { CommandUsageError, readFolderTargets } from './audit-command.ts';
+import { imageName } from './audit-report.ts';
+import {
+  type AuditedImage,
+  type AuditedPage,
+  auditSourcePages,
+  createPageReader,
+  createPixelReader,
+  type Notice,
+  type PageFile,
+} from './audit-run.ts';
+import { type AltEdit, lineIndex, positionOf, type SourcePage } from './audit-sources.ts';
+import { mapInOrder } from './map-in-order.ts';
+
+export const fixUsage = `Usage: altwise fix <folder|file>... [--write] [--review]
+
+Audits the HTML and Markdown files like altwise audit, describes every image that fails with the
+same engine as altwise describe (offline by default), using the page around it as context, and
+writes the alt text in place: the alt attribute's value of <img> and <input type=image>, the label of
+a Markdown ![alt](src). Nothing else in the file changes. Images that pass or only warn are never
+touched, and neither are images outside the folder, role="img" elements and images named by
+aria-label (their alt is not what is read out).
+
+Options:
+  --write         change the files (without it, print a unified diff and change nothing)
+  --review        ask for each change: y(es), n(o), e(dit) to type your own, q(uit) to stop asking;
+                  with --write the accepted changes are written, without it they are printed as a diff
+  --no-pixels     judge the HTML alone, as altwise audit --no-pixels
+  -h, --help      show this help
+
+Exit codes: 0 done, 2 a usage error or an input that could not be read.
+The engine comes from the environment (ALT_TEXT_ENGINE=offline|openai, OPENAI_*, ENGINE_*).`;
+
+interface FixSettings {
+  targets: string[];
+  write: boolean;
+  review: boolean;
+  pixels: boolean;
+}
+
+function readFixSettings(argv: string[]): FixSettings | 'help' {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    throw new CommandUsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return 'help';
+  if (positionals.length === 0)
+    throw new CommandUsageError('Give the folder (or HTML or Markdown files) to fix.');
+  const url = positionals.find((target) => /^[a-z][a-z\d+.-]*:\/\//i.test(target));
+  if (url) throw new CommandUsageError(`${url} is a URL: fix edits files, so give a folder or a file.`);
+  return { targets: positionals, write: values.write, review: values.review, pixels: !values['no-pixels'] };
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      write: { type: 'boolean', default: false },
+      review: { type: 'boolean', default: false },
+      'no-pixels': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+}
+
+/** One alt text to write: which bytes of which file, and what the audit and the engine said. */
+interface Change {
+  source: SourcePage;
+  image: AuditedImage;
+  edit: AltEdit;
+  line: number;
+  /** What the file says now (null: no alt attribute). */
+  before: string | null;
+  after: string;
+}
+
+/** Why an image that fails is left alone, or undefined when it can be fixed. */
+function cannotFix(image: AuditedImage): string | undefined {
+  const edit = image.located?.edit;
+  if (image.facts.element === 'role-img')
+    return 'a role="img" element is named by aria-label, which needs words written by hand';
+  if (!edit) return 'its bytes could not be found in the file';
+  if (edit.kind === 'html' && edit.ariaNamed)
+    return 'it is named by aria-label or aria-labelledby, which wins over alt';
+  if (!image.localFile) return 'the image is not in the folder, and fix reads no network';
+  return undefined;
+}
+
+/** The engine's page context for an image: what the audit read around it, as the product's fix gives. */
+function contextOf(page: AuditedPage, image: AuditedImage): PageContext {
+  const { facts } = image;
+  const context: Record<string, string | undefined> = {
+    pageTitle: page.title,
+    heading: facts.heading,
+    caption: facts.caption,
+    surroundingText: facts.adjacentText,
+    linkTarget: facts.linkTarget,
+    linkText: facts.linkText,
+    existingAlt: facts.alt ?? facts.ariaLabel,
+    role: facts.role === 'content' ? undefined : facts.role,
+    fileName: image.localFile ? basename(image.localFile) : undefined,
+  };
+  return Object.fromEntries(
+    Object.entries(context).filter((entry): entry is [string, string] => Boolean(entry[1]?.trim())),
+  ) as PageContext;
+}
+
+/** The problems the page's checks still find on the image with `alt` in place (a fail means no). */
+function stillFails(page: AuditedPage, image: AuditedImage, alt: string): string[] {
+  const facts = page.images.map((other) => (other === image ? { ...other.facts, alt } : other.facts));
+  const verdict = checkPageImages(facts)[page.images.indexOf(image)];
+  return verdict?.verdict === 'fail'
+    ? verdict.problems.filter((p) => p.severity === 'fail').map((p) => p.code)
+    : [];
+}
+
+const htmlEscapes: Record<string, string> = {
+  '&': '&amp;',
+  '"': '&quot;',
+  "'": '&#39;',
+  '<': '&lt;',
+  '>': '&gt;',
+};
+
+/** The bytes that replace the edit's range so that the alt text reads `after`. */
+export function altReplacement(edit: AltEdit, after: string): { start: number; end: number; text: string } {
+  if (edit.kind === 'markdown') {
+    // Backslash escapes keep the label one plain text (CommonMark escapes any ASCII punctuation).
+    return { start: edit.start, end: edit.end, text: after.replace(/[\\[\]*_`<>&!]/g, '\\$&') };
+  }
+  if (edit.alt?.quote) {
+    const quote = edit.alt.quote;
+    const text = after.replace(quote === '"' ? /[&"<>]/g : /[&'<>]/g, (c) => htmlEscapes[c] ?? c);
+    return { start: edit.alt.start, end: edit.alt.end, text };
+  }
+  const value = `"${after.replace(/[&"<>]/g, (c) => htmlEscapes[c] ?? c)}"`;
+  // A bare `alt` gets its value; an unquoted one is replaced by a quoted one; none is inserted.
+  if (edit.alt?.bare) return { start: edit.alt.end, end: edit.alt.end, text: `=${value}` };
+  if (edit.alt) return { start: edit.alt.start, end: edit.alt.end, text: value };
+  return { start: edit.insertAt, end: edit.insertAt, text: ` alt=${value}` };
+}
+
+function applyChanges(text: string, changes: Change[]): string {
+  const pieces = changes
+    .map((change) => altReplacement(change.edit, change.after))
+    .sort((a, b) => b.start - a.start);
+  let result = text;
+  for (const piece of pieces) result = result.slice(0, piece.start) + piece.text + result.slice(piece.end);
+  return result;
+}
+
+function patchOf(source: SourcePage, changes: Change[]): string {
+  const patch = createTwoFilesPatch(
+    `a/${source.path}`,
+    `b/${source.path}`,
+    source.text,
+    applyChanges(source.text, changes),
+    undefined,
+    undefined,
+    { context: 3 },
+  );
+  // Drop the "=====" line the library starts with: git and patch read the rest.
+  return patch.replace(/^=+\n/, '');
+}
+
+/** Asks y/n/e/q on the terminal (or piped stdin) for each change; undefined answers end as quit. */
+async function reviewChanges(changes: Change[]): Promise<Change[]> {
+  const input = createInterface({ input: process.stdin, terminal: false });
+  const lines = input[Symbol.asyncIterator]();
+  const ask = async (question: string): Promise<string | undefined> => {
+    process.stderr.write(question);
+    const next = await lines.next();
+    return next.done ? undefined : next.value.trim();
+  };
+  const accepted: Change[] = [];
+  try {
+    for (let n = 0; n < changes.length; n++) {
+      const change = changes[n] as Change;
+      process.stderr.write(
+        `\n${change.source.path}:${change.line} ${imageName(change.image)}\n  ${change.image.problems.map((p) => p.message).join('\n  ')}\n  - alt: ${change.before === null ? '(none)' : JSON.stringify(change.before)}\n  + alt: ${JSON.stringify(change.after)}\n`,
+      );
+      let answered = false;
+      while (!answered) {
+        const answer = (
+          await ask(`Write this alt text? [y]es, [n]o, [e]dit, [q]uit (${n + 1}/${changes.length}) `)
+        )?.toLowerCase();
+        if (answer === undefined || answer === 'q' || answer === 'quit') {
+          const left = changes.length - n;
+          process.stderr.write(
+            `\nStopped: ${left} change${left === 1 ? '' : 's'} left unanswered and not made.\n`,
+          );
+          return accepted;
+        }
+        if (answer === 'y' || answer === 'yes') {
+          accepted.push(change);
+          answered = true;
+        } else if (answer === 'n' || answer === 'no') answered = true;
+        else if (answer === 'e' || answer === 'edit') {
+          const own = await ask('Alt text: ');
+          if (own === undefined) continue;
+          accepted.push({ ...change, after: own });
+          answered = true;
+        } else process.stderr.write('Answer y, n, e or q.\n');
+      }
+    }
+  } finally {
+    input.close();
+  }
+  return accepted;
+}
+
+/** Writes a file through a temporary file and a rename, only when it still holds what was read. */
+async function writeChanged(source: SourcePage, text: string): Promise<string | undefined> {
+  const now = await readFile(source.absolute, 'utf8').catch(() => undefined);
+  if (now !== source.text)
+    return `${source.path} changed while altwise was working, so it was not written; run fix again.`;
+  const info = await stat(source.absolute);
+  const temporary = `${source.absolute}.altwise-${process.pid}.tmp`;
+  await writeFile(temporary, text, 'utf8');
+  await chmod(temporary, info.mode & 0o7777);
+  await rename(temporary, source.absolute);
+  return undefined;
+}
+
+async function describeAll(
+  engine: AltTextEngine,
+  work: Array<{ page: AuditedPage; image: AuditedImage }>,
+  maxBytes: number,
+  concurrency: number,
+) {
+  return mapInOrder(work, concurrency, async ({ page, image }) => {
+    try {
+      const bytes = await readFile(image.localFile as string);
+      if (bytes.byteLength > maxBytes) return { page, image, error: 'the image is too large to describe' };
+      // Alt text embedded in the file is the human's alt (ADR 055), as in altwise describe.
+      const embedded = await readEmbeddedText(bytes);
+      const context = withEmbeddedAlt(contextOf(page, image), embedded);
+      return { page, image, result: await engine.describeImage(bytes, { context }) };
+    } catch (error) {
+      const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+      return { page, image, error: missing ? 'the image file does not exist' : (error as Error).message };
+    }
+  });
+}
+
+export async function runFix(argv: string[]): Promise<number> {
+  let settings: FixSettings | 'help';
+  const notices: Notice[] = [];
+  let files: PageFile[];
+  try {
+    settings = readFixSettings(argv);
+    if (settings === 'help') {
+      process.stdout.write(`${fixUsage}\n`);
+      return 0;
+    }
+    files = await readFolderTargets(settings.targets, notices);
+  } catch (error) {
+    if (!(error instanceof CommandUsageError)) throw error;
+    process.stderr.write(`altwise fix: ${error.message}\n\n${fixUsage}\n`);
+    return 2;
+  }
+
+  const pages = createPageReader();
+  const pixels = settings.pixels ? createPixelReader() : undefined;
+  let audited: AuditedPage[];
+  try {
+    audited = await auditSourcePages(files, {
+      pages,
+      ...(pixels ? { pixels } : {}),
+      notices,
+      keepSources: true,
+    });
+  } finally {
+    await pages.close();
+    await pixels?.close();
+  }
+
+  const say = (text: string) => process.stderr.write(`altwise fix: ${text}\n`);
+  for (const notice of notices) {
+    const place =
+      notice.page && !notice.message.startsWith(notice.page)
+        ? `${notice.page}${notice.line ? `:${notice.line}` : ''}: `
+        : '';
+    say(`${notice.level === 'error' ? 'error: ' : ''}${place}${notice.message}`);
+  }
+
+  const work: Array<{ page: AuditedPage; image: AuditedImage }> = [];
+  for (const page of audited)
+    for (const image of page.images) {
+      if (image.verdict !== 'fail') continue;
+      const why = cannotFix(image);
+      const place = `${page.page}${image.located ? `:${image.located.line}` : ''}`;
+      if (why) say(`${place}: ${imageName(image)} fails but was left alone: ${why}.`);
+      else work.push({ page, image });
+    }
+
+  const changes: Change[] = [];
+  if (work.length > 0) {
+    const options = engineOptionsFromEnv(process.env);
+    const engine = createAltTextEngine(options);
+    try {
+      await engine.warmUp();
+      const limit = Math.min(4, options.offline.maxQueue + options.offline.workers);
+      for await (const done of await describeAll(engine, work, options.limits.maxInputBytes, limit)) {
+        const { page, image } = done;
+        const place = `${page.page}:${image.located?.line}`;
+        if ('error' in done) {
+          say(`${place}: ${imageName(image)} could not be described: ${done.error}`);
+          continue;
+        }
+        const after = done.result.decorative ? '' : done.result.altText.trim();
+        const failing = stillFails(page, image, after);
+        if (failing.length > 0) {
+          const shown = after ? `“${after}”` : 'alt=""';
+          say(
+            `${place}: ${imageName(image)} was left alone: the engine's ${shown} would still fail (${failing.join(', ')}); write it by hand.`,
+          );
+          continue;
+        }
+        const source = page.source as SourcePage;
+        const edit = image.located?.edit as AltEdit;
+        changes.push({
+          source,
+          image,
+          edit,
+          line: positionOf(lineIndex(source.text), edit.kind === 'markdown' ? edit.start : edit.tagStart)
+            .line,
+          before: image.facts.alt,
+          after,
+        });
+      }
+    } finally {
+      await engine.close();
+    }
+  }
+
+  const chosen = settings.review && changes.length > 0 ? await reviewChanges(changes) : changes;
+  const byFile = new Map<SourcePage, Change[]>();
+  for (const change of chosen) byFile.set(change.source, [...(byFile.get(change.source) ?? []), change]);
+
+  if (!settings.write) {
+    for (const [source, fileChanges] of byFile) process.stdout.write(patchOf(source, fileChanges));
+  } else {
+    for (const [source, fileChanges] of byFile) {
+      const refused = await writeChanged(source, applyChanges(source.text, fileChanges));
+      if (refused) {
+        say(`error: ${refused}`);
+        notices.push({ level: 'error', message: refused });
+        continue;
+      }
+      for (const change of fileChanges)
+        process.stdout.write(
+          `${source.path}:${change.line}: alt ${change.before === null ? '(none)' : JSON.stringify(change.before)} → ${JSON.stringify(change.after)}\n`,
+        );
+    }
+  }
+  const changedFiles = byFile.size;
+  if (chosen.length === 0) say('Nothing to fix: no failing image could be given alt text.');
+  else
+    say(
+      `${chosen.length} alt text${chosen.length === 1 ? '' : 's'} in ${changedFiles} file${changedFiles === 1 ? '' : 's'} ${settings.write ? 'written' : 'to write (run with --write to change the files)'}.`,
+    );
+  if (audited.every((page) => page.images.every((image) => image.verdict !== 'fail')))
+    say('No image fails the checks.');
+  return notices.some((notice) => notice.level === 'error') ? 2 : 0;
+}

@@ -32,3 +32,37 @@ describe('readPage limits', () => {
     expect(reading.images[999]?.ariaLabel?.startsWith('harbour harbour')).toBe(true);
   });
 });
+
+/** ADR 060: the markup hints the new checks read. */
+describe('readPage markup hints', () => {
+  const read = (html: string) => readPage(html, page).images;
+
+  it('reads the title, class and id, the banner and a list bullet', () => {
+    const [logo, bullet, plain, article] = read(`
+      <header><a href="/" class="brand" id="home-link"><img src="/a.svg" class="site-logo" alt="Harbour"></a></header>
+      <ul><li><img src="/b.gif" alt="bullet"> Boats for hire</li></ul>
+      <p>Text <img src="/c.jpg" alt="Boat" title="A boat"></p>
+      <article><header><img src="/d.jpg" alt="Mast"></header></article>`);
+    expect(logo).toMatchObject({ classNames: 'site-logo brand home-link', inHeader: true });
+    expect(bullet).toMatchObject({ listMarker: true });
+    expect(plain).toMatchObject({ title: 'A boat' });
+    expect(plain?.listMarker).toBeUndefined();
+    // An article's header is not the page's banner.
+    expect(article?.inHeader).toBeUndefined();
+  });
+
+  it('finds a text link to the same address beside an image link, and only then', () => {
+    const [card, alone, other] = read(`
+      <div class="card"><a href="/boats/1"><img src="/1.jpg" alt="Red boat"></a><h3><a href="/boats/1">Red boat</a></h3></div>
+      <div><a href="/boats/2"><img src="/2.jpg" alt="Blue boat"></a></div>
+      <div><a href="/boats/3"><img src="/3.jpg" alt="Green boat"></a> <a href="/boats/4">Yellow boat</a></div>`);
+    expect(card?.besideTextLink).toBe('Red boat');
+    expect(alone?.besideTextLink).toBeUndefined();
+    expect(other?.besideTextLink).toBeUndefined();
+  });
+
+  it('does not call an image after text in a list item a bullet', () => {
+    const [image] = read('<ul><li>Boats <img src="/b.gif" alt="bullet"></li></ul>');
+    expect(image?.listMarker).toBeUndefined();
+  });
+});

@@ -570,8 +570,14 @@ const table: Array<[AuditProblemCode, Row[], Row[]]> = [
         evidence: 'date “12.03.2026”',
       },
       {
-        what: 'the image shows a heading the alt shares no word with',
-        facts: { alt: 'A woman in a straw hat', imageText: 'SUMMER SALE\n50% OFF', imageTextConfidence: 91 },
+        what: 'an image link shows a heading its name shares no word with (label in name)',
+        facts: {
+          role: 'link',
+          linkTarget: '/sale',
+          alt: 'A woman in a straw hat',
+          imageText: 'SUMMER SALE\n50% OFF',
+          imageTextConfidence: 91,
+        },
         evidence: 'heading “SUMMER SALE”',
       },
     ],
@@ -591,6 +597,18 @@ const table: Array<[AuditProblemCode, Row[], Row[]]> = [
       {
         what: 'the heading’s words in the alt',
         facts: { alt: 'Summer sale: half price', imageText: 'SUMMER SALE\n50% OFF', imageTextConfidence: 91 },
+      },
+      {
+        what: 'a diagram’s words that its description does not transcribe (experts do not)',
+        facts: {
+          alt: 'Illustration showing how components relate',
+          imageText: 'evaluation tools browsers, media players',
+          imageTextConfidence: 99,
+        },
+      },
+      {
+        what: 'a sponsor’s name on a player’s shirt',
+        facts: { alt: 'Shane Williams', imageText: 'JOHN WEST', imageTextConfidence: 89 },
       },
       {
         what: 'low OCR confidence is never a fail',
@@ -727,12 +745,12 @@ const table: Array<[AuditProblemCode, Row[], Row[]]> = [
       },
       {
         what: 'a list of keywords',
-        facts: { alt: 'Spring flowers, cheap roses, buy bulbs, lily delivery, garden shop' },
-        evidence: 'a list of 5 keywords',
+        facts: { alt: 'Spring flowers, cheap roses, buy roses online, garden shop' },
+        evidence: 'a list of 4 keywords',
       },
       {
         what: 'keywords split by bars',
-        facts: { alt: 'tulips | roses | lilies | bouquets' },
+        facts: { alt: 'tulips | tulip bulbs | roses | bouquets' },
         evidence: '4 keywords',
       },
     ],
@@ -743,6 +761,18 @@ const table: Array<[AuditProblemCode, Row[], Row[]]> = [
       {
         what: 'names and titles of an org chart',
         facts: { alt: 'Davy Jones, Chairman, Carole Brewster, Company Secretary, Henry Brown' },
+      },
+      {
+        what: 'a colour three times in a long description (an expert’s alt)',
+        facts: {
+          alt: 'Painting of a white woman with short light brown hair, facing to the right. She is wearing a dark brown coat with a brown scarf and a golden broach at her throat.',
+        },
+      },
+      {
+        what: 'a list of different things (an expert’s alt)',
+        facts: {
+          alt: 'Jonathan Wilson - musician, songwriter, record producer, guitar builder, guitarist, drummer, singer',
+        },
       },
       {
         what: 'a short word three times in instructions',

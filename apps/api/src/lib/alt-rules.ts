@@ -303,41 +303,62 @@ export function contentWords(text: string): string[] {
 
 /** The same content word this many times in one alt is keyword stuffing. */
 export const stuffedWordRepeats = 3;
+/** …when that word is at least this share of the alt's content words. */
+export const stuffedWordShare = 0.25;
 /** A run of this many short comma-separated items (1 to 3 words, no "and"/"or") is a keyword list. */
 export const keywordListItems = 4;
 
 /**
  * Keyword stuffing in an alt (ADR 060), as the evidence a message quotes, or undefined: the same
- * content word of four letters or more three times or more ("tulip" in "Tulips, tulip bulbs and a
- * tulip field"), or a run of four or more short (1 to 3 words) lower-case comma-, semicolon- or
- * bar-separated items that reads as a list of search terms ("flowers, tulips, cheap tulips, tulip
- * delivery"). A list a sentence ends with "and" is English ("red, white, blue and green flags"), and
- * capitalised items are names and titles ("Davy Jones, Chairman, Carole Brewster, Secretary").
+ * content word of four letters or more three times or more, making a quarter of the content words
+ * ("tulip" in "Tulips, tulip bulbs and a tulip field"), or a run of four or more short (1 to 3
+ * words) lower-case comma-, semicolon- or bar-separated items around one search term, two of them
+ * sharing a word ("spring flowers, cheap roses, buy roses online, garden shop"). A list a sentence
+ * ends with "and" is English ("red, white, blue and green flags"), capitalised items are names and
+ * titles ("Davy Jones, Chairman, Carole Brewster, Secretary"), and a list of different things
+ * ("musician, songwriter, record producer, drummer") is a list, not search terms.
  */
 export function keywordStuffing(text: string): string | undefined {
+  const all = contentWords(text);
   const counts = new Map<string, number>();
   // Words of four letters or more: "cut" three times in a recipe's steps is instructions, not SEO.
-  for (const word of contentWords(text)) {
+  for (const word of all) {
     if (word.length >= 4) counts.set(word, (counts.get(word) ?? 0) + 1);
   }
   for (const [word, count] of counts) {
-    if (count >= stuffedWordRepeats) return `the word “${word}” ${count} times`;
+    // A quarter of the words: "brown" hair, coat and scarf in a 30-word description is a description.
+    if (count >= stuffedWordRepeats && count / all.length >= stuffedWordShare)
+      return `the word “${word}” ${count} times`;
   }
-  let run = 0;
-  let longest = 0;
+  let run: string[][] = [];
+  let longest: string[][] = [];
   for (const item of text.split(/[,;|]/)) {
     const itemWords = normaliseForComparison(item).split(' ').filter(Boolean);
     // Search terms are written in lower case; "Davy Jones, Chairman, Carole Brewster" are names.
-    const capitalised = run > 0 && /^\p{Lu}/u.test(item.trim());
+    const capitalised = run.length > 0 && /^\p{Lu}/u.test(item.trim());
     const short =
       itemWords.length >= 1 &&
       itemWords.length <= 3 &&
       !/^(?:and|or|&)$/.test(itemWords[0] ?? '') &&
       !capitalised;
-    run = short ? run + 1 : capitalised ? 1 : 0;
-    longest = Math.max(longest, run);
+    const words = contentWords(item);
+    run = short ? [...run, words] : capitalised ? [words] : [];
+    if (run.length > longest.length && sharesAWord(run)) longest = run;
   }
-  return longest >= keywordListItems ? `a list of ${longest} keywords` : undefined;
+  return longest.length >= keywordListItems ? `a list of ${longest.length} keywords` : undefined;
+}
+
+/** Two of the items share a content word ("cheap roses", "buy roses"): a list around one search term. */
+function sharesAWord(items: string[][]): boolean {
+  const seen = new Set<string>();
+  for (const words of items) {
+    const own = new Set(words);
+    for (const word of own) {
+      if (seen.has(word)) return true;
+    }
+    for (const word of own) seen.add(word);
+  }
+  return false;
 }
 
 /**

@@ -39,10 +39,11 @@ describe('addTruthfulKeywords', () => {
       ...base,
       altText: 'A dog.',
       maxLength: 200,
-      keywords: ['beagle', 'puppy', 'pet', 'hound', 'terrier'],
+      keywords: ['beagle', 'beagle puppy', 'pet', 'hound', 'terrier'],
       context: { caption: 'beagle puppy pet hound terrier' },
     });
-    expect(listed.altText).toBe('A dog (beagle, puppy, pet).');
+    // A fourth short item around "beagle" would read as a list of search terms.
+    expect(listed.altText).toBe('A dog (beagle, beagle puppy, pet).');
   });
 
   it('leaves out keywords neither seen nor stated, and ones already said', () => {

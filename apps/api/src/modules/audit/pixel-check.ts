@@ -51,7 +51,8 @@ export const MIN_CHART_NUMBERS = 4;
 export function evidenceOf(reading: ImageTextReading): PixelEvidence {
   if (reading.blank) return { informative: false };
   if (reading.timedOut || reading.confidence < MIN_TEXT_CONFIDENCE) return {};
-  const numbers = reading.text.match(/(?<![\p{L}\d])\d[\d.,%]{0,12}(?![\p{L}\d])/gu)?.length ?? 0;
+  // Whole tokens only: "0:00 / 4:08" on a video player is two times, not four numbers.
+  const numbers = reading.text.split(/\s+/).filter((token) => /^\d[\d.,%]{0,12}$/.test(token)).length;
   const text =
     reading.letterWords >= MIN_TEXT_WORDS ||
     numbers >= MIN_CHART_NUMBERS ||

@@ -680,6 +680,22 @@ const table: Array<[AuditProblemCode, Row[], Row[]]> = [
         },
       },
       {
+        what: 'a product card’s picture linking to its product page, described',
+        facts: {
+          role: 'link',
+          linkTarget: '/products/red-shoe-123',
+          alt: 'A red leather running shoe with white laces and a blue rubber sole, shown from the side on a grey floor',
+        },
+      },
+      {
+        what: 'a long description that names the link’s destination',
+        facts: {
+          role: 'link',
+          linkTarget: '/tulips',
+          alt: 'Red and yellow tulips in a white vase. Our tulips arrive fresh every Friday from the growers.',
+        },
+      },
+      {
         what: 'a short logo alt with a colour',
         facts: { src: '/logo.png', alt: 'Blue Bottle Coffee, red and white' },
       },
@@ -1107,6 +1123,15 @@ describe('properties', () => {
     'pricing',
     'photo of',
     '',
+    // ADR 060's evidence words.
+    'bullet',
+    'Image of',
+    'blue',
+    'circle',
+    'shows',
+    '555-0199',
+    'tulips,',
+    '\u00a0',
   ];
   const text = fc.array(fc.constantFrom(...words), { maxLength: 5 }).map((parts) => parts.join(' '));
   const facts = fc.record(
@@ -1150,6 +1175,20 @@ describe('properties', () => {
       width: fc.option(fc.integer({ min: 0, max: 2000 }), { nil: undefined }),
       height: fc.option(fc.integer({ min: 0, max: 2000 }), { nil: undefined }),
       informative: fc.option(fc.boolean(), { nil: undefined }),
+      // ADR 060's facts, with hostile text: OCR garbage, digits, huge titles, separators only.
+      imageText: fc.option(
+        fc.oneof(
+          fc.constantFrom('CALL US\n555-0142', 'SALE $12.99', '12.03.2026', '0 10 20 30', '|||,,,;;;'),
+          fc.string({ maxLength: 300 }),
+        ),
+        { nil: undefined },
+      ),
+      imageTextConfidence: fc.option(fc.integer({ min: 0, max: 100 }), { nil: undefined }),
+      title: fc.option(fc.oneof(text, fc.string({ maxLength: 2000 })), { nil: undefined }),
+      classNames: fc.option(fc.constantFrom('site-logo', 'bar-graph', 'x'), { nil: undefined }),
+      inHeader: fc.option(fc.boolean(), { nil: undefined }),
+      listMarker: fc.option(fc.boolean(), { nil: undefined }),
+      besideTextLink: fc.option(text, { nil: undefined }),
     },
     { requiredKeys: ['pageUrl', 'src', 'alt', 'element', 'role'] },
   );

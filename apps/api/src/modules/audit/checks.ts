@@ -516,15 +516,30 @@ function isLogo(image: PreparedImage): boolean {
 }
 
 /**
+ * The link's address names a destination the name does not mention (targetWords: a fragment, a
+ * site's root, one readable segment). A product card's picture linking to
+ * /products/red-shoe-123, or to the image file, may be described: that is what the link leads to.
+ */
+function linkNamesElsewhere(image: PreparedImage, name: string): boolean {
+  const target = image.facts.linkTarget;
+  const destination = target ? targetWords(target, image.facts.pageUrl) : undefined;
+  if (!destination || destination.length === 0) return false;
+  const altWords = meaningfulWords(name);
+  return !altWords.some((word) => destination.some((other) => wordsMatch(word, other)));
+}
+
+/**
  * A logo's or an image link's or button's name that describes how the picture looks instead of naming
  * the site or the purpose (ADR 060): longer than LONG_CONTROL_ALT characters or more than one
- * sentence, with at least two appearance words (colours, shapes, "shows", "picture of").
+ * sentence, with at least two appearance words (colours, shapes, "shows", "picture of"). For a link
+ * that is not a logo, only when its address names somewhere the name does not mention.
  */
 function appearanceProblem(image: PreparedImage): string | undefined {
   const name = image.name;
   if (!name) return undefined;
   const logo = isLogo(image);
   if (!logo && !image.control) return undefined;
+  if (!logo && image.control === 'link' && !linkNamesElsewhere(image, name)) return undefined;
   const sentences = name.split(/(?<=[.!?])\s+(?=\p{Lu})/u).filter((part) => part.trim()).length;
   if (Array.from(name).length <= LONG_CONTROL_ALT && sentences <= 1) return undefined;
   const lower = name.toLowerCase();

@@ -61,6 +61,22 @@ describe('readPage markup hints', () => {
     expect(other?.besideTextLink).toBeUndefined();
   });
 
+  it('reads hints in bounded work on a hostile page: 1,000 image links and 1,000 text links in one block, 500 levels deep', () => {
+    const links = Array.from(
+      { length: 1000 },
+      (_, i) => `<a href="/b/${i}"><img src="/${i}.jpg" alt="Boat ${i}"></a><a href="/x/${i}">Other ${i}</a>`,
+    ).join('');
+    const deep = `${'<div>'.repeat(500)}<li>${'<span></span>'.repeat(5000)}<img src="/z.gif" alt="bullet"> x</li>${'</div>'.repeat(500)}`;
+    const started = performance.now();
+    const images = read(`${deep}<div>${links}</div>`);
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(images).toHaveLength(1000);
+    // A list item is read for 200 nodes at most: a "bullet" after 5,000 elements is not looked for.
+    expect(images[0]?.listMarker).toBeUndefined();
+    // No text link to the same address: nothing is beside them.
+    expect(images.every((image) => image.besideTextLink === undefined)).toBe(true);
+  });
+
   it('does not call an image after text in a list item a bullet', () => {
     const [image] = read('<ul><li>Boats <img src="/b.gif" alt="bullet"></li></ul>');
     expect(image?.listMarker).toBeUndefined();

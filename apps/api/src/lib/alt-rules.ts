@@ -330,6 +330,8 @@ export function keywordStuffing(text: string): string | undefined {
     if (count >= stuffedWordRepeats && count / all.length >= stuffedWordShare)
       return `the word “${word}” ${count} times`;
   }
+  // Four items need three separators: most alts stop here.
+  if ((text.match(/[,;|]/g)?.length ?? 0) < keywordListItems - 1) return undefined;
   let run: string[][] = [];
   let longest: string[][] = [];
   for (const item of text.split(/[,;|]/)) {

@@ -479,11 +479,11 @@ function textMismatch(image: PreparedImage): string | undefined {
   const name = image.name;
   if (!imageText?.trim() || !name) return undefined;
   if (imageTextConfidence === undefined || imageTextConfidence < TEXT_MISMATCH_CONFIDENCE) return undefined;
-  const what = `the ${image.nameKind} ${quote(name, 60)}`;
+  const what = () => `the ${image.nameKind} ${quote(name, 60)}`;
   const facts = statedFacts(imageText);
   const unsaid = facts.find((fact) => !altStates(fact, name));
   if (unsaid)
-    return `The image shows the ${unsaid.kind} ${quote(unsaid.text)} but ${what} does not state it.`;
+    return `The image shows the ${unsaid.kind} ${quote(unsaid.text)} but ${what()} does not state it.`;
   // The words of a picture are its label only when the picture is a link's or button's only content
   // (WCAG 2.5.3, label in name): experts describe a diagram or a photo without transcribing the text
   // in it, so a heading there is no evidence (measured, docs/benchmarks.md).
@@ -496,7 +496,7 @@ function textMismatch(image: PreparedImage): string | undefined {
   const read = contentWords(imageText);
   const said = contentWords(name);
   if (said.some((word) => read.some((other) => wordsMatch(word, other)))) return undefined;
-  return `The image shows the heading ${quote(heading, 60)} but ${what} shares no word with its text.`;
+  return `The image shows the heading ${quote(heading, 60)} but ${what()} shares no word with its text.`;
 }
 
 /** The image is a logo: its file name, class, id or name says so, or it is the banner's link to the site's root. */

@@ -14,6 +14,7 @@ export type StatedFact = {
 const months = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'] as const;
 const monthName =
   '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
+const monthWord = new RegExp(`\\b${monthName}\\b`, 'gi');
 const numericDate = /\b(\d{1,4})([./-])(\d{1,2})\2(\d{2,4})\b/g;
 const dayMonth = new RegExp(
   `\\b(\\d{1,2})(?:st|nd|rd|th)?\\.?\\s{1,3}${monthName}\\.?(?:,?\\s{1,3}(\\d{4}))?\\b`,
@@ -127,7 +128,7 @@ function numbersIn(text: string): string[] {
 
 /** Month numbers (1..12) named in the text. */
 function monthsIn(text: string): number[] {
-  return [...text.toLowerCase().matchAll(new RegExp(`\\b${monthName}\\b`, 'gi'))].map(
+  return [...text.toLowerCase().matchAll(monthWord)].map(
     (match) => months.indexOf((match[1] ?? '').slice(0, 3) as (typeof months)[number]) + 1,
   );
 }

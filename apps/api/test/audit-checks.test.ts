@@ -355,6 +355,22 @@ const table: Array<[AuditProblemCode, Row[], Row[]]> = [
         facts: { alt: 'Tulips', informative: false },
         evidence: 'pixels show no content',
       },
+      // ADR 060: decorative words on an image that looks like a decoration.
+      {
+        what: 'alt="bullet" on a list bullet',
+        facts: { alt: 'bullet', src: '/img/b.gif', listMarker: true },
+        evidence: 'it marks a list item',
+      },
+      { what: 'alt="bullet" on bullet.gif', facts: { alt: 'Bullet', src: '/img/bullet.gif' } },
+      {
+        what: '"blue arrow" on a 12×12 image',
+        facts: { alt: 'blue arrow', src: '/i/a7.png', width: 12, height: 12 },
+        evidence: '12×12 pixels',
+      },
+      { what: '"divider line" on divider.png', facts: { alt: 'divider line', src: '/divider.png' } },
+      { what: '"corner" on corner_tl.gif', facts: { alt: 'corner', src: '/corner_tl.gif' } },
+      { what: '"dot" on dot-red.png', facts: { alt: 'red dot', src: '/dot-red.png' } },
+      { what: '"border" on a 20×20 image', facts: { alt: 'border', width: 20, height: 20 } },
     ],
     [
       { what: 'a decorative image with alt=""', facts: { alt: '', width: 1, height: 1 } },
@@ -380,6 +396,22 @@ const table: Array<[AuditProblemCode, Row[], Row[]]> = [
         what: 'the only content of a link is not decorative',
         facts: { alt: 'Home', role: 'link', linkTarget: '/', width: 1, height: 1 },
       },
+      {
+        what: '"bullet" on a large photo without decorative markup',
+        facts: { alt: 'bullet', src: '/photos/p1.jpg', width: 800, height: 600 },
+      },
+      {
+        what: 'a real description on a list bullet image',
+        facts: { alt: 'Tulip', src: '/img/b.gif', listMarker: true },
+      },
+      {
+        what: '"Arrow Lake at dawn" on arrow-lake.jpg: not only decorative words',
+        facts: { alt: 'Arrow Lake at dawn', src: '/arrow-lake.jpg' },
+      },
+      {
+        what: '"arrow" as the only content of a link (link-without-purpose instead)',
+        facts: { alt: 'arrow', src: '/arrow.png', role: 'link', linkTarget: '/next' },
+      },
     ],
   ],
   [
@@ -397,6 +429,26 @@ const table: Array<[AuditProblemCode, Row[], Row[]]> = [
         evidence: '“/pricing”',
       },
       { what: 'an image button', facts: { alt: '', element: 'input-image' } },
+      {
+        what: 'the only content of a link: the link has no name',
+        facts: { alt: '', role: 'link', linkTarget: '/shop' },
+        evidence: 'so the link has no name',
+      },
+      {
+        what: 'a chart by its file name',
+        facts: { alt: '', src: '/media/sales-chart-2026.png' },
+        evidence: 'its file name “sales-chart-2026.png” says it is a chart',
+      },
+      {
+        what: 'a chart by its class',
+        facts: { alt: '', src: '/media/q3.png', classNames: 'wp-image-12 bar-graph' },
+        evidence: 'class or id “wp-image-12 bar-graph”',
+      },
+      {
+        what: 'a chart found by the OCR: only numbers on its axis',
+        facts: { alt: '', informative: true, imageText: '0 10 20 30 40' },
+        evidence: '“0 10 20 30 40”',
+      },
     ],
     [
       { what: 'unknown pixels', facts: { alt: '' } },
@@ -410,6 +462,342 @@ const table: Array<[AuditProblemCode, Row[], Row[]]> = [
       },
       { what: 'missing is not empty', facts: { alt: null, informative: true } },
       { what: 'the pixels show nothing', facts: { alt: '', informative: false } },
+      {
+        what: 'a chart-named file whose pixels are one colour',
+        facts: { alt: '', src: '/chart.png', informative: false },
+      },
+      { what: 'a file name with "photograph" is not a graph', facts: { alt: '', src: '/photograph-1.jpg' } },
+      { what: 'a chart with a text alt', facts: { alt: 'Sales rose 20% in 2026', src: '/sales-chart.png' } },
+    ],
+  ],
+  [
+    'whitespace-alt',
+    [
+      { what: 'alt=" " (a space)', facts: { alt: ' ' }, evidence: 'only whitespace' },
+      { what: 'alt of tabs and a newline', facts: { alt: '\t\n ' } },
+      { what: 'alt of a no-break space', facts: { alt: '\u00a0' } },
+    ],
+    [
+      { what: 'alt=""', facts: { alt: '' } },
+      { what: 'words with spaces around them', facts: { alt: '  Red tulips  ' } },
+      { what: 'spaces beside an aria-label that names it', facts: { alt: ' ', ariaLabel: 'Red tulips' } },
+    ],
+  ],
+  [
+    'empty-alt-with-title',
+    [
+      {
+        what: 'alt="" with a title (HTML_CodeSniffer H67.1)',
+        facts: { alt: '', title: 'Opening hours: 9 to 5' },
+        evidence: '“Opening hours: 9 to 5”',
+      },
+      { what: 'alt of spaces with a title', facts: { alt: '  ', title: 'Tulips' } },
+    ],
+    [
+      { what: 'alt="" with an empty title', facts: { alt: '', title: '' } },
+      { what: 'alt="" with a title of spaces', facts: { alt: '', title: '   ' } },
+      { what: 'a text alt with a title', facts: { alt: 'Red tulips', title: 'Tulips' } },
+      { what: 'alt="" with no title', facts: { alt: '' } },
+    ],
+  ],
+  [
+    'title-only',
+    [
+      {
+        what: 'no alt, a title',
+        facts: { alt: null, title: 'Red tulips in a glass vase' },
+        evidence: 'named only by its title “Red tulips in a glass vase”',
+      },
+      {
+        what: 'role=img named by its title',
+        facts: { alt: null, element: 'role-img', src: `${pageUrl}#map`, title: 'Map of the shop' },
+      },
+    ],
+    [
+      { what: 'an alt and a title', facts: { alt: 'Red tulips', title: 'Red tulips' } },
+      { what: 'an aria-label and a title', facts: { alt: null, ariaLabel: 'Tulips', title: 'Tulips' } },
+      { what: 'no alt and a blank title (missing instead)', facts: { alt: null, title: '  ' } },
+    ],
+  ],
+  [
+    'label-contradicts-alt',
+    [
+      {
+        what: 'aria-label and alt share no word',
+        facts: { alt: 'Red tulips in a glass vase', ariaLabel: 'Search the shop' },
+        evidence:
+          'The ARIA label “Search the shop” and the alt text “Red tulips in a glass vase” share no word',
+      },
+      {
+        what: 'aria-labelledby text against the alt',
+        facts: { alt: 'Sales chart', ariaLabel: 'Opening hours' },
+      },
+    ],
+    [
+      { what: 'they share a word', facts: { alt: 'Red tulips', ariaLabel: 'Tulips in a vase' } },
+      { what: 'a plural and a singular', facts: { alt: 'Tulip', ariaLabel: 'Tulips on sale' } },
+      { what: 'alt="" beside an aria-label', facts: { alt: '', ariaLabel: 'Tulips on sale' } },
+      { what: 'no alt beside an aria-label', facts: { alt: null, ariaLabel: 'Tulips on sale' } },
+      { what: 'an alt of function words only', facts: { alt: 'of the', ariaLabel: 'Tulips on sale' } },
+    ],
+  ],
+  [
+    'text-mismatch',
+    [
+      {
+        what: 'the image shows a different phone number',
+        facts: {
+          alt: 'Call us on 555-0199',
+          imageText: 'CALL US TODAY\n555-0142',
+          imageTextConfidence: 92,
+          informative: true,
+        },
+        evidence:
+          'The image shows the phone number “555-0142” but the alt text “Call us on 555-0199” does not state it.',
+      },
+      {
+        what: 'the image shows a price the alt leaves out',
+        facts: {
+          alt: 'Spring sale on tulips',
+          imageText: 'Spring sale\nTulips $12.99',
+          imageTextConfidence: 90,
+        },
+        evidence: 'price “$12.99”',
+      },
+      {
+        what: 'the image shows another date',
+        facts: { alt: 'Concert on 13 March 2026', imageText: 'Concert\n12.03.2026', imageTextConfidence: 90 },
+        evidence: 'date “12.03.2026”',
+      },
+      {
+        what: 'an image link shows a heading its name shares no word with (label in name)',
+        facts: {
+          role: 'link',
+          linkTarget: '/sale',
+          alt: 'A woman in a straw hat',
+          imageText: 'SUMMER SALE\n50% OFF',
+          imageTextConfidence: 91,
+        },
+        evidence: 'heading “SUMMER SALE”',
+      },
+    ],
+    [
+      {
+        what: 'the same phone number in other separators',
+        facts: { alt: 'Call us: 555 0142', imageText: 'CALL US\n555-0142', imageTextConfidence: 92 },
+      },
+      {
+        what: 'a price paraphrased',
+        facts: { alt: 'Tulips for 12.99 dollars', imageText: 'Tulips $12.99', imageTextConfidence: 90 },
+      },
+      {
+        what: 'a date paraphrased with the month’s name',
+        facts: { alt: 'Concert on 12 March 2026', imageText: 'Concert\n12.03.2026', imageTextConfidence: 90 },
+      },
+      {
+        what: 'the heading’s words in the alt',
+        facts: { alt: 'Summer sale: half price', imageText: 'SUMMER SALE\n50% OFF', imageTextConfidence: 91 },
+      },
+      {
+        what: 'a diagram’s words that its description does not transcribe (experts do not)',
+        facts: {
+          alt: 'Illustration showing how components relate',
+          imageText: 'evaluation tools browsers, media players',
+          imageTextConfidence: 99,
+        },
+      },
+      {
+        what: 'a sponsor’s name on a player’s shirt',
+        facts: { alt: 'Shane Williams', imageText: 'JOHN WEST', imageTextConfidence: 89 },
+      },
+      {
+        what: 'low OCR confidence is never a fail',
+        facts: { alt: 'Call us on 555-0199', imageText: 'CALL US\n555-0142', imageTextConfidence: 80 },
+      },
+      {
+        what: 'no confidence recorded',
+        facts: { alt: 'Call us on 555-0199', imageText: 'CALL US\n555-0142' },
+      },
+      {
+        what: 'alt="" (empty-but-informative instead)',
+        facts: { alt: '', imageText: 'SUMMER SALE', imageTextConfidence: 95, informative: true },
+      },
+      {
+        what: 'an axis of years is not a phone number',
+        facts: { alt: 'Revenue by year', imageText: 'Revenue\n2021 2022 2023 2024', imageTextConfidence: 90 },
+      },
+    ],
+  ],
+  [
+    'describes-appearance',
+    [
+      {
+        what: 'a 440-character description of a logo',
+        facts: {
+          src: '/img/site-logo.svg',
+          alt: `A circular emblem in navy blue and gold showing a stylized tulip above the words Shop Example, ${'with thin lines radiating from the centre like the rays of a rising sun, '.repeat(5)}`.trim(),
+        },
+        evidence: 'describes how the picture looks',
+      },
+      {
+        what: 'a logo by its class in the header’s home link, two sentences',
+        facts: {
+          src: '/img/a.svg',
+          role: 'link',
+          linkTarget: '/',
+          inHeader: true,
+          alt: 'A red circle. Inside it a white star shows.',
+        },
+        evidence: 'instead of naming the site',
+      },
+      {
+        what: 'an image link whose long alt describes the picture',
+        facts: {
+          role: 'link',
+          linkTarget: '/spring-sale',
+          alt: 'The picture shows a smiling woman in a yellow coat holding a bunch of red tulips in front of a green wall.',
+        },
+        evidence: 'instead of saying where the link goes',
+      },
+    ],
+    [
+      {
+        what: 'a logo named after the site',
+        facts: { src: '/img/site-logo.svg', alt: 'Shop Example' },
+      },
+      {
+        what: 'a long description of a content photo (too-long instead)',
+        facts: {
+          alt: `A smiling woman in a yellow coat holds red tulips in front of a green wall ${'at the market '.repeat(6)}`,
+        },
+      },
+      {
+        what: 'a long link name without appearance words',
+        facts: {
+          role: 'link',
+          linkTarget: '/spring-sale',
+          alt: 'Spring sale: every tulip bulb and bouquet in the shop at half price until the end of April, delivered free',
+        },
+      },
+      {
+        what: 'a product card’s picture linking to its product page, described',
+        facts: {
+          role: 'link',
+          linkTarget: '/products/red-shoe-123',
+          alt: 'A red leather running shoe with white laces and a blue rubber sole, shown from the side on a grey floor',
+        },
+      },
+      {
+        what: 'a long description that names the link’s destination',
+        facts: {
+          role: 'link',
+          linkTarget: '/tulips',
+          alt: 'Red and yellow tulips in a white vase. Our tulips arrive fresh every Friday from the growers.',
+        },
+      },
+      {
+        what: 'a short logo alt with a colour',
+        facts: { src: '/logo.png', alt: 'Blue Bottle Coffee, red and white' },
+      },
+    ],
+  ],
+  [
+    'redundant-link',
+    [
+      {
+        what: 'an image link beside a text link to the same address (H2.EG3)',
+        facts: {
+          role: 'link',
+          linkTarget: 'https://shop.example/tulips',
+          alt: 'Red tulips',
+          besideTextLink: 'Red tulips',
+        },
+        evidence: 'beside the text link “Red tulips”',
+      },
+      {
+        what: 'an empty image link beside its text link (H2.EG4)',
+        facts: { role: 'link', linkTarget: '/tulips', alt: '', besideTextLink: 'Tulips' },
+      },
+    ],
+    [
+      { what: 'an image link alone', facts: { role: 'link', linkTarget: '/tulips', alt: 'Red tulips' } },
+      {
+        what: 'an image in a link with its own text',
+        facts: { role: 'link', linkTarget: '/tulips', linkText: 'Tulips', alt: '', besideTextLink: 'Tulips' },
+      },
+    ],
+  ],
+  [
+    'announces-medium',
+    [
+      { what: '"Image of"', facts: { alt: 'Image of red tulips' }, evidence: 'starts with “Image of”' },
+      { what: '"Picture of"', facts: { alt: 'Picture of a tulip field' } },
+      { what: '"photo of"', facts: { alt: 'photo of tulips in a vase' } },
+      { what: '"Graphic of"', facts: { alt: 'Graphic of a tulip bulb' } },
+      {
+        what: '"Link to" on an image link',
+        facts: { alt: 'Link to pricing', role: 'link', linkTarget: '/pricing' },
+        evidence: '“Link to”',
+      },
+      { what: '"This image shows"', facts: { alt: 'This image shows red tulips' } },
+    ],
+    [
+      {
+        what: '"Photograph of": the kind is information',
+        facts: { alt: 'Photograph of a tulip field in 1920' },
+      },
+      { what: '"Chart of"', facts: { alt: 'Chart of tulip sales by month' } },
+      { what: 'a word starting like it', facts: { alt: 'Imagery of spring' } },
+      { what: '"a photo of" alone is vague, not this', facts: { alt: 'a photo of' } },
+    ],
+  ],
+  [
+    'keyword-stuffing',
+    [
+      {
+        what: 'the same word three times',
+        facts: { alt: 'Tulips, tulip bulbs and a tulip field' },
+        evidence: 'the word “tulip” 3 times',
+      },
+      {
+        what: 'a list of keywords',
+        facts: { alt: 'Spring flowers, cheap roses, buy roses online, garden shop' },
+        evidence: 'a list of 4 keywords',
+      },
+      {
+        what: 'keywords split by bars',
+        facts: { alt: 'tulips | tulip bulbs | roses | bouquets' },
+        evidence: '4 keywords',
+      },
+    ],
+    [
+      { what: 'a word twice', facts: { alt: 'Tulips and more tulips' } },
+      { what: 'an English list with "and"', facts: { alt: 'Red, white, blue and green flags' } },
+      { what: 'three items', facts: { alt: 'Tulips, roses, lilies' } },
+      {
+        what: 'names and titles of an org chart',
+        facts: { alt: 'Davy Jones, Chairman, Carole Brewster, Company Secretary, Henry Brown' },
+      },
+      {
+        what: 'a colour three times in a long description (an expert’s alt)',
+        facts: {
+          alt: 'Painting of a white woman with short light brown hair, facing to the right. She is wearing a dark brown coat with a brown scarf and a golden broach at her throat.',
+        },
+      },
+      {
+        what: 'a list of different things (an expert’s alt)',
+        facts: {
+          alt: 'Jonathan Wilson - musician, songwriter, record producer, guitar builder, guitarist, drummer, singer',
+        },
+      },
+      {
+        what: 'a short word three times in instructions',
+        facts: { alt: 'Apple: cut in half. Orange: cut out segments. Pear: cut thin slices.' },
+      },
+      {
+        what: 'a sentence with commas',
+        facts: { alt: 'A vase of tulips, set on a table, by a window, in the morning sun' },
+      },
     ],
   ],
 ];
@@ -476,6 +864,33 @@ describe('verdicts', () => {
       codes: ['link-without-purpose', 'empty-but-informative'],
     },
     {
+      what: 'a name from the title alone is a warning, not missing',
+      facts: { alt: null, title: 'Red tulips in a glass vase' },
+      verdict: 'warning',
+      codes: ['title-only'],
+    },
+    {
+      what: 'an alt of spaces fails',
+      facts: { alt: '   ' },
+      verdict: 'fail',
+      codes: ['whitespace-alt'],
+    },
+    {
+      what: 'alt="bullet" on a list bullet no longer passes',
+      facts: { alt: 'bullet', src: '/img/b.gif', listMarker: true },
+      verdict: 'warning',
+      codes: ['decorative-with-alt'],
+    },
+    {
+      what: 'a long logo description fails instead of being too long',
+      facts: {
+        src: '/logo.svg',
+        alt: 'A blue circle with a gold tulip in the middle, surrounded by a thin ring of green leaves and the name of the shop written underneath in white capital letters on a dark background',
+      },
+      verdict: 'fail',
+      codes: ['describes-appearance'],
+    },
+    {
       what: 'a good image link passes',
       facts: { role: 'link', linkTarget: '/pricing', alt: 'Pricing' },
       verdict: 'pass',
@@ -483,7 +898,11 @@ describe('verdicts', () => {
     },
     {
       what: 'a too-long figure description is a warning',
-      facts: { role: 'figure', caption: 'Spring', alt: `Tulips ${'in a field '.repeat(15)}` },
+      facts: {
+        role: 'figure',
+        caption: 'Spring',
+        alt: 'Tulips in a field at sunrise with a windmill, a canal, two cyclists on a dyke, grey clouds over the dunes and a row of poplars bending in the wind by a farm',
+      },
       verdict: 'warning',
       codes: ['too-long'],
     },
@@ -540,6 +959,7 @@ describe('pixel evidence', () => {
       ...facts,
       ...(pixels.informative !== undefined ? { informative: pixels.informative } : {}),
       ...(pixels.text ? { imageText: pixels.text } : {}),
+      ...(pixels.confidence !== undefined ? { imageTextConfidence: pixels.confidence } : {}),
     });
   };
 
@@ -578,6 +998,19 @@ describe('pixel evidence', () => {
     expect(named.problems[0]?.message).toContain('pixels show no content');
   });
 
+  it('fails a text alt whose phone number differs from the one the image shows, read by the real OCR', async () => {
+    const card = await svg(
+      '<text x="240" y="65" font-family="DejaVu Sans, sans-serif" font-size="40" font-weight="bold" text-anchor="middle">CALL US</text><text x="240" y="130" font-family="DejaVu Sans, sans-serif" font-size="44" text-anchor="middle">555-0142</text>',
+    );
+    const wrong = await checkWith(card, { alt: 'Call us on 555-0199' });
+    expect(codesOf(wrong)).toEqual(['text-mismatch']);
+    expect(wrong.problems[0]?.message).toBe(
+      'The image shows the phone number “555-0142” but the alt text “Call us on 555-0199” does not state it.',
+    );
+    const right = await checkWith(card, { alt: 'Call us on 555 0142' });
+    expect(right).toEqual({ verdict: 'pass', problems: [] });
+  });
+
   it('needs two confident words: one word or numbers alone are not evidence', () => {
     const reading = { blank: false, text: '', words: 0, letterWords: 0, confidence: 0, timedOut: false };
     expect(evidenceOf({ ...reading, text: 'SALE', words: 1, letterWords: 1, confidence: 95 })).toEqual({});
@@ -591,7 +1024,18 @@ describe('pixel evidence', () => {
     expect(evidenceOf({ ...reading, text: 'Big sale', words: 2, letterWords: 2, confidence: 90 })).toEqual({
       informative: true,
       text: 'Big sale',
+      confidence: 90,
     });
+    // ADR 060: a phone number, price or date is text on its own, and so are a chart's numbers.
+    expect(evidenceOf({ ...reading, text: '555-0142', words: 1, letterWords: 0, confidence: 88 })).toEqual({
+      informative: true,
+      text: '555-0142',
+      confidence: 88,
+    });
+    expect(
+      evidenceOf({ ...reading, text: '0 10 20 30 40', words: 5, letterWords: 0, confidence: 86 }),
+    ).toMatchObject({ informative: true });
+    expect(evidenceOf({ ...reading, text: '3 8 12', words: 3, letterWords: 0, confidence: 90 })).toEqual({});
   });
 
   it('plans each address once, alt="" first, skips what a run before a restart looked at, and cuts at the cap', () => {
@@ -617,11 +1061,11 @@ describe('pixel evidence', () => {
     expect(plan).toEqual({
       sources: [
         // Used with alt="" on page c: read for text, ordered by where it first appears.
-        { src: 'https://a.example/logo.png', need: 'text', done: false },
-        { src: 'https://a.example/hero.png', need: 'text', done: false },
-        { src: 'https://a.example/sale.png', need: 'text', done: false },
+        { src: 'https://a.example/logo.png', need: 'empty-alt', done: false },
+        { src: 'https://a.example/hero.png', need: 'empty-alt', done: false },
+        { src: 'https://a.example/sale.png', need: 'empty-alt', done: false },
         // A text alt: only a blank image would change its verdict; after every alt="".
-        { src: 'https://a.example/boat.jpg', need: 'blank', done: false },
+        { src: 'https://a.example/boat.jpg', need: 'text-alt', done: false },
       ],
       over: 0,
     });
@@ -631,7 +1075,7 @@ describe('pixel evidence', () => {
       r.src.endsWith('hero.png') ? { ...r, facts: { ...r.facts, pixels: {} } } : r,
     );
     expect(planPixelChecks(looked).sources.filter((source) => source.done)).toEqual([
-      { src: 'https://a.example/hero.png', need: 'text', done: true },
+      { src: 'https://a.example/hero.png', need: 'empty-alt', done: true },
     ]);
     expect(planPixelChecks(rows, 2)).toMatchObject({
       sources: [{ src: 'https://a.example/logo.png' }, { src: 'https://a.example/hero.png' }],
@@ -639,9 +1083,9 @@ describe('pixel evidence', () => {
     });
   });
 
-  it.each<[string, Partial<AuditImageFacts>, 'text' | 'blank' | undefined]>([
-    ['alt="" on content', { alt: '' }, 'text'],
-    ['a text alt', { alt: 'Red tulips' }, 'blank'],
+  it.each<[string, Partial<AuditImageFacts>, 'empty-alt' | 'text-alt' | undefined]>([
+    ['alt="" on content', { alt: '' }, 'empty-alt'],
+    ['a text alt', { alt: 'Red tulips' }, 'text-alt'],
     ['the only content of a link', { alt: '', role: 'link', linkTarget: '/pricing' }, undefined],
     ['a 1×1 tracking pixel', { alt: '', width: 1, height: 1 }, undefined],
     ['spacer.gif', { alt: 'spacer', src: '/img/spacer.gif' }, undefined],
@@ -679,6 +1123,15 @@ describe('properties', () => {
     'pricing',
     'photo of',
     '',
+    // ADR 060's evidence words.
+    'bullet',
+    'Image of',
+    'blue',
+    'circle',
+    'shows',
+    '555-0199',
+    'tulips,',
+    '\u00a0',
   ];
   const text = fc.array(fc.constantFrom(...words), { maxLength: 5 }).map((parts) => parts.join(' '));
   const facts = fc.record(
@@ -722,6 +1175,20 @@ describe('properties', () => {
       width: fc.option(fc.integer({ min: 0, max: 2000 }), { nil: undefined }),
       height: fc.option(fc.integer({ min: 0, max: 2000 }), { nil: undefined }),
       informative: fc.option(fc.boolean(), { nil: undefined }),
+      // ADR 060's facts, with hostile text: OCR garbage, digits, huge titles, separators only.
+      imageText: fc.option(
+        fc.oneof(
+          fc.constantFrom('CALL US\n555-0142', 'SALE $12.99', '12.03.2026', '0 10 20 30', '|||,,,;;;'),
+          fc.string({ maxLength: 300 }),
+        ),
+        { nil: undefined },
+      ),
+      imageTextConfidence: fc.option(fc.integer({ min: 0, max: 100 }), { nil: undefined }),
+      title: fc.option(fc.oneof(text, fc.string({ maxLength: 2000 })), { nil: undefined }),
+      classNames: fc.option(fc.constantFrom('site-logo', 'bar-graph', 'x'), { nil: undefined }),
+      inHeader: fc.option(fc.boolean(), { nil: undefined }),
+      listMarker: fc.option(fc.boolean(), { nil: undefined }),
+      besideTextLink: fc.option(text, { nil: undefined }),
     },
     { requiredKeys: ['pageUrl', 'src', 'alt', 'element', 'role'] },
   );

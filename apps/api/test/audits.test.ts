@@ -87,14 +87,28 @@ site['/sale'] = html(`<h1>Sale</h1>
   <img src="/img/plain.png" alt="Our new shop front">
   <img src="/img/plain.png" alt="">
   <a href="/img/missing.png"><img src="/img/sale.png" alt="Sale: half price"></a>`);
+/** ADR 060: the checks the best checkers make, on one page; call.png is drawn in beforeAll. */
+site['/checks'] =
+  html(`<header><a href="/"><img src="/img/mark.png" alt="A navy blue circle with a white anchor in the middle, ringed by gold rope, above the words Harbour Boats in bold capital letters"></a></header>
+  <ul><li><img src="/img/b.gif" alt="bullet"> Fresh fish daily</li></ul>
+  <img src="/img/call.png" alt="Call the harbour office on 555-0199">
+  <img src="/img/catch-chart.png" alt="">
+  <img src="/img/quay.jpg" alt=" ">
+  <img src="/img/hours.jpg" alt="" title="Open 9 to 5">
+  <img src="/img/market.jpg" title="The fish market at noon">
+  <img src="/img/boats.jpg" alt="Boats in the harbour" aria-label="Weather forecast">
+  <div><a href="/boats"><img src="/img/blue-boat.jpg" alt="Blue boat"></a> <a href="/boats">Blue boat</a></div>
+  <img src="/img/nets.jpg" alt="Image of nets on the quay">
+  <img src="/img/fish.jpg" alt="Fish market, fresh fish, cheap fish and fish recipes">`);
 const image =
   (type: string, bytes: () => Buffer): Handler =>
   (_req, res) =>
     res.writeHead(200, { 'content-type': type }).end(bytes());
-const drawn: { sale?: Buffer; plain?: Buffer; coffee?: Buffer } = {};
+const drawn: { sale?: Buffer; plain?: Buffer; coffee?: Buffer; call?: Buffer } = {};
 site['/img/sale.png'] = image('image/png', () => drawn.sale as Buffer);
 site['/img/plain.png'] = image('image/png', () => drawn.plain as Buffer);
 site['/img/coffee.jpg'] = image('image/jpeg', () => drawn.coffee as Buffer);
+site['/img/call.png'] = image('image/png', () => drawn.call as Buffer);
 /**
  * The pixel step interrupted by a restart: the images live on another host (a CDN, with its own 2
  * fetches at a time), and pr-2 and pr-3 answer only once released.
@@ -179,6 +193,13 @@ beforeAll(async () => {
   drawn.sale = await sharp(
     Buffer.from(
       '<svg xmlns="http://www.w3.org/2000/svg" width="480" height="160"><rect width="100%" height="100%" fill="#fff"/><text x="240" y="95" font-family="DejaVu Sans, sans-serif" font-size="44" font-weight="bold" text-anchor="middle">SPRING SALE</text></svg>',
+    ),
+  )
+    .png()
+    .toBuffer();
+  drawn.call = await sharp(
+    Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="480" height="160"><rect width="100%" height="100%" fill="#fff"/><text x="240" y="65" font-family="DejaVu Sans, sans-serif" font-size="40" font-weight="bold" text-anchor="middle">CALL US</text><text x="240" y="130" font-family="DejaVu Sans, sans-serif" font-size="44" text-anchor="middle">555-0142</text></svg>',
     ),
   )
     .png()
@@ -366,6 +387,63 @@ describe('POST /audits', () => {
     expect([hits.get('/img/sale.png'), hits.get('/img/plain.png'), hits.get('/img/coffee.jpg')]).toEqual([
       1, 1, 1,
     ]);
+  }, 30_000);
+
+  it('makes the checks the best checkers make: every new code on one page, in the API, the counts and the CSV', async () => {
+    const audit = await runAudit({ url: `${base}/checks`, scope: 'page' });
+    expect(audit).toMatchObject({ status: 'completed', imagesFound: 11 });
+    const { items } = (
+      await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/audits/${audit.id}/images?pageSize=20`,
+        headers: user.auth,
+      })
+    ).json() as {
+      items: Array<{ src: string; verdict: string; problems: Array<{ code: string; message: string }> }>;
+    };
+    const seen = items.map((item) => [
+      item.src.replace(base, ''),
+      item.verdict,
+      item.problems.map((problem) => problem.code),
+    ]);
+    expect(seen).toEqual([
+      // A 130-character description of the banner's home-link logo: not its name.
+      ['/img/mark.png', 'fail', ['link-without-purpose', 'describes-appearance']],
+      ['/img/b.gif', 'warning', ['decorative-with-alt']],
+      // The real OCR reads 555-0142 in the picture.
+      ['/img/call.png', 'fail', ['text-mismatch']],
+      ['/img/catch-chart.png', 'fail', ['empty-but-informative']],
+      ['/img/quay.jpg', 'fail', ['whitespace-alt']],
+      ['/img/hours.jpg', 'fail', ['empty-alt-with-title']],
+      ['/img/market.jpg', 'warning', ['title-only']],
+      ['/img/boats.jpg', 'warning', ['label-contradicts-alt']],
+      // The alt repeats the text beside it too (H2.EG3).
+      ['/img/blue-boat.jpg', 'warning', ['redundant', 'redundant-link']],
+      ['/img/nets.jpg', 'warning', ['announces-medium']],
+      ['/img/fish.jpg', 'warning', ['keyword-stuffing']],
+    ]);
+    const message = (src: string) =>
+      items.find((item) => item.src === `${base}${src}`)?.problems.at(-1)?.message;
+    expect(message('/img/call.png')).toBe(
+      'The image shows the phone number “555-0142” but the alt text “Call the harbour office on 555-0199” does not state it.',
+    );
+    expect(message('/img/b.gif')).toContain('it marks a list item');
+    expect(message('/img/blue-boat.jpg')).toContain('beside the text link “Blue boat” to the same address');
+    expect(audit.problems).toMatchObject({
+      'text-mismatch': 1,
+      'describes-appearance': 1,
+      'keyword-stuffing': 1,
+    });
+    expect(audit.score).toBe(0);
+    const csv = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/audits/${audit.id}/report.csv`,
+      headers: user.auth,
+    });
+    expect(csv.statusCode).toBe(200);
+    expect(csv.body).toContain('text-mismatch');
+    expect(csv.body).toContain('1.1.1; 1.4.5');
+    expect(csv.body).toContain('redundant-link');
   }, 30_000);
 
   it('audits a site breadth first on its origin: robots.txt, non-HTML pages and redirects away said in words', async () => {

@@ -15,6 +15,16 @@ export const auditProblemCodes = [
   'too-long',
   'decorative-with-alt',
   'empty-but-informative',
+  // Issue 20 (ADR 060): the checks the best checkers make.
+  'whitespace-alt',
+  'empty-alt-with-title',
+  'title-only',
+  'label-contradicts-alt',
+  'text-mismatch',
+  'describes-appearance',
+  'redundant-link',
+  'announces-medium',
+  'keyword-stuffing',
 ] as const;
 
 export const auditProblemCodeSchema = z.enum(auditProblemCodes);
@@ -34,6 +44,15 @@ export const auditProblemRules: Record<AuditProblemCode, { severity: AuditSeveri
   'too-long': { severity: 'warning', wcag: ['1.1.1'] },
   'decorative-with-alt': { severity: 'warning', wcag: ['1.1.1'] },
   'empty-but-informative': { severity: 'fail', wcag: ['1.1.1'] },
+  'whitespace-alt': { severity: 'fail', wcag: ['1.1.1'] },
+  'empty-alt-with-title': { severity: 'fail', wcag: ['1.1.1'] },
+  'title-only': { severity: 'warning', wcag: ['1.1.1'] },
+  'label-contradicts-alt': { severity: 'warning', wcag: ['1.1.1', '4.1.2'] },
+  'text-mismatch': { severity: 'fail', wcag: ['1.1.1', '1.4.5'] },
+  'describes-appearance': { severity: 'fail', wcag: ['1.1.1', '2.4.4'] },
+  'redundant-link': { severity: 'warning', wcag: ['1.1.1', '2.4.4'] },
+  'announces-medium': { severity: 'warning', wcag: ['1.1.1'] },
+  'keyword-stuffing': { severity: 'warning', wcag: ['1.1.1'] },
 };
 
 /** An image's verdict: fail if any fail applies, else warning, else decorative for a correct alt="", else pass. */

@@ -173,7 +173,7 @@ const audit = {
   imagesFound: 140,
   score: 82,
   counts: { pass: 98, fail: 18, warning: 14, decorative: 10 },
-  problems: { missing: 11, 'file-name': 7, 'too-long': 14 },
+  problems: { missing: 11, 'file-name': 7, 'too-long': 14, 'text-mismatch': 2, 'keyword-stuffing': 1 },
   reviews: { pending: 18, accepted: 0, rejected: 0, edited: 0 },
   createdAt,
   finishedAt,

@@ -199,13 +199,21 @@ describe('an alt that fails the audit is never handed back silently', () => {
   });
 
   it('a 200-character alt is shortened to the audit’s 150 at a word boundary, and passes', () => {
-    const long = `${'A red brick lighthouse on a rocky point above a grey sea, '.repeat(4)}with gulls`;
+    // No word three times: a repeated sentence would be keyword stuffing (ADR 060).
+    const long =
+      'A red brick lighthouse on a rocky point above a grey sea, with gulls circling its lamp room, a keeper’s cottage behind it, fishing boats heading home across the bay and storm clouds gathering over distant hills';
     expect(long.length).toBeGreaterThan(200);
     const judged = judgeByAuditChecks(result(long), {}, threshold);
     expect(judged.altText.length).toBeLessThanOrEqual(150);
     expect(judged.altText).toMatch(/^A red brick lighthouse .*\.$/);
     expect(judged).toMatchObject({ needsReview: false, confidence: 0.9 });
     expect(auditCodes(judged)).toEqual([]);
+  });
+
+  it('keyword stuffing the engine could not avoid is a reason for the reviewer (ADR 060)', () => {
+    const judged = judgeByAuditChecks(result('Tulips, tulip bulbs and a tulip field'), {}, threshold);
+    expect(auditCodes(judged)).toEqual(['keyword-stuffing']);
+    expect(judged).toMatchObject({ needsReview: false });
   });
 
   it('an alt that repeats its link’s own text becomes alt="" (the link already says it)', () => {

@@ -20,6 +20,9 @@ describe('quality rule: no redundant openers', () => {
     ['The picture depicts Peter Taylor.', 'Peter Taylor.'],
     ['Photo of a photo of a wedding.', 'Photograph of a wedding.'],
     ['Image: a logo.', 'A logo.'],
+    // ADR 060: the audit's `announces-medium` openers, from the one rulebook.
+    ['Graphic of a tulip bulb.', 'A tulip bulb.'],
+    ['Link to the pricing page.', 'The pricing page.'],
   ])('%s → %s', (input, expected) => {
     expect(removeRedundantOpener(input)).toBe(expected);
   });

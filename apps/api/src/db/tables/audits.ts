@@ -105,11 +105,17 @@ export type AuditImageFactsRecord = {
   heading?: string;
   width?: number;
   height?: number;
+  /** ADR 060: the title attribute, class/id hints, the banner, a list bullet, a text link beside it. */
+  title?: string;
+  classNames?: string;
+  inHeader?: boolean;
+  listMarker?: boolean;
+  besideTextLink?: string;
   /**
    * What the pixel check saw (ADR 037), set on every image of the audit with this src once it has
    * looked: `{}` when the pixels gave no evidence (photo without text, fetch or decode failed).
    */
-  pixels?: { informative?: boolean; text?: string };
+  pixels?: { informative?: boolean; text?: string; confidence?: number };
 };
 
 export type AuditImageProblemRecord = { code: string; severity: string; wcag: string[]; message: string };

@@ -25,6 +25,27 @@ describe('addTruthfulKeywords', () => {
     expect(result.reasons[0]).toMatchObject({ source: 'detection' });
   });
 
+  it('never stuffs keywords by the audit’s rule: no word a third time, no list of four', () => {
+    const repeated = addTruthfulKeywords({
+      ...base,
+      altText: 'A puppy lying on grass.',
+      detections: [],
+      keywords: ['puppy bed', 'puppy toys', 'beagle'],
+      context: { caption: 'A beagle on a puppy bed with puppy toys' },
+    });
+    // "puppy" twice is fine; "puppy toys" would make it three times, so it is left out.
+    expect(repeated.altText).toBe('A puppy lying on grass (puppy bed, beagle).');
+    const listed = addTruthfulKeywords({
+      ...base,
+      altText: 'A dog.',
+      maxLength: 200,
+      keywords: ['beagle', 'beagle puppy', 'pet', 'hound', 'terrier'],
+      context: { caption: 'beagle puppy pet hound terrier' },
+    });
+    // A fourth short item around "beagle" would read as a list of search terms.
+    expect(listed.altText).toBe('A dog (beagle, beagle puppy, pet).');
+  });
+
   it('leaves out keywords neither seen nor stated, and ones already said', () => {
     const result = addTruthfulKeywords({ ...base, keywords: ['cat', 'Dog', 'seo agency', 'category'] });
     expect(result).toEqual({ altText: 'A dog lying on grass.', reasons: [] });

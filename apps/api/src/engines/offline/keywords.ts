@@ -1,3 +1,4 @@
+import { keywordStuffing } from '../../lib/alt-rules.ts';
 import type { AltTextReason, PageContext } from '../types.ts';
 
 /** Page text a keyword may be found in: what the page itself states about the image. */
@@ -32,7 +33,9 @@ function namesLabel(keyword: string, label: string): boolean {
  * SEO keywords the offline engine may add: only one that names something the models saw (a
  * detection label) or that the page states (caption, existing alt, heading, title, nearby text),
  * and that the alt text does not already say. Added in brackets at the end while the text stays
- * within `maxLength`; the rest are left out rather than stuffed in. Each one used is a reason.
+ * within `maxLength` and reads as no keyword stuffing by the audit's own rule (lib/alt-rules.ts,
+ * ADR 060: a word three times, a list of four keywords); the rest are left out rather than stuffed
+ * in. Each one used is a reason.
  */
 export function addTruthfulKeywords(input: {
   altText: string;
@@ -57,6 +60,7 @@ export function addTruthfulKeywords(input: {
     const body = altText.replace(/[.\s]+$/, '');
     const candidate = `${body} (${[...used, keyword].join(', ')})${altText.trimEnd().endsWith('.') ? '.' : ''}`;
     if (candidate.length > input.maxLength) break;
+    if (keywordStuffing(candidate) && !keywordStuffing(altText)) continue;
     used.push(keyword);
     reasons.push(
       seen

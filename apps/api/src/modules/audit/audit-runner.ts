@@ -197,7 +197,16 @@ export function createAuditRunner(deps: {
     for (const limit of reading.limits) await addAuditNotice(db, audit.id, pageLimitNote(page.url, limit));
     const verdicts = reading.verdicts;
     const images = reading.images.map((facts, position) => {
-      const { pageUrl, src, alt, role, informative: _informative, imageText: _imageText, ...rest } = facts;
+      const {
+        pageUrl,
+        src,
+        alt,
+        role,
+        informative: _informative,
+        imageText: _imageText,
+        imageTextConfidence: _confidence,
+        ...rest
+      } = facts;
       const verdict = verdicts[position];
       return {
         position,

@@ -8,11 +8,18 @@ import {
 } from '@altwise/contracts/audit-problems';
 import { readable, siteName, words } from '../../engines/role.ts';
 import {
+  announcingOpener,
+  appearancePhrases,
+  appearanceWords,
+  contentWords,
+  decorativeOnly,
+  decorativeWords,
   filePage,
   homeSegment,
   imageExtension,
   imageFilePath,
   isPlaceholder,
+  keywordStuffing,
   kindOnly,
   localeSegment,
   looksLikeFileName,
@@ -20,6 +27,7 @@ import {
   normaliseForComparison,
   pictureOpener,
 } from '../../lib/alt-rules.ts';
+import { altStates, statedFacts } from './image-text.ts';
 
 /** The shared rulebook's limit and comparison, re-exported for the audit's callers (ADR 054). */
 export { maxAltLength, normaliseForComparison };
@@ -57,7 +65,26 @@ export interface AuditImageFacts {
   informative?: boolean;
   /** The text read in the image when that is why it is informative: the evidence a message quotes. */
   imageText?: string;
+  /** The OCR's mean confidence (0..100) in imageText; `text-mismatch` needs TEXT_MISMATCH_CONFIDENCE. */
+  imageTextConfidence?: number;
+  /** The image's title attribute (ADR 060: a name of last resort, and a fault beside alt=""). */
+  title?: string;
+  /** The class and id attributes of the image and of its link or button, for naming a logo ("site-logo"). */
+  classNames?: string;
+  /** The image sits in the page's banner: a `<header>` not inside an article or section, or role=banner. */
+  inHeader?: boolean;
+  /** The image is the first content of a list item that has text after it: where list bullets go. */
+  listMarker?: boolean;
+  /** The text of a text link to the same address beside the image's link (the link's block holds both). */
+  besideTextLink?: string;
 }
+
+/** The OCR confidence (0..100) below which text read in an image never fails an alt (`text-mismatch`). */
+export const TEXT_MISMATCH_CONFIDENCE = 85;
+/** A logo's or image link's alt longer than this (or of more than one sentence) may describe the picture. */
+export const LONG_CONTROL_ALT = 100;
+/** An image at most this many pixels on both sides (by its attributes) is the size of a bullet or an arrow. */
+export const ORNAMENT_SIZE = 32;
 
 export interface ImageVerdict {
   verdict: AuditVerdict;
@@ -87,17 +114,23 @@ export function checkPageImages(images: AuditImageFacts[]): ImageVerdict[] {
 }
 
 /**
- * What looking at an image's pixels could change (ADR 037): `text` for an `alt=""` image that is
- * neither a control's only content nor decorative by its markup (text in it makes it informative;
- * one colour confirms it is decorative), `blank` for an image with a text name that its markup does
- * not call decorative (one colour makes it decorative-with-alt), undefined when nothing can change.
+ * What looking at an image's pixels could change (ADR 037, 060): `empty-alt` for an `alt=""` image
+ * that is neither a control's only content nor decorative by its markup (text in it makes it
+ * informative; one colour confirms it is decorative), `text-alt` for an image with a text name that
+ * its markup does not call decorative (one colour makes it decorative-with-alt; a phone number,
+ * price, date or heading its name does not say is a text-mismatch), undefined when nothing can change.
  */
-export function pixelCheckNeed(facts: AuditImageFacts): 'text' | 'blank' | undefined {
+export function pixelCheckNeed(facts: AuditImageFacts): 'empty-alt' | 'text-alt' | undefined {
   if (facts.element !== 'img' || !/^https?:/i.test(facts.src)) return undefined;
-  const { informative: _informative, imageText: _imageText, ...markup } = facts;
+  const {
+    informative: _informative,
+    imageText: _imageText,
+    imageTextConfidence: _confidence,
+    ...markup
+  } = facts;
   const image = prepareImage(markup);
   if (image.control || image.decorative || image.name === null) return undefined;
-  return image.name === '' ? 'text' : 'blank';
+  return image.name === '' ? 'empty-alt' : 'text-alt';
 }
 
 /** Share of non-decorative images that pass (0..1); null when every image is decorative or there are none. */
@@ -115,7 +148,7 @@ interface PreparedImage {
    * '' for alt="" (or an alt of only whitespace, which screen readers treat the same).
    */
   name: string | null;
-  nameKind: 'alt text' | 'ARIA label';
+  nameKind: 'alt text' | 'ARIA label' | 'title';
   /** normaliseForComparison(name). */
   key: string;
   fileName: string;
@@ -129,7 +162,11 @@ interface PreparedImage {
 
 function prepareImage(facts: AuditImageFacts): PreparedImage {
   const label = facts.ariaLabel?.trim();
-  const name = label ? label : facts.alt === null ? null : facts.alt.trim();
+  const title = facts.title?.trim();
+  // accname 1.2: aria-labelledby / aria-label, then alt, then title (only when there is no alt at all).
+  const name = label ? label : facts.alt === null ? title || null : facts.alt.trim();
+  const nameKind = label ? 'ARIA label' : facts.alt === null && title ? 'title' : 'alt text';
+  const key = name ? normaliseForComparison(name) : '';
   // An element with role=img has no file: its src is only a name for it on the page.
   const fileName = facts.element === 'role-img' ? '' : fileNameOf(facts.src);
   // An <input type=image> is a submit button whose only content is its image.
@@ -142,12 +179,12 @@ function prepareImage(facts: AuditImageFacts): PreparedImage {
   return {
     facts,
     name,
-    nameKind: label ? 'ARIA label' : 'alt text',
-    key: name ? normaliseForComparison(name) : '',
+    nameKind,
+    key,
     fileName,
     ...(control ? { control } : {}),
     ...(control === 'link' && facts.linkTarget ? { target: resolveTarget(facts) } : {}),
-    ...(control ? {} : { decorative: decorativeEvidence(facts, fileName) }),
+    ...(control ? {} : { decorative: decorativeEvidence(facts, fileName, key) }),
   };
 }
 
@@ -164,11 +201,31 @@ function problemsOf(image: PreparedImage, sameName: SameNameGroup | undefined): 
         ? `The role="img" element ${imageLabel(image)} has no aria-label or aria-labelledby, so screen readers announce nothing.`
         : `The image ${imageLabel(image)} has no alt attribute and no aria-label, so screen readers announce its file name or nothing.`,
     );
-  } else if (name === '') {
+  } else if (image.nameKind === 'title') {
+    found.set(
+      'title-only',
+      `The image is named only by its title ${quote(name)}, which not every screen reader announces and touch and keyboard users never see as a tooltip.`,
+    );
+  }
+  if (name === '' && facts.alt !== null && facts.alt !== '' && !facts.ariaLabel?.trim()) {
+    found.set(
+      'whitespace-alt',
+      `The alt attribute holds only whitespace, which some screen readers announce as a blank instead of skipping the image.`,
+    );
+  }
+  if (name === '') {
+    const title = facts.title?.trim();
+    if (title) {
+      found.set(
+        'empty-alt-with-title',
+        `The image has alt="" but the title ${quote(title)}, so it is hidden from screen readers while its tooltip says something.`,
+      );
+    }
+    const chart = image.decorative ? undefined : chartEvidence(image);
     if (image.control) {
       found.set(
         'empty-but-informative',
-        `The image has alt="" but it is the only content of ${controlPhrase(image)}, so it carries the ${image.control}’s purpose.`,
+        `The image has alt="" but it is the only content of ${controlPhrase(image)}, so the ${image.control} has no name.`,
       );
     } else if (facts.informative === true) {
       found.set(
@@ -177,14 +234,19 @@ function problemsOf(image: PreparedImage, sameName: SameNameGroup | undefined): 
           ? `The empty alt="" hides the text ${quote(facts.imageText)} that the image shows.`
           : `The image has alt="" but its pixels show content, so screen readers skip information.`,
       );
+    } else if (chart) {
+      found.set(
+        'empty-but-informative',
+        `The image has alt="" but ${chart} says it is a chart, whose information screen readers then skip.`,
+      );
     }
-  } else if (image.decorative) {
+  } else if (name !== null && image.decorative) {
     // A decorative image needs alt="" and nothing else: the wording of its text does not matter.
     found.set(
       'decorative-with-alt',
       `The image looks decorative (${image.decorative}) but has the ${image.nameKind} ${quote(name)}, which screen readers read out.`,
     );
-  } else {
+  } else if (name !== null) {
     const wording = wordingProblem(image);
     if (wording) found.set(wording.code, wording.message);
     const repeatedSource = redundantWith(image);
@@ -204,13 +266,40 @@ function problemsOf(image: PreparedImage, sameName: SameNameGroup | undefined): 
         `${what} is also used for ${imageLabel(first)}${more} on this page, so the images cannot be told apart.`,
       );
     }
+    const contradiction = labelContradiction(image);
+    if (contradiction) found.set('label-contradicts-alt', contradiction);
+    const mismatch = textMismatch(image);
+    if (mismatch) found.set('text-mismatch', mismatch);
+    const appearance = appearanceProblem(image);
+    if (appearance) found.set('describes-appearance', appearance);
     const length = Array.from(name).length;
-    if (length > maxAltLength) {
+    if (length > maxAltLength && !appearance) {
       found.set(
         'too-long',
         `The ${image.nameKind} is ${length} characters long (more than ${maxAltLength}): ${quote(name, 60)}.`,
       );
     }
+    const opener = wording ? null : announcingOpener.exec(name);
+    if (opener) {
+      found.set(
+        'announces-medium',
+        `${what} starts with ${quote(opener[0].trim())}, which screen readers already announce.`,
+      );
+    }
+    const stuffing = wording ? undefined : keywordStuffing(name);
+    if (stuffing) {
+      found.set(
+        'keyword-stuffing',
+        `${what} holds ${stuffing}, which reads as search keywords rather than a description.`,
+      );
+    }
+  }
+
+  if (image.control === 'link' && facts.besideTextLink?.trim()) {
+    found.set(
+      'redundant-link',
+      `The image link to ${quote(facts.linkTarget ?? '', 80)} sits beside the text link ${quote(facts.besideTextLink, 60)} to the same address, so screen readers announce two links; put both in one link with alt="" on the image.`,
+    );
   }
 
   const purpose = image.control ? purposeProblem(image) : undefined;
@@ -315,7 +404,7 @@ const spacerFiller = new Set(['gif', 'png', 'img', 'image', 'px', 'x', 'trans', 
  * file name made only of spacer words ("spacer.gif", "blank-1x1.png"; not "pixel-art.png"). The
  * only content of a link or button is never decorative: it names the control.
  */
-function decorativeEvidence(facts: AuditImageFacts, fileName: string): string | undefined {
+function decorativeEvidence(facts: AuditImageFacts, fileName: string, key: string): string | undefined {
   if (facts.informative === true) return undefined;
   if (facts.informative === false) return 'its pixels show no content';
   const tiny = (side: number | undefined) =>
@@ -323,12 +412,156 @@ function decorativeEvidence(facts: AuditImageFacts, fileName: string): string | 
   if (tiny(facts.width) || tiny(facts.height)) {
     return `${facts.width ?? '?'}×${facts.height ?? '?'} pixels`;
   }
-  const stem = fileName.toLowerCase().replace(imageExtension, '');
-  const parts = stem.split(/[-_.\s]+/).filter(Boolean);
+  const parts = fileParts(fileName);
   const spacerName =
     parts.some((part) => spacerWords.has(part)) &&
     parts.every((part) => spacerWords.has(part) || spacerFiller.has(part) || /^\d+$/.test(part));
-  return spacerName ? `file name ${quote(fileName)}` : undefined;
+  if (spacerName) return `file name ${quote(fileName)}`;
+  // An alt that names only a decoration ("bullet", "blue arrow", "divider line") on an image that
+  // looks like one: named like one, the size of one, or where a list's bullet goes (ADR 060).
+  if (!decorativeOnly(key)) return undefined;
+  if (parts.some((part) => decorativeWords.has(part))) return `file name ${quote(fileName)}`;
+  const small = (side: number | undefined) => side !== undefined && side <= ORNAMENT_SIZE;
+  if (small(facts.width) && small(facts.height)) return `${facts.width}×${facts.height} pixels`;
+  if (facts.listMarker) return 'it marks a list item';
+  return undefined;
+}
+
+/** The words of an image's file name without its extension ("arrow-right_2x.png" → arrow, right, 2x). */
+function fileParts(fileName: string): string[] {
+  return fileName
+    .toLowerCase()
+    .replace(imageExtension, '')
+    .split(/[-_.\s]+/)
+    .filter(Boolean);
+}
+
+// ---------------------------------------------------------------------------------------------
+// ADR 060: what the best checkers add.
+
+/** Words in a file name, class or id that say the image is a chart. */
+const chartWords = new Set(['chart', 'charts', 'graph', 'graphs', 'diagram', 'infographic', 'histogram']);
+
+/** Why an alt="" image is a chart by its markup (file name, class or id), or undefined. */
+function chartEvidence(image: PreparedImage): string | undefined {
+  if (image.facts.informative === false) return undefined;
+  if (fileParts(image.fileName).some((part) => chartWords.has(part)))
+    return `its file name ${quote(image.fileName)}`;
+  const classes = image.facts.classNames ?? '';
+  const named = classes
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .find((part) => chartWords.has(part));
+  return named ? `its class or id ${quote(classes, 60)}` : undefined;
+}
+
+/** An aria-label or aria-labelledby text and an alt that share no content word (HTML_CodeSniffer: the name differs from the alt). */
+function labelContradiction(image: PreparedImage): string | undefined {
+  if (image.nameKind !== 'ARIA label') return undefined;
+  const alt = image.facts.alt?.trim();
+  if (!alt || !image.name) return undefined;
+  const labelWords = contentWords(image.name);
+  const altWords = contentWords(alt);
+  if (labelWords.length === 0 || altWords.length === 0) return undefined;
+  if (altWords.some((word) => labelWords.some((other) => wordsMatch(word, other)))) return undefined;
+  return `The ARIA label ${quote(image.name)} and the alt text ${quote(alt)} share no word, so screen readers announce the label while the alt says something else.`;
+}
+
+/**
+ * Text the image shows that its name gets wrong or leaves out (ADR 060): a phone number, price or
+ * date the name does not state in any wording with the same digits, or, for the only content of a
+ * link or button, a heading (the first line of two words or more) when the name shares no word with
+ * anything read. Only for confident readings:
+ * an OCR below TEXT_MISMATCH_CONFIDENCE, or no confidence recorded, is never a fail.
+ */
+function textMismatch(image: PreparedImage): string | undefined {
+  const { imageText, imageTextConfidence } = image.facts;
+  const name = image.name;
+  if (!imageText?.trim() || !name) return undefined;
+  if (imageTextConfidence === undefined || imageTextConfidence < TEXT_MISMATCH_CONFIDENCE) return undefined;
+  const what = () => `the ${image.nameKind} ${quote(name, 60)}`;
+  const facts = statedFacts(imageText);
+  const unsaid = facts.find((fact) => !altStates(fact, name));
+  if (unsaid)
+    return `The image shows the ${unsaid.kind} ${quote(unsaid.text)} but ${what()} does not state it.`;
+  // The words of a picture are its label only when the picture is a link's or button's only content
+  // (WCAG 2.5.3, label in name): experts describe a diagram or a photo without transcribing the text
+  // in it, so a heading there is no evidence (measured, docs/benchmarks.md).
+  if (facts.length > 0 || !image.control) return undefined;
+  const heading = imageText
+    .split('\n')
+    .map((line) => line.trim())
+    .find((line) => contentWords(line).length >= 2);
+  if (!heading) return undefined;
+  const read = contentWords(imageText);
+  const said = contentWords(name);
+  if (said.some((word) => read.some((other) => wordsMatch(word, other)))) return undefined;
+  return `The image shows the heading ${quote(heading, 60)} but ${what()} shares no word with its text.`;
+}
+
+/** The image is a logo: its file name, class, id or name says so, or it is the banner's link to the site's root. */
+function isLogo(image: PreparedImage): boolean {
+  const says = (text: string) => /(?:^|[^a-z])logo(?:s|type)?(?:[^a-z]|$)/i.test(text);
+  if (says(image.fileName) || says(image.facts.classNames ?? '') || says(image.key)) return true;
+  if (!image.facts.inHeader || image.control !== 'link' || !image.target) return false;
+  try {
+    const target = new URL(image.target);
+    const segments = target.pathname
+      .split('/')
+      .filter((segment) => segment && !localeSegment.test(segment) && !homeSegment.test(segment));
+    return segments.length === 0 && target.origin === new URL(image.facts.pageUrl).origin;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The link's address names a destination the name does not mention (targetWords: a fragment, a
+ * site's root, one readable segment). A product card's picture linking to
+ * /products/red-shoe-123, or to the image file, may be described: that is what the link leads to.
+ */
+function linkNamesElsewhere(image: PreparedImage, name: string): boolean {
+  const target = image.facts.linkTarget;
+  const destination = target ? targetWords(target, image.facts.pageUrl) : undefined;
+  if (!destination || destination.length === 0) return false;
+  const altWords = meaningfulWords(name);
+  return !altWords.some((word) => destination.some((other) => wordsMatch(word, other)));
+}
+
+/**
+ * A logo's or an image link's or button's name that describes how the picture looks instead of naming
+ * the site or the purpose (ADR 060): longer than LONG_CONTROL_ALT characters or more than one
+ * sentence, with at least two appearance words (colours, shapes, "shows", "picture of"). For a link
+ * that is not a logo, only when its address names somewhere the name does not mention.
+ */
+function appearanceProblem(image: PreparedImage): string | undefined {
+  const name = image.name;
+  if (!name) return undefined;
+  const logo = isLogo(image);
+  if (!logo && !image.control) return undefined;
+  if (!logo && image.control === 'link' && !linkNamesElsewhere(image, name)) return undefined;
+  const sentences = name.split(/(?<=[.!?])\s+(?=\p{Lu})/u).filter((part) => part.trim()).length;
+  if (Array.from(name).length <= LONG_CONTROL_ALT && sentences <= 1) return undefined;
+  const lower = name.toLowerCase();
+  const hits = [
+    ...new Set([
+      ...(lower.match(appearancePhrases) ?? []),
+      ...normaliseForComparison(name)
+        .split(' ')
+        .filter((word) => appearanceWords.has(word)),
+    ]),
+  ];
+  if (hits.length < 2) return undefined;
+  const evidence = hits
+    .slice(0, 3)
+    .map((hit) => `“${hit}”`)
+    .join(', ');
+  const instead = logo
+    ? 'instead of naming the site'
+    : image.control === 'button'
+      ? 'instead of saying what the button does'
+      : 'instead of saying where the link goes';
+  return `The ${image.nameKind} of ${logo ? 'this logo' : controlPhrase(image)} describes how the picture looks (${evidence}) ${instead}.`;
 }
 
 // ---------------------------------------------------------------------------------------------

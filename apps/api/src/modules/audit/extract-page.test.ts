@@ -32,3 +32,53 @@ describe('readPage limits', () => {
     expect(reading.images[999]?.ariaLabel?.startsWith('harbour harbour')).toBe(true);
   });
 });
+
+/** ADR 060: the markup hints the new checks read. */
+describe('readPage markup hints', () => {
+  const read = (html: string) => readPage(html, page).images;
+
+  it('reads the title, class and id, the banner and a list bullet', () => {
+    const [logo, bullet, plain, article] = read(`
+      <header><a href="/" class="brand" id="home-link"><img src="/a.svg" class="site-logo" alt="Harbour"></a></header>
+      <ul><li><img src="/b.gif" alt="bullet"> Boats for hire</li></ul>
+      <p>Text <img src="/c.jpg" alt="Boat" title="A boat"></p>
+      <article><header><img src="/d.jpg" alt="Mast"></header></article>`);
+    expect(logo).toMatchObject({ classNames: 'site-logo brand home-link', inHeader: true });
+    expect(bullet).toMatchObject({ listMarker: true });
+    expect(plain).toMatchObject({ title: 'A boat' });
+    expect(plain?.listMarker).toBeUndefined();
+    // An article's header is not the page's banner.
+    expect(article?.inHeader).toBeUndefined();
+  });
+
+  it('finds a text link to the same address beside an image link, and only then', () => {
+    const [card, alone, other] = read(`
+      <div class="card"><a href="/boats/1"><img src="/1.jpg" alt="Red boat"></a><h3><a href="/boats/1">Red boat</a></h3></div>
+      <div><a href="/boats/2"><img src="/2.jpg" alt="Blue boat"></a></div>
+      <div><a href="/boats/3"><img src="/3.jpg" alt="Green boat"></a> <a href="/boats/4">Yellow boat</a></div>`);
+    expect(card?.besideTextLink).toBe('Red boat');
+    expect(alone?.besideTextLink).toBeUndefined();
+    expect(other?.besideTextLink).toBeUndefined();
+  });
+
+  it('reads hints in bounded work on a hostile page: 1,000 image links and 1,000 text links in one block, 500 levels deep', () => {
+    const links = Array.from(
+      { length: 1000 },
+      (_, i) => `<a href="/b/${i}"><img src="/${i}.jpg" alt="Boat ${i}"></a><a href="/x/${i}">Other ${i}</a>`,
+    ).join('');
+    const deep = `${'<div>'.repeat(500)}<li>${'<span></span>'.repeat(5000)}<img src="/z.gif" alt="bullet"> x</li>${'</div>'.repeat(500)}`;
+    const started = performance.now();
+    const images = read(`${deep}<div>${links}</div>`);
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(images).toHaveLength(1000);
+    // A list item is read for 200 nodes at most: a "bullet" after 5,000 elements is not looked for.
+    expect(images[0]?.listMarker).toBeUndefined();
+    // No text link to the same address: nothing is beside them.
+    expect(images.every((image) => image.besideTextLink === undefined)).toBe(true);
+  });
+
+  it('does not call an image after text in a list item a bullet', () => {
+    const [image] = read('<ul><li>Boats <img src="/b.gif" alt="bullet"></li></ul>');
+    expect(image?.listMarker).toBeUndefined();
+  });
+});

@@ -149,6 +149,7 @@ export function readPage(html: string, pageUrl: URL): PageReading {
     const height = dimension(element.attribs.height);
     if (width !== undefined) facts.width = width;
     if (height !== undefined) facts.height = height;
+    Object.assign(facts, markupHints(element, baseUrl));
     images.push(facts);
   };
 
@@ -191,4 +192,115 @@ export function readPage(html: string, pageUrl: URL): PageReading {
   });
   links.delete(page);
   return { title: pageTitle, images, links: [...links], limits: cut ? [...limits, 'images'] : limits };
+}
+
+/** Most nodes one hint reads around an image (a list item before the image, a link's block). */
+const MAX_HINT_NODES = 200;
+/** Longest class-and-id text kept. */
+const MAX_CLASS_CHARS = 200;
+/** Elements whose `<header>` is theirs, not the page's banner (HTML-AAM). */
+const sectioning = new Set(['article', 'aside', 'main', 'nav', 'section']);
+
+/**
+ * What the checks of ADR 060 read from the markup around one image: its title attribute; the class
+ * and id of the image and of its link or button (a "site-logo", a "sales-chart"); whether it sits
+ * in the page's banner; whether it is the first content of a list item (a bullet); and the text of a
+ * text link to the same address beside its link. Work is bounded: one walk up the (depth-limited)
+ * ancestors and at most MAX_HINT_NODES nodes per read.
+ */
+export function markupHints(
+  image: Element,
+  baseUrl: URL,
+): Pick<AuditImageFacts, 'title' | 'classNames' | 'inHeader' | 'listMarker' | 'besideTextLink'> {
+  const hints: ReturnType<typeof markupHints> = {};
+  const title = squash((image.attribs.title ?? '').slice(0, MAX_TEXT_CHARS * 4)).slice(0, MAX_TEXT_CHARS);
+  if (title) hints.title = title;
+  let link: Element | null = null;
+  let control: Element | null = null;
+  let listItem: Element | null = null;
+  let banner = false;
+  // A <header> is the page's banner unless a sectioning element holds it (seen further up).
+  let header = false;
+  for (let node = image.parent; node && DomUtils.isTag(node); node = node.parent) {
+    const element = node as Element;
+    const role = element.attribs.role?.trim().toLowerCase();
+    if (
+      !control &&
+      (element.name === 'a' || element.name === 'button' || role === 'button' || role === 'link')
+    )
+      control = element;
+    if (!link && element.name === 'a' && element.attribs.href?.trim()) link = element;
+    if (!listItem && element.name === 'li') listItem = element;
+    if (role === 'banner') banner = true;
+    if (element.name === 'header') header = true;
+    else if (sectioning.has(element.name)) header = false;
+  }
+  banner ||= header;
+  const classes = [image, control]
+    .flatMap((element) => (element ? [element.attribs.class ?? '', element.attribs.id ?? ''] : []))
+    .join(' ');
+  const classNames = squash(classes.slice(0, MAX_CLASS_CHARS * 4)).slice(0, MAX_CLASS_CHARS);
+  if (classNames) hints.classNames = classNames;
+  if (banner) hints.inHeader = true;
+  if (listItem && startsListItem(listItem, image)) hints.listMarker = true;
+  const beside = link ? textLinkBeside(link, baseUrl) : undefined;
+  if (beside) hints.besideTextLink = beside;
+  return hints;
+}
+
+/** No text comes before the image in its list item, and some comes after it. */
+function startsListItem(listItem: Element, image: Element): boolean {
+  let before = false;
+  let after = false;
+  let seen = false;
+  let visited = 0;
+  walkTree(listItem, (node) => {
+    if (++visited > MAX_HINT_NODES) return 'stop';
+    if (node === image) {
+      seen = true;
+      return 'skip';
+    }
+    if (DomUtils.isText(node) && node.data.trim()) {
+      if (seen) after = true;
+      else before = true;
+      return seen ? 'stop' : undefined;
+    }
+    return undefined;
+  });
+  return seen && !before && after;
+}
+
+/**
+ * The text of another link with the same address in the image link's block (its parent, or the
+ * grandparent when the parent only wraps the link): the "image link beside a text link" pattern.
+ */
+function textLinkBeside(link: Element, baseUrl: URL): string | undefined {
+  const address = (element: Element) => {
+    try {
+      return new URL(element.attribs.href?.trim() ?? '', baseUrl).href;
+    } catch {
+      return undefined;
+    }
+  };
+  const target = address(link);
+  if (!target) return undefined;
+  let block = link.parent && DomUtils.isTag(link.parent) ? (link.parent as Element) : null;
+  if (block && block.children.filter((child) => DomUtils.isTag(child)).length === 1) {
+    block = block.parent && DomUtils.isTag(block.parent) ? (block.parent as Element) : block;
+  }
+  if (!block) return undefined;
+  let found: string | undefined;
+  let visited = 0;
+  walkTree(block, (node) => {
+    if (++visited > MAX_HINT_NODES) return 'stop';
+    if (!DomUtils.isTag(node) || node === link) return node === link ? 'skip' : undefined;
+    if (node.name !== 'a' || !node.attribs.href?.trim() || address(node) !== target) return undefined;
+    const text = textOf(node, 200);
+    if (text) {
+      found = text;
+      return 'stop';
+    }
+    return 'skip';
+  });
+  return found;
 }

@@ -8,6 +8,7 @@ import { Semaphore } from '../../lib/throttle.ts';
 import { type AuditImageFacts, checkPageImages, pixelCheckNeed } from './checks.ts';
 import type { Crawler } from './crawler.ts';
 import { PAGES_AT_ONCE_PER_HOST } from './crawler.ts';
+import { statedFacts } from './image-text.ts';
 import type { AuditPreviewKeeper } from './previews.ts';
 import {
   addAuditNotice,
@@ -19,7 +20,8 @@ import {
 /**
  * The audit's pixel check (ADR 037): for `alt=""` images that neither a link nor their markup
  * explains, read the text in the picture with the offline engine's OCR; for images with a text alt,
- * see whether they are one colour. Free (no paid model), deterministic for the same bytes, and
+ * see whether they are one colour, and what text they show (ADR 060: the alt must not contradict a
+ * phone number, price, date or heading in the picture). Free (no paid model), deterministic for the same bytes, and
  * explainable: the evidence is the text read or "one colour".
  */
 
@@ -37,15 +39,25 @@ export type PixelEvidence = NonNullable<AuditImageFactsRecord['pixels']>;
 /** Reads an image's pixels: the offline engine's `readImageText`. */
 export type ImageTextReader = (image: Uint8Array) => Promise<ImageTextReading>;
 
+/** Numbers read in one image that make it informative on their own: a chart's axis or a price list (ADR 060). */
+export const MIN_CHART_NUMBERS = 4;
+
 /**
- * The verdict-relevant evidence in a reading: one colour (not informative), real words (informative,
- * with the words as evidence), or nothing either way (a photo without text, a timed-out OCR).
+ * The verdict-relevant evidence in a reading: one colour (not informative), text (informative, with
+ * the text and the OCR's confidence as evidence), or nothing either way (a photo without text, a
+ * timed-out OCR). Text is two words of two letters or more, a phone number, price or date
+ * (image-text.ts), or MIN_CHART_NUMBERS numbers, read at MIN_TEXT_CONFIDENCE.
  */
 export function evidenceOf(reading: ImageTextReading): PixelEvidence {
   if (reading.blank) return { informative: false };
-  if (!reading.timedOut && reading.letterWords >= MIN_TEXT_WORDS && reading.confidence >= MIN_TEXT_CONFIDENCE)
-    return { informative: true, text: reading.text };
-  return {};
+  if (reading.timedOut || reading.confidence < MIN_TEXT_CONFIDENCE) return {};
+  // Whole tokens only: "0:00 / 4:08" on a video player is two times, not four numbers.
+  const numbers = reading.text.split(/\s+/).filter((token) => /^\d[\d.,%]{0,12}$/.test(token)).length;
+  const text =
+    reading.letterWords >= MIN_TEXT_WORDS ||
+    numbers >= MIN_CHART_NUMBERS ||
+    statedFacts(reading.text).length > 0;
+  return text ? { informative: true, text: reading.text, confidence: Math.round(reading.confidence) } : {};
 }
 
 /** The checks' facts for a stored image, with what its pixels showed. */
@@ -61,23 +73,25 @@ export function factsOfRow(
     ...facts,
     ...(pixels?.informative !== undefined ? { informative: pixels.informative } : {}),
     ...(pixels?.text ? { imageText: pixels.text } : {}),
+    ...(pixels?.confidence !== undefined ? { imageTextConfidence: pixels.confidence } : {}),
   };
 }
 
 export type PixelPlan = {
-  /** The sources to look at, in order: `text` ones first, then by page depth, page address and position. */
-  sources: Array<{ src: string; need: 'text' | 'blank'; done: boolean }>;
+  /** The sources to look at, in order: `empty-alt` ones first, then by page depth, page address and position. */
+  sources: Array<{ src: string; need: 'empty-alt' | 'text-alt'; done: boolean }>;
   /** Distinct sources beyond MAX_PIXEL_CHECKS that get no pixel check. */
   over: number;
 };
 
 /**
- * Which image addresses an audit looks at: each distinct src once, `text` when any of its images is
- * an unexplained alt="" (OCR), else `blank` (one-colour test only). The order and so the cap's cut
+ * Which image addresses an audit looks at: each distinct src once, `empty-alt` when any of its images
+ * is an unexplained alt="" (its text makes it informative), else `text-alt` (one colour, or text its
+ * alt contradicts); both are the same reading. The order and so the cap's cut
  * depend only on the pages, never on which worker landed first.
  */
 export function planPixelChecks(rows: PixelCheckRow[], max = MAX_PIXEL_CHECKS): PixelPlan {
-  const bySrc = new Map<string, { need: 'text' | 'blank'; done: boolean; first: PixelCheckRow }>();
+  const bySrc = new Map<string, { need: 'empty-alt' | 'text-alt'; done: boolean; first: PixelCheckRow }>();
   const before = (a: PixelCheckRow, b: PixelCheckRow) =>
     a.depth - b.depth || (a.pageUrl < b.pageUrl ? -1 : a.pageUrl > b.pageUrl ? 1 : a.position - b.position);
   for (const row of rows) {
@@ -89,12 +103,12 @@ export function planPixelChecks(rows: PixelCheckRow[], max = MAX_PIXEL_CHECKS): 
       bySrc.set(row.src, { need, done, first: row });
       continue;
     }
-    if (need === 'text') known.need = 'text';
+    if (need === 'empty-alt') known.need = 'empty-alt';
     known.done &&= done;
     if (before(row, known.first) < 0) known.first = row;
   }
   const ordered = [...bySrc.entries()].sort(
-    ([, a], [, b]) => (a.need === b.need ? 0 : a.need === 'text' ? -1 : 1) || before(a.first, b.first),
+    ([, a], [, b]) => (a.need === b.need ? 0 : a.need === 'empty-alt' ? -1 : 1) || before(a.first, b.first),
   );
   return {
     sources: ordered.slice(0, max).map(([src, { need, done }]) => ({ src, need, done })),
@@ -108,7 +122,6 @@ const readingSlots = new Semaphore(2);
 /** Fetches and reads one image; no evidence (`{}`) when anything fails or it takes too long. */
 export async function lookAtImage(
   src: string,
-  need: 'text' | 'blank',
   fetchImage: (src: string) => Promise<Uint8Array | null>,
   read: ImageTextReader,
   timeoutMs = PIXEL_CHECK_TIMEOUT_MS,
@@ -124,9 +137,8 @@ export async function lookAtImage(
     try {
       for (let attempt = 0; ; attempt++) {
         try {
-          const evidence = evidenceOf(await read(bytes));
-          // An image with a text alt matters only when blank: its text changes nothing.
-          return need === 'blank' && evidence.informative !== false ? {} : evidence;
+          // An image with a text alt keeps its text too: the alt must not contradict it (text-mismatch).
+          return evidenceOf(await read(bytes));
         } catch (error) {
           if (!(error instanceof EngineBusyError) || attempt >= 20) return {};
           await sleep(250);
@@ -177,8 +189,8 @@ export function createPixelChecker(deps: {
       const queue = plan.sources.filter((source) => !source.done);
       const work = async () => {
         for (let next = queue.shift(); next && !stopping(); next = queue.shift()) {
-          const { src, need } = next;
-          const evidence = await lookAtImage(src, need, (address) => fetchImage(auditId, address), read);
+          const { src } = next;
+          const evidence = await lookAtImage(src, (address) => fetchImage(auditId, address), read);
           try {
             await landPixelEvidence(db, auditId, src, evidence, recheckPage);
           } catch (error) {

@@ -32,6 +32,15 @@ export const problemLabels: Record<AuditProblemCode, string> = {
   'too-long': 'Too long',
   'decorative-with-alt': 'Decorative image with alt',
   'empty-but-informative': 'Empty alt on an informative image',
+  'whitespace-alt': 'Alt of only spaces',
+  'empty-alt-with-title': 'Empty alt with a title',
+  'title-only': 'Named by title only',
+  'label-contradicts-alt': 'ARIA label contradicts alt',
+  'text-mismatch': 'Alt differs from the text in the image',
+  'describes-appearance': 'Describes the picture, not the purpose',
+  'redundant-link': 'Image link beside the same text link',
+  'announces-medium': 'Announces “image of”',
+  'keyword-stuffing': 'Keyword stuffing',
 };
 
 export const reviewLabels: Record<AuditReviewState | 'none', string> = {

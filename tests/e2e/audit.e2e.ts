@@ -106,9 +106,10 @@ describe('alt-text audit, as a site owner uses it (issue 13)', () => {
     console.log(`audit of the 3-page local site completed in ${seconds}s`);
     await expectNoAxeViolations(page);
 
-    // Every problem code is counted, with its WCAG criteria.
+    // Every problem code of issue 13 is counted, with its WCAG criteria (issue 20's checks have
+    // their own page in the API tests, audits.test.ts).
     const problems = page.getByRole('table', { name: 'Problems found' });
-    for (const code of auditProblemCodes) {
+    for (const code of auditProblemCodes.slice(0, auditProblemCodes.indexOf('empty-but-informative') + 1)) {
       await expect.poll(() => problems.getByRole('row', { name: new RegExp(`^${code} `) }).count()).toBe(1);
     }
     expect(

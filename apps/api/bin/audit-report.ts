@@ -1,6 +1,7 @@
 import {
   type AuditProblemCode,
   auditProblemCodes,
+  auditProblemLabels,
   auditProblemRules,
 } from '@altwise/contracts/audit-problems';
 import { auditScore } from '../src/modules/audit/checks.ts';
@@ -46,20 +47,6 @@ export interface JsonReport {
   images: JsonImage[];
   notices: Array<{ level: 'error' | 'note'; page: string | null; line: number | null; message: string }>;
 }
-
-/** Short names of the checks (the web app's labels). */
-export const problemNames: Record<AuditProblemCode, string> = {
-  missing: 'Missing alt',
-  'file-name': 'File name as alt',
-  placeholder: 'Placeholder alt',
-  vague: 'Vague alt',
-  'link-without-purpose': 'Link or button without purpose',
-  redundant: 'Redundant alt',
-  repeated: 'Repeated alt',
-  'too-long': 'Too long',
-  'decorative-with-alt': 'Decorative image with alt',
-  'empty-but-informative': 'Empty alt on an informative image',
-};
 
 const wcagLinks: Record<string, string> = {
   '1.1.1': 'https://www.w3.org/WAI/WCAG22/Understanding/non-text-content.html',
@@ -162,11 +149,11 @@ export function sarifReport(pages: AuditedPage[], notices: Notice[], version: st
     const rule = auditProblemRules[code];
     return {
       id: code,
-      name: problemNames[code].replace(/[^A-Za-z]+(.)?/g, (_m, c: string | undefined) =>
+      name: auditProblemLabels[code].replace(/[^A-Za-z]+(.)?/g, (_m, c: string | undefined) =>
         (c ?? '').toUpperCase(),
       ),
-      shortDescription: { text: problemNames[code] },
-      fullDescription: { text: `${problemNames[code]} (WCAG ${rule.wcag.join(', ')}).` },
+      shortDescription: { text: auditProblemLabels[code] },
+      fullDescription: { text: `${auditProblemLabels[code]} (WCAG ${rule.wcag.join(', ')}).` },
       helpUri: wcagLinks[rule.wcag[0] ?? ''] ?? 'https://www.w3.org/WAI/WCAG22/Understanding/',
       defaultConfiguration: { level: rule.severity === 'fail' ? 'error' : 'warning' },
       properties: {

@@ -19,7 +19,7 @@ import {
   pageLimitNote,
   unreadablePageNote,
 } from '../src/modules/audit/page-sandbox.ts';
-import { lookAtImage, MAX_PIXEL_CHECKS } from '../src/modules/audit/pixel-check.ts';
+import { lookAtImage, MAX_PIXEL_CHECKS, type PixelEvidence } from '../src/modules/audit/pixel-check.ts';
 import {
   FOLDER_ORIGIN,
   type InputProblem,
@@ -204,33 +204,32 @@ async function lookAtPixels(
   bytesOf: (image: AuditedImage) => Promise<Uint8Array | null>,
   reader: PixelReader,
 ): Promise<void> {
-  const wanted = new Map<string, { need: 'text' | 'blank'; image: AuditedImage }>();
+  const wanted = new Map<string, { need: 'empty-alt' | 'text-alt'; image: AuditedImage }>();
   for (const page of pages)
     for (const image of page.images) {
       const need = pixelCheckNeed(image.facts);
       if (!need) continue;
       const known = wanted.get(image.facts.src);
       if (!known) wanted.set(image.facts.src, { need, image });
-      else if (need === 'text') known.need = 'text';
+      else if (need === 'empty-alt') known.need = 'empty-alt';
     }
   const ordered = [...wanted.entries()].sort(([, a], [, b]) =>
-    a.need === b.need ? 0 : a.need === 'text' ? -1 : 1,
+    a.need === b.need ? 0 : a.need === 'empty-alt' ? -1 : 1,
   );
   if (ordered.length > MAX_PIXEL_CHECKS)
     notices.push({
       level: 'note',
       message: `The pixels of ${MAX_PIXEL_CHECKS} images were checked; ${ordered.length - MAX_PIXEL_CHECKS} more were judged on the HTML alone.`,
     });
-  const evidence = new Map<string, { informative?: boolean; text?: string }>();
+  const evidence = new Map<string, PixelEvidence>();
   const queue = ordered.slice(0, MAX_PIXEL_CHECKS);
   const work = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
-      const [src, { need, image }] = next;
+      const [src, { image }] = next;
       evidence.set(
         src,
         await lookAtImage(
           src,
-          need,
           () => bytesOf(image),
           (bytes) => reader.read(bytes),
         ),
@@ -247,6 +246,7 @@ async function lookAtPixels(
         ...image.facts,
         informative: found.informative,
         ...(found.text ? { imageText: found.text } : {}),
+        ...(found.confidence !== undefined ? { imageTextConfidence: found.confidence } : {}),
       };
       changed = true;
     }

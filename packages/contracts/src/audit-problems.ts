@@ -71,3 +71,26 @@ export type AuditProblem = z.infer<typeof auditProblemSchema>;
 /** Where an image sits on its page (the W3C alt decision tree's roles). */
 export const auditImageRoleSchema = z.enum(['content', 'link', 'button', 'figure']);
 export type AuditImageRole = z.infer<typeof auditImageRoleSchema>;
+
+/** Each check's short name in words, as the web app, the reports and the CLI show it. */
+export const auditProblemLabels: Record<AuditProblemCode, string> = {
+  missing: 'Missing alt',
+  'file-name': 'File name as alt',
+  placeholder: 'Placeholder alt',
+  vague: 'Vague alt',
+  'link-without-purpose': 'Link or button without purpose',
+  redundant: 'Redundant alt',
+  repeated: 'Repeated alt',
+  'too-long': 'Too long',
+  'decorative-with-alt': 'Decorative image with alt',
+  'empty-but-informative': 'Empty alt on an informative image',
+  'whitespace-alt': 'Alt of only spaces',
+  'empty-alt-with-title': 'Empty alt with a title',
+  'title-only': 'Named by title only',
+  'label-contradicts-alt': 'ARIA label contradicts alt',
+  'text-mismatch': 'Alt differs from the text in the image',
+  'describes-appearance': 'Describes the picture, not the purpose',
+  'redundant-link': 'Image link beside the same text link',
+  'announces-medium': 'Announces “image of”',
+  'keyword-stuffing': 'Keyword stuffing',
+};

@@ -1,5 +1,5 @@
 import type { AuditReviewState, AuditScope, AuditStatus } from '@altwise/contracts/audit';
-import type { AuditProblemCode, AuditVerdict } from '@altwise/contracts/audit-problems';
+import type { AuditVerdict } from '@altwise/contracts/audit-problems';
 
 export const scopeLabels: Record<AuditScope, string> = {
   page: 'This page',
@@ -21,27 +21,8 @@ export const verdictLabels: Record<AuditVerdict, string> = {
   decorative: 'Decorative',
 };
 
-export const problemLabels: Record<AuditProblemCode, string> = {
-  missing: 'Missing alt',
-  'file-name': 'File name as alt',
-  placeholder: 'Placeholder alt',
-  vague: 'Vague alt',
-  'link-without-purpose': 'Link or button without purpose',
-  redundant: 'Redundant alt',
-  repeated: 'Repeated alt',
-  'too-long': 'Too long',
-  'decorative-with-alt': 'Decorative image with alt',
-  'empty-but-informative': 'Empty alt on an informative image',
-  'whitespace-alt': 'Alt of only spaces',
-  'empty-alt-with-title': 'Empty alt with a title',
-  'title-only': 'Named by title only',
-  'label-contradicts-alt': 'ARIA label contradicts alt',
-  'text-mismatch': 'Alt differs from the text in the image',
-  'describes-appearance': 'Describes the picture, not the purpose',
-  'redundant-link': 'Image link beside the same text link',
-  'announces-medium': 'Announces “image of”',
-  'keyword-stuffing': 'Keyword stuffing',
-};
+/** Each check's short name: one table for the web app, the reports and the CLI (contracts). */
+export { auditProblemLabels as problemLabels } from '@altwise/contracts/audit-problems';
 
 export const reviewLabels: Record<AuditReviewState | 'none', string> = {
   none: 'No suggestion',

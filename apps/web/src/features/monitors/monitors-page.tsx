@@ -233,7 +233,7 @@ function MonitorCard({ monitor, onDelete }: { monitor: Monitor; onDelete: (monit
                 to={routes.auditDetail(run.auditId)}
                 className="font-medium text-indigo-800 underline underline-offset-2 hover:no-underline"
               >
-                Open this audit<span className="sr-only"> of {monitor.url}</span>
+                Open this audit <span className="sr-only">of {monitor.url}</span>
               </Link>
             </>
           ) : null}
@@ -275,7 +275,7 @@ function MonitorCard({ monitor, onDelete }: { monitor: Monitor; onDelete: (monit
       </div>
       <div className="mt-4">
         <Button variant="secondary" size="sm" onClick={() => onDelete(monitor)}>
-          Stop watching<span className="sr-only"> {monitor.url}</span>
+          Stop watching <span className="sr-only">{monitor.url}</span>
         </Button>
       </div>
     </article>

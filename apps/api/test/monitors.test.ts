@@ -206,6 +206,24 @@ describe('a monitored site over two runs', () => {
     });
   }, 60_000);
 
+  it('leaves the audit.completed event of an audit no monitor started as it was (no monitor field)', async () => {
+    const before = received.filter((r) => r.path === '/hook').length;
+    const started = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/audits',
+      headers: owner.auth,
+      payload: { url: `${base}/site-plain`, scope: 'page' },
+    });
+    expect(started.statusCode, started.body).toBe(202);
+    const events = await waitFor(async () => {
+      const hits = received.filter((r) => r.path === '/hook');
+      return hits.length === before + 1 && hits;
+    });
+    const data = JSON.parse(events.at(-1)?.body ?? '{}').data;
+    expect(data).toMatchObject({ auditId: started.json().id, status: 'completed' });
+    expect(data).not.toHaveProperty('monitor');
+  });
+
   it('does not start a run while the one before has not finished', async () => {
     const user = await createUser(t);
     const created = await createMonitor({ url: `${base}/slow`, scope: 'page', every: 'week' }, user);

@@ -22,6 +22,7 @@ type MonitorRun = {
   difference: Record<string, unknown> | null;
 };
 type Monitor = {
+  lastDifference: Record<string, unknown> | null;
   id: string;
   url: string;
   every: string;
@@ -29,7 +30,7 @@ type Monitor = {
   history: { at: string; score: number | null }[];
   lastRun: MonitorRun | null;
 };
-type MonitorDetail = Monitor & { runs: MonitorRun[]; lastDifference: Record<string, unknown> | null };
+type MonitorDetail = Monitor & { runs: MonitorRun[] };
 
 /** The watched shop: its page changes between runs, as a site does. */
 let shopVersion = 1;
@@ -178,6 +179,7 @@ describe('a monitored site over two runs', () => {
     // The list carries the score history, oldest first.
     const [listed] = await listMonitors();
     expect(listed?.history.map((point) => point.score)).toEqual([0.5, expect.closeTo(2 / 3, 4)]);
+    expect(listed?.lastDifference).toEqual(second.lastDifference);
 
     // The owner is told by email, in words, naming the images.
     const [mail] = await waitFor(async () => {

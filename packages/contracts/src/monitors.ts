@@ -80,17 +80,18 @@ export const monitorSchema = z.object({
   history: z.array(monitorScorePointSchema),
   /** The newest run, whatever its status; null before the first. */
   lastRun: monitorRunSchema.nullable(),
+  /**
+   * The difference of the newest run that has one (null until two runs completed), whatever runs
+   * came after it (one under way, or skipped).
+   */
+  lastDifference: monitorDifferenceSchema.nullable(),
 });
 export type Monitor = z.infer<typeof monitorSchema>;
 
 export const listMonitorsResponseSchema = z.array(monitorSchema);
 
-/** GET /monitors/{id}: the monitor, its runs (newest first) and the newest difference. */
-export const monitorDetailSchema = monitorSchema.extend({
-  runs: z.array(monitorRunSchema),
-  /** The difference of the newest run that has one (null until two runs completed). */
-  lastDifference: monitorDifferenceSchema.nullable(),
-});
+/** GET /monitors/{id}: the monitor and its runs, newest first. */
+export const monitorDetailSchema = monitorSchema.extend({ runs: z.array(monitorRunSchema) });
 export type MonitorDetail = z.infer<typeof monitorDetailSchema>;
 
 /** The `monitor` field of an `audit.completed` event whose audit is a monitor's run. */

@@ -224,6 +224,7 @@ const monitor = {
     { at: '2026-11-24T09:31:05.000Z', score: 0.86 },
   ],
   lastRun: monitorRun,
+  lastDifference: monitorDifference,
 };
 const auditImage = {
   id: ids.auditImage,
@@ -643,6 +644,7 @@ export const openApiExamples: ReadonlyArray<readonly [z.ZodType, unknown]> = [
         difference: null,
       },
       nextRunAt: '2026-11-24T09:30:00.000Z',
+      lastDifference: null,
     },
   ],
   [listMonitorsResponseSchema, [monitor]],
@@ -662,7 +664,6 @@ export const openApiExamples: ReadonlyArray<readonly [z.ZodType, unknown]> = [
           difference: null,
         },
       ],
-      lastDifference: monitorDifference,
     },
   ],
 ];

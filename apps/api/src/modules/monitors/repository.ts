@@ -254,6 +254,20 @@ export async function compareAudits(
   };
 }
 
+/** The difference of the monitor's newest run that has one. */
+export async function findLastDifference(
+  db: DbExecutor,
+  monitorId: string,
+): Promise<MonitorDifferenceRecord | null> {
+  const [row] = await db
+    .select({ difference: monitorRuns.difference })
+    .from(monitorRuns)
+    .where(and(eq(monitorRuns.monitorId, monitorId), sql`${monitorRuns.difference} is not null`))
+    .orderBy(desc(monitorRuns.createdAt))
+    .limit(1);
+  return row?.difference ?? null;
+}
+
 export async function setRunDifference(
   db: DbExecutor,
   runId: string,

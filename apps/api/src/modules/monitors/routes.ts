@@ -57,7 +57,8 @@ export async function monitorRoutes(app: FastifyInstance, options: { monitors: M
     {
       schema: {
         tags,
-        summary: 'The caller’s monitors, oldest first, each with its score history and newest run',
+        summary:
+          'The caller’s monitors, oldest first, each with its score history, newest run and last difference',
         response: { 200: listMonitorsResponseSchema },
       },
     },

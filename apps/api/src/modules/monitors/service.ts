@@ -24,6 +24,7 @@ import {
   compareAudits,
   countMonitors,
   deleteMonitorOf,
+  findLastDifference,
   findMonitorByUrl,
   findMonitorOf,
   findOwner,
@@ -94,6 +95,7 @@ export function createMonitorsService(deps: {
       nextRunAt: row.nextRunAt.toISOString(),
       history: scores.reverse().map((point) => ({ at: point.at?.toISOString() ?? '', score: point.score })),
       lastRun: lastRun ? toRun(lastRun) : null,
+      lastDifference: await findLastDifference(db, row.id),
     };
   }
 
@@ -160,8 +162,7 @@ export function createMonitorsService(deps: {
       const row = await findMonitorOf(db, userId, id);
       if (!row) throw monitorNotFound();
       const runs = await listRuns(db, row.id, MONITOR_RUNS_LISTED);
-      const lastDifference = runs.find((run) => run.difference !== null)?.difference ?? null;
-      return { ...(await toMonitor(row, runs[0])), runs: runs.map(toRun), lastDifference };
+      return { ...(await toMonitor(row, runs[0])), runs: runs.map(toRun) };
     },
 
     /** DELETE /monitors/{id}: no more runs; the audits of its runs stay in GET /audits. */

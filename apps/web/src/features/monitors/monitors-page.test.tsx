@@ -10,6 +10,13 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+const difference = {
+  newFailures: 1,
+  fixed: 1,
+  scoreChange: 0.1667,
+  newFailureImages: [{ pageUrl: 'https://shop.example/', src: 'https://shop.example/crab.jpg' }],
+  fixedImages: [{ pageUrl: 'https://shop.example/', src: 'https://shop.example/lighthouse.jpg' }],
+};
 const monitor: Monitor = {
   id: '11111111-1111-4111-8111-111111111111',
   url: 'https://shop.example/',
@@ -30,14 +37,9 @@ const monitor: Monitor = {
     score: 0.6667,
     startedAt: '2026-11-24T09:30:00.000Z',
     finishedAt: '2026-11-24T09:31:00.000Z',
-    difference: {
-      newFailures: 1,
-      fixed: 1,
-      scoreChange: 0.1667,
-      newFailureImages: [{ pageUrl: 'https://shop.example/', src: 'https://shop.example/crab.jpg' }],
-      fixedImages: [{ pageUrl: 'https://shop.example/', src: 'https://shop.example/lighthouse.jpg' }],
-    },
+    difference,
   },
+  lastDifference: difference,
 };
 
 describe('the score chart’s text alternative', () => {

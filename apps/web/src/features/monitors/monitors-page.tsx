@@ -267,8 +267,8 @@ function MonitorCard({ monitor, onDelete }: { monitor: Monitor; onDelete: (monit
         ) : null}
       </div>
       <div className="mt-3">
-        {run?.difference ? (
-          <Difference difference={run.difference} />
+        {monitor.lastDifference ? (
+          <Difference difference={monitor.lastDifference} />
         ) : (
           <p className="text-sm text-slate-700">The difference shows once two audits have completed.</p>
         )}

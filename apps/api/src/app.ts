@@ -56,6 +56,8 @@ import { libraryRoutes } from './modules/library/routes.ts';
 import { countLibraryImages, createLibraryService, type LibraryService } from './modules/library/service.ts';
 import { devOutboxRoutes } from './modules/mail/routes.ts';
 import { createMailService, type MailService } from './modules/mail/service.ts';
+import { monitorRoutes } from './modules/monitors/routes.ts';
+import { createMonitorsService, type MonitorsService } from './modules/monitors/service.ts';
 import { reelsRoutes } from './modules/reels/routes.ts';
 import { createReelsService, type ReelsService } from './modules/reels/service.ts';
 import { scrapeRoutes } from './modules/scrape/routes.ts';
@@ -107,6 +109,8 @@ export type AppDeps = {
   webhooks: WebhooksService;
   /** Alt-text audits of pages, sites and sitemaps (issue 13, ADR 026). */
   audits: AuditService;
+  /** Sites re-audited every day or week, compared run to run (issue 20, ADR 062). */
+  monitors: MonitorsService;
   /** Worker threads that read crawled and scraped HTML under time and memory limits (ADR 048). */
   pages: PageSandbox;
   /** Set when PAYMENT_PROVIDER=sandbox: the embedded provider behind /buy/{productId}. */
@@ -338,7 +342,9 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       logger: app.log,
       generation,
       files,
-      onAuditCompleted: (tx, auditId) => webhooks.emitAuditCompleted(tx, auditId),
+      // A monitor's run is compared with its previous one first: the event carries the difference.
+      onAuditCompleted: async (tx, auditId) =>
+        webhooks.emitAuditCompleted(tx, auditId, await monitors.recordCompletedRun(tx, auditId)),
       // Audits are free: their pixel check always uses the offline engine's OCR, never a paid model.
       // With ALT_TEXT_ENGINE=openai an offline engine is made for it (it loads nothing until used).
       readImageText: (image) => {
@@ -348,9 +354,20 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
         return reader.readImageText(image);
       },
     });
+    const monitors = createMonitorsService({
+      db: database.db,
+      audits,
+      mail,
+      publicUrl: config.publicUrl,
+      logger: app.log,
+    });
     await queue.start();
     if (runsWorkers)
-      await startWorkers(queue, { files, mail, credits, generation, audits, webhooks }, options.workOptions);
+      await startWorkers(
+        queue,
+        { files, mail, credits, generation, audits, monitors, webhooks },
+        options.workOptions,
+      );
 
     app.decorate('config', config);
     app.decorate('deps', {
@@ -376,6 +393,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       generation,
       webhooks,
       audits,
+      monitors,
       pages,
       sandboxPayments: payments.sandbox,
     });
@@ -460,6 +478,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     await app.register(generationRoutes, { prefix: API_BASE, generation: app.deps.generation });
     await app.register(webhooksRoutes, { prefix: API_BASE, webhooks: app.deps.webhooks });
     await app.register(auditRoutes, { prefix: API_BASE, audits: app.deps.audits });
+    await app.register(monitorRoutes, { prefix: API_BASE, monitors: app.deps.monitors });
     if (app.deps.billing.sandboxPayments)
       await app.register(sandboxCheckoutRoutes, {
         payments: app.deps.billing.sandboxPayments,

@@ -77,6 +77,12 @@ import {
 } from './library.ts';
 import { messages } from './messages.ts';
 import {
+  createMonitorRequestSchema,
+  listMonitorsResponseSchema,
+  monitorDetailSchema,
+  monitorSchema,
+} from './monitors.ts';
+import {
   createReelFormSchema,
   editImageFormSchema,
   importCsvFormSchema,
@@ -117,6 +123,10 @@ const ids = {
   delivery: '9e5abc6f-3b7d-4eac-8a5b-6d8bae2f4a5c',
   audit: 'ae6bcd7a-4c8e-4fbd-9b6c-7e9cbf3a5b6d',
   auditImage: 'bf7cde8b-5d9f-4acd-8c7d-8fadca4b6c7e',
+  monitor: 'c08def9c-6eaf-4bde-9d8e-9abedb5c7d8f',
+  monitorRun: 'd19ef0ad-7fb0-4cef-8e9f-abcfec6d8e9a',
+  monitorRun2: 'e2af01be-80c1-4d0f-9fa0-bcd0fd7e9fab',
+  audit2: 'f3b012cf-91d2-4e1a-8ab1-cde10e8fa0bc',
 } as const;
 const createdAt = '2026-11-23T09:30:00.000Z';
 const finishedAt = '2026-11-23T09:31:12.000Z';
@@ -177,6 +187,44 @@ const audit = {
   reviews: { pending: 18, accepted: 0, rejected: 0, edited: 0 },
   createdAt,
   finishedAt,
+};
+const monitorDifference = {
+  newFailures: 1,
+  fixed: 3,
+  scoreChange: 0.04,
+  newFailureImages: [
+    { pageUrl: 'https://shop.example.com/shoes', src: 'https://shop.example.com/img/IMG_0107.jpg' },
+  ],
+  fixedImages: [
+    { pageUrl: 'https://shop.example.com/', src: 'https://shop.example.com/img/hero.jpg' },
+    { pageUrl: 'https://shop.example.com/shoes', src: 'https://shop.example.com/img/IMG_0042.jpg' },
+    { pageUrl: 'https://shop.example.com/shoes', src: 'https://shop.example.com/img/IMG_0043.jpg' },
+  ],
+};
+const monitorRun = {
+  id: ids.monitorRun2,
+  auditId: ids.audit2,
+  status: 'completed' as const,
+  reason: null,
+  score: 0.86,
+  startedAt: '2026-11-24T09:30:00.000Z',
+  finishedAt: '2026-11-24T09:31:05.000Z',
+  difference: monitorDifference,
+};
+const monitor = {
+  id: ids.monitor,
+  url: 'https://shop.example.com/',
+  scope: 'site' as const,
+  maxPages: 25,
+  every: 'day' as const,
+  createdAt,
+  nextRunAt: '2026-11-25T09:30:00.000Z',
+  history: [
+    { at: finishedAt, score: 0.82 },
+    { at: '2026-11-24T09:31:05.000Z', score: 0.86 },
+  ],
+  lastRun: monitorRun,
+  lastDifference: monitorDifference,
 };
 const auditImage = {
   id: ids.auditImage,
@@ -578,6 +626,49 @@ export const openApiExamples: ReadonlyArray<readonly [z.ZodType, unknown]> = [
     {
       items: [{ ...auditImage, reviewState: 'accepted' }],
       reviews: { pending: 17, accepted: 1, rejected: 0, edited: 0 },
+    },
+  ],
+  // monitors
+  [
+    createMonitorRequestSchema,
+    { url: 'https://shop.example.com/', scope: 'site', maxPages: 25, every: 'day' },
+  ],
+  [
+    monitorSchema,
+    {
+      ...monitor,
+      history: [],
+      lastRun: {
+        ...monitorRun,
+        id: ids.monitorRun,
+        auditId: ids.audit,
+        status: 'queued',
+        score: null,
+        startedAt: createdAt,
+        finishedAt: null,
+        difference: null,
+      },
+      nextRunAt: '2026-11-24T09:30:00.000Z',
+      lastDifference: null,
+    },
+  ],
+  [listMonitorsResponseSchema, [monitor]],
+  [
+    monitorDetailSchema,
+    {
+      ...monitor,
+      runs: [
+        monitorRun,
+        {
+          ...monitorRun,
+          id: ids.monitorRun,
+          auditId: ids.audit,
+          score: 0.82,
+          startedAt: createdAt,
+          finishedAt,
+          difference: null,
+        },
+      ],
     },
   ],
 ];

@@ -11,6 +11,7 @@ export * from './tables/generation-batches.ts';
 export * from './tables/generation-items.ts';
 export * from './tables/library-images.ts';
 export * from './tables/mail-messages.ts';
+export * from './tables/monitors.ts';
 export * from './tables/payments.ts';
 export * from './tables/stored-files.ts';
 export * from './tables/subscriptions.ts';

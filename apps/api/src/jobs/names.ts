@@ -14,6 +14,8 @@ export const jobNames = {
   deliverWebhook: 'webhooks.deliver',
   /** Refunds paid work (open credit reservations) a stopped process left past its lease (ADR 024). */
   recoverAbandonedCredits: 'credits.recover-abandoned',
+  /** Starts a run of every monitor that is due (modules/monitors, ADR 062): the schedule's tick. */
+  runDueMonitors: 'monitors.run-due',
 } as const;
 
 export type JobName = (typeof jobNames)[keyof typeof jobNames];
@@ -26,6 +28,7 @@ export type JobPayloads = {
   'audit.run': { auditId: string };
   'webhooks.deliver': { deliveryId: string; attempt: number; since: string };
   'credits.recover-abandoned': { limit?: number };
+  'monitors.run-due': Record<string, never>;
 };
 
 /** How each queue retries and how long a job may run before it counts as stuck. */
@@ -45,6 +48,8 @@ export const jobQueueOptions: Record<
   // The delivery schedules its own retries (ADR 029); a job retry only covers a crash mid-attempt.
   'webhooks.deliver': { retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 120 },
   'credits.recover-abandoned': { retryLimit: 3, retryDelay: 60, retryBackoff: true, expireInSeconds: 300 },
+  // The next tick comes in 5 minutes: a failed one is not retried.
+  'monitors.run-due': { retryLimit: 0, retryDelay: 60, retryBackoff: false, expireInSeconds: 300 },
 };
 
 /** Schedules of jobs that no longer exist, removed at worker start (ADR 024 replaced the studio's). */
@@ -54,4 +59,5 @@ export const retiredSchedules = ['studio.recover-abandoned'];
 export const jobSchedules: { name: JobName; cron: string; data: JobPayloads[JobName] }[] = [
   { name: jobNames.purgeExpiredFiles, cron: '*/15 * * * *', data: {} },
   { name: jobNames.recoverAbandonedCredits, cron: '*/5 * * * *', data: {} },
+  { name: jobNames.runDueMonitors, cron: '*/5 * * * *', data: {} },
 ];

@@ -3,6 +3,7 @@ import type { CreditsService } from '../modules/credits/service.ts';
 import type { FilesService } from '../modules/files/service.ts';
 import type { GenerationService } from '../modules/generation/service.ts';
 import type { MailService } from '../modules/mail/service.ts';
+import type { MonitorsService } from '../modules/monitors/service.ts';
 import type { WebhooksService } from '../modules/webhooks/service.ts';
 import { generateBatchHandler } from './handlers/generate-batch.ts';
 import { purgeExpiredFilesHandler } from './handlers/purge-expired-files.ts';
@@ -20,6 +21,7 @@ export async function startWorkers(
     generation?: GenerationService;
     webhooks?: WebhooksService;
     audits?: AuditService;
+    monitors?: MonitorsService;
   },
   options: WorkOptions = {},
 ): Promise<void> {
@@ -72,6 +74,15 @@ export async function startWorkers(
       { ...options, concurrency: Math.max(options.concurrency ?? 1, 4) },
     );
   }
+  const { monitors } = deps;
+  if (monitors)
+    await queue.work(
+      jobNames.runDueMonitors,
+      async () => {
+        await monitors.runDueMonitors(new Date());
+      },
+      options,
+    );
   for (const name of retiredSchedules) await queue.unschedule(name);
   for (const schedule of jobSchedules) {
     await queue.schedule(schedule.name, schedule.cron, schedule.data);

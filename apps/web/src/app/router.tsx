@@ -150,6 +150,10 @@ export const routeTable: Record<ClientRoutePattern, RouteDefinition> = {
     access: 'guarded',
     load: () => import('../features/audit/audit-report-page.tsx').then((m) => m.AuditReportPage),
   },
+  '/monitors': {
+    access: 'guarded',
+    load: () => import('../features/monitors/monitors-page.tsx').then((m) => m.MonitorsPage),
+  },
 };
 
 function toRoute(pattern: string, definition: RouteDefinition): RouteObject {

@@ -171,10 +171,14 @@ export function createAuditService(deps: {
   }
 
   return {
-    /** POST /audits: checked, limited, stored and queued in one transaction. */
+    /**
+     * POST /audits: checked, limited, stored and queued in one transaction. `onStarted` runs in that
+     * transaction (a monitor records its run there, ADR 062): if it throws, nothing is stored or queued.
+     */
     async start(
       userId: string,
       request: z.output<typeof startAuditRequestSchema>,
+      options: { onStarted?: (tx: Transaction, auditId: string) => Promise<void> } = {},
     ): Promise<StartAuditResponse> {
       await checkAddress(request.url);
       const audit = await db.transaction(async (tx) => {
@@ -201,6 +205,7 @@ export function createAuditService(deps: {
           scope: request.scope,
           maxPages: request.maxPages,
         });
+        await options.onStarted?.(tx, row.id);
         await queue.send(jobNames.runAudit, { auditId: row.id }, { tx });
         return row;
       });

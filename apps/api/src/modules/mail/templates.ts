@@ -77,3 +77,63 @@ export function contactMessageMail(
     html: `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#111">\n<p>${escapeHtml(intro)}</p>\n<blockquote style="white-space:pre-wrap;border-left:3px solid #ccc;margin:0;padding-left:12px">${escapeHtml(from.message)}</blockquote>\n<p>Reply to this email to answer ${escapeHtml(name)}.</p></body></html>`,
   };
 }
+
+const percent = (score: number | null) => (score === null ? 'no score' : `${Math.round(score * 100)} %`);
+const imagesWord = (n: number) => `${n} image${n === 1 ? '' : 's'}`;
+
+/** A monitored site's new run differs from the one before (issue 20, ADR 062). */
+export function monitorChangedMail(
+  to: { email: string; firstName: string },
+  run: {
+    url: string;
+    newFailures: number;
+    fixed: number;
+    scoreBefore: number | null;
+    scoreNow: number | null;
+    newFailureImages: { pageUrl: string; src: string }[];
+    fixedImages: { pageUrl: string; src: string }[];
+  },
+  link: string,
+): MailDraft {
+  const site = headerText(run.url);
+  const named = (title: string, images: { pageUrl: string; src: string }[], total: number) =>
+    images.length === 0
+      ? []
+      : [
+          `${title}: ${images.map((image) => `${image.src} on ${image.pageUrl}`).join('; ')}${total > images.length ? ` and ${total - images.length} more` : ''}.`,
+        ];
+  const lines = [
+    `Hello ${to.firstName},`,
+    `The latest audit of ${site} is done. Since the audit before it: ${imagesWord(run.newFailures)} newly failing, ${imagesWord(run.fixed)} fixed; the score went from ${percent(run.scoreBefore)} to ${percent(run.scoreNow)}.`,
+    ...named('Newly failing', run.newFailureImages, run.newFailures),
+    ...named('Fixed', run.fixedImages, run.fixed),
+  ];
+  return {
+    kind: 'monitor-changed',
+    to: to.email,
+    subject: headerText(`${site}: ${run.newFailures} new failing, ${run.fixed} fixed`).slice(0, 200),
+    text: `${lines.join('\n\n')}\n\nYour monitors: ${link}\n\n— Altwise`,
+    html: layout(lines, { href: link, label: 'Open my monitors' }),
+  };
+}
+
+/** A monitored site's run did not start (the account's audit limits...): the reason in words. */
+export function monitorSkippedMail(
+  to: { email: string; firstName: string },
+  run: { url: string; reason: string },
+  link: string,
+): MailDraft {
+  const site = headerText(run.url);
+  const lines = [
+    `Hello ${to.firstName},`,
+    `The scheduled audit of ${site} did not run: ${run.reason}`,
+    'It will try again at its next scheduled time.',
+  ];
+  return {
+    kind: 'monitor-skipped',
+    to: to.email,
+    subject: headerText(`${site}: the scheduled audit did not run`).slice(0, 200),
+    text: `${lines.join('\n\n')}\n\nYour monitors: ${link}\n\n— Altwise`,
+    html: layout(lines, { href: link, label: 'Open my monitors' }),
+  };
+}

@@ -1,3 +1,4 @@
+import type { AuditCompletedMonitor } from '@altwise/contracts/monitors';
 import {
   type CreatedWebhook,
   type CreateWebhookRequest,
@@ -196,8 +197,15 @@ export function createWebhooksService(deps: {
 
     emit,
 
-    /** An audit just completed (in `tx`, the transaction that completed it): audit.completed with its summary. */
-    async emitAuditCompleted(tx: Transaction, auditId: string): Promise<number> {
+    /**
+     * An audit just completed (in `tx`, the transaction that completed it): audit.completed with its
+     * summary, and for a monitor's run the `monitor` field with what changed since its previous run.
+     */
+    async emitAuditCompleted(
+      tx: Transaction,
+      auditId: string,
+      monitor: AuditCompletedMonitor | null = null,
+    ): Promise<number> {
       const audit = await findAuditForEvent(tx, auditId);
       if (audit?.status !== 'completed') return 0;
       return emit(tx, audit.userId, 'audit.completed', audit.id, async () => ({
@@ -212,6 +220,7 @@ export function createWebhooksService(deps: {
         problems: audit.problems,
         createdAt: audit.createdAt.toISOString(),
         finishedAt: audit.finishedAt?.toISOString() ?? null,
+        ...(monitor ? { monitor } : {}),
       }));
     },
 

@@ -185,6 +185,15 @@ export function AuditPage() {
         Check the alt text a site already has. Each image gets a verdict with the WCAG criteria behind it;
         good alt text is kept, and you choose what to fix.
       </p>
+      <p className="mt-2">
+        <Link
+          to={routes.monitors}
+          className="font-medium text-indigo-800 underline underline-offset-2 hover:no-underline"
+        >
+          Watch a site over time
+        </Link>{' '}
+        <span className="text-slate-700">(re-audited every day or week, with its score history).</span>
+      </p>
       <Card title="Start an audit" className="mt-8">
         <StartAuditForm />
       </Card>

@@ -1,0 +1,371 @@
+import {
+  type AuditScope,
+  auditScopeSchema,
+  DEFAULT_AUDIT_MAX_PAGES,
+  MAX_AUDIT_PAGES,
+} from '@altwise/contracts/audit';
+import {
+  type CreateMonitorRequest,
+  createMonitorRequestSchema,
+  type Monitor,
+  type MonitorDifference,
+  type MonitorEvery,
+  type MonitorRunStatus,
+  monitorEverySchema,
+} from '@altwise/contracts/monitors';
+import { routes } from '@altwise/contracts/routes';
+import { SCRAPE_URL_MAX_CHARS } from '@altwise/contracts/scrape';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { z } from 'zod';
+import { Button } from '../../components/ui/button.tsx';
+import { Card } from '../../components/ui/card.tsx';
+import { Dialog } from '../../components/ui/dialog.tsx';
+import { MessageBanner } from '../../components/ui/message-banner.tsx';
+import { notify } from '../../components/ui/notify.ts';
+import { TextField } from '../../components/ui/text-field.tsx';
+import { errorMessage } from '../../lib/api-error.ts';
+import { usePageTitle } from '../../lib/page-title.ts';
+import { useForm } from '../../lib/use-form.ts';
+import { useCreateMonitor, useDeleteMonitor, useMonitors } from './api/monitors.ts';
+import { ScoreChart } from './score-chart.tsx';
+
+const scopeLabels: Record<AuditScope, string> = {
+  page: 'This page',
+  site: 'Whole site (linked pages)',
+  sitemap: 'Sitemap',
+};
+const everyLabels: Record<MonitorEvery, string> = { day: 'Every day', week: 'Every week' };
+const runStatusLabels: Record<MonitorRunStatus, string> = {
+  queued: 'Queued',
+  running: 'Running',
+  completed: 'Completed',
+  failed: 'Failed',
+  skipped: 'Skipped',
+};
+
+const formatScore = (score: number | null) => (score === null ? '–' : `${Math.round(score * 100)}%`);
+function formatDate(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime())
+    ? iso
+    : date.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+}
+const images = (n: number) => `${n} image${n === 1 ? '' : 's'}`;
+
+/** The form's text values, read by the same contract the server checks. */
+const monitorFormSchema = z
+  .object({ url: z.string(), scope: z.string(), maxPages: z.string(), every: z.string() })
+  // The pipe checks scope and every; the casts only tell the types so. An empty max pages takes the default.
+  .transform(
+    ({ url, scope, maxPages, every }): CreateMonitorRequest => ({
+      url,
+      scope: scope as AuditScope,
+      every: every as MonitorEvery,
+      ...(maxPages.trim() === '' ? {} : { maxPages: Number(maxPages) }),
+    }),
+  )
+  .pipe(createMonitorRequestSchema);
+
+const emptyForm = { url: '', scope: 'site', maxPages: String(DEFAULT_AUDIT_MAX_PAGES), every: 'week' };
+
+function RadioGroup<T extends string>(props: {
+  legend: string;
+  options: readonly T[];
+  labels: Record<T, string>;
+  field: { name: string; value: string; onChange: (event: React.ChangeEvent<HTMLInputElement>) => void };
+  error: string | undefined;
+  errorId: string;
+}) {
+  return (
+    <fieldset className="flex flex-col gap-2" aria-describedby={props.error ? props.errorId : undefined}>
+      <legend className="text-sm font-medium text-slate-900">{props.legend}</legend>
+      {props.options.map((option) => (
+        <label key={option} className="flex min-h-11 items-center gap-3 text-slate-900">
+          <input
+            type="radio"
+            name={props.field.name}
+            value={option}
+            checked={props.field.value === option}
+            onChange={props.field.onChange}
+            className="size-5 accent-indigo-700"
+          />
+          {props.labels[option]}
+        </label>
+      ))}
+      {props.error ? (
+        <p id={props.errorId} className="text-sm font-medium text-red-700">
+          {props.error}
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}
+
+function AddMonitorForm() {
+  const create = useCreateMonitor();
+  const form = useForm(monitorFormSchema, emptyForm);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const onValid = form.handleSubmit((body) => {
+    setProblem(null);
+    create.mutate(body, {
+      onSuccess: (monitor) => {
+        notify.success(`Watching ${monitor.url}. Its first audit has started.`);
+        form.reset();
+      },
+      onError: (error) =>
+        setProblem(errorMessage(error, 'The monitor could not be added. Please try again.')),
+    });
+  });
+
+  return (
+    <form noValidate onSubmit={onValid} className="flex flex-col gap-5" aria-label="Watch a site">
+      <TextField
+        label="Website URL"
+        type="text"
+        inputMode="url"
+        autoComplete="url"
+        placeholder="https://example.com/"
+        maxLength={SCRAPE_URL_MAX_CHARS}
+        {...form.field('url')}
+      />
+      <RadioGroup
+        legend="What to audit"
+        options={auditScopeSchema.options}
+        labels={scopeLabels}
+        field={form.field('scope')}
+        error={form.field('scope').error}
+        errorId="monitor-scope-error"
+      />
+      <TextField
+        label="Max pages"
+        type="number"
+        inputMode="numeric"
+        min={1}
+        max={MAX_AUDIT_PAGES}
+        hint={`At most ${MAX_AUDIT_PAGES} pages. Each run counts as one audit.`}
+        className="max-w-xs"
+        {...form.field('maxPages')}
+      />
+      <RadioGroup
+        legend="How often"
+        options={monitorEverySchema.options}
+        labels={everyLabels}
+        field={form.field('every')}
+        error={form.field('every').error}
+        errorId="monitor-every-error"
+      />
+      {problem ? (
+        <MessageBanner type="error" onDismiss={() => setProblem(null)}>
+          {problem}
+        </MessageBanner>
+      ) : null}
+      <div>
+        <Button type="submit" isLoading={create.isPending} loadingText="Adding...">
+          Start monitoring
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function Difference({ difference }: { difference: MonitorDifference }) {
+  const change = difference.scoreChange === null ? null : Math.round(difference.scoreChange * 100);
+  return (
+    <div>
+      <p className="text-slate-900">
+        Since the audit before: {images(difference.newFailures)} newly failing, {images(difference.fixed)}{' '}
+        fixed
+        {change === null
+          ? ''
+          : `, score ${change > 0 ? `up ${change}` : change < 0 ? `down ${-change}` : 'unchanged'}${change === 0 ? '' : ` point${Math.abs(change) === 1 ? '' : 's'}`}`}
+        .
+      </p>
+      {difference.newFailureImages.length > 0 ? (
+        <>
+          <h4 className="mt-2 text-sm font-semibold text-slate-900">Newly failing</h4>
+          <ul className="list-disc pl-5 text-sm break-all text-slate-700">
+            {difference.newFailureImages.map((image) => (
+              <li key={`${image.pageUrl} ${image.src}`}>
+                {image.src} on {image.pageUrl}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {difference.fixedImages.length > 0 ? (
+        <>
+          <h4 className="mt-2 text-sm font-semibold text-slate-900">Fixed</h4>
+          <ul className="list-disc pl-5 text-sm break-all text-slate-700">
+            {difference.fixedImages.map((image) => (
+              <li key={`${image.pageUrl} ${image.src}`}>
+                {image.src} on {image.pageUrl}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+function MonitorCard({ monitor, onDelete }: { monitor: Monitor; onDelete: (monitor: Monitor) => void }) {
+  const run = monitor.lastRun;
+  return (
+    <article className="rounded-lg border border-slate-200 p-4" aria-labelledby={`monitor-${monitor.id}`}>
+      <h3 id={`monitor-${monitor.id}`} className="font-semibold break-all text-slate-900">
+        {monitor.url}
+      </h3>
+      <p className="text-sm text-slate-700">
+        {everyLabels[monitor.every]} · {scopeLabels[monitor.scope]} · next audit{' '}
+        {formatDate(monitor.nextRunAt)}
+      </p>
+      {run ? (
+        <p className="mt-2 text-slate-900">
+          Latest run: {runStatusLabels[run.status]}
+          {run.status === 'completed' ? `, score ${formatScore(run.score)}` : ''} ({formatDate(run.startedAt)}
+          )
+          {run.auditId ? (
+            <>
+              {' · '}
+              <Link
+                to={routes.auditDetail(run.auditId)}
+                className="font-medium text-indigo-800 underline underline-offset-2 hover:no-underline"
+              >
+                Open this audit <span className="sr-only">of {monitor.url}</span>
+              </Link>
+            </>
+          ) : null}
+          {run.reason ? <span className="block text-sm text-slate-700">{run.reason}</span> : null}
+        </p>
+      ) : null}
+      <div className="mt-3 flex flex-wrap items-start gap-6">
+        <ScoreChart url={monitor.url} history={monitor.history} />
+        {monitor.history.length > 0 ? (
+          <table className="border-collapse text-left text-sm">
+            <caption className="sr-only">Scores of {monitor.url}, oldest first</caption>
+            <thead>
+              <tr className="border-b border-slate-300 text-slate-900">
+                <th scope="col" className="py-1 pr-4 font-semibold">
+                  Audited
+                </th>
+                <th scope="col" className="py-1 font-semibold">
+                  Score
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {monitor.history.map((point) => (
+                <tr key={point.at} className="border-b border-slate-200">
+                  <td className="py-1 pr-4">{formatDate(point.at)}</td>
+                  <td className="py-1">{formatScore(point.score)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : null}
+      </div>
+      <div className="mt-3">
+        {monitor.lastDifference ? (
+          <Difference difference={monitor.lastDifference} />
+        ) : (
+          <p className="text-sm text-slate-700">The difference shows once two audits have completed.</p>
+        )}
+      </div>
+      <div className="mt-4">
+        <Button variant="secondary" size="sm" onClick={() => onDelete(monitor)}>
+          Stop watching <span className="sr-only">{monitor.url}</span>
+        </Button>
+      </div>
+    </article>
+  );
+}
+
+function MonitorList() {
+  const monitors = useMonitors();
+  const remove = useDeleteMonitor();
+  const [deleting, setDeleting] = useState<Monitor | null>(null);
+
+  if (monitors.isPending) return <p className="text-slate-700">Loading your monitors...</p>;
+  if (monitors.isError)
+    return (
+      <MessageBanner type="error">
+        {errorMessage(monitors.error, 'Your monitors could not be loaded.')}
+      </MessageBanner>
+    );
+  const confirmDelete = () => {
+    if (!deleting) return;
+    const { id, url } = deleting;
+    remove.mutate(id, {
+      onSuccess: () => notify.success(`Stopped watching ${url}.`),
+      onError: (error) => notify.error(errorMessage(error, 'The monitor could not be deleted.')),
+      onSettled: () => setDeleting(null),
+    });
+  };
+  return (
+    <>
+      {monitors.data.length === 0 ? (
+        <p className="text-slate-700">You do not watch any site yet.</p>
+      ) : (
+        <div className="flex flex-col gap-4">
+          {monitors.data.map((monitor) => (
+            <MonitorCard key={monitor.id} monitor={monitor} onDelete={setDeleting} />
+          ))}
+        </div>
+      )}
+      <Dialog
+        open={deleting !== null}
+        onClose={() => {
+          if (!remove.isPending) setDeleting(null);
+        }}
+        title="Stop watching this site?"
+      >
+        <p className="break-all text-slate-700">
+          No further audits of {deleting?.url} will run. The audits already made stay in your audit list.
+        </p>
+        <div className="mt-6 flex justify-end gap-3">
+          <Button variant="secondary" disabled={remove.isPending} onClick={() => setDeleting(null)}>
+            Cancel
+          </Button>
+          <Button
+            variant="danger"
+            isLoading={remove.isPending}
+            loadingText="Deleting..."
+            onClick={confirmDelete}
+          >
+            Delete monitor
+          </Button>
+        </div>
+      </Dialog>
+    </>
+  );
+}
+
+/** /monitors (issue 20): watch a site over time, re-audited every day or week, with its score history. */
+export function MonitorsPage() {
+  usePageTitle('Monitors');
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-10 sm:py-14">
+      <h1 className="text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">Monitors</h1>
+      <p className="mt-3 text-lg text-slate-700">
+        Watch a site over time: it is audited now, then again every day or week, and each audit is compared
+        with the one before. You get an email when images start failing or are fixed.
+      </p>
+      <p className="mt-2">
+        <Link
+          to={routes.audit}
+          className="font-medium text-indigo-800 underline underline-offset-2 hover:no-underline"
+        >
+          Back to audits
+        </Link>
+      </p>
+      <Card title="Watch a site" className="mt-8">
+        <AddMonitorForm />
+      </Card>
+      <Card title="Watched sites" className="mt-6">
+        <MonitorList />
+      </Card>
+    </div>
+  );
+}

@@ -927,6 +927,10 @@ function isDecorative(input: ComposeInput, text: string, objects: DetectedObject
   if (width * height <= 400) return true;
   if (text || objects.length > 0) return false;
   if (stats.uniform) return true;
+  // A rule, border or ornamental divider: a thin strip (8:1 or longer, at most 32 px across) with
+  // nothing read in it. Banners and wordmarks are wider across or carry text.
+  const across = Math.min(width, height);
+  if (across <= 32 && Math.max(width, height) >= across * 8 && !input.context.caption) return true;
   // A near-flat background: almost no edges and almost no contrast. Low-contrast pictures
   // (a dim X-ray, a foggy photo) have contrast even without hard edges, and are described.
   return stats.edgeShare < 0.002 && stats.lumaStd < 10;

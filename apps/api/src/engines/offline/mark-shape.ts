@@ -1,8 +1,9 @@
 /**
  * The shape of a mark (a logo or a pictogram) as a small, comparable descriptor (ADR 063): the
  * mark's pixels, told from the background by colour distance rather than by lightness (so a white
- * mark on dark and a dark mark on white give the same shape), cropped to their bounding box, centred
- * in a square and averaged down to 32×32 coverage values. The index side (open icon sets rendered
+ * mark on dark and a dark mark on white give the same shape), cropped to their bounding box and
+ * averaged down to 32×32 coverage values, each axis stretched to the grid (the box's aspect is kept
+ * beside it and compared apart). The index side (open icon sets rendered
  * by `scripts/build-mark-index.ts`) and the query side (an image in a page) go through the same
  * `normaliseMask`, so scale and position do not matter. Pure and synchronous: the engine worker
  * runs it, the unit tests run it without one.
@@ -54,8 +55,8 @@ function resample1d(
 }
 
 /**
- * Weights (0..1 per pixel) → the normalised shape: the box of pixels above one half, padded to a
- * square around its centre, area-averaged to 32×32. Undefined when nothing stands out.
+ * Weights (0..1 per pixel) → the normalised shape: the box of pixels above one half, each axis
+ * area-averaged to 32 cells. Undefined when nothing stands out.
  */
 export function normaliseMask(weights: Float32Array, width: number, height: number): MarkShape | undefined {
   let minX = width;
@@ -77,18 +78,16 @@ export function normaliseMask(weights: Float32Array, width: number, height: numb
   const boxWidth = maxX - minX + 1;
   const boxHeight = maxY - minY + 1;
   const side = Math.max(boxWidth, boxHeight);
-  const square = new Float32Array(side * side);
-  const offsetX = Math.floor((side - boxWidth) / 2);
-  const offsetY = Math.floor((side - boxHeight) / 2);
-  for (let y = 0; y < boxHeight; y++) {
-    for (let x = 0; x < boxWidth; x++) {
-      square[(y + offsetY) * side + x + offsetX] = weights[(y + minY) * width + x + minX] ?? 0;
-    }
-  }
-  const rows = new Float32Array(side * markSize);
-  for (let y = 0; y < side; y++) resample1d(square, y * side, 1, side, rows, y * markSize, 1, markSize);
+  // Each axis is stretched to the grid (the aspect is kept beside it): two hamburgers whose lines
+  // stand a little closer or wider apart, or a house a little squatter, land on the same cells.
+  const box = new Float32Array(boxWidth * boxHeight);
+  for (let y = 0; y < boxHeight; y++)
+    for (let x = 0; x < boxWidth; x++) box[y * boxWidth + x] = weights[(y + minY) * width + x + minX] ?? 0;
+  const rows = new Float32Array(boxHeight * markSize);
+  for (let y = 0; y < boxHeight; y++)
+    resample1d(box, y * boxWidth, 1, boxWidth, rows, y * markSize, 1, markSize);
   const mask = new Float32Array(cells);
-  for (let x = 0; x < markSize; x++) resample1d(rows, x, markSize, side, mask, x, markSize, markSize);
+  for (let x = 0; x < markSize; x++) resample1d(rows, x, markSize, boxHeight, mask, x, markSize, markSize);
   return { mask, side, aspect: boxWidth / boxHeight, fill: inside / (boxWidth * boxHeight) };
 }
 
@@ -134,17 +133,17 @@ export function enclosedHoles(
   return count >= 12 && count >= (count + shape) * 0.06 ? holes : undefined;
 }
 
-/** A box blur of radius 1 over a 32×32 mask: a pixel's worth of tolerance for edges and strokes. */
-export function blurMask(mask: Float32Array): Float32Array {
+/** A box blur over a 32×32 mask: a pixel or two of tolerance for edges, strokes and drawing styles. */
+export function blurMask(mask: Float32Array, radius = 1): Float32Array {
   const out = new Float32Array(cells);
   for (let y = 0; y < markSize; y++) {
     for (let x = 0; x < markSize; x++) {
       let sum = 0;
       let n = 0;
-      for (let dy = -1; dy <= 1; dy++) {
+      for (let dy = -radius; dy <= radius; dy++) {
         const yy = y + dy;
         if (yy < 0 || yy >= markSize) continue;
-        for (let dx = -1; dx <= 1; dx++) {
+        for (let dx = -radius; dx <= radius; dx++) {
           const xx = x + dx;
           if (xx < 0 || xx >= markSize) continue;
           sum += mask[yy * markSize + xx] ?? 0;
@@ -160,9 +159,10 @@ export function blurMask(mask: Float32Array): Float32Array {
 /**
  * How alike two blurred masks are, 0..1: the soft Jaccard overlap of the marks times that of the
  * space around them, as a geometric mean. The mark's overlap alone cannot tell two filled tiles
- * apart by the holes cut into them; the space's alone cannot tell two thin outlines apart.
+ * apart by the holes cut into them; the space's alone cannot tell two thin outlines apart. `full`
+ * is the value of a fully covered cell (1, or 255 for masks kept in bytes).
  */
-export function overlap(a: Float32Array, b: Float32Array): number {
+export function overlap(a: ArrayLike<number>, b: ArrayLike<number>, full = 1): number {
   let both = 0;
   let either = 0;
   let neither = 0;
@@ -174,11 +174,18 @@ export function overlap(a: Float32Array, b: Float32Array): number {
     const high = x > y ? x : y;
     both += low;
     either += high;
-    neither += 1 - high;
-    notBoth += 1 - low;
+    neither += full - high;
+    notBoth += full - low;
   }
   if (either === 0 || notBoth === 0) return 0;
   return Math.sqrt((both / either) * (neither / notBoth));
+}
+
+/** A 0..1 mask as bytes (0..255): a quarter of the memory for an index of thousands of marks. */
+export function toBytes(mask: Float32Array): Uint8Array {
+  const bytes = new Uint8Array(mask.length);
+  for (let i = 0; i < mask.length; i++) bytes[i] = Math.round((mask[i] ?? 0) * 255);
+  return bytes;
 }
 
 /** 32×32 mask → 128 bytes, one bit a cell (set where coverage is at least one half). */

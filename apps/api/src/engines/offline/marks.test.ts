@@ -193,6 +193,35 @@ describe('pictograms from Lucide and Material Symbols', () => {
   });
 });
 
+describe('pictograms a site drew itself, in the sets’ style but not from them', () => {
+  const drawn = (size: number, body: string, background = '#fff') =>
+    Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 24 24"><rect width="24" height="24" fill="${background}"/>${body}</svg>`,
+    );
+  it.each<{ what: string; image: Buffer; concept: string }>([
+    {
+      what: 'a hamburger with its lines closer together, 48 px',
+      image: drawn(
+        48,
+        '<path d="M4 6h16M4 12h16M4 18h16" stroke="#111" stroke-width="2" stroke-linecap="round"/>',
+      ),
+      concept: 'menu',
+    },
+    {
+      what: 'a solid blue house with a door, 48 px',
+      image: drawn(48, '<path d="M3 11 L12 3 L21 11 V21 H15 V15 H9 V21 H3 Z" fill="#1d4ed8"/>'),
+      concept: 'home',
+    },
+    {
+      what: 'a thick square-capped X, 40 px',
+      image: drawn(40, '<path d="M5 5L19 19M19 5L5 19" stroke="#333" stroke-width="3"/>'),
+      concept: 'close',
+    },
+  ])('$what → $concept', async ({ image, concept }) => {
+    expect(await recognise(image)).toMatchObject({ set: 'pictogram', name: concept });
+  });
+});
+
 describe('say less when nothing matches', () => {
   it('claims nothing for a shape that is no known mark (a lopsided blob with a notch)', async () => {
     const blob = Buffer.from(

@@ -1,13 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { brotliDecompressSync } from 'node:zlib';
 import { rgbToHsl } from '../image-stats.ts';
-import { blurMask, markSize, overlap, type QueryShape, queryShapes, unpackMask } from './mark-shape.ts';
+import {
+  blurMask,
+  markSize,
+  overlap,
+  type QueryShape,
+  queryShapes,
+  toBytes,
+  unpackMask,
+} from './mark-shape.ts';
 
 /**
  * Recognising well-known marks offline (ADR 063): brands from simple-icons (CC0) and common
  * pictograms from Lucide (ISC) and Material Symbols (Apache-2.0), rendered once into
  * `mark-index.bin` by `scripts/build-mark-index.ts`. The index loads once per engine worker (about
- * 15 MB of blurred masks); one match compares an image's shapes with every mark of a similar
+ * 4.5 MB of blurred masks in bytes); one match compares an image's shapes with every mark of a similar
  * aspect, a few milliseconds. A match is claimed only when it is strong and clearly ahead of the
  * next different mark; a brand's colour (its `hex`) adds to a match, the wrong colour takes away.
  */
@@ -32,8 +40,8 @@ export interface MarkIndexHeader {
 
 export interface MarkIndex {
   header: MarkIndexHeader;
-  /** Blurred 32×32 masks, one per entry. */
-  masks: Float32Array[];
+  /** Blurred 32×32 masks, one per entry, as bytes (0..255). */
+  masks: Uint8Array[];
 }
 
 export interface MarkCandidate {
@@ -58,7 +66,7 @@ export interface RecognisedMark extends MarkCandidate {
  */
 export const pictogramScore = 0.72;
 export const brandScore = 0.85;
-export const brandScoreWithoutColour = 0.9;
+export const brandScoreWithoutColour = 0.88;
 export const minMargin = 0.06;
 export const minMarkSide = 20;
 
@@ -70,7 +78,7 @@ export function loadMarkIndex(bytes: Uint8Array = readFileSync(indexUrl)): MarkI
   const header = JSON.parse(raw.subarray(4, 4 + headerLength).toString('utf8')) as MarkIndexHeader;
   const body = raw.subarray(4 + headerLength);
   const stride = (markSize * markSize) / 8;
-  const masks = header.entries.map((_, i) => blurMask(unpackMask(body, i * stride)));
+  const masks = header.entries.map((_, i) => toBytes(blurMask(unpackMask(body, i * stride))));
   return { header, masks };
 }
 
@@ -92,11 +100,11 @@ export function rankMarks(
   const shapes = queryShapes(rgb, width, height).filter((shape) => shape.side >= minMarkSide);
   const best = new Map<string, MarkCandidate>();
   for (const shape of shapes) {
-    const query = blurMask(shape.mask.map((v) => (v >= 0.5 ? 1 : 0)));
+    const query = toBytes(blurMask(shape.mask.map((v) => (v >= 0.5 ? 1 : 0))));
     const tone = colourOf(shape);
     for (const [i, entry] of index.header.entries.entries()) {
       if (Math.abs(Math.log(shape.aspect / entry.aspect)) > 0.3) continue;
-      let score = overlap(query, index.masks[i] as Float32Array);
+      let score = overlap(query, index.masks[i] as Uint8Array, 255);
       if (score < 0.5) continue;
       let colourAgrees: boolean | undefined;
       if (entry.set === 'brand' && entry.hex) {
@@ -135,9 +143,11 @@ export function recogniseMark(
     const bar = brand.colourAgrees ? brandScore : brandScoreWithoutColour;
     if (brand.score >= bar && margin >= minMargin) claims.push({ ...brand, margin });
   }
+  // Many brands are pictogram-like shapes (StockX's X, SearXNG's magnifier): a plain X is far more
+  // often "close" than that brand, so only a brand strong enough to be claimed competes.
   const [pictogram, nextPictogram] = pictograms;
   if (pictogram) {
-    const margin = pictogram.score - Math.max(nextPictogram?.score ?? 0.5, (brand?.score ?? 0) - 0.04);
+    const margin = pictogram.score - Math.max(nextPictogram?.score ?? 0.5, (claims[0]?.score ?? 0) - 0.04);
     if (pictogram.score >= pictogramScore && margin >= minMargin) claims.push({ ...pictogram, margin });
   }
   const best = claims.sort((a, b) => b.score - a.score)[0];

@@ -48,7 +48,7 @@ if (!port) throw new Error('worker.ts must run in a worker thread');
 
 const ocr = new OcrThread();
 const started = performance.now();
-// The mark index (~15 MB of masks) loads once per worker, with the models.
+// The mark index (~4.5 MB of masks) loads once per worker, with the models.
 Promise.all([loadVision(), ocr.start(), Promise.resolve().then(markIndex)])
   .then(warmUp)
   .then(() =>

@@ -5,8 +5,9 @@
  * `@material-symbols/svg-400` (dev dependencies):
  *   npm run marks:index -w @altwise/api
  * Each mark becomes 128 bytes (a 32×32 bit mask, see mark-shape.ts); a tile with a mark cut out of
- * it is indexed a second time by its holes. Brands whose icon carries a licence that is not
- * permissive (share-alike, non-commercial, no-derivatives, GPL, custom) are left out.
+ * it is indexed a second time by its holes. Brands whose icon carries a licence other than CC0,
+ * MIT, Apache-2.0, BSD-3-Clause or the Unlicense (attribution, share-alike, non-commercial,
+ * no-derivatives, GPL, MPL, custom) are left out (ADR 063).
  */
 
 import { existsSync } from 'node:fs';

@@ -181,6 +181,20 @@ export function overlap(a: ArrayLike<number>, b: ArrayLike<number>, full = 1): n
   return Math.sqrt((both / either) * (neither / notBoth));
 }
 
+/** A 32×32 byte mask averaged over 2×2 cells: the 16×16 sketch a first, cheap comparison uses. */
+export function coarseMask(mask: Uint8Array): Uint8Array {
+  const half = markSize / 2;
+  const out = new Uint8Array(half * half);
+  for (let y = 0; y < half; y++)
+    for (let x = 0; x < half; x++) {
+      const i = 2 * y * markSize + 2 * x;
+      out[y * half + x] =
+        ((mask[i] ?? 0) + (mask[i + 1] ?? 0) + (mask[i + markSize] ?? 0) + (mask[i + markSize + 1] ?? 0)) >>
+        2;
+    }
+  return out;
+}
+
 /** A 0..1 mask as bytes (0..255): a quarter of the memory for an index of thousands of marks. */
 export function toBytes(mask: Float32Array): Uint8Array {
   const bytes = new Uint8Array(mask.length);

@@ -3,6 +3,7 @@ import { brotliDecompressSync } from 'node:zlib';
 import { rgbToHsl } from '../image-stats.ts';
 import {
   blurMask,
+  coarseMask,
   markSize,
   overlap,
   type QueryShape,
@@ -42,7 +43,14 @@ export interface MarkIndex {
   header: MarkIndexHeader;
   /** Blurred 32×32 masks, one per entry, as bytes (0..255). */
   masks: Uint8Array[];
+  /** The same masks at 16×16, for a first cheap pass. */
+  coarse: Uint8Array[];
+  /** Each mask's total coverage (sum of its bytes): bounds the overlap before it is computed. */
+  sums: Float64Array;
 }
+
+/** How many brands the cheap 16×16 pass hands to the full comparison, per shape (and 16 pictograms). */
+const shortlist = 48;
 
 export interface MarkCandidate {
   set: 'brand' | 'pictogram';
@@ -79,7 +87,7 @@ export function loadMarkIndex(bytes: Uint8Array = readFileSync(indexUrl)): MarkI
   const body = raw.subarray(4 + headerLength);
   const stride = (markSize * markSize) / 8;
   const masks = header.entries.map((_, i) => toBytes(blurMask(unpackMask(body, i * stride))));
-  return { header, masks };
+  return { header, masks, coarse: masks.map(coarseMask), sums: Float64Array.from(masks, sumOf) };
 }
 
 let shared: MarkIndex | undefined;
@@ -101,9 +109,23 @@ export function rankMarks(
   const best = new Map<string, MarkCandidate>();
   for (const shape of shapes) {
     const query = toBytes(blurMask(shape.mask.map((v) => (v >= 0.5 ? 1 : 0))));
+    const covered = sumOf(query);
+    const sketch = coarseMask(query);
     const tone = colourOf(shape);
+    // First pass: every mark of a similar aspect and coverage, at 16×16; then the best at 32×32.
+    const rough: Array<[number, number]> = [];
     for (const [i, entry] of index.header.entries.entries()) {
       if (Math.abs(Math.log(shape.aspect / entry.aspect)) > 0.3) continue;
+      // The overlap can be no higher than the two coverages allow: most marks are skipped unread.
+      if (overlapBound(covered, index.sums[i] ?? 0) < 0.5) continue;
+      rough.push([overlap(sketch, index.coarse[i] as Uint8Array, 255), i]);
+    }
+    rough.sort((a, b) => b[0] - a[0]);
+    // Both sets keep their best few: a pictogram's margin is measured against the next pictogram.
+    const brands = rough.filter(([, i]) => index.header.entries[i]?.set === 'brand').slice(0, shortlist);
+    const pictograms = rough.filter(([, i]) => index.header.entries[i]?.set === 'pictogram').slice(0, 16);
+    for (const [, i] of [...brands, ...pictograms]) {
+      const entry = index.header.entries[i] as MarkIndexEntry;
       let score = overlap(query, index.masks[i] as Uint8Array, 255);
       if (score < 0.5) continue;
       let colourAgrees: boolean | undefined;
@@ -153,6 +175,20 @@ export function recogniseMark(
   const best = claims.sort((a, b) => b.score - a.score)[0];
   if (!best) return undefined;
   return { ...best, score: round(best.score), margin: round(best.margin) };
+}
+
+function sumOf(mask: Uint8Array): number {
+  let sum = 0;
+  for (const value of mask) sum += value;
+  return sum;
+}
+
+/** The most `overlap` can be for masks covering `a` and `b` (in bytes' units) of the grid. */
+function overlapBound(a: number, b: number): number {
+  const full = 255 * markSize * markSize;
+  const marks = Math.min(a, b) / Math.max(a, b, 1);
+  const space = Math.min(full - a, full - b) / Math.max(full - a, full - b, 1);
+  return Math.sqrt(marks * space);
 }
 
 function round(value: number): number {

@@ -134,8 +134,7 @@ export function enclosedHoles(
 }
 
 /** A box blur over a 32×32 mask: a pixel or two of tolerance for edges, strokes and drawing styles. */
-export function blurMask(mask: Float32Array, radius = 1): Float32Array {
-  const out = new Float32Array(cells);
+export function blurMask(mask: Float32Array, radius = 1, out = new Float32Array(cells)): Float32Array {
   for (let y = 0; y < markSize; y++) {
     for (let x = 0; x < markSize; x++) {
       let sum = 0;
@@ -210,8 +209,7 @@ export function packMask(mask: Float32Array): Uint8Array {
   return bytes;
 }
 
-export function unpackMask(bytes: Uint8Array, offset = 0): Float32Array {
-  const mask = new Float32Array(cells);
+export function unpackMask(bytes: Uint8Array, offset = 0, mask = new Float32Array(cells)): Float32Array {
   for (let i = 0; i < cells; i++) mask[i] = ((bytes[offset + (i >> 3)] ?? 0) >> (i & 7)) & 1;
   return mask;
 }

@@ -86,7 +86,12 @@ export function loadMarkIndex(bytes: Uint8Array = readFileSync(indexUrl)): MarkI
   const header = JSON.parse(raw.subarray(4, 4 + headerLength).toString('utf8')) as MarkIndexHeader;
   const body = raw.subarray(4 + headerLength);
   const stride = (markSize * markSize) / 8;
-  const masks = header.entries.map((_, i) => toBytes(blurMask(unpackMask(body, i * stride))));
+  // Two scratch arrays for all 4,400 marks: loading leaves no garbage to raise the worker's peak.
+  const bits = new Float32Array(markSize * markSize);
+  const blurred = new Float32Array(markSize * markSize);
+  const masks = header.entries.map((_, i) =>
+    toBytes(blurMask(unpackMask(body, i * stride, bits), 1, blurred)),
+  );
   return { header, masks, coarse: masks.map(coarseMask), sums: Float64Array.from(masks, sumOf) };
 }
 

@@ -1,8 +1,9 @@
 /**
  * Renders the open logo and pictogram sets into the compact index the offline engine matches marks
  * against (ADR 063): `src/engines/offline/mark-index.bin`, committed, so the product needs neither
- * the sets nor a first-start rendering pass. Run after upgrading `simple-icons`, `lucide-static` or
- * `@material-symbols/svg-400` (dev dependencies):
+ * the sets nor a first-start rendering pass. The sets (186 MB, 23,000 files) are not dependencies:
+ * install them without saving only to rebuild the index (the versions in use are in its header):
+ *   npm install --no-save -w @altwise/api simple-icons@16.37.0 lucide-static@1.62.0 @material-symbols/svg-400@0.47.5
  *   npm run marks:index -w @altwise/api
  * Each mark becomes 128 bytes (a 32×32 bit mask, see mark-shape.ts); a tile with a mark cut out of
  * it is indexed a second time by its holes. Brands whose icon carries a licence other than CC0,
@@ -28,7 +29,9 @@ function packageDir(name: string): string {
     const candidate = path.join(dir, 'node_modules', name);
     if (existsSync(path.join(candidate, 'package.json'))) return candidate;
     if (path.dirname(dir) === dir)
-      throw new Error(`${name} is not installed (a dev dependency of @altwise/api)`);
+      throw new Error(
+        `${name} is not installed: npm install --no-save -w @altwise/api simple-icons lucide-static @material-symbols/svg-400`,
+      );
   }
 }
 async function versionOf(name: string): Promise<string> {

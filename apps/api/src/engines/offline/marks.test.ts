@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp, { type OverlayOptions } from 'sharp';
 import { describe, expect, it } from 'vitest';
@@ -16,22 +16,10 @@ import { markIndex, recogniseMark } from './marks.ts';
  * engine's matcher on the prepared pixels, and asks the role and the composer for the alt text.
  */
 
-/** The sets are dev dependencies (the index is built from them); their SVGs are drawn here as a site would. */
-function modulesDir(): string {
-  for (let dir = import.meta.dirname; path.dirname(dir) !== dir; dir = path.dirname(dir))
-    if (existsSync(path.join(dir, 'node_modules', 'simple-icons'))) return path.join(dir, 'node_modules');
-  throw new Error('simple-icons is not installed');
-}
-const modules = modulesDir();
+/** The sets' own SVGs, copied into the fixtures (test/fixtures/README.md), drawn here as a site would. */
+const fixtures = path.join(import.meta.dirname, '..', '..', '..', 'test', 'fixtures', 'marks');
 const svgOf = (set: 'brand' | 'lucide' | 'material', name: string) =>
-  readFileSync(
-    set === 'brand'
-      ? path.join(modules, 'simple-icons', 'icons', `${name}.svg`)
-      : set === 'lucide'
-        ? path.join(modules, 'lucide-static', 'icons', `${name}.svg`)
-        : path.join(modules, '@material-symbols', 'svg-400', 'outlined', `${name}.svg`),
-    'utf8',
-  );
+  readFileSync(path.join(fixtures, `${set === 'brand' ? 'simple-icons' : set}-${name}.svg`), 'utf8');
 
 interface Look {
   size: number;

@@ -14,6 +14,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants } from 'node:zlib';
 import sharp from 'sharp';
 import { pictogramConcepts } from '../src/engines/offline/icons.ts';
@@ -83,7 +84,10 @@ const data = JSON.parse(await readFile(path.join(brandsDir, 'data', 'simple-icon
   | SimpleIcon[]
   | { icons: SimpleIcon[] };
 const brands = Array.isArray(data) ? data : data.icons;
-const { titleToSlug } = (await import('simple-icons/sdk')) as { titleToSlug: (title: string) => string };
+// Loaded from the installed folder by address: the set is not a dependency, so no import names it.
+const { titleToSlug } = (await import(pathToFileURL(path.join(brandsDir, 'sdk.mjs')).href)) as {
+  titleToSlug: (title: string) => string;
+};
 let leftOut = 0;
 for (const brand of brands) {
   if (brand.license && !permissive.has(brand.license.type)) {

@@ -5,7 +5,7 @@ import { pixelSignals } from './pixel-signals.ts';
 import type { PreparedImage } from './prepare-image.ts';
 import { applyQualityRules } from './quality-rules.ts';
 import { reviewVerdict } from './review.ts';
-import { decideRole } from './role.ts';
+import { decideRole, type ImageEvidence } from './role.ts';
 import type { AltTextResult, DescribeOptions, PageContext } from './types.ts';
 
 /**
@@ -24,10 +24,15 @@ export function answerByRole(
     model: string;
     /** Text the engine read in the image, when it read it first (a control's own text names it). */
     imageText?: string;
+    /** The brand or pictogram the image matched strongly (ADR 063). */
+    mark?: ImageEvidence['mark'];
   },
 ): AltTextResult | undefined {
   const context = cleanContext(describe.context);
-  const decision = decideRole(context, image.imageText ? { imageText: image.imageText } : {});
+  const decision = decideRole(context, {
+    ...(image.imageText ? { imageText: image.imageText } : {}),
+    ...(image.mark ? { mark: image.mark } : {}),
+  });
   if (decision.kind === 'describe') return undefined;
   const ruled = applyQualityRules({
     altText: decision.kind === 'functional' ? decision.altText : '',

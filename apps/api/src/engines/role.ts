@@ -6,6 +6,8 @@ import {
   vagueLinkTexts,
   vaguePurposeTexts,
 } from '../lib/alt-rules.ts';
+import { brandForHost } from './offline/brands.ts';
+import { pictogramConcept } from './offline/icons.ts';
 import { asThePageSays, asWritten, fileNameWords, isDescriptiveAlt } from './page-context.ts';
 import type { AltTextReason, PageContext } from './types.ts';
 
@@ -52,6 +54,8 @@ const acronyms = new Map([
 export interface ImageEvidence {
   /** Legible text in the image (OCR), as read; a control's own text is its best name. */
   imageText?: string;
+  /** A brand or pictogram the image matched strongly (ADR 063): its name, or what a control made of it does. */
+  mark?: { set: 'brand' | 'pictogram'; name: string; score: number };
 }
 
 export function decideRole(context: PageContext, evidence: ImageEvidence = {}): RoleDecision {
@@ -61,10 +65,11 @@ export function decideRole(context: PageContext, evidence: ImageEvidence = {}): 
     const named = byImageText(context, role, evidence.imageText);
     if (named) return named;
   }
-  if (role === 'link') return linkOnly(context) ?? unknownPurpose('link');
+  if (role === 'link') return linkOnly(context, evidence.mark) ?? unknownPurpose('link');
   // A button that navigates (its onclick moves to an address) is named like a link.
-  if (role === 'button' && context.linkTarget) return linkOnly(context) ?? buttonOnly(context);
-  if (role === 'button') return buttonOnly(context);
+  if (role === 'button' && context.linkTarget)
+    return linkOnly(context, evidence.mark) ?? buttonOnly(context, evidence.mark);
+  if (role === 'button') return buttonOnly(context, evidence.mark);
   const repeated = repeatedText(context);
   if (repeated) return repeated;
   if (role === 'figure') {
@@ -96,6 +101,21 @@ function besideControlText(context: PageContext, role: 'link' | 'button'): RoleD
       ],
     };
   }
+  const qualifier = linkQualifier(context);
+  if (qualifier) {
+    return {
+      kind: 'functional',
+      altText: qualifier.altText,
+      confidence: 0.6,
+      reasons: [
+        {
+          source: 'role',
+          detail: `An icon in a ${control} whose own text (“${text}”) does not say what it adds: ${qualifier.detail}`,
+        },
+        { source: 'fileName', detail: context.fileName ?? context.linkTarget ?? '' },
+      ],
+    };
+  }
   return {
     kind: 'decorative',
     confidence: 0.75,
@@ -104,6 +124,52 @@ function besideControlText(context: PageContext, role: 'link' | 'button'): RoleD
       { source: 'role', detail: `An image beside the ${control}’s text: alt="" avoids saying it twice` },
     ],
   };
+}
+
+/** File formats a link's icon announces, by the words of its file name or the link's extension. */
+const fileFormats: Array<[RegExp, string, RegExp]> = [
+  [/^(?:pdf|acrobat)$/, 'PDF', /\bpdf\b/i],
+  [/^(?:word|doc|docx|msword)$/, 'Word document', /\b(?:word|docx?)\b/i],
+  [/^(?:excel|xls|xlsx)$/, 'Excel spreadsheet', /\b(?:excel|xlsx?|spreadsheet)\b/i],
+  [/^(?:powerpoint|ppt|pptx)$/, 'PowerPoint presentation', /\b(?:powerpoint|pptx?|slides)\b/i],
+  [/^(?:html5?|htm)$/, 'HTML', /\bhtml5?\b|\bweb page\b/i],
+  [/^(?:csv)$/, 'CSV', /\bcsv\b/i],
+  [/^(?:zip)$/, 'ZIP archive', /\bzip\b/i],
+  [/^(?:epub)$/, 'EPUB', /\bepub\b/i],
+  [/^(?:rtf)$/, 'Rich Text Format', /\brtf\b|\brich text\b/i],
+  [/^(?:odt)$/, 'OpenDocument text', /\bodt\b|\bopendocument\b/i],
+  [/^(?:mp3)$/, 'MP3 audio', /\bmp3\b|\baudio\b/i],
+  [/^(?:mp4)$/, 'MP4 video', /\bmp4\b|\bvideo\b/i],
+];
+/** Icons that say a link opens a new window or leaves the site. */
+const newWindowName =
+  /(?:^|\s)(?:new\s?(?:window|tab|win)|newwin|external(?:\s?link)?|open\s?in\s?new|popup|pop\s?up)(?:\s|$)/;
+
+/**
+ * An icon inside a link's text that adds what the text does not say (W3C functional images,
+ * example 3; informative images, example 5): that the link opens a new window, or the format of the
+ * file it leads to. Its alt is that fact ("New window", "PDF"); the text already names the rest.
+ */
+function linkQualifier(context: PageContext): { altText: string; detail: string } | undefined {
+  // Every word of the name: the file-name reader drops "new", which is the point here.
+  const said = context.fileName
+    ?.replace(/[?#].*$/, '')
+    .replace(/^.*[\\/]/, '')
+    .replace(/\.[a-z0-9]{2,5}$/i, '')
+    .replace(/([\p{Ll}])(\p{Lu})/gu, '$1 $2')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .replace(/(?<=\p{L}{2}|\d)(logo|icon|document|doc|file|img)(?=\s|$)/gu, ' $1')
+    .trim();
+  const text = context.linkText ?? '';
+  if (said && newWindowName.test(said) && !/\bnew (?:window|tab)\b/i.test(text))
+    return { altText: 'New window', detail: 'it opens a new window' };
+  // By the icon's own name only: a thumbnail of a report inside a link to its PDF is not a format icon.
+  for (const [word, name, mentioned] of fileFormats) {
+    if (said?.split(/\s+/).some((token) => word.test(token)) && !mentioned.test(text))
+      return { altText: name, detail: `the file is in ${name} format` };
+  }
+  return undefined;
 }
 
 /** Text with at least one word that is not a size, a count or a file format: "(254KB)" names nothing. */
@@ -190,7 +256,8 @@ function scriptTarget(source: string): { action: string } | { address: string } 
 }
 
 /** The only content of a link: name where it goes. Undefined when the target says nothing readable. */
-function linkOnly(context: PageContext): RoleDecision | undefined {
+function linkOnly(context: PageContext, mark?: ImageEvidence['mark']): RoleDecision | undefined {
+  const fallback = () => linkByMark(context, mark) ?? linkByFileName(context) ?? linkByExistingAlt(context);
   const script =
     context.linkTarget && /^\s*javascript:/i.test(context.linkTarget)
       ? scriptTarget(context.linkTarget.trim())
@@ -210,7 +277,7 @@ function linkOnly(context: PageContext): RoleDecision | undefined {
     };
   }
   const target = script && 'address' in script ? script.address : context.linkTarget;
-  if (!target) return linkByFileName(context) ?? linkByExistingAlt(context);
+  if (!target) return fallback();
   const onlyContent: AltTextReason = {
     source: 'role',
     detail: 'The only content of a link: its alt text is the link’s name, so it says where the link goes',
@@ -232,7 +299,7 @@ function linkOnly(context: PageContext): RoleDecision | undefined {
   try {
     url = new URL(target, context.pageUrl);
   } catch {
-    return linkByFileName(context) ?? linkByExistingAlt(context);
+    return fallback();
   }
   if (url.protocol === 'mailto:') {
     const address = decodeURIComponent(url.pathname);
@@ -242,8 +309,7 @@ function linkOnly(context: PageContext): RoleDecision | undefined {
     const number = decodeURIComponent(url.pathname);
     return number ? functional(`Call ${number}`, 0.8) : linkByExistingAlt(context);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    return linkByFileName(context) ?? linkByExistingAlt(context);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return fallback();
   // A link to the picture itself (a full-size file, a wiki's file page): the picture is the content.
   if (imageFilePath.test(url.pathname) || filePage.test(decodeSafely(url.pathname))) {
     return {
@@ -261,14 +327,17 @@ function linkOnly(context: PageContext): RoleDecision | undefined {
   const samePage = page && sameSite && url.pathname === page.pathname && url.search === page.search;
   if (samePage) {
     const fragment = readable(decodeSafely(url.hash.slice(1)));
-    if (!fragment) return linkByExistingAlt(context);
+    if (!fragment) return fallback();
     return functional(/^top$/i.test(fragment) ? 'Back to top' : fragment, 0.7);
   }
-  const site = siteName(url.hostname, sameSite ? context.pageTitle : undefined);
+  // A brand's own spelling ("LinkedIn", "YouTube") beats the host's.
+  const brand = sameSite ? undefined : brandForHost(url.hostname);
+  const site = brand ?? siteName(url.hostname, sameSite ? context.pageTitle : undefined);
   const segments = url.pathname.split('/').filter(Boolean).map(decodeSafely);
   const meaningful = segments.filter((segment) => !localeSegment.test(segment) && !homeSegment.test(segment));
   if (meaningful.length === 0) {
     if (!site) return linkByExistingAlt(context);
+    if (brand) return functional(brand, 0.8);
     return functional(sameSite ? `${site} home` : `${site} website`, sameSite ? 0.85 : 0.75);
   }
   const teaser = teaserHeading(context, segments);
@@ -277,7 +346,7 @@ function linkOnly(context: PageContext): RoleDecision | undefined {
     return { ...decision, reasons: [...decision.reasons, { source: 'heading', detail: teaser }] };
   }
   const last = readable(segments.at(-1) ?? '');
-  if (!last) return linkByFileName(context) ?? linkByExistingAlt(context);
+  if (!last) return fallback();
   return sameSite || !site ? functional(last, 0.8) : functional(`${last} on ${site}`, 0.7);
 }
 
@@ -359,6 +428,32 @@ export function controlAction(fileName: string | undefined): string | undefined 
   return controlActions.find(([pattern]) => pattern.test(said))?.[1];
 }
 
+/**
+ * A link or button with nothing else to go on whose picture matched a known mark: a pictogram's
+ * purpose ("Open menu", "Search", "Home"), not its picture; a brand's name.
+ */
+function linkByMark(context: PageContext, mark: ImageEvidence['mark']): RoleDecision | undefined {
+  if (!mark) return undefined;
+  const name = mark.set === 'pictogram' ? pictogramConcept(mark.name)?.purpose : mark.name;
+  if (!name) return undefined;
+  const control = context.role === 'button' ? 'button' : 'link';
+  return {
+    kind: 'functional',
+    altText: name,
+    confidence: mark.set === 'brand' ? 0.65 : 0.6,
+    reasons: [
+      {
+        source: 'role',
+        detail: `The only content of a ${control}: its picture is the ${mark.set === 'brand' ? `${mark.name} mark` : `“${pictogramConcept(mark.name)?.name ?? mark.name}” pictogram`}, so it names what the ${control} does`,
+      },
+      {
+        source: 'pixels',
+        detail: `matched ${mark.set === 'brand' ? 'simple-icons' : 'Lucide/Material Symbols'} “${mark.name}”, overlap ${mark.score.toFixed(2)}`,
+      },
+    ],
+  };
+}
+
 /** A link or button with nothing else to go on: its pictogram's file name, when it names an action. */
 function linkByFileName(context: PageContext): RoleDecision | undefined {
   const action = controlAction(context.fileName);
@@ -378,9 +473,9 @@ function linkByFileName(context: PageContext): RoleDecision | undefined {
 }
 
 /** The only content of a button: its purpose can come only from the page's own alt or its pictogram's name. */
-function buttonOnly(context: PageContext): RoleDecision {
+function buttonOnly(context: PageContext, mark?: ImageEvidence['mark']): RoleDecision {
   if (!isDescriptiveAlt(context.existingAlt, context.fileName))
-    return linkByFileName(context) ?? unknownPurpose('button');
+    return linkByMark(context, mark) ?? linkByFileName(context) ?? unknownPurpose('button');
   return {
     kind: 'functional',
     altText: context.existingAlt,

@@ -134,6 +134,32 @@ describe('offline engine on links and buttons (issue 19)', () => {
     expect(news.altText).toBe('News');
   });
 
+  it('names a hamburger button by what it does ("Open menu") and a phone pictogram by what it is (ADR 063)', async () => {
+    const drawn = (body: string) =>
+      sharp(
+        Buffer.from(
+          `<svg xmlns="http://www.w3.org/2000/svg" width="48" height="48" viewBox="0 0 24 24"><rect width="24" height="24" fill="#fff"/>${body}</svg>`,
+        ),
+      )
+        .png()
+        .toBuffer();
+    const menu = await engine.describeImage(
+      await drawn(
+        '<path d="M4 6h16M4 12h16M4 18h16" stroke="#111" stroke-width="2" stroke-linecap="round"/>',
+      ),
+      { context: { role: 'button', pageUrl: page, fileName: 'nav-toggle.png' } },
+    );
+    expect(menu).toMatchObject({ altText: 'Open menu', decorative: false });
+    expect(menu.reasons.map((reason) => reason.detail).join(' ')).toMatch(/pictogram/);
+    const phone = await engine.describeImage(
+      await drawn(
+        '<path d="M6.6 10.8c1.4 2.8 3.8 5.1 6.6 6.6l2.2-2.2c.3-.3.7-.4 1-.2 1.1.4 2.3.6 3.6.6.6 0 1 .4 1 1V20c0 .6-.4 1-1 1C10.6 21 3 13.4 3 4c0-.6.4-1 1-1h3.5c.6 0 1 .4 1 1 0 1.3.2 2.5.6 3.6.1.3 0 .7-.2 1L6.6 10.8z" fill="#c2410c"/>',
+      ),
+      { context: { surroundingText: '0123 456 7890', pageUrl: page, fileName: 'ico-1.png' } },
+    );
+    expect(phone).toMatchObject({ altText: 'Telephone', decorative: false });
+  });
+
   it('flags a plain image link it cannot name: never alt="" (a link needs a name) nor colours', async () => {
     const result = await engine.describeImage(await fixture('plain-background.png'), {
       context: { role: 'link', linkTarget: 'javascript:void(0)', pageUrl: page },

@@ -48,16 +48,22 @@ describe('decideRole: the only content of a link or button says where it goes or
       confidence: 0.8,
     },
     {
-      what: 'an external profile names the site',
+      what: 'an external profile names the site, a brand spelled its own way',
       context: { role: 'link', linkTarget: 'https://github.com/altwise', pageUrl: page },
-      altText: 'Altwise on Github',
+      altText: 'Altwise on GitHub',
       confidence: 0.7,
     },
     {
       what: 'an external root is that site’s website',
-      context: { role: 'link', linkTarget: 'https://stripe.com/', pageUrl: page },
-      altText: 'Stripe website',
+      context: { role: 'link', linkTarget: 'https://riverside-bakery.com/', pageUrl: page },
+      altText: 'Riverside Bakery website',
       confidence: 0.75,
+    },
+    {
+      what: 'a known brand’s root is the brand (a social icon linking to linkedin.com)',
+      context: { role: 'link', linkTarget: 'https://www.linkedin.com/', pageUrl: page },
+      altText: 'LinkedIn',
+      confidence: 0.8,
     },
     {
       what: 'a mail link',

@@ -9,6 +9,7 @@ import {
 } from '../page-context.ts';
 import { removeFileNames } from '../quality-rules.ts';
 import type { AltTextReason, DetectedFace, DetectedObject, ImageKind, PageContext } from '../types.ts';
+import { pictogramConcept } from './icons.ts';
 import { countPhrase, type Family, familyNoun, nounFor, wordsFor } from './vocabulary.ts';
 
 /**
@@ -45,6 +46,8 @@ export interface ComposeInput {
   clothingColour?: string;
   /** The length the text must fit; optional parts (kind prefix, detections, text read) join only if they fit. */
   maxLength?: number;
+  /** A brand or pictogram the picture matched strongly (marks.ts, ADR 063). */
+  mark?: { set: 'brand' | 'pictogram'; name: string; score: number; colourAgrees?: boolean };
 }
 
 export interface Composition {
@@ -131,7 +134,7 @@ export function composeAltText(input: ComposeInput): Composition {
   if (isDecorative(input, text, objects)) {
     return { ...base, altText: '', decorative: true, confidence: 0.9, reasons: evidence };
   }
-  const besideText = besideItsName(input, text, objects, faces);
+  const besideText = besideItsName(input, text, objects, faces) ?? saidBeside(input, text, objects, faces);
   if (besideText) {
     return {
       ...base,
@@ -183,6 +186,26 @@ export function composeAltText(input: ComposeInput): Composition {
       confidence: input.ocr.confidence >= 85 ? 0.7 : 0.55,
       reasons: evidence,
       textInImage: text,
+    };
+  }
+  const markName = nameOfMark(input.mark);
+  if (
+    input.mark &&
+    markName &&
+    objects.length === 0 &&
+    faces.length === 0 &&
+    (!text || sameWords(text, markName))
+  ) {
+    // A known mark says what it is: a brand's name (no "logo"), a pictogram's meaning ("Telephone").
+    const brand = input.mark.set === 'brand';
+    return {
+      ...base,
+      kind: brand ? 'logo' : kind,
+      altText: markName,
+      decorative: false,
+      confidence: brand ? (input.mark.colourAgrees ? 0.7 : 0.6) : 0.6,
+      reasons: [markReason(input.mark), ...evidence],
+      ...(text ? { textInImage: text } : {}),
     };
   }
   if (!text && !pixelSubject) {
@@ -787,6 +810,83 @@ function besideItsName(
   };
 }
 
+/** What a recognised mark is called: a brand's title, a pictogram concept's name. */
+function nameOfMark(mark: ComposeInput['mark']): string | undefined {
+  if (!mark) return undefined;
+  return mark.set === 'brand' ? mark.name : pictogramConcept(mark.name)?.name;
+}
+
+function markReason(mark: NonNullable<ComposeInput['mark']>): AltTextReason {
+  const set = mark.set === 'brand' ? 'simple-icons brand' : 'Lucide/Material Symbols pictogram';
+  return {
+    source: 'pixels',
+    detail: `matches the ${set} “${nameOfMark(mark) ?? mark.name}” (shape overlap ${mark.score.toFixed(2)}${mark.colourAgrees ? ', in its colour' : ''})`,
+    score: mark.score,
+  };
+}
+
+function contentWords(text: string): string[] {
+  return (text.toLowerCase().match(/\p{L}[\p{L}\p{N}]*/gu) ?? []).filter((word) => word.length >= 3);
+}
+
+/** The same words, whatever the case and punctuation ("HTML5" and "html5"). */
+function sameWords(a: string, b: string): boolean {
+  return contentWords(a).join(' ') === contentWords(b).join(' ');
+}
+
+/** A word found among the words beside a picture: as written, without a plural s, or as the start of a longer word ("nav" → "navigation"). */
+function foundBeside(word: string, beside: Set<string>): boolean {
+  if (beside.has(word) || beside.has(`${word}s`)) return true;
+  if (word.endsWith('s') && beside.has(word.slice(0, -1))) return true;
+  if (word.length >= 3)
+    for (const other of beside) if (other.length > word.length && other.startsWith(word)) return true;
+  return false;
+}
+
+/**
+ * Decorative because the text right beside it already says what it shows (W3C decorative images:
+ * "image with adjacent text alternative"): the labels of a diagram or a thumbnail (text that is not
+ * the picture's content) all found in the paragraph and heading next to it ("PAGE HEADER" on a
+ * wireframe under the heading "Header"; a cycle diagram whose steps the list below spells out), or a
+ * known pictogram or brand whose name a short label beside it gives ("Captions" next to a CC icon).
+ * Never a control's image, a captioned figure, a picture of people or things, or an image of text.
+ */
+function saidBeside(
+  input: ComposeInput,
+  text: string,
+  objects: DetectedObject[],
+  faces: DetectedFace[],
+): { reason: AltTextReason; confidence: number } | undefined {
+  const { context } = input;
+  if (context.role === 'link' || context.role === 'button' || context.caption) return undefined;
+  if (objects.length > 0 || faces.length > 0 || !context.surroundingText) return undefined;
+  const beside = new Set(contentWords(`${context.surroundingText} ${context.heading ?? ''}`));
+  const markName = nameOfMark(input.mark);
+  if (!text && markName && context.surroundingText.length <= 150) {
+    const named = contentWords(markName);
+    if (named.length > 0 && named.every((word) => foundBeside(word, beside)))
+      return {
+        confidence: 0.55,
+        reason: {
+          source: 'surroundingText',
+          detail: `The text beside it already says “${markName}”: alt="" avoids saying it twice`,
+        },
+      };
+  }
+  if (!text || textIsTheContent(input)) return undefined;
+  const labels = contentWords(text);
+  if (labels.length === 0) return undefined;
+  const found = labels.filter((word) => foundBeside(word, beside)).length;
+  if (found < labels.length && (labels.length < 5 || found * 10 < labels.length * 9)) return undefined;
+  return {
+    confidence: 0.45,
+    reason: {
+      source: 'surroundingText',
+      detail: `Its labels (“${text.length > 60 ? `${text.slice(0, 57)}…` : text}”) are all in the text beside it: alt="" avoids saying them twice`,
+    },
+  };
+}
+
 /**
  * The kind from pixel statistics and what OCR read. Flat colour areas mean a graphic; among
  * graphics, text volume, numbers and transparency separate text, screenshots, charts and logos.
@@ -830,6 +930,10 @@ function isDecorative(input: ComposeInput, text: string, objects: DetectedObject
   if (width * height <= 400) return true;
   if (text || objects.length > 0) return false;
   if (stats.uniform) return true;
+  // A rule, border or ornamental divider: a thin strip (8:1 or longer, at most 32 px across) with
+  // nothing read in it. Banners and wordmarks are wider across or carry text.
+  const across = Math.min(width, height);
+  if (across <= 32 && Math.max(width, height) >= across * 8 && !input.context.caption) return true;
   // A near-flat background: almost no edges and almost no contrast. Low-contrast pictures
   // (a dim X-ray, a foggy photo) have contrast even without hard edges, and are described.
   return stats.edgeShare < 0.002 && stats.lumaStd < 10;

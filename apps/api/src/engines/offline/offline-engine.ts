@@ -43,6 +43,10 @@ export function createOfflineEngine(options: EngineOptions): AltTextEngine {
     const stats = await measurePixels(prepared);
     const tPrepared = performance.now();
     const tiny = prepared.original.width * prepared.original.height <= 400;
+    // A lone mark (a logo, an icon) is a flat picture of modest size; photographs are not matched.
+    const markSized =
+      Math.max(prepared.original.width, prepared.original.height) <= 800 &&
+      (stats.flatShare >= 0.6 || prepared.transparentShare > 0.1);
     const runModels = async () =>
       tiny || stats.uniform
         ? undefined
@@ -52,6 +56,7 @@ export function createOfflineEngine(options: EngineOptions): AltTextEngine {
             height: prepared.height,
             png: toArrayBuffer(await encodePng(prepared)),
             ocr: { minConfidence: options.offline.ocrMinConfidence, timeoutMs: options.offline.ocrTimeoutMs },
+            marks: markSized,
           });
     // The only content of a link or button: the text in the image is its best name (issue 19), so
     // the models run first; any other image the role can decide costs no detection or OCR.
@@ -69,6 +74,7 @@ export function createOfflineEngine(options: EngineOptions): AltTextEngine {
       (stats.flatShare >= 0.6 || prepared.transparentShare > 0.1)
         ? { imageText: models.ocr.text }
         : {}),
+      ...(models?.mark ? { mark: models.mark } : {}),
     });
     if (role) return role;
     if (!onlyContent) models = await runModels();
@@ -87,6 +93,7 @@ export function createOfflineEngine(options: EngineOptions): AltTextEngine {
       context,
       minDetectionScore: options.offline.minDetectionScore,
       maxLength,
+      ...(models?.mark ? { mark: models.mark } : {}),
       ...clothing(prepared, models?.faces ?? []),
     });
     // A chart read by the OCR (issue 19, ADR 050): its kind, title and range as the alt, its labels

@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import type { DetectedFace, DetectedObject } from '../types.ts';
+import { markIndex, type RecognisedMark, recogniseMark } from './marks.ts';
 import type { OcrResult } from './ocr.ts';
 import { OcrThread } from './ocr-thread.ts';
 import { detect, loadVision } from './vision.ts';
@@ -18,6 +19,8 @@ export interface WorkerRequest {
   ocr: { minConfidence: number; timeoutMs: number };
   /** false: OCR only (the audit's pixel check, ADR 037); `rgb` may then be empty. */
   detect?: boolean;
+  /** Match the image against the index of brands and pictograms (ADR 063); needs `rgb`. */
+  marks?: boolean;
 }
 
 /** Asks the thread to end once its OCR thread is idle (see OcrThread.close). */
@@ -32,7 +35,9 @@ export type WorkerResponse =
       objects: DetectedObject[];
       faces: DetectedFace[];
       ocr: OcrResult;
-      timingsMs: { detect: number; ocr: number };
+      /** The brand or pictogram the image is, when the match is strong. */
+      mark?: RecognisedMark;
+      timingsMs: { detect: number; ocr: number; marks?: number };
     }
   | { id: number; ok: false; message: string }
   | { id: -1; ok: true; ready: true; loadMs: number }
@@ -43,7 +48,8 @@ if (!port) throw new Error('worker.ts must run in a worker thread');
 
 const ocr = new OcrThread();
 const started = performance.now();
-Promise.all([loadVision(), ocr.start()])
+// The mark index (~4.5 MB of masks) loads once per worker, with the models.
+Promise.all([loadVision(), ocr.start(), Promise.resolve().then(markIndex)])
   .then(warmUp)
   .then(() =>
     port.postMessage({ id: -1, ok: true, ready: true, loadMs: Math.round(performance.now() - started) }),
@@ -73,6 +79,11 @@ async function handle(request: WorkerRequest): Promise<WorkerResponse> {
       ? { objects: [], faces: [] }
       : await detect(new Uint8Array(request.rgb), request.width, request.height);
   const detectMs = Math.round(performance.now() - t0);
+  const tMarks = performance.now();
+  const mark = request.marks
+    ? recogniseMark(new Uint8Array(request.rgb), request.width, request.height)
+    : undefined;
+  const marksMs = Math.round(performance.now() - tMarks);
   const read = await ocrPromise;
   return {
     id: request.id,
@@ -80,7 +91,8 @@ async function handle(request: WorkerRequest): Promise<WorkerResponse> {
     objects: vision.objects,
     faces: vision.faces,
     ocr: read.result,
-    timingsMs: { detect: detectMs, ocr: read.ms },
+    ...(mark ? { mark } : {}),
+    timingsMs: { detect: detectMs, ocr: read.ms, ...(request.marks ? { marks: marksMs } : {}) },
   };
 }
 

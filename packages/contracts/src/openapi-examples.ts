@@ -70,6 +70,16 @@ import {
 } from './generation.ts';
 import { healthResponseSchema } from './health.ts';
 import {
+  connectWordPressRequestSchema,
+  integrationSchema,
+  integrationSummarySchema,
+  listChangesResponseSchema,
+  listIntegrationsResponseSchema,
+  publishRequestSchema,
+  startIntegrationJobResponseSchema,
+  undoRequestSchema,
+} from './integrations.ts';
+import {
   deleteLibraryImagesRequestSchema,
   deleteLibraryImagesResponseSchema,
   libraryImageSchema,
@@ -117,9 +127,19 @@ const ids = {
   delivery: '9e5abc6f-3b7d-4eac-8a5b-6d8bae2f4a5c',
   audit: 'ae6bcd7a-4c8e-4fbd-9b6c-7e9cbf3a5b6d',
   auditImage: 'bf7cde8b-5d9f-4acd-8c7d-8fadca4b6c7e',
+  integration: 'c08def9c-6eaf-4bde-9d8e-9abedb5c7d8f',
+  change: 'd19efaad-7fb0-4cef-8e9f-abcfec6d8e9a',
 } as const;
 const createdAt = '2026-11-23T09:30:00.000Z';
 const finishedAt = '2026-11-23T09:31:12.000Z';
+const wordpressSite = {
+  id: ids.integration,
+  kind: 'wordpress' as const,
+  siteUrl: 'https://blog.example.com',
+  username: 'editor',
+  status: 'connected' as const,
+  createdAt,
+};
 const sessionToken = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIzZjJiOGMxZSJ9.c2lnbmF0dXJl';
 const user = {
   id: ids.user,
@@ -574,6 +594,49 @@ export const openApiExamples: ReadonlyArray<readonly [z.ZodType, unknown]> = [
       items: [{ ...auditImage, reviewState: 'accepted' }],
       reviews: { pending: 17, accepted: 1, rejected: 0, edited: 0 },
     },
+  ],
+  // integrations
+  [
+    connectWordPressRequestSchema,
+    {
+      siteUrl: 'https://blog.example.com',
+      username: 'editor',
+      applicationPassword: 'abcd EFGH ijkl MNOP qrst UVWX',
+    },
+  ],
+  [integrationSummarySchema, wordpressSite],
+  [listIntegrationsResponseSchema, [wordpressSite]],
+  [
+    integrationSchema,
+    {
+      ...wordpressSite,
+      status: 'imported',
+      mediaCount: 240,
+      imported: 240,
+      placements: 315,
+      auditId: ids.audit,
+      lastImportAt: finishedAt,
+      error: null,
+      notice: 'Published 12 alt texts to blog.example.com.',
+    },
+  ],
+  [startIntegrationJobResponseSchema, { id: ids.integration, status: 'publishing' }],
+  [publishRequestSchema, { imageIds: [ids.auditImage] }],
+  [undoRequestSchema, { changeIds: [ids.change] }],
+  [
+    listChangesResponseSchema,
+    [
+      {
+        id: ids.change,
+        mediaId: 812,
+        postId: 1204,
+        postTitle: 'Our new running shoes',
+        field: 'content',
+        before: 'IMG_2041.jpg',
+        after: 'Red leather running shoe seen from the side',
+        publishedAt: finishedAt,
+      },
+    ],
   ],
 ];
 

@@ -12,6 +12,10 @@ export const jobNames = {
   runAudit: 'audit.run',
   /** One attempt of one outgoing webhook delivery (modules/webhooks); it queues its own retry. */
   deliverWebhook: 'webhooks.deliver',
+  /** Imports a WordPress media library as an audit (modules/integrations); resumes at its cursor. */
+  importIntegration: 'integrations.import',
+  /** Publishes approved alt text to a WordPress site, or undoes changes; never writes a change twice. */
+  publishIntegration: 'integrations.publish',
   /** Refunds paid work (open credit reservations) a stopped process left past its lease (ADR 024). */
   recoverAbandonedCredits: 'credits.recover-abandoned',
 } as const;
@@ -26,6 +30,8 @@ export type JobPayloads = {
   'audit.run': { auditId: string };
   'webhooks.deliver': { deliveryId: string; attempt: number; since: string };
   'credits.recover-abandoned': { limit?: number };
+  'integrations.import': { integrationId: string };
+  'integrations.publish': { integrationId: string; imageIds?: string[]; undo?: string[] };
 };
 
 /** How each queue retries and how long a job may run before it counts as stuck. */
@@ -45,6 +51,10 @@ export const jobQueueOptions: Record<
   // The delivery schedules its own retries (ADR 029); a job retry only covers a crash mid-attempt.
   'webhooks.deliver': { retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 120 },
   'credits.recover-abandoned': { retryLimit: 3, retryDelay: 60, retryBackoff: true, expireInSeconds: 300 },
+  // The cursor is stored after each page of the library: a retry resumes there.
+  'integrations.import': { retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 3 * 3600 },
+  // Each change is logged before it is written and checked after: a retry writes nothing twice.
+  'integrations.publish': { retryLimit: 3, retryDelay: 30, retryBackoff: true, expireInSeconds: 3 * 3600 },
 };
 
 /** Schedules of jobs that no longer exist, removed at worker start (ADR 024 replaced the studio's). */

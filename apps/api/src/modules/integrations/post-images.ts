@@ -1,8 +1,8 @@
 /**
  * The images of a post's `content.raw` (block editor or classic) and the one edit Altwise makes to
  * it: an image's alt, in its `<img alt>` and, when the block stores one, the block's `alt`
- * attribute (ADR 056). Everything else of the content is kept byte for byte. The scan is linear:
- * each tag is found with a regex without nested quantifiers, and the content is at most a few MB.
+ * attribute (ADR 056). Everything else of the content is kept byte for byte. The scan is linear in
+ * the content's length, whatever it holds.
  */
 
 export type ContentImage = {
@@ -14,7 +14,7 @@ export type ContentImage = {
   end: number;
 };
 
-const imgTag = /<img\b[^>]*>/gi;
+const imgStart = /<img\b/gi;
 const altAttribute = /\salt\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/i;
 const srcAttribute = /\ssrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/i;
 const classAttribute = /\sclass\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/i;
@@ -52,8 +52,14 @@ export function bareUrl(address: string): string {
 /** Every `<img>` of the content, in order, with the attachment it shows when known. */
 export function listContentImages(raw: string, mediaByUrl: Map<string, number>): ContentImage[] {
   const images: ContentImage[] = [];
-  for (const match of raw.matchAll(imgTag)) {
-    const tag = match[0];
+  // A tag's start by regex, its end by indexOf, the next search after that end: linear even for
+  // content full of unclosed tags (a `[^>]*>` regex would rescan the rest of the text at each one).
+  const starts = new RegExp(imgStart.source, imgStart.flags);
+  for (let match = starts.exec(raw); match; match = starts.exec(raw)) {
+    const close = raw.indexOf('>', match.index);
+    if (close < 0) break;
+    const tag = raw.slice(match.index, close + 1);
+    starts.lastIndex = close + 1;
     const classes = attribute(tag, classAttribute) ?? '';
     const byClass = /(?:^|\s)wp-image-(\d{1,12})(?:\s|$)/.exec(classes)?.[1];
     const src = attribute(tag, srcAttribute);
@@ -63,7 +69,7 @@ export function listContentImages(raw: string, mediaByUrl: Map<string, number>):
       mediaId: byClass ? Number(byClass) : (bySrc ?? null),
       alt: alt === null ? null : decodeEntities(alt),
       start: match.index,
-      end: match.index + tag.length,
+      end: close + 1,
     });
   }
   return images;

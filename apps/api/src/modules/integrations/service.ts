@@ -67,6 +67,9 @@ const MAX_PAGES_PER_STAGE = 500;
 /** Most audit pages an import makes (the library page and the posts that use its images). */
 const MAX_AUDIT_PAGES = 500;
 
+/** An import or publish that has not moved for this long is taken as stopped (its job gave up). */
+const STALE_RUN_MS = 30 * 60_000;
+
 /** Failures after which nothing else of the same run can work: the run stops and says why. */
 const fatalReasons: WordPressErrorReason[] = [
   'unauthorized',
@@ -184,9 +187,11 @@ export function createIntegrationsService(deps: {
     return db.transaction(async (tx) => {
       const row = await lockIntegration(tx, id);
       if (!row || row.userId !== userId) throw integrationNotFound();
-      if (row.status === 'importing')
+      // A run whose process died and whose job gave up moves no more: after a while it may start again.
+      const stale = Date.now() - row.updatedAt.getTime() > STALE_RUN_MS;
+      if (row.status === 'importing' && !stale)
         throw conflict('This site is being imported. Please wait until the import is done.');
-      if (row.status === 'publishing')
+      if (row.status === 'publishing' && !stale)
         throw conflict('Altwise is publishing to this site. Please wait until it is done.');
       await begin(tx, row);
       const started = await lockIntegration(tx, id);

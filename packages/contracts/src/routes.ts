@@ -34,6 +34,8 @@ export const routes = {
   audit: '/audit',
   auditDetail: (id: string) => `/audit/${encodeURIComponent(id)}`,
   auditReport: (id: string) => `/audit/${encodeURIComponent(id)}/report`,
+  /** Connected sites (issue 21): WordPress import, publish and undo. */
+  integrations: '/integrations',
 } as const;
 
 /** Path patterns (React Router syntax) of every client route; the server serves index.html for these. */
@@ -69,4 +71,5 @@ export const clientRoutePatterns = [
   '/audit',
   '/audit/:id',
   '/audit/:id/report',
+  '/integrations',
 ] as const;

@@ -150,6 +150,10 @@ export const routeTable: Record<ClientRoutePattern, RouteDefinition> = {
     access: 'guarded',
     load: () => import('../features/audit/audit-report-page.tsx').then((m) => m.AuditReportPage),
   },
+  '/integrations': {
+    access: 'guarded',
+    load: () => import('../features/integrations/integrations-page.tsx').then((m) => m.IntegrationsPage),
+  },
 };
 
 function toRoute(pattern: string, definition: RouteDefinition): RouteObject {

@@ -29,6 +29,10 @@ let owner: TestUser;
 let stranger: TestUser;
 let notWordPress: Server;
 let notWordPressUrl = '';
+/** A site that answers like WordPress to the check, then as `mode` says to the media library. */
+let flaky: Server;
+let flakyUrl = '';
+let flakyMode: '429' | '403' | 'html' = '429';
 const logLines: string[] = [];
 /** The WordPress may be shared by the whole test run: this file's posts and files carry their own tag. */
 const run = Math.random().toString(36).slice(2, 8);
@@ -129,6 +133,26 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => notWordPress.listen(0, '127.0.0.1', resolve));
   notWordPressUrl = `http://127.0.0.1:${(notWordPress.address() as AddressInfo).port}`;
 
+  flaky = createServer((req, res) => {
+    const route = new URL(req.url ?? '/', 'http://x').searchParams.get('rest_route') ?? '';
+    if (route === '/wp/v2/users/me')
+      return void res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('{"id":1,"username":"admin"}');
+    if (!route) return void res.writeHead(404, { 'content-type': 'text/html' }).end('<p>Not found</p>');
+    if (flakyMode === '429')
+      return void res
+        .writeHead(429, { 'content-type': 'application/json' })
+        .end('{"code":"too_many","message":"Slow down"}');
+    if (flakyMode === '403')
+      return void res
+        .writeHead(403, { 'content-type': 'application/json' })
+        .end('{"code":"rest_forbidden","message":"Sorry, you are not allowed to do that."}');
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><p>Maintenance</p>');
+  });
+  await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
+  flakyUrl = `http://127.0.0.1:${(flaky.address() as AddressInfo).port}`;
+
   t = await buildTestApp({
     env: { FETCH_ALLOW_PRIVATE: 'true', GENERATION_RETRY_DELAY_MS: '10', LOG_LEVEL: 'debug' },
     engine: createTestEngine(),
@@ -143,6 +167,8 @@ afterAll(async () => {
   await t?.cleanup();
   await strict?.cleanup();
   notWordPress?.closeAllConnections();
+  flaky?.closeAllConnections();
+  await new Promise<void>((resolve) => (flaky ? flaky.close(() => resolve()) : resolve()));
   await new Promise<void>((resolve) => (notWordPress ? notWordPress.close(() => resolve()) : resolve()));
   await site?.stop();
 });
@@ -189,6 +215,39 @@ describe('connecting a WordPress site', () => {
     });
     expect(response.statusCode).toBe(400);
     expect(response.body).toMatch(/Please enter an application password/);
+  });
+});
+
+describe('a site that stops answering well during the import', () => {
+  it.each([
+    [
+      '429',
+      /is limiting requests \(HTTP 429\) while reading the media library\. Please try again in a few minutes\./,
+    ],
+    [
+      '403',
+      /does not let this user do this \(HTTP 403\) while reading the media library.*Sorry, you are not allowed/,
+    ],
+    ['html', /answered with text\/html instead of the WordPress REST API’s JSON/],
+  ] as const)('says a %s answer in words and keeps nothing half-made', async (mode, message) => {
+    flakyMode = mode;
+    const connected = await api(stranger, 'POST', '/integrations/wordpress', {
+      siteUrl: flakyUrl,
+      username: 'admin',
+      applicationPassword: 'abcd efgh ijkl mnop',
+    });
+    expect(connected.statusCode, connected.body).toBe(201);
+    const { id } = connected.json();
+    expect((await api(stranger, 'POST', `/integrations/${id}/import`)).statusCode).toBe(202);
+    const failed = await waitFor(async () => {
+      const body = (await api(stranger, 'GET', `/integrations/${id}`)).json();
+      return body.status === 'failed' ? body : null;
+    }, 30_000);
+    expect(failed.error).toMatch(message);
+    expect(failed).toMatchObject({ auditId: null, imported: 0, placements: 0 });
+    // Trying again is allowed (and fails the same way while the site does).
+    expect((await api(stranger, 'POST', `/integrations/${id}/import`)).statusCode).toBe(202);
+    expect((await api(stranger, 'DELETE', `/integrations/${id}`)).statusCode).toBe(204);
   });
 });
 

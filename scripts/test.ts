@@ -1,13 +1,15 @@
 /**
  * `npm test`: everything, in order — typecheck, lint, unit and API tests on PGlite, the API suite
  * again on a real Postgres server, the production build, then the browser journeys in Chromium.
- * Missing system dependencies (Postgres, Chromium) are installed or named, never skipped.
+ * A throw-away WordPress (issue 21) is started once and shared by the API suites and the journeys.
+ * Missing system dependencies (Postgres, Chromium, WordPress) are installed or named, never skipped.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ensureChromium } from './lib/chromium.ts';
 import { type PostgresServer, startPostgres } from './lib/postgres.ts';
 import { run } from './lib/run.ts';
+import { startWordPress, type WordPressSite, wordpressEnv } from './lib/wordpress.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const bin = (name: string) => join(root, 'node_modules', '.bin', name);
@@ -67,6 +69,12 @@ function vitest(name: string, projects: string[], env: NodeJS.ProcessEnv = {}, e
 }
 
 let postgres: PostgresServer | undefined;
+/** One throw-away WordPress for the whole run (issue 21): the API suites and the journeys share it. */
+let wordpress: WordPressSite | undefined;
+async function wordpressForRun() {
+  wordpress ??= await startWordPress();
+  return wordpressEnv(wordpress);
+}
 let failure: unknown;
 rmSync(reportDir, { recursive: true, force: true });
 mkdirSync(reportDir, { recursive: true });
@@ -74,7 +82,9 @@ mkdirSync(reportDir, { recursive: true });
 try {
   await step('typecheck', () => run('npm', ['run', 'typecheck'], { cwd: root }));
   await step('lint', () => run('npm', ['run', 'lint'], { cwd: root }));
-  await step('unit-and-api-pglite', vitest('unit-and-api-pglite', ['contracts', 'api', 'web']));
+  await step('unit-and-api-pglite', async () =>
+    vitest('unit-and-api-pglite', ['contracts', 'api', 'web'], await wordpressForRun())(),
+  );
   await step('api-postgres', async () => {
     postgres = await startPostgres();
     // The engine and CLI suites never open a database: the PGlite pass has run them already.
@@ -82,19 +92,20 @@ try {
     return vitest(
       'api-postgres',
       ['api'],
-      { TEST_DATABASE_URL: postgres.url },
+      { TEST_DATABASE_URL: postgres.url, ...(await wordpressForRun()) },
       noDatabase.flatMap((glob) => ['--exclude', glob]),
     )();
   });
   await step('build', () => run('npm', ['run', 'build'], { cwd: root }));
   await step('e2e', async () => {
     const chromium = await ensureChromium();
-    return vitest('e2e', ['e2e'], { CHROMIUM_PATH: chromium })();
+    return vitest('e2e', ['e2e'], { CHROMIUM_PATH: chromium, ...(await wordpressForRun()) })();
   });
 } catch (error) {
   failure = error;
 } finally {
   await postgres?.stop();
+  await wordpress?.stop();
 }
 
 console.log(`\n━━ summary ━━\n${timings.join('\n')}`);

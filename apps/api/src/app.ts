@@ -52,6 +52,9 @@ import { generationRoutes } from './modules/generation/routes.ts';
 import { createGenerationService, type GenerationService } from './modules/generation/service.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { createHealthService } from './modules/health/service.ts';
+import { createCredentialBox, resolveIntegrationsSecret } from './modules/integrations/credentials.ts';
+import { integrationsRoutes } from './modules/integrations/routes.ts';
+import { createIntegrationsService, type IntegrationsService } from './modules/integrations/service.ts';
 import { libraryRoutes } from './modules/library/routes.ts';
 import { countLibraryImages, createLibraryService, type LibraryService } from './modules/library/service.ts';
 import { devOutboxRoutes } from './modules/mail/routes.ts';
@@ -111,6 +114,8 @@ export type AppDeps = {
   audits: AuditService;
   /** Sites re-audited every day or week, compared run to run (issue 20, ADR 062). */
   monitors: MonitorsService;
+  /** Connected WordPress sites: import, publish and undo (issue 21, ADR 056). */
+  integrations: IntegrationsService;
   /** Worker threads that read crawled and scraped HTML under time and memory limits (ADR 048). */
   pages: PageSandbox;
   /** Set when PAYMENT_PROVIDER=sandbox: the embedded provider behind /buy/{productId}. */
@@ -361,11 +366,20 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       publicUrl: config.publicUrl,
       logger: app.log,
     });
+    const integrations = createIntegrationsService({
+      db: database.db,
+      queue,
+      audits,
+      box: createCredentialBox(await resolveIntegrationsSecret(config.integrations.secret, config.dataDir)),
+      fetch: config.fetch,
+      settings: config.integrations,
+      logger: app.log,
+    });
     await queue.start();
     if (runsWorkers)
       await startWorkers(
         queue,
-        { files, mail, credits, generation, audits, monitors, webhooks },
+        { files, mail, credits, generation, audits, monitors, webhooks, integrations },
         options.workOptions,
       );
 
@@ -394,6 +408,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       webhooks,
       audits,
       monitors,
+      integrations,
       pages,
       sandboxPayments: payments.sandbox,
     });
@@ -479,6 +494,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     await app.register(webhooksRoutes, { prefix: API_BASE, webhooks: app.deps.webhooks });
     await app.register(auditRoutes, { prefix: API_BASE, audits: app.deps.audits });
     await app.register(monitorRoutes, { prefix: API_BASE, monitors: app.deps.monitors });
+    await app.register(integrationsRoutes, { prefix: API_BASE, integrations: app.deps.integrations });
     if (app.deps.billing.sandboxPayments)
       await app.register(sandboxCheckoutRoutes, {
         payments: app.deps.billing.sandboxPayments,

@@ -92,6 +92,20 @@ const envSchema = z.object({
   JWT_SECRET: optionalText.pipe(
     z.string().min(32, 'JWT_SECRET must be at least 32 characters (e.g. openssl rand -base64 48)').optional(),
   ),
+  INTEGRATIONS_SECRET: optionalText.pipe(
+    z
+      .string()
+      .min(32, 'INTEGRATIONS_SECRET must be at least 32 characters (e.g. openssl rand -base64 48)')
+      .optional(),
+  ),
+  WORDPRESS_REQUESTS_PER_MINUTE: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.coerce
+      .number({ error: 'WORDPRESS_REQUESTS_PER_MINUTE must be a number' })
+      .int('WORDPRESS_REQUESTS_PER_MINUTE must be a whole number')
+      .min(1, 'WORDPRESS_REQUESTS_PER_MINUTE must be at least 1')
+      .default(300),
+  ),
   JWT_EXPIRES_IN: z
     .string()
     .regex(/^[1-9][0-9]*[smhdw]$/, 'JWT_EXPIRES_IN must be a number followed by s, m, h, d or w (e.g. 7d)')
@@ -263,6 +277,15 @@ export type AppConfig = {
   generation: GenerationConfig;
   /** Outgoing webhooks (modules/webhooks, ADR 029): the answer's time limit and the retry schedule. */
   webhooks: { timeoutMs: number; retryBaseMs: number; retryMaxDelayMs: number; retryWindowMs: number };
+  /** Connected WordPress sites (modules/integrations, ADR 056). */
+  integrations: {
+    /** Unset: a random secret is kept in `${dataDir}/integrations-secret` instead. */
+    secret: string | undefined;
+    /** Calls to one site per minute, from this process. */
+    requestsPerMinute: number;
+    /** One REST call, its answer included. */
+    timeoutMs: number;
+  };
 };
 
 export type GenerationConfig = {
@@ -508,6 +531,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retryBaseMs: 30_000,
       retryMaxDelayMs: 3_600_000,
       retryWindowMs: 24 * 3_600_000,
+    },
+    integrations: {
+      secret: e.INTEGRATIONS_SECRET,
+      requestsPerMinute: e.WORDPRESS_REQUESTS_PER_MINUTE,
+      timeoutMs: 30_000,
     },
   };
 }

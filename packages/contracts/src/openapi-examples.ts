@@ -70,6 +70,16 @@ import {
 } from './generation.ts';
 import { healthResponseSchema } from './health.ts';
 import {
+  connectWordPressRequestSchema,
+  integrationSchema,
+  integrationSummarySchema,
+  listChangesResponseSchema,
+  listIntegrationsResponseSchema,
+  publishRequestSchema,
+  startIntegrationJobResponseSchema,
+  undoRequestSchema,
+} from './integrations.ts';
+import {
   deleteLibraryImagesRequestSchema,
   deleteLibraryImagesResponseSchema,
   libraryImageSchema,
@@ -127,9 +137,19 @@ const ids = {
   monitorRun: 'd19ef0ad-7fb0-4cef-8e9f-abcfec6d8e9a',
   monitorRun2: 'e2af01be-80c1-4d0f-9fa0-bcd0fd7e9fab',
   audit2: 'f3b012cf-91d2-4e1a-8ab1-cde10e8fa0bc',
+  integration: 'a1c3e5f7-2b4d-4f6a-8c0e-1a3c5e7f9b2d',
+  change: 'd19efaad-7fb0-4cef-8e9f-abcfec6d8e9a',
 } as const;
 const createdAt = '2026-11-23T09:30:00.000Z';
 const finishedAt = '2026-11-23T09:31:12.000Z';
+const wordpressSite = {
+  id: ids.integration,
+  kind: 'wordpress' as const,
+  siteUrl: 'https://blog.example.com',
+  username: 'editor',
+  status: 'connected' as const,
+  createdAt,
+};
 const sessionToken = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIzZjJiOGMxZSJ9.c2lnbmF0dXJl';
 const user = {
   id: ids.user,
@@ -670,6 +690,49 @@ export const openApiExamples: ReadonlyArray<readonly [z.ZodType, unknown]> = [
         },
       ],
     },
+  ],
+  // integrations
+  [
+    connectWordPressRequestSchema,
+    {
+      siteUrl: 'https://blog.example.com',
+      username: 'editor',
+      applicationPassword: 'abcd EFGH ijkl MNOP qrst UVWX',
+    },
+  ],
+  [integrationSummarySchema, wordpressSite],
+  [listIntegrationsResponseSchema, [wordpressSite]],
+  [
+    integrationSchema,
+    {
+      ...wordpressSite,
+      status: 'imported',
+      mediaCount: 240,
+      imported: 240,
+      placements: 315,
+      auditId: ids.audit,
+      lastImportAt: finishedAt,
+      error: null,
+      notice: 'Published 12 alt texts to blog.example.com.',
+    },
+  ],
+  [startIntegrationJobResponseSchema, { id: ids.integration, status: 'publishing' }],
+  [publishRequestSchema, { imageIds: [ids.auditImage] }],
+  [undoRequestSchema, { changeIds: [ids.change] }],
+  [
+    listChangesResponseSchema,
+    [
+      {
+        id: ids.change,
+        mediaId: 812,
+        postId: 1204,
+        postTitle: 'Our new running shoes',
+        field: 'content',
+        before: 'IMG_2041.jpg',
+        after: 'Red leather running shoe seen from the side',
+        publishedAt: finishedAt,
+      },
+    ],
   ],
 ];
 

@@ -36,6 +36,8 @@ export const routes = {
   auditReport: (id: string) => `/audit/${encodeURIComponent(id)}/report`,
   /** Sites watched over time (issue 20): re-audited every day or week, with their score history. */
   monitors: '/monitors',
+  /** Connected sites (issue 21): WordPress import, publish and undo. */
+  integrations: '/integrations',
 } as const;
 
 /** Path patterns (React Router syntax) of every client route; the server serves index.html for these. */
@@ -72,4 +74,5 @@ export const clientRoutePatterns = [
   '/audit/:id',
   '/audit/:id/report',
   '/monitors',
+  '/integrations',
 ] as const;

@@ -9,6 +9,7 @@ export * from './tables/credit-ledger.ts';
 export * from './tables/credit-reservations.ts';
 export * from './tables/generation-batches.ts';
 export * from './tables/generation-items.ts';
+export * from './tables/integrations.ts';
 export * from './tables/library-images.ts';
 export * from './tables/mail-messages.ts';
 export * from './tables/monitors.ts';

@@ -12,6 +12,10 @@ export const jobNames = {
   runAudit: 'audit.run',
   /** One attempt of one outgoing webhook delivery (modules/webhooks); it queues its own retry. */
   deliverWebhook: 'webhooks.deliver',
+  /** Imports a WordPress media library as an audit (modules/integrations); resumes at its cursor. */
+  importIntegration: 'integrations.import',
+  /** Publishes approved alt text to a WordPress site, or undoes changes; never writes a change twice. */
+  publishIntegration: 'integrations.publish',
   /** Refunds paid work (open credit reservations) a stopped process left past its lease (ADR 024). */
   recoverAbandonedCredits: 'credits.recover-abandoned',
   /** Starts a run of every monitor that is due (modules/monitors, ADR 062): the schedule's tick. */
@@ -29,6 +33,8 @@ export type JobPayloads = {
   'webhooks.deliver': { deliveryId: string; attempt: number; since: string };
   'credits.recover-abandoned': { limit?: number };
   'monitors.run-due': Record<string, never>;
+  'integrations.import': { integrationId: string };
+  'integrations.publish': { integrationId: string; imageIds?: string[]; undo?: string[] };
 };
 
 /** How each queue retries and how long a job may run before it counts as stuck. */
@@ -50,6 +56,10 @@ export const jobQueueOptions: Record<
   'credits.recover-abandoned': { retryLimit: 3, retryDelay: 60, retryBackoff: true, expireInSeconds: 300 },
   // The next tick comes in 5 minutes: a failed one is not retried.
   'monitors.run-due': { retryLimit: 0, retryDelay: 60, retryBackoff: false, expireInSeconds: 300 },
+  // The cursor is stored after each page of the library: a retry resumes there.
+  'integrations.import': { retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 3 * 3600 },
+  // Each change is logged before it is written and checked after: a retry writes nothing twice.
+  'integrations.publish': { retryLimit: 3, retryDelay: 30, retryBackoff: true, expireInSeconds: 3 * 3600 },
 };
 
 /** Schedules of jobs that no longer exist, removed at worker start (ADR 024 replaced the studio's). */

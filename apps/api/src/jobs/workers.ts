@@ -2,6 +2,7 @@ import type { AuditService } from '../modules/audit/service.ts';
 import type { CreditsService } from '../modules/credits/service.ts';
 import type { FilesService } from '../modules/files/service.ts';
 import type { GenerationService } from '../modules/generation/service.ts';
+import type { IntegrationsService } from '../modules/integrations/service.ts';
 import type { MailService } from '../modules/mail/service.ts';
 import type { MonitorsService } from '../modules/monitors/service.ts';
 import type { WebhooksService } from '../modules/webhooks/service.ts';
@@ -22,6 +23,7 @@ export async function startWorkers(
     webhooks?: WebhooksService;
     audits?: AuditService;
     monitors?: MonitorsService;
+    integrations?: IntegrationsService;
   },
   options: WorkOptions = {},
 ): Promise<void> {
@@ -83,6 +85,26 @@ export async function startWorkers(
       },
       options,
     );
+  const { integrations } = deps;
+  if (integrations) {
+    // Calls to each site are spaced by its own limiter; several sites at once.
+    await queue.work(
+      jobNames.importIntegration,
+      async (job) => {
+        await integrations.runImport(job.data.integrationId);
+      },
+      { ...options, concurrency: Math.max(options.concurrency ?? 1, 2) },
+    );
+    await queue.work(
+      jobNames.publishIntegration,
+      async (job) => {
+        const { integrationId, ...work } = job.data;
+        await integrations.runPublish(integrationId, work);
+      },
+      { ...options, concurrency: Math.max(options.concurrency ?? 1, 2) },
+    );
+    await integrations.resumeUnfinished();
+  }
   for (const name of retiredSchedules) await queue.unschedule(name);
   for (const schedule of jobSchedules) {
     await queue.schedule(schedule.name, schedule.cron, schedule.data);

@@ -154,6 +154,10 @@ export const routeTable: Record<ClientRoutePattern, RouteDefinition> = {
     access: 'guarded',
     load: () => import('../features/monitors/monitors-page.tsx').then((m) => m.MonitorsPage),
   },
+  '/integrations': {
+    access: 'guarded',
+    load: () => import('../features/integrations/integrations-page.tsx').then((m) => m.IntegrationsPage),
+  },
 };
 
 function toRoute(pattern: string, definition: RouteDefinition): RouteObject {

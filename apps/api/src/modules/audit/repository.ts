@@ -639,3 +639,81 @@ export async function landAuditPreview(
     .returning({ id: auditImages.id });
   return rows.length > 0;
 }
+
+/**
+ * An audit that arrives whole (a WordPress import, issue 21): the audit, its pages (scanned) and
+ * their images in one transaction, with the id the caller chose, so a retried import that already
+ * landed finds it instead of making a second one. Answers the images as stored.
+ */
+export async function insertWholeAudit(
+  tx: DbExecutor,
+  audit: { id: string; userId: string; url: string; notices: string[] },
+  pages: { url: string; images: Omit<NewAuditImage, 'auditId' | 'pageId'>[] }[],
+): Promise<void> {
+  const now = new Date();
+  await tx.insert(audits).values({
+    id: audit.id,
+    userId: audit.userId,
+    url: audit.url,
+    scope: 'site',
+    maxPages: Math.min(500, Math.max(1, pages.length)),
+    status: 'running',
+    notices: audit.notices,
+    seededAt: now,
+  });
+  let imagesFound = 0;
+  for (const page of pages) {
+    const [stored] = await tx
+      .insert(auditPages)
+      .values({ auditId: audit.id, url: page.url, status: 'scanned', scannedAt: now })
+      .onConflictDoNothing()
+      .returning({ id: auditPages.id });
+    if (!stored) continue;
+    if (page.images.length > 0)
+      await tx
+        .insert(auditImages)
+        .values(page.images.map((image) => ({ ...image, auditId: audit.id, pageId: stored.id })));
+    imagesFound += page.images.length;
+  }
+  await tx
+    .update(audits)
+    .set({ pagesScanned: pages.length, imagesFound, updatedAt: now })
+    .where(eq(audits.id, audit.id));
+}
+
+/** The images of an audit with where they are (page and position), in page order. */
+export async function listImagePlaces(
+  db: DbExecutor,
+  auditId: string,
+): Promise<{ id: string; pageUrl: string; position: number; src: string }[]> {
+  return db
+    .select({
+      id: auditImages.id,
+      pageUrl: auditImages.pageUrl,
+      position: auditImages.position,
+      src: auditImages.src,
+    })
+    .from(auditImages)
+    .where(eq(auditImages.auditId, auditId))
+    .orderBy(auditImages.pageUrl, auditImages.position);
+}
+
+/** Accepted or edited images of an audit (all, or these ids) with their approved words. */
+export async function listApprovedImages(
+  db: DbExecutor,
+  auditId: string,
+  imageIds?: string[],
+): Promise<{ id: string; altText: string }[]> {
+  const rows = await db
+    .select({ id: auditImages.id, altText: auditImages.suggestion })
+    .from(auditImages)
+    .where(
+      and(
+        eq(auditImages.auditId, auditId),
+        inArray(auditImages.reviewState, ['accepted', 'edited']),
+        isNotNull(auditImages.suggestion),
+        ...(imageIds ? [inArray(auditImages.id, imageIds)] : []),
+      ),
+    );
+  return rows.map((row) => ({ id: row.id, altText: row.altText ?? '' }));
+}

@@ -17,13 +17,14 @@ import { AppError, badRequest, notFound } from '../../errors.ts';
 import { jobNames } from '../../jobs/names.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { createRunScheduler } from '../../jobs/run-scheduler.ts';
+import { SandboxLimitError } from '../../lib/sandbox.ts';
 import { assertPublicAddress, parseFetchableUrl, SafeFetchError } from '../../net/safe-fetch.ts';
 import type { FilesService } from '../files/service.ts';
 import type { FetchSettings } from '../scrape/service.ts';
 import { createAuditRunner, scoreOf } from './audit-runner.ts';
 import { createCrawler } from './crawler.ts';
 import { createAuditFixer, type FixGeneration, fixStatusOf, suggestionEvidenceOf } from './fix.ts';
-import type { PageSandbox } from './page-sandbox.ts';
+import { type PageSandbox, pageLimitNote, unreadablePageNote } from './page-sandbox.ts';
 import { createPixelChecker, type ImageTextReader } from './pixel-check.ts';
 import { createAuditPreviewKeeper } from './previews.ts';
 import { type AuditReportRow, buildAuditCsv, buildAuditXlsx } from './report.ts';
@@ -32,8 +33,12 @@ import {
   countActiveAudits,
   countReviews,
   findAuditOf,
+  finishAudit,
   insertAudit,
+  insertWholeAudit,
+  listApprovedImages,
   listAuditsOf,
+  listImagePlaces,
   listImages,
   listPageNotes,
   listReportImages,
@@ -288,6 +293,83 @@ export function createAuditService(deps: {
       }));
       const fileName = `${reportBaseName(audit.url, audit.createdAt)}.${format}`;
       return { fileName, body: format === 'csv' ? buildAuditCsv(rows) : await buildAuditXlsx(rows) };
+    },
+
+    /**
+     * An audit of pages another module read (a WordPress import, issue 21): each page's HTML is
+     * read and checked in the page sandbox like a crawled page, then the audit lands completed in
+     * one transaction under `auditId`. Landing the same id again changes nothing. Answers where
+     * each image is (page URL and position), for the caller to map images to its own items.
+     */
+    async recordWholeAudit(
+      userId: string,
+      audit: { auditId: string; url: string; notices: string[]; pages: { url: string; html: string }[] },
+    ): Promise<{ id: string; pageUrl: string; position: number; src: string }[]> {
+      if (await findAuditOf(db, userId, audit.auditId)) return listImagePlaces(db, audit.auditId);
+      const notices = [...audit.notices];
+      const pages: Parameters<typeof insertWholeAudit>[2] = [];
+      for (const page of audit.pages) {
+        let reading: Awaited<ReturnType<PageSandbox['run']>>;
+        try {
+          reading = await deps.pages.run('auditPage', { html: page.html, pageUrl: page.url });
+        } catch (error) {
+          if (!(error instanceof SandboxLimitError) || error.limit === 'closed') throw error;
+          notices.push(unreadablePageNote(page.url, error, deps.pages.limits));
+          continue;
+        }
+        for (const limit of reading.limits) notices.push(pageLimitNote(page.url, limit));
+        pages.push({
+          url: page.url,
+          images: reading.images.map((facts, position) => {
+            const {
+              pageUrl,
+              src,
+              alt,
+              role,
+              informative: _informative,
+              imageText: _imageText,
+              ...rest
+            } = facts;
+            const verdict = reading.verdicts[position];
+            return {
+              position,
+              pageUrl,
+              src,
+              alt,
+              role,
+              facts: rest,
+              verdict: verdict?.verdict ?? 'pass',
+              problems: verdict?.problems ?? [],
+            };
+          }),
+        });
+      }
+      await db.transaction(async (tx) => {
+        await insertWholeAudit(
+          tx,
+          { id: audit.auditId, userId, url: audit.url, notices: notices.slice(0, MAX_NOTICES) },
+          pages,
+        );
+        const { counts, problems } = await summarizeImages(tx, audit.auditId);
+        await finishAudit(tx, audit.auditId, {
+          status: 'completed',
+          score: scoreOf(counts),
+          counts,
+          problems,
+        });
+        await deps.onAuditCompleted?.(tx, audit.auditId);
+      });
+      return listImagePlaces(db, audit.auditId);
+    },
+
+    /** The accepted or edited images of one of the caller's audits (all, or these), with their words. */
+    async approvedImages(
+      userId: string,
+      auditId: string,
+      imageIds?: string[],
+    ): Promise<{ id: string; altText: string }[]> {
+      if (!(await findAuditOf(db, userId, auditId))) throw auditNotFound();
+      return listApprovedImages(db, auditId, imageIds);
     },
 
     /** The job handler: runs one audit to its end (or until this process stops). */

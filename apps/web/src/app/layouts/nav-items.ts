@@ -14,6 +14,7 @@ export const signedInNavItems: readonly NavItem[] = [
   { to: routes.dashboard, label: 'Dashboard' },
   { to: routes.images, label: 'Images' },
   { to: routes.audit, label: 'Audit' },
+  { to: routes.integrations, label: 'Integrations' },
   { to: routes.account, label: 'Account' },
   { to: routes.help, label: 'Help' },
 ];

@@ -78,7 +78,7 @@ describe('public bar', () => {
 });
 
 describe('signed-in bar', () => {
-  it('links Dashboard, Images, Audit, Account and Help, and logs out to /login', async () => {
+  it('links Dashboard, Images, Audit, Integrations, Account and Help, and logs out to /login', async () => {
     const user = userEvent.setup();
     storeSession();
     const { navigateTo } = renderApp('/help');
@@ -89,7 +89,7 @@ describe('signed-in bar', () => {
       within(nav)
         .getAllByRole('link')
         .map((link) => link.textContent),
-    ).toEqual(['Dashboard', 'Images', 'Audit', 'Account', 'Help']);
+    ).toEqual(['Dashboard', 'Images', 'Audit', 'Integrations', 'Account', 'Help']);
     expect(within(nav).getByRole('link', { name: 'Help' })).toHaveAttribute('aria-current', 'page');
 
     await user.click(within(nav).getByRole('button', { name: 'Log out' }));

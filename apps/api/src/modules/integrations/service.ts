@@ -1,0 +1,899 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type ConnectWordPressRequest,
+  type Integration,
+  type IntegrationChange,
+  type IntegrationSummary,
+  MAX_INTEGRATIONS,
+} from '@altwise/contracts/integrations';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database, Transaction } from '../../db/client.ts';
+import type {
+  IntegrationChangeRow,
+  IntegrationMediaRow,
+  IntegrationPlacementRow,
+  IntegrationPostRow,
+  IntegrationRow,
+} from '../../db/tables/integrations.ts';
+import { badRequest, conflict, notFound } from '../../errors.ts';
+import { jobNames } from '../../jobs/names.ts';
+import type { JobQueue } from '../../jobs/queue.ts';
+import { createProviderLimiters } from '../../lib/throttle.ts';
+import { assertPublicAddress, parseFetchableUrl, SafeFetchError } from '../../net/safe-fetch.ts';
+import type { AuditService } from '../audit/service.ts';
+import type { CredentialBox } from './credentials.ts';
+import { bareUrl, findOccurrence, listContentImages, setImageAlt } from './post-images.ts';
+import {
+  countIntegrationsOf,
+  countMedia,
+  deleteChange,
+  deleteIntegrationOf,
+  findIntegration,
+  findIntegrationOf,
+  findLiveChange,
+  findPlacement,
+  findPost,
+  insertIntegration,
+  insertPendingChange,
+  listChanges,
+  listImportingIds,
+  listIntegrationsOf,
+  listMedia,
+  listPendingChanges,
+  listPlacementsFor,
+  listPosts,
+  lockIntegration,
+  markChangePublished,
+  markChangeUndone,
+  replacePlacements,
+  resetImport,
+  setPostModified,
+  updateIntegration,
+  upsertMedia,
+  upsertPosts,
+} from './repository.ts';
+import {
+  checkWordPress,
+  createWordPressClient,
+  type WordPressClient,
+  WordPressError,
+  type WordPressErrorReason,
+} from './wordpress-client.ts';
+
+/** Items per REST page (WordPress's most). */
+const PER_PAGE = 100;
+/** Most posts and pages of each type an import reads (500 pages of 100). */
+const MAX_PAGES_PER_STAGE = 500;
+/** Most audit pages an import makes (the library page and the posts that use its images). */
+const MAX_AUDIT_PAGES = 500;
+
+/** An import or publish that has not moved for this long is taken as stopped (its job gave up). */
+const STALE_RUN_MS = 30 * 60_000;
+
+/** Failures after which nothing else of the same run can work: the run stops and says why. */
+const fatalReasons: WordPressErrorReason[] = [
+  'unauthorized',
+  'refused-address',
+  'unreachable',
+  'timeout',
+  'rate-limited',
+  'not-json',
+  'rest-disabled',
+];
+
+type RestMedia = {
+  id: number;
+  source_url?: string;
+  alt_text?: string;
+  title?: { raw?: string; rendered?: string };
+  caption?: { raw?: string; rendered?: string };
+  description?: { raw?: string; rendered?: string };
+  media_details?: { sizes?: Record<string, { source_url?: string }> };
+};
+
+type RestPost = {
+  id: number;
+  link?: string;
+  modified_gmt?: string;
+  title?: { raw?: string; rendered?: string };
+  content?: { raw?: string; rendered?: string };
+};
+
+function escapeHtml(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Text without tags, for captions and descriptions WordPress stores as HTML. */
+function plainText(value: string | undefined): string {
+  return (value ?? '')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+export type IntegrationsService = ReturnType<typeof createIntegrationsService>;
+
+/**
+ * Connected WordPress sites (issue 21, ADR 056): connect with an application password (checked at
+ * once, kept encrypted), import the media library and its placements as a normal audit, publish
+ * approved alt text into the attachment and the posts, and undo any change.
+ */
+export function createIntegrationsService(deps: {
+  db: Database;
+  queue: JobQueue;
+  audits: Pick<AuditService, 'recordWholeAudit' | 'approvedImages'>;
+  box: CredentialBox;
+  fetch: { allowPrivate: boolean };
+  settings: { requestsPerMinute: number; timeoutMs: number };
+  logger: FastifyBaseLogger;
+}) {
+  const { db, queue, logger } = deps;
+  const limiterOf = createProviderLimiters(deps.settings.requestsPerMinute);
+  const clientOptions = (integrationId: string) => ({
+    allowPrivate: deps.fetch.allowPrivate,
+    timeoutMs: deps.settings.timeoutMs,
+    beforeCall: () => limiterOf(integrationId).take(),
+  });
+  const integrationNotFound = () => notFound('There is no such integration.');
+
+  function clientFor(row: IntegrationRow): WordPressClient {
+    return createWordPressClient(
+      {
+        siteUrl: row.siteUrl,
+        restStyle: row.restStyle,
+        username: row.username,
+        applicationPassword: deps.box.open(row.secret, row.id),
+      },
+      clientOptions(row.id),
+    );
+  }
+
+  function toSummary(row: IntegrationRow): IntegrationSummary {
+    return {
+      id: row.id,
+      kind: row.kind,
+      siteUrl: row.siteUrl,
+      username: row.username,
+      status: row.status,
+      createdAt: row.createdAt.toISOString(),
+    };
+  }
+
+  function toIntegration(row: IntegrationRow): Integration {
+    return {
+      ...toSummary(row),
+      mediaCount: row.mediaCount,
+      imported: row.imported,
+      placements: row.placements,
+      auditId: row.auditId,
+      lastImportAt: row.lastImportAt?.toISOString() ?? null,
+      error: row.error,
+      notice: row.notice,
+    };
+  }
+
+  async function owned(userId: string, id: string): Promise<IntegrationRow> {
+    const row = await findIntegrationOf(db, userId, id);
+    if (!row) throw integrationNotFound();
+    return row;
+  }
+
+  /** Marks the run started under the row lock: one import or publish at a time per site. */
+  async function startRun(
+    userId: string,
+    id: string,
+    begin: (tx: Transaction, row: IntegrationRow) => Promise<void>,
+  ): Promise<IntegrationRow> {
+    return db.transaction(async (tx) => {
+      const row = await lockIntegration(tx, id);
+      if (!row || row.userId !== userId) throw integrationNotFound();
+      // A run whose process died and whose job gave up moves no more: after a while it may start again.
+      const stale = Date.now() - row.updatedAt.getTime() > STALE_RUN_MS;
+      if (row.status === 'importing' && !stale)
+        throw conflict('This site is being imported. Please wait until the import is done.');
+      if (row.status === 'publishing' && !stale)
+        throw conflict('Altwise is publishing to this site. Please wait until it is done.');
+      await begin(tx, row);
+      const started = await lockIntegration(tx, id);
+      return started ?? row;
+    });
+  }
+
+  function mediaUrlMap(media: IntegrationMediaRow[]): Map<string, number> {
+    const map = new Map<string, number>();
+    for (const item of media) for (const url of item.urls) map.set(bareUrl(url), item.mediaId);
+    return map;
+  }
+
+  function totalPagesOf(headers: Record<string, unknown>): number {
+    const pages = Number(headers['x-wp-totalpages']);
+    return Number.isFinite(pages) && pages > 0 ? pages : 1;
+  }
+
+  // ── import ──────────────────────────────────────────────────────────────────────────────
+
+  async function importMediaPage(
+    row: IntegrationRow,
+    client: WordPressClient,
+    page: number,
+  ): Promise<boolean> {
+    const answer = await client.get<RestMedia[]>(
+      `/wp/v2/media?media_type=image&context=edit&per_page=${PER_PAGE}&page=${page}&orderby=id&order=asc`,
+      'reading the media library',
+    );
+    if (!Array.isArray(answer.body))
+      throw new WordPressError('not-json', 'The media library did not answer with a list.');
+    const rows: IntegrationMediaRow[] = answer.body
+      .filter((item) => typeof item.id === 'number' && typeof item.source_url === 'string')
+      .map((item) => ({
+        integrationId: row.id,
+        mediaId: item.id,
+        sourceUrl: item.source_url ?? '',
+        urls: [
+          item.source_url ?? '',
+          ...Object.values(item.media_details?.sizes ?? {}).flatMap((size) =>
+            typeof size?.source_url === 'string' ? [size.source_url] : [],
+          ),
+        ],
+        altText: item.alt_text ?? '',
+        title: item.title?.raw ?? plainText(item.title?.rendered),
+        caption: plainText(item.caption?.raw ?? item.caption?.rendered),
+        description: plainText(item.description?.raw),
+      }));
+    await upsertMedia(db, rows);
+    const total = Number(answer.headers['x-wp-total']);
+    await updateIntegration(db, row.id, {
+      imported: await countMedia(db, row.id),
+      ...(Number.isFinite(total) ? { mediaCount: total } : {}),
+    });
+    return page < totalPagesOf(answer.headers) && answer.body.length > 0;
+  }
+
+  async function importPostPage(
+    row: IntegrationRow,
+    client: WordPressClient,
+    type: 'posts' | 'pages',
+    page: number,
+    mediaByUrl: Map<string, number>,
+  ): Promise<boolean> {
+    let answer: Awaited<ReturnType<WordPressClient['get']>>;
+    try {
+      answer = await client.get<RestPost[]>(
+        `/wp/v2/${type}?context=edit&per_page=${PER_PAGE}&page=${page}&orderby=id&order=asc`,
+        `reading the ${type}`,
+      );
+    } catch (error) {
+      // Past the last page WordPress answers 400 (rest_post_invalid_page_number).
+      if (error instanceof WordPressError && error.status === 400 && page > 1) return false;
+      throw error;
+    }
+    const posts = Array.isArray(answer.body) ? (answer.body as RestPost[]) : [];
+    const rows: IntegrationPostRow[] = [];
+    for (const post of posts) {
+      const raw = post.content?.raw ?? '';
+      const images = listContentImages(raw, mediaByUrl)
+        .filter((image) => image.mediaId !== null)
+        .map((image) => ({ mediaId: image.mediaId as number, alt: image.alt }));
+      if (images.length === 0) continue;
+      rows.push({
+        integrationId: row.id,
+        postId: post.id,
+        postType: type,
+        title: post.title?.raw ?? plainText(post.title?.rendered),
+        link: post.link ?? `${row.siteUrl.replace(/\/+$/, '')}/?p=${post.id}`,
+        modified: post.modified_gmt ?? '',
+        rendered: post.content?.rendered ?? '',
+        images,
+      });
+    }
+    await upsertPosts(db, rows);
+    return page < Math.min(totalPagesOf(answer.headers), MAX_PAGES_PER_STAGE) && posts.length > 0;
+  }
+
+  /** The import's audit: the library page (each attachment's own alt) and each post that uses them. */
+  async function landAudit(row: IntegrationRow, auditId: string): Promise<number> {
+    const media = await listMedia(db, row.id);
+    const posts = await listPosts(db, row.id);
+    const mediaByUrl = mediaUrlMap(media);
+    const site = row.siteUrl.replace(/\/+$/, '');
+    const libraryUrl = `${site}/wp-admin/upload.php`;
+    // WordPress's empty alt_text means "not set", so the library page leaves the alt out (a missing
+    // alt fails the checks); in a post, alt="" is what the page says and is checked as written.
+    const figures = media.map(
+      (item) =>
+        `<figure><img src="${escapeHtml(item.sourceUrl)}"${item.altText ? ` alt="${escapeHtml(item.altText)}"` : ''}>${item.caption ? `<figcaption>${escapeHtml(item.caption)}</figcaption>` : ''}</figure>${item.description ? `<p>${escapeHtml(item.description)}</p>` : ''}`,
+    );
+    const pages = [
+      {
+        url: libraryUrl,
+        html: `<!doctype html><html><head><title>Media library</title></head><body><h1>Media library of ${escapeHtml(site)}</h1>${figures.join('\n')}</body></html>`,
+      },
+    ];
+    const notices: string[] = [];
+    const postByUrl = new Map<string, IntegrationPostRow>();
+    for (const post of posts) {
+      if (pages.length >= MAX_AUDIT_PAGES) {
+        notices.push(
+          `Only the first ${MAX_AUDIT_PAGES - 1} posts and pages that use the library’s images were imported.`,
+        );
+        break;
+      }
+      let url = post.link;
+      if (url === libraryUrl || postByUrl.has(url)) url = `${site}/?p=${post.postId}`;
+      postByUrl.set(url, post);
+      pages.push({
+        url,
+        html: `<!doctype html><html><head><title>${escapeHtml(post.title)}</title></head><body><h1>${escapeHtml(post.title)}</h1>${post.rendered}</body></html>`,
+      });
+    }
+    const images = await deps.audits.recordWholeAudit(row.userId, {
+      auditId,
+      url: site,
+      notices,
+      pages,
+    });
+    const placements: Omit<IntegrationPlacementRow, 'id'>[] = [];
+    const byPage = new Map<string, typeof images>();
+    for (const image of images) byPage.set(image.pageUrl, [...(byPage.get(image.pageUrl) ?? []), image]);
+    for (const [pageUrl, pageImages] of byPage) {
+      pageImages.sort((a, b) => a.position - b.position);
+      if (pageUrl === libraryUrl) {
+        for (const image of pageImages) {
+          const mediaId = mediaByUrl.get(bareUrl(image.src));
+          if (mediaId !== undefined)
+            placements.push({
+              integrationId: row.id,
+              auditImageId: image.id,
+              mediaId,
+              postId: null,
+              occurrence: 0,
+            });
+        }
+        continue;
+      }
+      const post = postByUrl.get(pageUrl);
+      if (!post) continue;
+      // The rendered images are the raw content's, in order, when their numbers agree; else by URL.
+      const byIndex = pageImages.length === post.images.length;
+      const seen = new Map<number, number>();
+      pageImages.forEach((image, index) => {
+        const mediaId = byIndex ? post.images[index]?.mediaId : mediaByUrl.get(bareUrl(image.src));
+        if (mediaId === undefined) return;
+        const occurrence = seen.get(mediaId) ?? 0;
+        seen.set(mediaId, occurrence + 1);
+        placements.push({
+          integrationId: row.id,
+          auditImageId: image.id,
+          mediaId,
+          postId: post.postId,
+          occurrence,
+        });
+      });
+    }
+    await replacePlacements(db, row.id, placements);
+    return placements.filter((placement) => placement.postId !== null).length;
+  }
+
+  async function runImport(integrationId: string): Promise<void> {
+    let row = await findIntegration(db, integrationId);
+    if (row?.status !== 'importing' || !row.importCursor) return;
+    const client = clientFor(row);
+    let cursor = row.importCursor;
+    const save = async (next: typeof cursor) => {
+      cursor = next;
+      await updateIntegration(db, integrationId, { importCursor: next });
+    };
+    try {
+      while (cursor.stage === 'media') {
+        const more = await importMediaPage(row, client, cursor.page);
+        await save(more ? { ...cursor, page: cursor.page + 1 } : { ...cursor, stage: 'posts', page: 1 });
+      }
+      const mediaByUrl = mediaUrlMap(await listMedia(db, integrationId));
+      while (cursor.stage === 'posts' || cursor.stage === 'pages') {
+        const type = cursor.stage;
+        const more = await importPostPage(row, client, type, cursor.page, mediaByUrl);
+        const next = type === 'posts' ? ('pages' as const) : ('audit' as const);
+        await save(more ? { ...cursor, page: cursor.page + 1 } : { ...cursor, stage: next, page: 1 });
+      }
+      row = (await findIntegration(db, integrationId)) ?? row;
+      const placements = await landAudit(row, cursor.auditId);
+      await updateIntegration(db, integrationId, {
+        status: 'imported',
+        importCursor: { ...cursor, stage: 'done' },
+        auditId: cursor.auditId,
+        placements,
+        lastImportAt: new Date(),
+        error: null,
+      });
+    } catch (error) {
+      if (!(error instanceof WordPressError)) throw error;
+      // Said in words; the cursor stays, so importing again starts afresh and nothing half-made is kept.
+      await updateIntegration(db, integrationId, { status: 'failed', error: error.message });
+    }
+  }
+
+  // ── publish and undo ────────────────────────────────────────────────────────────────────
+
+  type PublishTally = { written: number; same: number; problems: string[] };
+
+  function postRoute(post: IntegrationPostRow): string {
+    return `/wp/v2/${post.postType}/${post.postId}`;
+  }
+
+  /** A change a stopped process left pending: kept when WordPress shows it written, else forgotten. */
+  async function settlePending(
+    row: IntegrationRow,
+    client: WordPressClient,
+    mediaByUrl: Map<string, number>,
+  ) {
+    for (const change of await listPendingChanges(db, row.id)) {
+      let current: string | null = null;
+      if (change.field === 'alt_text') {
+        const media = await client.get<RestMedia>(
+          `/wp/v2/media/${change.mediaId}?context=edit`,
+          'reading an image',
+        );
+        current = media.body.alt_text ?? '';
+      } else if (change.postId !== null) {
+        const post = await findPost(db, row.id, change.postId);
+        const [placement] = await listPlacementsByIdOf(change);
+        if (post && placement) {
+          const answer = await client.get<RestPost>(`${postRoute(post)}?context=edit`, 'reading a post');
+          current =
+            findOccurrence(answer.body.content?.raw ?? '', mediaByUrl, change.mediaId, placement.occurrence)
+              ?.alt ?? null;
+          if (current === change.after && answer.body.modified_gmt)
+            await setPostModified(db, row.id, post.postId, answer.body.modified_gmt);
+        }
+      }
+      if (current === change.after) await markChangePublished(db, change.id);
+      else await deleteChange(db, change.id);
+    }
+  }
+
+  async function listPlacementsByIdOf(change: IntegrationChangeRow): Promise<IntegrationPlacementRow[]> {
+    const placement = await findPlacement(db, change.placementId);
+    return placement ? [placement] : [];
+  }
+
+  async function publishLibraryAlt(
+    row: IntegrationRow,
+    client: WordPressClient,
+    placement: IntegrationPlacementRow,
+    after: string,
+    tally: PublishTally,
+  ) {
+    const live = await findLiveChange(db, placement.id);
+    if (live && live.after === after) {
+      tally.same++;
+      return;
+    }
+    const route = `/wp/v2/media/${placement.mediaId}`;
+    const current =
+      (await client.get<RestMedia>(`${route}?context=edit`, 'reading an image')).body.alt_text ?? '';
+    if (!live && current === after) {
+      tally.same++;
+      return;
+    }
+    const change = live
+      ? live
+      : await insertPendingChange(db, {
+          integrationId: row.id,
+          placementId: placement.id,
+          mediaId: placement.mediaId,
+          postId: null,
+          field: 'alt_text',
+          before: current,
+          after,
+        });
+    if (!change) {
+      tally.same++;
+      return;
+    }
+    try {
+      const written = await client.post<RestMedia>(route, { alt_text: after }, 'writing an image’s alt text');
+      const check = await client.get<RestMedia>(`${route}?context=edit`, 'reading an image back');
+      if (written.body.alt_text !== after || check.body.alt_text !== after)
+        throw new WordPressError(
+          'rejected',
+          `WordPress did not keep the alt text of image ${placement.mediaId} as written.`,
+        );
+      await markChangePublished(db, change.id, after);
+      tally.written++;
+    } catch (error) {
+      if (!live) await deleteChange(db, change.id);
+      throw error;
+    }
+  }
+
+  async function publishPost(
+    row: IntegrationRow,
+    client: WordPressClient,
+    post: IntegrationPostRow,
+    items: { placement: IntegrationPlacementRow; after: string }[],
+    mediaByUrl: Map<string, number>,
+    tally: PublishTally,
+  ) {
+    const answer = await client.get<RestPost>(`${postRoute(post)}?context=edit`, `reading “${post.title}”`);
+    if ((answer.body.modified_gmt ?? '') !== post.modified) {
+      tally.problems.push(
+        `“${post.title}” was changed on WordPress after the import, while we publish, so nothing was written to it. Import the site again, then publish.`,
+      );
+      return;
+    }
+    const original = answer.body.content?.raw ?? '';
+    let raw = original;
+    const writes: {
+      placement: IntegrationPlacementRow;
+      live: IntegrationChangeRow | undefined;
+      before: string;
+      after: string;
+    }[] = [];
+    for (const { placement, after } of [...items].sort(
+      (a, b) => a.placement.occurrence - b.placement.occurrence,
+    )) {
+      const live = await findLiveChange(db, placement.id);
+      if (live && live.after === after) {
+        tally.same++;
+        continue;
+      }
+      const image = findOccurrence(raw, mediaByUrl, placement.mediaId, placement.occurrence);
+      if (!image) {
+        tally.problems.push(
+          `An image of “${post.title}” is no longer in its content; import the site again.`,
+        );
+        continue;
+      }
+      const before = image.alt ?? '';
+      if (!live && before === after) {
+        tally.same++;
+        continue;
+      }
+      raw = setImageAlt(raw, image, after);
+      writes.push({ placement, live, before: live ? live.before : before, after });
+    }
+    if (writes.length === 0) return;
+    const pending: IntegrationChangeRow[] = [];
+    for (const write of writes) {
+      if (write.live) continue;
+      const change = await insertPendingChange(db, {
+        integrationId: row.id,
+        placementId: write.placement.id,
+        mediaId: write.placement.mediaId,
+        postId: post.postId,
+        field: 'content',
+        before: write.before,
+        after: write.after,
+      });
+      if (change) pending.push(change);
+    }
+    try {
+      const written = await client.post<RestPost>(
+        postRoute(post),
+        { content: raw },
+        `writing “${post.title}”`,
+      );
+      const back = await client.get<RestPost>(
+        `${postRoute(post)}?context=edit`,
+        `reading “${post.title}” back`,
+      );
+      const kept = back.body.content?.raw ?? '';
+      const wrong = writes.filter(
+        (write) =>
+          findOccurrence(kept, mediaByUrl, write.placement.mediaId, write.placement.occurrence)?.alt !==
+          write.after,
+      );
+      if (wrong.length > 0) {
+        // Put the content back as it was: nothing partial stays on the site.
+        await client.post<RestPost>(postRoute(post), { content: original }, `restoring “${post.title}”`);
+        throw new WordPressError(
+          'rejected',
+          `WordPress did not keep the alt text written into “${post.title}”, so it was put back as it was.`,
+        );
+      }
+      await setPostModified(
+        db,
+        row.id,
+        post.postId,
+        back.body.modified_gmt ?? written.body.modified_gmt ?? '',
+      );
+      for (const write of writes) {
+        const change = write.live ?? pending.find((item) => item.placementId === write.placement.id);
+        if (change) await markChangePublished(db, change.id, write.after);
+      }
+      tally.written += writes.length;
+    } catch (error) {
+      for (const change of pending) await deleteChange(db, change.id);
+      throw error;
+    }
+  }
+
+  async function runPublish(row: IntegrationRow, imageIds: string[] | undefined): Promise<PublishTally> {
+    const tally: PublishTally = { written: 0, same: 0, problems: [] };
+    if (!row.auditId) return tally;
+    const client = clientFor(row);
+    const mediaByUrl = mediaUrlMap(await listMedia(db, row.id));
+    await settlePending(row, client, mediaByUrl);
+    const approved = await deps.audits.approvedImages(row.userId, row.auditId, imageIds);
+    const words = new Map(approved.map((image) => [image.id, image.altText]));
+    const placements = await listPlacementsFor(db, row.id, [...words.keys()]);
+    const byPost = new Map<number, { placement: IntegrationPlacementRow; after: string }[]>();
+    for (const placement of placements) {
+      const after = words.get(placement.auditImageId);
+      if (after === undefined) continue;
+      if (placement.postId === null) {
+        await step(tally, () => publishLibraryAlt(row, client, placement, after, tally));
+        continue;
+      }
+      byPost.set(placement.postId, [...(byPost.get(placement.postId) ?? []), { placement, after }]);
+    }
+    for (const [postId, items] of byPost) {
+      const post = await findPost(db, row.id, postId);
+      if (!post) continue;
+      await step(tally, () => publishPost(row, client, post, items, mediaByUrl, tally));
+    }
+    return tally;
+  }
+
+  /** One item's work: a failure of that item is noted and the rest goes on, unless nothing else can work. */
+  async function step(tally: PublishTally, work: () => Promise<void>) {
+    try {
+      await work();
+    } catch (error) {
+      if (!(error instanceof WordPressError) || fatalReasons.includes(error.reason)) throw error;
+      tally.problems.push(error.message);
+    }
+  }
+
+  async function runUndo(row: IntegrationRow, changeIds: string[]): Promise<PublishTally> {
+    const tally: PublishTally = { written: 0, same: 0, problems: [] };
+    const client = clientFor(row);
+    const mediaByUrl = mediaUrlMap(await listMedia(db, row.id));
+    const changes = (await listChanges(db, row.id, changeIds)).filter(
+      (change) => change.status === 'published',
+    );
+    for (const change of changes.filter((item) => item.field === 'alt_text')) {
+      await step(tally, async () => {
+        const route = `/wp/v2/media/${change.mediaId}`;
+        const current =
+          (await client.get<RestMedia>(`${route}?context=edit`, 'reading an image')).body.alt_text ?? '';
+        if (current !== change.after) {
+          tally.problems.push(
+            `The alt text of image ${change.mediaId} was changed on WordPress after Altwise published it, so it was not undone.`,
+          );
+          return;
+        }
+        const written = await client.post<RestMedia>(
+          route,
+          { alt_text: change.before },
+          'restoring an image’s alt text',
+        );
+        if ((written.body.alt_text ?? '') !== change.before)
+          throw new WordPressError(
+            'rejected',
+            `WordPress did not keep the restored alt text of image ${change.mediaId}.`,
+          );
+        await markChangeUndone(db, change.id);
+        tally.written++;
+      });
+    }
+    const byPost = new Map<number, typeof changes>();
+    for (const change of changes)
+      if (change.field === 'content' && change.postId !== null)
+        byPost.set(change.postId, [...(byPost.get(change.postId) ?? []), change]);
+    for (const [postId, postChanges] of byPost) {
+      await step(tally, async () => {
+        const post = await findPost(db, row.id, postId);
+        if (!post) {
+          tally.problems.push(
+            `Post ${postId} is no longer part of the import; import the site again to undo there.`,
+          );
+          return;
+        }
+        const answer = await client.get<RestPost>(
+          `${postRoute(post)}?context=edit`,
+          `reading “${post.title}”`,
+        );
+        if ((answer.body.modified_gmt ?? '') !== post.modified) {
+          tally.problems.push(
+            `“${post.title}” was changed on WordPress after Altwise published to it, so nothing was undone there.`,
+          );
+          return;
+        }
+        let raw = answer.body.content?.raw ?? '';
+        const undone: { change: (typeof postChanges)[number]; occurrence: number }[] = [];
+        for (const change of postChanges) {
+          const [placement] = await listPlacementsByIdOf(change);
+          const image = placement
+            ? findOccurrence(raw, mediaByUrl, change.mediaId, placement.occurrence)
+            : undefined;
+          if (!placement || !image || image.alt !== change.after) {
+            tally.problems.push(
+              `An image of “${post.title}” changed after Altwise published it, so it was not undone.`,
+            );
+            continue;
+          }
+          raw = setImageAlt(raw, image, change.before);
+          undone.push({ change, occurrence: placement.occurrence });
+        }
+        if (undone.length === 0) return;
+        await client.post<RestPost>(postRoute(post), { content: raw }, `restoring “${post.title}”`);
+        const back = await client.get<RestPost>(
+          `${postRoute(post)}?context=edit`,
+          `reading “${post.title}” back`,
+        );
+        const kept = back.body.content?.raw ?? '';
+        for (const { change, occurrence } of undone) {
+          if ((findOccurrence(kept, mediaByUrl, change.mediaId, occurrence)?.alt ?? '') === change.before) {
+            await markChangeUndone(db, change.id);
+            tally.written++;
+          } else tally.problems.push(`WordPress did not keep the restored alt text in “${post.title}”.`);
+        }
+        await setPostModified(db, row.id, post.postId, back.body.modified_gmt ?? '');
+      });
+    }
+    return tally;
+  }
+
+  function summaryOf(tally: PublishTally, undo: boolean, host: string): string {
+    const n = tally.written;
+    const done = undo
+      ? `Undid ${n} change${n === 1 ? '' : 's'} on ${host}.`
+      : `Published ${n} alt text${n === 1 ? '' : 's'} to ${host}.`;
+    const same = tally.same > 0 ? ` ${tally.same} ${tally.same === 1 ? 'was' : 'were'} already there.` : '';
+    return `${done}${same}`;
+  }
+
+  async function runPublishJob(integrationId: string, job: { imageIds?: string[]; undo?: string[] }) {
+    const row = await findIntegration(db, integrationId);
+    if (row?.status !== 'publishing') return;
+    const host = new URL(row.siteUrl).host;
+    try {
+      const tally = job.undo ? await runUndo(row, job.undo) : await runPublish(row, job.imageIds);
+      await updateIntegration(db, integrationId, {
+        status: 'imported',
+        notice: summaryOf(tally, Boolean(job.undo), host),
+        error: tally.problems.length > 0 ? tally.problems.slice(0, 10).join(' ') : null,
+      });
+    } catch (error) {
+      if (!(error instanceof WordPressError)) throw error;
+      await updateIntegration(db, integrationId, {
+        status: 'failed',
+        error: `${error.message} Nothing more was written; you can try again.`,
+      });
+    }
+  }
+
+  return {
+    /** POST /integrations/wordpress: checked against the site at once, then stored encrypted. */
+    async connectWordPress(userId: string, request: ConnectWordPressRequest): Promise<IntegrationSummary> {
+      let siteUrl: string;
+      try {
+        const url = parseFetchableUrl(request.siteUrl);
+        await assertPublicAddress(url, { allowPrivate: deps.fetch.allowPrivate });
+        siteUrl = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+      } catch (error) {
+        if (error instanceof SafeFetchError) throw badRequest(error.message);
+        throw error;
+      }
+      if ((await countIntegrationsOf(db, userId)) >= MAX_INTEGRATIONS)
+        throw conflict(`You have connected ${MAX_INTEGRATIONS} sites, the most allowed. Delete one first.`);
+      const id = randomUUID();
+      let restStyle: IntegrationRow['restStyle'];
+      try {
+        restStyle = (
+          await checkWordPress(
+            { siteUrl, username: request.username, applicationPassword: request.applicationPassword },
+            clientOptions(id),
+          )
+        ).restStyle;
+      } catch (error) {
+        if (error instanceof WordPressError) throw badRequest(error.message);
+        throw error;
+      }
+      const row = await insertIntegration(db, {
+        id,
+        userId,
+        kind: 'wordpress',
+        siteUrl,
+        restStyle,
+        username: request.username,
+        secret: deps.box.seal(request.applicationPassword, id),
+      });
+      logger.info({ integration: id }, 'wordpress site connected');
+      return toSummary(row);
+    },
+
+    async list(userId: string): Promise<IntegrationSummary[]> {
+      return (await listIntegrationsOf(db, userId)).map(toSummary);
+    },
+
+    async get(userId: string, id: string): Promise<Integration> {
+      return toIntegration(await owned(userId, id));
+    },
+
+    /** DELETE: the stored password, the import's records and the change log go; the audit stays. */
+    async remove(userId: string, id: string): Promise<void> {
+      if (!(await deleteIntegrationOf(db, userId, id))) throw integrationNotFound();
+    },
+
+    async startImport(userId: string, id: string): Promise<Integration> {
+      const row = await startRun(userId, id, async (tx, locked) => {
+        await resetImport(tx, locked.id, { stage: 'media', page: 1, auditId: randomUUID() });
+        await queue.send(jobNames.importIntegration, { integrationId: locked.id }, { tx });
+      });
+      return toIntegration(row);
+    },
+
+    async startPublish(userId: string, id: string, imageIds?: string[]): Promise<Integration> {
+      const current = await owned(userId, id);
+      if (!current.auditId) throw conflict('Import the site first, then fix and approve its images.');
+      const ids = imageIds ? [...new Set(imageIds)] : undefined;
+      const approved = await deps.audits.approvedImages(userId, current.auditId, ids);
+      const placed = await listPlacementsFor(
+        db,
+        id,
+        approved.map((image) => image.id),
+      );
+      if (ids && placed.length < ids.length)
+        throw conflict(
+          `${ids.length - placed.length} of the selected images ${ids.length - placed.length === 1 ? 'is' : 'are'} not an approved image of this site’s import. Approve ${ids.length - placed.length === 1 ? 'it' : 'them'} in the audit first; nothing was published.`,
+        );
+      if (placed.length === 0)
+        throw conflict(
+          'Nothing is approved yet: fix the import’s failing images and approve the alt text first.',
+        );
+      const row = await startRun(userId, id, async (tx, locked) => {
+        await updateIntegration(tx, locked.id, { status: 'publishing', error: null, notice: null });
+        await queue.send(
+          jobNames.publishIntegration,
+          { integrationId: locked.id, ...(ids ? { imageIds: ids } : {}) },
+          { tx },
+        );
+      });
+      return toIntegration(row);
+    },
+
+    async startUndo(userId: string, id: string, changeIds: string[]): Promise<Integration> {
+      await owned(userId, id);
+      const ids = [...new Set(changeIds)];
+      const changes = await listChanges(db, id, ids);
+      if (changes.length < ids.length) throw notFound('There is no such change on this site.');
+      const undone = changes.filter((change) => change.status === 'undone').length;
+      if (undone > 0)
+        throw conflict(
+          `${undone} of the selected changes ${undone === 1 ? 'was' : 'were'} undone already; nothing was changed.`,
+        );
+      const row = await startRun(userId, id, async (tx, locked) => {
+        await updateIntegration(tx, locked.id, { status: 'publishing', error: null, notice: null });
+        await queue.send(jobNames.publishIntegration, { integrationId: locked.id, undo: ids }, { tx });
+      });
+      return toIntegration(row);
+    },
+
+    async changes(userId: string, id: string): Promise<IntegrationChange[]> {
+      await owned(userId, id);
+      return (await listChanges(db, id)).map((change) => ({
+        id: change.id,
+        mediaId: change.mediaId,
+        ...(change.postId !== null ? { postId: change.postId } : {}),
+        ...(change.postTitle !== null ? { postTitle: change.postTitle } : {}),
+        field: change.field,
+        before: change.before,
+        after: change.after,
+        publishedAt: (change.publishedAt ?? change.createdAt).toISOString(),
+        ...(change.undoneAt ? { undoneAt: change.undoneAt.toISOString() } : {}),
+      }));
+    },
+
+    /** Job handlers. */
+    runImport,
+    runPublish: runPublishJob,
+
+    /** On worker start: imports and publishes a stopped process left under way are queued again. */
+    async resumeUnfinished(): Promise<void> {
+      for (const integrationId of await listImportingIds(db))
+        await queue.send(jobNames.importIntegration, { integrationId });
+    },
+  };
+}

@@ -167,6 +167,8 @@ const audit = {
   url: 'https://shop.example.com/',
   scope: 'site' as const,
   maxPages: 25,
+  render: 'auto' as const,
+  pagesRendered: 2,
   status: 'completed' as const,
   notices: [],
   pagesScanned: 12,
@@ -199,6 +201,7 @@ const auditImage = {
   fixStatus: null,
   thumbnailUrl:
     'https://altwise.example.com/files/previews/2026-11/7d2f4a90-1c3b-4e8f-b6a5-3e9d0c2b1a47.webp',
+  screenshotUrl: `/api/v1/audits/${ids.audit}/images/${ids.auditImage}/screenshot`,
 };
 
 /** [schema, example] pairs: the schema instances the routes use. */
@@ -557,9 +560,21 @@ export const openApiExamples: ReadonlyArray<readonly [z.ZodType, unknown]> = [
     },
   ],
   // audits
-  [startAuditRequestSchema, { url: 'https://shop.example.com/', scope: 'site', maxPages: 25 }],
+  [
+    startAuditRequestSchema,
+    { url: 'https://shop.example.com/', scope: 'site', maxPages: 25, render: 'auto' },
+  ],
   [startAuditResponseSchema, { id: ids.audit }],
-  [auditSchema, audit],
+  [
+    auditSchema,
+    {
+      ...audit,
+      pages: [
+        { url: 'https://shop.example.com/', status: 'scanned', rendered: false },
+        { url: 'https://shop.example.com/shoes', status: 'scanned', rendered: true },
+      ],
+    },
+  ],
   [listAuditsResponseSchema, [audit]],
   [auditImagesResponseSchema, { items: [auditImage], total: 18 }],
   [fixAuditRequestSchema, { imageIds: [ids.auditImage] }],

@@ -18,7 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import sharp from 'sharp';
-import { residentBytes } from '../src/modules/audit/render/browser-pool.ts';
+import { browserMemory } from '../src/modules/audit/render/browser-pool.ts';
 import { createUser } from '../test/billing-helpers.ts';
 import { buildTestApp } from '../test/helper.ts';
 
@@ -87,7 +87,7 @@ const loadBefore = loadavg()[0]?.toFixed(2);
 const t = await buildTestApp({ env: { FETCH_ALLOW_PRIVATE: 'true' } });
 /** Each page's render, start to end (waiting for a slot excluded), and the browser's peak memory. */
 const renderMs: number[] = [];
-let peakBrowserBytes = 0;
+let peakBrowser = { pss: 0, rss: 0 };
 let sampling = true;
 const renderer = t.app.deps.renderer;
 if (render && !renderer) throw new Error('--render needs a browser: set CHROMIUM_PATH or install chromium');
@@ -101,7 +101,8 @@ if (render && renderer) {
   };
   void (async () => {
     while (sampling) {
-      peakBrowserBytes = Math.max(peakBrowserBytes, await residentBytes(await renderer.processIds()));
+      const now = await browserMemory(await renderer.processIds());
+      peakBrowser = { pss: Math.max(peakBrowser.pss, now.pss), rss: Math.max(peakBrowser.rss, now.rss) };
       await sleep(250);
     }
   })();
@@ -151,7 +152,11 @@ try {
           secondsPerPage: scannedSeconds ? Number((scannedSeconds / pages).toFixed(2)) : null,
           /** One page's render (load, network quiet, HTML, screenshots), median and 95th percentile. */
           renderMs: { median: at(0.5), p95: at(0.95), max: Math.round(sorted.at(-1) ?? 0) },
-          peakBrowserMb: Math.round(peakBrowserBytes / (1024 * 1024)),
+          /** Every process of the browser: proportional (shared pages split) and summed resident sizes. */
+          peakBrowserMb: {
+            pss: Math.round(peakBrowser.pss / (1024 * 1024)),
+            rss: Math.round(peakBrowser.rss / (1024 * 1024)),
+          },
         }
       : {}),
     delayMs,

@@ -25,6 +25,34 @@ export const RENDER_PAGE_TIMEOUT_MS = 15_000;
 export const MAX_RENDER_BYTES = 20 * 1024 * 1024;
 /** After `load`, how long the page may keep the network busy before it is read anyway. */
 const NETWORK_IDLE_MS = 1_500;
+/**
+ * The network counts as quiet after this long without a request under way (Playwright's
+ * `networkidle` waits a fixed 500 ms, a third of a page's budget on this machine).
+ */
+const QUIET_MS = 200;
+
+/** Requests of the page under way, to wait for the network to go quiet after `load`. */
+function watchNetwork(page: Page) {
+  let open = 0;
+  let lastChange = Date.now();
+  const change = (delta: number) => {
+    open = Math.max(0, open + delta);
+    lastChange = Date.now();
+  };
+  page.on('request', () => change(1));
+  page.on('requestfinished', () => change(-1));
+  page.on('requestfailed', () => change(-1));
+  return {
+    /** Resolves once no request was under way for QUIET_MS, or after `limitMs` at most. */
+    async settled(limitMs: number): Promise<void> {
+      const until = Date.now() + limitMs;
+      while (Date.now() < until) {
+        if (open === 0 && Date.now() - lastChange >= QUIET_MS) return;
+        await sleep(50);
+      }
+    },
+  };
+}
 /** Most screenshots taken of one page's images. */
 export const MAX_SCREENSHOTS_PER_PAGE = 40;
 /** Screenshots are taken of the top of the page only, down to this many CSS pixels. */
@@ -45,6 +73,9 @@ const CHROMIUM_FLAGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // WebRTC's UDP would go around the proxy: a page could reach a private address over STUN/TURN.
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--dns-prefetch-disable',
   '--disable-extensions',
   '--mute-audio',
 ];
@@ -160,15 +191,20 @@ async function browserProcessIds(marker: string): Promise<number[]> {
   return [...ids];
 }
 
-/** Resident memory of the processes, in bytes. */
-export async function residentBytes(ids: number[]): Promise<number> {
-  let total = 0;
+/**
+ * Memory of the processes, in bytes: `pss`, the proportional set size (pages shared between the
+ * processes, such as the browser's own code, split among them rather than counted once a process),
+ * and `rss`, the plain sum of resident sizes (which counts shared pages many times).
+ */
+export async function browserMemory(ids: number[]): Promise<{ pss: number; rss: number }> {
+  let pss = 0;
+  let rss = 0;
   for (const id of ids) {
-    const status = await readFile(`/proc/${id}/status`, 'utf8').catch(() => '');
-    const kb = /VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1];
-    if (kb) total += Number(kb) * 1024;
+    const rollup = await readFile(`/proc/${id}/smaps_rollup`, 'utf8').catch(() => '');
+    pss += Number(/^Pss:\s+(\d+)\s+kB/m.exec(rollup)?.[1] ?? 0) * 1024;
+    rss += Number(/^Rss:\s+(\d+)\s+kB/m.exec(rollup)?.[1] ?? 0) * 1024;
   }
-  return total;
+  return { pss, rss };
 }
 
 export function createBrowserPool(options: {
@@ -280,7 +316,6 @@ export function createBrowserPool(options: {
         type: 'png',
         fullPage: true,
         clip: { x: left, y: top, width: right - left, height: bottom - top },
-        animations: 'disabled',
         timeout: Math.max(1, deadline - Date.now()),
       }),
       deadline - Date.now(),
@@ -372,6 +407,7 @@ export function createBrowserPool(options: {
       page.on('framenavigated', (frame) => {
         if (frame === page.mainFrame()) navigations++;
       });
+      const quiet = watchNetwork(page);
       let response: Awaited<ReturnType<Page['goto']>> = null;
       let loaded = true;
       try {
@@ -411,11 +447,7 @@ export function createBrowserPool(options: {
           `${address} did not finish loading in the browser within ${seconds(timeoutMs)}; the audit read what it showed by then.`,
         );
       } else {
-        await page
-          .waitForLoadState('networkidle', {
-            timeout: Math.max(1, Math.min(NETWORK_IDLE_MS, deadline - Date.now())),
-          })
-          .catch(() => {});
+        await quiet.settled(Math.max(0, Math.min(NETWORK_IDLE_MS, deadline - Date.now())));
       }
       if (
         response &&

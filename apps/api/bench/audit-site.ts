@@ -8,6 +8,9 @@
  *   node apps/api/bench/audit-site.ts            (embedded PGlite, as the tests)
  *   BENCH_PAGE_DELAY_MS=100 node apps/api/bench/audit-site.ts   (100 ms of server latency per answer)
  * With `--json` the last line is one JSON object; `pagesPerSecond` times the HTML step alone.
+ *   node apps/api/bench/audit-site.ts --render   (issue 20, ADR 061: every page rendered in headless
+ *   Chromium, `render: "always"`, 2 pages at once; adds the render time per page and the browser's
+ *   peak resident memory, every process of it)
  */
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -15,10 +18,12 @@ import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import sharp from 'sharp';
+import { browserMemory } from '../src/modules/audit/render/browser-pool.ts';
 import { createUser } from '../test/billing-helpers.ts';
 import { buildTestApp } from '../test/helper.ts';
 
 const pages = 100;
+const render = process.argv.includes('--render');
 const delayMs = Number(process.env.BENCH_PAGE_DELAY_MS ?? 0);
 const svgText = (text: string) =>
   sharp(
@@ -80,6 +85,28 @@ const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
 const loadBefore = loadavg()[0]?.toFixed(2);
 const t = await buildTestApp({ env: { FETCH_ALLOW_PRIVATE: 'true' } });
+/** Each page's render, start to end (waiting for a slot excluded), and the browser's peak memory. */
+const renderMs: number[] = [];
+let peakBrowser = { pss: 0, rss: 0 };
+let sampling = true;
+const renderer = t.app.deps.renderer;
+if (render && !renderer) throw new Error('--render needs a browser: set CHROMIUM_PATH or install chromium');
+if (render && renderer) {
+  const original = renderer.render.bind(renderer);
+  renderer.render = async (address, options) => {
+    const began = performance.now();
+    const result = await original(address, options);
+    renderMs.push(performance.now() - began);
+    return result;
+  };
+  void (async () => {
+    while (sampling) {
+      const now = await browserMemory(await renderer.processIds());
+      peakBrowser = { pss: Math.max(peakBrowser.pss, now.pss), rss: Math.max(peakBrowser.rss, now.rss) };
+      await sleep(250);
+    }
+  })();
+}
 try {
   const user = await createUser(t);
   const started = performance.now();
@@ -87,7 +114,7 @@ try {
     method: 'POST',
     url: '/api/v1/audits',
     headers: user.auth,
-    payload: { url: `${base}/`, scope: 'site', maxPages: pages },
+    payload: { url: `${base}/`, scope: 'site', maxPages: pages, render: render ? 'always' : 'never' },
   });
   if (created.statusCode !== 202) throw new Error(`POST /audits answered ${created.statusCode}`);
   const { id } = created.json() as { id: string };
@@ -102,7 +129,12 @@ try {
     await sleep(50);
   }
   const seconds = (performance.now() - started) / 1000;
+  sampling = false;
+  const sorted = [...renderMs].sort((a, b) => a - b);
+  const at = (q: number) =>
+    Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0);
   const result = {
+    mode: render ? 'rendered' : 'raw',
     status: audit.status,
     seconds: Number(seconds.toFixed(2)),
     /** Pages read and checked per second, HTML step only (issue 22: reading moved to worker threads). */
@@ -113,6 +145,20 @@ try {
     problems: audit.problems,
     score: audit.score,
     notices: audit.notices,
+    ...(render
+      ? {
+          pagesRendered: audit.pagesRendered,
+          /** HTML step's wall time per page, 2 pages at once. */
+          secondsPerPage: scannedSeconds ? Number((scannedSeconds / pages).toFixed(2)) : null,
+          /** One page's render (load, network quiet, HTML, screenshots), median and 95th percentile. */
+          renderMs: { median: at(0.5), p95: at(0.95), max: Math.round(sorted.at(-1) ?? 0) },
+          /** Every process of the browser: proportional (shared pages split) and summed resident sizes. */
+          peakBrowserMb: {
+            pss: Math.round(peakBrowser.pss / (1024 * 1024)),
+            rss: Math.round(peakBrowser.rss / (1024 * 1024)),
+          },
+        }
+      : {}),
     delayMs,
     load: { before: loadBefore, after: loadavg()[0]?.toFixed(2) },
   };

@@ -28,6 +28,7 @@ import { createSessionUserCache, type SessionUserCache } from './modules/account
 import { apiKeysRoutes } from './modules/api-keys/routes.ts';
 import { type ApiKeysService, createApiKeysService } from './modules/api-keys/service.ts';
 import { createPageSandbox, type PageSandbox, type PageSandboxLimits } from './modules/audit/page-sandbox.ts';
+import { type BrowserPool, createBrowserPool, findChromium } from './modules/audit/render/browser-pool.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { type AuditService, createAuditService } from './modules/audit/service.ts';
 import { createPaymentProvider } from './modules/billing/create-payment-provider.ts';
@@ -69,6 +70,7 @@ import { studioRoutes } from './modules/studio/routes.ts';
 import { createStudioService, type StudioService } from './modules/studio/service.ts';
 import { webhooksRoutes } from './modules/webhooks/routes.ts';
 import { createWebhooksService, type WebhooksService } from './modules/webhooks/service.ts';
+import { refusalRule } from './net/safe-fetch.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorHandlerPlugin, sendFrameworkError } from './plugins/error-handler.ts';
@@ -118,6 +120,8 @@ export type AppDeps = {
   integrations: IntegrationsService;
   /** Worker threads that read crawled and scraped HTML under time and memory limits (ADR 048). */
   pages: PageSandbox;
+  /** The headless browser of rendered audits (ADR 061); null without CHROMIUM_PATH's browser. */
+  renderer: BrowserPool | null;
   /** Set when PAYMENT_PROVIDER=sandbox: the embedded provider behind /buy/{productId}. */
   sandboxPayments: SandboxProvider | null;
 };
@@ -138,6 +142,11 @@ export type BuildAppOptions = {
   pageLimits?: Partial<PageSandboxLimits>;
   /** Where log lines go instead of stdout (tests read what the log says). */
   logStream?: { write(line: string): void };
+  /**
+   * Rendered audits' limits, and which addresses the browser's proxy refuses instead of the
+   * FETCH_ALLOW_PRIVATE rule (tests let their local site through and refuse every other private one).
+   */
+  renderOptions?: { refuseAddress?: (address: string) => boolean; timeoutMs?: number; maxBytes?: number };
 };
 
 declare module 'fastify' {
@@ -226,6 +235,26 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   let pixelEngine: AltTextEngine | undefined;
   // Threads start on the first page read, so creating the pool costs nothing.
   const pages = createPageSandbox(options.pageLimits);
+  // The browser starts with the first rendered page, so creating the pool costs nothing either.
+  const chromiumPath = findChromium(config.render.chromiumPath ?? 'off');
+  if (config.render.chromiumPath && !chromiumPath)
+    app.log.warn(
+      { chromiumPath: config.render.chromiumPath },
+      'no browser at CHROMIUM_PATH: audits read pages as sent (render "always" is refused)',
+    );
+  const renderer = chromiumPath
+    ? createBrowserPool({
+        executablePath: chromiumPath,
+        refuse: refusalRule({
+          allowPrivate: config.fetch.allowPrivate,
+          refuseAddress: options.renderOptions?.refuseAddress,
+        }),
+        connectTimeoutMs: config.fetch.connectTimeoutMs,
+        logger: app.log,
+        timeoutMs: options.renderOptions?.timeoutMs,
+        maxBytes: options.renderOptions?.maxBytes,
+      })
+    : null;
   try {
     await database.migrate();
     const storage = options.storage ?? createStorage(config);
@@ -347,6 +376,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       logger: app.log,
       generation,
       files,
+      renderer,
       // A monitor's run is compared with its previous one first: the event carries the difference.
       onAuditCompleted: async (tx, auditId) =>
         webhooks.emitAuditCompleted(tx, auditId, await monitors.recordCompletedRun(tx, auditId)),
@@ -410,6 +440,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       monitors,
       integrations,
       pages,
+      renderer,
       sandboxPayments: payments.sandbox,
     });
   } catch (error) {
@@ -418,6 +449,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     await engine?.close().catch(() => {});
     await pixelEngine?.close().catch(() => {});
     await pages.close().catch(() => {});
+    await renderer?.close().catch(() => {});
     await database.close().catch(() => {});
     throw error;
   }
@@ -441,6 +473,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     await pixelEngine?.close().catch(() => {});
     // After the audits and the queue: no page is being read any more.
     await instance.deps.pages.close().catch(() => {});
+    await instance.deps.renderer?.close().catch(() => {});
     await instance.deps.database.close();
   });
 

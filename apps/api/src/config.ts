@@ -161,6 +161,7 @@ const envSchema = z.object({
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_WEBHOOK_SECRET: optionalText,
   FETCH_ALLOW_PRIVATE: booleanText('FETCH_ALLOW_PRIVATE'),
+  CHROMIUM_PATH: optionalText,
   REEL_MAX_RENDERS: positiveInt('REEL_MAX_RENDERS', 1),
   REEL_RENDER_TIMEOUT_SECONDS: positiveInt('REEL_RENDER_TIMEOUT_SECONDS', 120),
   GENERATION_CONCURRENCY: positiveInt('GENERATION_CONCURRENCY', 8),
@@ -273,6 +274,11 @@ export type AppConfig = {
     /** The whole fetch of a page, redirects and body included. */
     timeoutMs: number;
   };
+  /**
+   * Rendered audits (issue 20, ADR 061): CHROMIUM_PATH, Debian's /usr/bin/chromium when unset,
+   * `off` for none. A path where no browser is found means no rendering (render: "always" is refused).
+   */
+  render: { chromiumPath: string | null };
   /** Bulk alt-text generation (modules/generation, ADR 015). */
   generation: GenerationConfig;
   /** Outgoing webhooks (modules/webhooks, ADR 029): the answer's time limit and the retry schedule. */
@@ -519,6 +525,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       tempDir: path.join(dataDir, 'tmp', 'reels'),
     },
     fetch: { allowPrivate: e.FETCH_ALLOW_PRIVATE ?? false, connectTimeoutMs: 5_000, timeoutMs: 15_000 },
+    render: { chromiumPath: e.CHROMIUM_PATH === 'off' ? null : (e.CHROMIUM_PATH ?? '/usr/bin/chromium') },
     generation: {
       concurrency: e.GENERATION_CONCURRENCY,
       maxAttempts: e.GENERATION_MAX_ATTEMPTS,

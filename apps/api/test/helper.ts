@@ -29,7 +29,14 @@ export type TestAppOverrides = {
   persistent?: boolean;
 } & Pick<
   BuildAppOptions,
-  'storage' | 'workOptions' | 'mailTransport' | 'engine' | 'imageEngine' | 'pageLimits' | 'logStream'
+  | 'storage'
+  | 'workOptions'
+  | 'mailTransport'
+  | 'engine'
+  | 'imageEngine'
+  | 'pageLimits'
+  | 'logStream'
+  | 'renderOptions'
 >;
 
 /**
@@ -70,6 +77,7 @@ export async function buildTestApp(overrides: TestAppOverrides = {}): Promise<Te
       imageEngine: overrides.imageEngine,
       engine: overrides.engine,
       pageLimits: overrides.pageLimits,
+      renderOptions: overrides.renderOptions,
       logStream: overrides.logStream,
       workOptions: overrides.workOptions ?? { pollingIntervalSeconds: 0.5 },
     });

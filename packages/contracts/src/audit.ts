@@ -30,6 +30,18 @@ export const auditScopeSchema = z.enum(['page', 'site', 'sitemap'], {
 });
 export type AuditScope = z.infer<typeof auditScopeSchema>;
 
+/**
+ * When an audit renders a page in a headless browser before reading it (issue 20, ADR 061): `auto`
+ * renders a page whose HTML has no images but runs scripts, `always` every page, `never` none.
+ */
+export const auditRenderSchema = z.enum(['auto', 'always', 'never'], {
+  error: 'render must be auto, always or never',
+});
+export type AuditRender = z.infer<typeof auditRenderSchema>;
+
+/** Screenshots of images kept per rendered page (the first ones on the page, from its top). */
+export const MAX_AUDIT_SCREENSHOTS_PER_PAGE = 40;
+
 export const auditStatusSchema = z.enum(['queued', 'running', 'completed', 'failed']);
 export type AuditStatus = z.infer<typeof auditStatusSchema>;
 
@@ -54,6 +66,7 @@ export const startAuditRequestSchema = z.strictObject({
     .min(1, 'maxPages must be at least 1')
     .max(MAX_AUDIT_PAGES, `maxPages must be at most ${MAX_AUDIT_PAGES}`)
     .default(DEFAULT_AUDIT_MAX_PAGES),
+  render: auditRenderSchema.default('auto'),
 });
 export type StartAuditRequest = z.input<typeof startAuditRequestSchema>;
 
@@ -61,6 +74,11 @@ export const startAuditResponseSchema = z.object({ id: z.uuid() });
 export type StartAuditResponse = z.infer<typeof startAuditResponseSchema>;
 
 export const auditParamsSchema = z.object({ id: z.uuid({ error: 'There is no such audit.' }) });
+
+export const auditImageParamsSchema = z.object({
+  id: z.uuid({ error: 'There is no such audit.' }),
+  imageId: z.uuid({ error: 'There is no such image in this audit.' }),
+});
 
 /**
  * Where an image's fix stands: `generating` while its batch item is under way, `failed` when the
@@ -87,12 +105,31 @@ export const auditCountsSchema = z.object({
 });
 export type AuditCounts = z.infer<typeof auditCountsSchema>;
 
+export const auditPageStatusSchema = z.enum(['pending', 'fetching', 'scanned', 'skipped', 'failed']);
+
+/** One page of an audit as GET /audits/{id} lists it: whether it was read as the browser rendered it. */
+export const auditPageSchema = z.object({
+  url: z.string(),
+  status: auditPageStatusSchema,
+  /** True when the page was read as the browser rendered it; false when read as its HTML was sent. */
+  rendered: z.boolean(),
+});
+export type AuditPage = z.infer<typeof auditPageSchema>;
+
+/** Most pages GET /audits/{id} lists (an audit visits at most MAX_AUDIT_PAGES). */
+export const MAX_LISTED_AUDIT_PAGES = 500;
+
 /** GET /audits/{id}, each row of GET /audits and each event of GET /audits/{id}/events. */
 export const auditSchema = z.object({
   id: z.uuid(),
   url: z.string(),
   scope: auditScopeSchema,
   maxPages: z.number().int(),
+  render: auditRenderSchema,
+  /** How many of the scanned pages were read as the browser rendered them. */
+  pagesRendered: z.number().int(),
+  /** GET /audits/{id} and its events only: each page visited so far, in the order it was found. */
+  pages: z.array(auditPageSchema).optional(),
   status: auditStatusSchema,
   /** Why the audit failed, in words. */
   error: z.string().optional(),
@@ -164,6 +201,13 @@ export const auditImageSchema = z.object({
       reasons: z.array(altTextReasonSchema),
     })
     .nullable(),
+  /**
+   * On a rendered page: the image cropped from a screenshot of the page as the browser showed it
+   * (ADR 061), at this API's `/api/v1/audits/{id}/images/{imageId}/screenshot`, which only the
+   * audit's owner can read (Bearer token or API key). Null when the page was not rendered or the
+   * image was not on screen.
+   */
+  screenshotUrl: z.string().nullable(),
 });
 export type AuditImage = z.infer<typeof auditImageSchema>;
 export type AuditSuggestionEvidence = NonNullable<AuditImage['suggestionEvidence']>;

@@ -34,6 +34,8 @@ export const errorCodes = {
   engineFailed: 'ENGINE_FAILED',
   /** The engine's provider refused this input (its own 400, e.g. a content policy): 422. */
   engineRefused: 'ENGINE_REFUSED',
+  /** Rendered mode asked of a server with no browser configured (CHROMIUM_PATH): 422. */
+  renderingUnavailable: 'RENDERING_UNAVAILABLE',
   badGateway: 'BAD_GATEWAY',
   /** A remote server (a page being scraped) did not answer in time. */
   gatewayTimeout: 'GATEWAY_TIMEOUT',
@@ -66,6 +68,7 @@ export const errorStatus = {
   UNPROCESSABLE: 422,
   LANGUAGE_NOT_SUPPORTED: 422,
   ENGINE_REFUSED: 422,
+  RENDERING_UNAVAILABLE: 422,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   BAD_GATEWAY: 502,

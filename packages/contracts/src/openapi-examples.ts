@@ -197,6 +197,8 @@ const audit = {
   url: 'https://shop.example.com/',
   scope: 'site' as const,
   maxPages: 25,
+  render: 'auto' as const,
+  pagesRendered: 2,
   status: 'completed' as const,
   notices: [],
   pagesScanned: 12,
@@ -272,6 +274,7 @@ const auditImage = {
     needsReview: false,
     reasons: [{ source: 'detection', detail: 'shoe', score: 0.91 }],
   },
+  screenshotUrl: `/api/v1/audits/${ids.audit}/images/${ids.auditImage}/screenshot`,
 };
 
 /** [schema, example] pairs: the schema instances the routes use. */
@@ -630,9 +633,21 @@ export const openApiExamples: ReadonlyArray<readonly [z.ZodType, unknown]> = [
     },
   ],
   // audits
-  [startAuditRequestSchema, { url: 'https://shop.example.com/', scope: 'site', maxPages: 25 }],
+  [
+    startAuditRequestSchema,
+    { url: 'https://shop.example.com/', scope: 'site', maxPages: 25, render: 'auto' },
+  ],
   [startAuditResponseSchema, { id: ids.audit }],
-  [auditSchema, audit],
+  [
+    auditSchema,
+    {
+      ...audit,
+      pages: [
+        { url: 'https://shop.example.com/', status: 'scanned', rendered: false },
+        { url: 'https://shop.example.com/shoes', status: 'scanned', rendered: true },
+      ],
+    },
+  ],
   [listAuditsResponseSchema, [audit]],
   [auditImagesResponseSchema, { items: [auditImage], total: 18 }],
   [fixAuditRequestSchema, { imageIds: [ids.auditImage] }],

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  boolean,
   check,
   index,
   integer,
@@ -20,6 +21,10 @@ export const auditScopes = ['page', 'site', 'sitemap'] as const;
 export type AuditScope = (typeof auditScopes)[number];
 
 export const auditStatuses = ['queued', 'running', 'completed', 'failed'] as const;
+
+/** When an audit renders a page in the browser (issue 20, ADR 061). */
+export const auditRenderModes = ['auto', 'always', 'never'] as const;
+export type AuditRenderMode = (typeof auditRenderModes)[number];
 export type AuditStatus = (typeof auditStatuses)[number];
 
 /** Verdict counts of a finished audit (issue 13). */
@@ -41,6 +46,8 @@ export const audits = pgTable(
     url: text('url').notNull(),
     scope: text('scope', { enum: auditScopes }).notNull(),
     maxPages: integer('max_pages').notNull(),
+    /** `auto`: render a page whose HTML has no images but has scripts; `always`; `never` (ADR 061). */
+    render: text('render', { enum: auditRenderModes }).notNull().default('auto'),
     status: text('status', { enum: auditStatuses }).notNull().default('queued'),
     error: text('error'),
     notices: jsonb('notices').$type<string[]>().notNull().default([]),
@@ -83,6 +90,8 @@ export const auditPages = pgTable(
     depth: integer('depth').notNull().default(0),
     status: text('status', { enum: auditPageStatuses }).notNull().default('pending'),
     note: text('note'),
+    /** True when the page was read as the browser rendered it, not as its HTML was sent (ADR 061). */
+    rendered: boolean('rendered').notNull().default(false),
     claimId: uuid('claim_id'),
     claimedAt: timestamp('claimed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -174,6 +183,12 @@ export const auditImages = pgTable(
      */
     thumbnailKey: text('thumbnail_key'),
     thumbnailUrl: text('thumbnail_url'),
+    /**
+     * The image as the rendered page showed it (ADR 061): the storage key of an owner-only file
+     * (never served by /files), served by GET /audits/{id}/images/{imageId}/screenshot; null when
+     * the page was not rendered or the image was not on screen.
+     */
+    screenshotKey: text('screenshot_key'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [

@@ -11,6 +11,7 @@ import { pageKey } from './extract-page.ts';
 import { type PageSandbox, pageLimitNote, unreadablePageNote } from './page-sandbox.ts';
 import type { PageHandlers } from './page-worker.ts';
 import type { createPixelChecker } from './pixel-check.ts';
+import { matchShots, type ScreenshotKeeper } from './render/screenshots.ts';
 import {
   addAuditNotice,
   addPages,
@@ -69,6 +70,8 @@ export function createAuditRunner(deps: {
   pixels?: ReturnType<typeof createPixelChecker>;
   /** Called in the transaction that completes an audit: outgoing webhooks queue audit.completed (ADR 029). */
   onAuditCompleted?: (tx: Transaction, auditId: string) => Promise<unknown>;
+  /** Where screenshots of rendered pages' images are kept (ADR 061); absent = none kept. */
+  screenshots?: ScreenshotKeeper;
 }) {
   const { db, crawler, logger } = deps;
 
@@ -166,12 +169,33 @@ export function createAuditRunner(deps: {
     return true;
   }
 
+  /** The page read in the page sandbox; a note in words instead when it hit a reading limit. */
+  async function readHtml(
+    auditId: string,
+    html: string,
+    pageUrl: URL,
+    address: string,
+  ): Promise<{ reading: PageAudit } | { note: string }> {
+    try {
+      return { reading: await deps.pages.run('auditPage', { html, pageUrl: pageUrl.href }) };
+    } catch (error) {
+      // A page too large or too complex to read is said in words; the audit goes on without it.
+      if (!(error instanceof SandboxLimitError) || error.limit === 'closed') throw error;
+      logger.info({ audit: auditId, page: address, limit: error.limit }, 'a page hit a reading limit');
+      return { note: unreadablePageNote(address, error, deps.pages.limits) };
+    }
+  }
+
+  /** Scripts that may build the page: `<script` anywhere in its HTML (a linear scan). */
+  const runsScripts = (html: string) => /<script[\s>]/i.test(html);
+
   async function scanPage(
     audit: Audit,
     origin: string,
     robots: RobotsRules,
     page: ClaimedPage,
     claimId: string,
+    once: { noBrowserNoted: boolean },
   ) {
     const claim = { id: page.id, claimId };
     const url = new URL(page.url);
@@ -184,19 +208,54 @@ export function createAuditRunner(deps: {
       await endUnreadPage(db, claim, answer.skipped ? 'skipped' : 'failed', answer.note);
       return;
     }
-    let reading: PageAudit;
-    try {
-      reading = await deps.pages.run('auditPage', { html: answer.body, pageUrl: answer.url.href });
-    } catch (error) {
-      // A page too large or too complex to read is said in words; the audit goes on without it.
-      if (!(error instanceof SandboxLimitError) || error.limit === 'closed') throw error;
-      logger.info({ audit: audit.id, page: page.url, limit: error.limit }, 'a page hit a reading limit');
-      await endUnreadPage(db, claim, 'failed', unreadablePageNote(page.url, error, deps.pages.limits));
+    // `auto` reads the HTML as sent first: only a page with no images that runs scripts is rendered.
+    let raw: Awaited<ReturnType<typeof readHtml>> | null = null;
+    let render = audit.render === 'always';
+    if (audit.render === 'auto') {
+      raw = await readHtml(audit.id, answer.body, answer.url, page.url);
+      render = 'reading' in raw && raw.reading.images.length === 0 && runsScripts(answer.body);
+      if (render && !crawler.canRender) {
+        render = false;
+        if (!once.noBrowserNoted) {
+          once.noBrowserNoted = true;
+          await addAuditNotice(
+            db,
+            audit.id,
+            `${page.url} has no images in its HTML but runs scripts that may add some. No browser is configured on this server to render it, so the audit read the HTML as sent.`,
+          );
+        }
+      }
+    }
+    let outcome: Awaited<ReturnType<typeof readHtml>> | null = null;
+    let rendered = false;
+    let shots: (Buffer | null)[] = [];
+    if (render) {
+      const shown = await crawler.renderPage(page.url, origin, robots, {
+        withShots: Boolean(deps.screenshots),
+      });
+      if (shown.ok) {
+        outcome = await readHtml(audit.id, shown.html, shown.url, page.url);
+        for (const note of shown.notes) await addAuditNotice(db, audit.id, note);
+        if ('reading' in outcome) {
+          rendered = true;
+          shots = matchShots(outcome.reading.images, shown.shots, shown.url);
+        }
+      } else {
+        await addAuditNotice(db, audit.id, `${shown.note} The audit read its HTML as sent instead.`);
+      }
+    }
+    if (!outcome || !('reading' in outcome))
+      outcome = raw ?? (await readHtml(audit.id, answer.body, answer.url, page.url));
+    if ('note' in outcome) {
+      await endUnreadPage(db, claim, 'failed', outcome.note);
       return;
     }
+    const reading = outcome.reading;
     for (const limit of reading.limits) await addAuditNotice(db, audit.id, pageLimitNote(page.url, limit));
     const verdicts = reading.verdicts;
-    const images = reading.images.map((facts, position) => {
+    const keys: string[] = [];
+    const images = [];
+    for (const [position, facts] of reading.images.entries()) {
       const {
         pageUrl,
         src,
@@ -208,7 +267,10 @@ export function createAuditRunner(deps: {
         ...rest
       } = facts;
       const verdict = verdicts[position];
-      return {
+      const shot = shots[position];
+      const screenshotKey = shot && deps.screenshots ? await deps.screenshots.save(audit.userId, shot) : null;
+      if (screenshotKey) keys.push(screenshotKey);
+      images.push({
         position,
         pageUrl,
         src,
@@ -217,11 +279,18 @@ export function createAuditRunner(deps: {
         facts: rest,
         verdict: verdict?.verdict ?? 'pass',
         problems: verdict?.problems ?? [],
-      };
-    });
+        screenshotKey,
+      });
+    }
     const links =
       audit.scope === 'site' ? reading.links.map((link) => ({ url: link, depth: page.depth + 1 })) : [];
-    await landScannedPage(db, audit.id, claim, images, links);
+    let landed = false;
+    try {
+      landed = await landScannedPage(db, audit.id, claim, images, links, rendered);
+    } finally {
+      // Screenshots no row took (the claim was lost, or the landing failed) are not kept.
+      if (!landed && keys.length > 0) await deps.screenshots?.discard(keys);
+    }
   }
 
   return {
@@ -246,6 +315,7 @@ export function createAuditRunner(deps: {
       if (!(await seed(audit, origin))) return;
 
       let inFlight = 0;
+      const once = { noBrowserNoted: false };
       const work = async () => {
         for (;;) {
           if (stopping()) return;
@@ -259,7 +329,7 @@ export function createAuditRunner(deps: {
           }
           inFlight++;
           try {
-            await scanPage(audit, origin, robots, page, claimId);
+            await scanPage(audit, origin, robots, page, claimId, once);
           } catch (error) {
             logger.warn({ err: error, audit: auditId, page: page.url }, 'auditing a page failed');
             await endUnreadPage(db, { id: page.id, claimId }, 'failed', `${page.url} could not be audited.`);

@@ -5,6 +5,7 @@ import { MAX_SCRAPE_HTML_BYTES } from '@altwise/contracts/scrape';
 import { Semaphore } from '../../lib/throttle.ts';
 import { SafeFetchError, type SafeFetchOptions, safeFetch } from '../../net/safe-fetch.ts';
 import { decode, type FetchSettings } from '../scrape/service.ts';
+import type { BrowserPool, RenderResult } from './render/browser-pool.ts';
 import {
   allowEverything,
   disallowEverything,
@@ -107,7 +108,11 @@ async function* inflatedIfGzipped(
 
 export type Crawler = ReturnType<typeof createCrawler>;
 
-export function createCrawler(settings: FetchSettings) {
+/**
+ * `renderer`: the process's headless browser for rendered audits (ADR 061); absent when no browser
+ * is configured. A rendered page holds one of its host's slots like a fetched one.
+ */
+export function createCrawler(settings: FetchSettings, renderer?: BrowserPool | null) {
   const hosts = new Map<string, { slots: Semaphore; users: number }>();
 
   /** Runs `work` holding one of the host's slots. */
@@ -195,6 +200,37 @@ export function createCrawler(settings: FetchSettings) {
   }
 
   return {
+    /** Whether pages can be rendered (a browser is configured). */
+    canRender: Boolean(renderer),
+
+    /**
+     * A page of the audited origin as the browser renders it, every request of the browser through
+     * the SSRF proxy (render/ssrf-proxy.ts); a page that ends up on another origin or on a path
+     * robots.txt disallows is not read. Never throws for anything the page does.
+     */
+    async renderPage(
+      address: string,
+      origin: string,
+      robots: RobotsRules,
+      options: { withShots: boolean },
+    ): Promise<RenderResult> {
+      if (!renderer) return { ok: false, note: `${address} was not rendered: no browser is configured.` };
+      const target = new URL(address);
+      const result = await withHostSlot(target.host, () => renderer.render(address, options));
+      if (!result.ok) return result;
+      if (result.url.origin !== origin)
+        return {
+          ok: false,
+          note: `${address} went to ${result.url.href} in the browser, which is on another site; the audit stays on ${origin} and did not read it there.`,
+        };
+      if (!robots.allows(pathOf(result.url)))
+        return {
+          ok: false,
+          note: `${address} went to ${result.url.href} in the browser, which robots.txt disallows, so it was not read there.`,
+        };
+      return result;
+    },
+
     /**
      * An HTML page of the audited origin (a page without a content type is read as HTML); a
      * redirect to a path the robots.txt rules disallow is not followed (a `skipped` answer).

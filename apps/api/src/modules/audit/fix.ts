@@ -80,7 +80,13 @@ export function toAuditImage(row: ImageRow): AuditImage {
     fixStatus: fixStatusOf(row.item_status),
     thumbnailUrl: row.thumbnail_url,
     suggestionEvidence: suggestionEvidenceOf(row.suggestion_details, row.review_state),
+    screenshotUrl: screenshotUrlOf(row.audit_id, row.id, row.screenshot_key),
   };
+}
+
+/** Where the owner reads an image's screenshot of its rendered page (ADR 061); null without one. */
+export function screenshotUrlOf(auditId: string, imageId: string, key: string | null): string | null {
+  return key ? `/api/v1/audits/${auditId}/images/${imageId}/screenshot` : null;
 }
 
 /** What the engine is told about an audit image: its page and its place on it. */

@@ -6,6 +6,8 @@ import {
   type AuditImage,
   type AuditImageFactsRecord,
   type AuditImageProblemRecord,
+  type AuditPage,
+  type AuditRenderMode,
   type AuditReviewState,
   type AuditScope,
   type AuditSuggestionDetails,
@@ -48,7 +50,7 @@ export async function lockUser(db: DbExecutor, userId: string): Promise<void> {
 
 export async function insertAudit(
   db: DbExecutor,
-  values: { userId: string; url: string; scope: AuditScope; maxPages: number },
+  values: { userId: string; url: string; scope: AuditScope; maxPages: number; render: AuditRenderMode },
 ): Promise<Audit> {
   const [row] = await db.insert(audits).values(values).returning();
   if (!row) throw new Error('insert into audits returned nothing');
@@ -186,10 +188,11 @@ async function endPage(
   page: { id: string; claimId: string },
   status: 'scanned' | 'skipped' | 'failed',
   note: string | null,
+  rendered = false,
 ): Promise<boolean> {
   const ended = await tx
     .update(auditPages)
-    .set({ status, note, claimId: null, claimedAt: null, scannedAt: new Date() })
+    .set({ status, note, rendered, claimId: null, claimedAt: null, scannedAt: new Date() })
     .where(
       and(
         eq(auditPages.id, page.id),
@@ -211,9 +214,10 @@ export async function landScannedPage(
   page: { id: string; claimId: string },
   images: Omit<NewAuditImage, 'auditId' | 'pageId'>[],
   links: { url: string; depth: number }[],
+  rendered = false,
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
-    if (!(await endPage(tx, page, 'scanned', null))) return false;
+    if (!(await endPage(tx, page, 'scanned', null, rendered))) return false;
     await addPages(tx, auditId, links);
     if (images.length > 0)
       await tx
@@ -247,6 +251,44 @@ export async function countOpenPages(db: DbExecutor, auditId: string): Promise<n
     .from(auditPages)
     .where(and(eq(auditPages.auditId, auditId), inArray(auditPages.status, ['pending', 'fetching'])));
   return row?.n ?? 0;
+}
+
+/** The audit's pages in the order they were found, and whether each was rendered (ADR 061). */
+export async function listPages(
+  db: DbExecutor,
+  auditId: string,
+  limit: number,
+): Promise<{ url: string; status: AuditPage['status']; rendered: boolean }[]> {
+  return db
+    .select({ url: auditPages.url, status: auditPages.status, rendered: auditPages.rendered })
+    .from(auditPages)
+    .where(eq(auditPages.auditId, auditId))
+    .orderBy(auditPages.depth, auditPages.createdAt, auditPages.url)
+    .limit(limit);
+}
+
+/** How many scanned pages of each audit were rendered. */
+export async function countRenderedPages(db: DbExecutor, auditId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(auditPages)
+    .where(
+      and(eq(auditPages.auditId, auditId), eq(auditPages.status, 'scanned'), eq(auditPages.rendered, true)),
+    );
+  return row?.n ?? 0;
+}
+
+/** One image's screenshot key, when the image is of this audit. */
+export async function findImageScreenshot(
+  db: DbExecutor,
+  auditId: string,
+  imageId: string,
+): Promise<{ screenshotKey: string | null } | undefined> {
+  const [row] = await db
+    .select({ screenshotKey: auditImages.screenshotKey })
+    .from(auditImages)
+    .where(and(eq(auditImages.auditId, auditId), eq(auditImages.id, imageId)));
+  return row;
 }
 
 /** What went wrong with pages, in words, first pages first. */
@@ -438,11 +480,13 @@ export type AuditFixImageRow = {
   item_status: 'pending' | 'processing' | 'done' | 'failed' | null;
   item_batch_id: string | null;
   thumbnail_url: string | null;
+  audit_id: string;
+  screenshot_key: string | null;
 };
 
 const fixImageColumns = sql`i.id, i.page_url, i.src, i.alt, i.role, i.verdict, i.problems, i.facts, i.suggestion,
   i.long_description, i.review_state, i.suggestion_details, i.library_image_id, i.generation_item_id,
-  g.status as item_status, g.batch_id as item_batch_id, i.thumbnail_url`;
+  g.status as item_status, g.batch_id as item_batch_id, i.thumbnail_url, i.audit_id, i.screenshot_key`;
 const fixImageFrom = sql`audit_images i
   join audit_pages p on p.id = i.page_id
   left join generation_items g on g.id = i.generation_item_id`;

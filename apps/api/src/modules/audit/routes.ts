@@ -1,4 +1,5 @@
 import {
+  auditImageParamsSchema,
   auditImagesQuerySchema,
   auditImagesResponseSchema,
   auditParamsSchema,
@@ -45,7 +46,8 @@ export async function auditRoutes(
         summary: 'Audit the alt text of a page, a site or a sitemap in the background (free)',
         description:
           `\`scope\`: \`page\` (this page), \`site\` (this page and the same-origin pages it links to, breadth first) or \`sitemap\` (the pages of the site's sitemap.xml, or of the sitemap the URL names; sitemap indexes are followed). ` +
-          `At most \`maxPages\` pages (default ${DEFAULT_AUDIT_MAX_PAGES}, at most ${MAX_AUDIT_PAGES}). Pages are fetched through the SSRF-safe fetcher, 2 at a time per host, never leaving the URL's origin (a redirect elsewhere is reported, not followed), as robots.txt allows, and never run. ` +
+          `At most \`maxPages\` pages (default ${DEFAULT_AUDIT_MAX_PAGES}, at most ${MAX_AUDIT_PAGES}). Pages are fetched through the SSRF-safe fetcher, 2 at a time per host, never leaving the URL's origin (a redirect elsewhere is reported, not followed), as robots.txt allows. ` +
+          `\`render\` (ADR 061): \`auto\` (default) also renders, in a headless browser, a page whose HTML has no images but runs scripts; \`always\` renders every page; \`never\` reads the HTML as sent. Every request the browser makes passes the same private-address checks; a rendered page's images get a screenshot. Without a browser on the server, \`always\` is refused with 422 (RENDERING_UNAVAILABLE) and \`auto\` reads the HTML with a notice. ` +
           `400 for an invalid URL or one whose host is private, local or does not resolve: nothing is queued then. 429 with Retry-After when the caller has ${MAX_ACTIVE_AUDITS} audits queued or running or has started ${MAX_AUDITS_PER_DAY} in 24 hours. Otherwise 202 with the audit's id; follow it with GET /audits/{id} or its event stream.`,
         body: startAuditRequestSchema,
         response: { 202: startAuditResponseSchema },
@@ -84,7 +86,7 @@ export async function auditRoutes(
         tags: ['audits'],
         summary: 'One of the caller’s audits: status, progress, score, verdict and problem counts',
         description:
-          '`score` is the share of non-decorative images that pass (null when there is none); `notices` says in words what the audit could not do (a page that is not HTML, a redirect to another site, a page robots.txt disallows); `error` why a failed audit failed. 404 when the audit is not the caller’s.',
+          '`score` is the share of non-decorative images that pass (null when there is none); `pages` lists each page visited so far with whether it was `rendered` in the browser (ADR 061); `notices` says in words what the audit could not do (a page that is not HTML, a redirect to another site, a page robots.txt disallows); `error` why a failed audit failed. 404 when the audit is not the caller’s.',
         params: auditParamsSchema,
         response: { 200: auditSchema },
       },
@@ -138,6 +140,29 @@ export async function auditRoutes(
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return audits.images(request.user.id, request.params.id, request.query);
+    },
+  );
+
+  typed.get(
+    '/audits/:id/images/:imageId/screenshot',
+    {
+      schema: {
+        tags: ['audits'],
+        summary: 'The image as the rendered page showed it: a WebP crop of the page’s screenshot',
+        description:
+          'Only for images of rendered pages (`screenshotUrl` names it). Readable by the audit’s owner only (Bearer token or API key), never at a public address. 404 when the audit is not the caller’s or the image has no screenshot.',
+        params: auditImageParamsSchema,
+        produces: ['image/webp'],
+      },
+    },
+    async (request, reply) => {
+      const file = await audits.screenshot(request.user.id, request.params.id, request.params.imageId);
+      reply
+        .header('content-type', 'image/webp')
+        .header('content-length', file.sizeBytes)
+        .header('cache-control', 'private, no-store')
+        .header('x-content-type-options', 'nosniff');
+      return reply.send(file.body);
     },
   );
 

@@ -4,6 +4,7 @@ import {
   type auditImagesQuerySchema,
   MAX_ACTIVE_AUDITS,
   MAX_AUDITS_PER_DAY,
+  MAX_LISTED_AUDIT_PAGES,
   type StartAuditResponse,
   type startAuditRequestSchema,
 } from '@altwise/contracts/audit';
@@ -19,20 +20,31 @@ import type { JobQueue } from '../../jobs/queue.ts';
 import { createRunScheduler } from '../../jobs/run-scheduler.ts';
 import { SandboxLimitError } from '../../lib/sandbox.ts';
 import { assertPublicAddress, parseFetchableUrl, SafeFetchError } from '../../net/safe-fetch.ts';
+import type { StoredObject } from '../../storage/file-storage.ts';
 import type { FilesService } from '../files/service.ts';
 import type { FetchSettings } from '../scrape/service.ts';
 import { createAuditRunner, scoreOf } from './audit-runner.ts';
 import { createCrawler } from './crawler.ts';
-import { createAuditFixer, type FixGeneration, fixStatusOf, suggestionEvidenceOf } from './fix.ts';
+import {
+  createAuditFixer,
+  type FixGeneration,
+  fixStatusOf,
+  screenshotUrlOf,
+  suggestionEvidenceOf,
+} from './fix.ts';
 import { type PageSandbox, pageLimitNote, unreadablePageNote } from './page-sandbox.ts';
 import { createPixelChecker, type ImageTextReader } from './pixel-check.ts';
 import { createAuditPreviewKeeper } from './previews.ts';
+import type { BrowserPool } from './render/browser-pool.ts';
+import { createScreenshotKeeper } from './render/screenshots.ts';
 import { type AuditReportRow, buildAuditCsv, buildAuditXlsx } from './report.ts';
 import {
   auditsStartedSince,
   countActiveAudits,
+  countRenderedPages,
   countReviews,
   findAuditOf,
+  findImageScreenshot,
   finishAudit,
   insertAudit,
   insertWholeAudit,
@@ -41,6 +53,7 @@ import {
   listImagePlaces,
   listImages,
   listPageNotes,
+  listPages,
   listReportImages,
   listUnfinishedAuditIds,
   lockUser,
@@ -103,7 +116,9 @@ export function createAuditService(deps: {
    * Where the pixel check keeps its previews of the images it fetched, and where a fix deletes a
    * preview its image did not need (ADR 051); absent = no previews.
    */
-  files?: Pick<FilesService, 'saveFile' | 'deleteFile'>;
+  files?: Pick<FilesService, 'saveFile' | 'deleteFile' | 'openOwnedFile'>;
+  /** The process's headless browser for rendered audits (ADR 061); null when none is configured. */
+  renderer?: BrowserPool | null;
 }) {
   const { db, queue, logger } = deps;
   const fixer = createAuditFixer({
@@ -111,7 +126,7 @@ export function createAuditService(deps: {
     generation: deps.generation,
     ...(deps.files ? { files: deps.files } : {}),
   });
-  const crawler = createCrawler(deps.fetch);
+  const crawler = createCrawler(deps.fetch, deps.renderer);
   const runner = createAuditRunner({
     db,
     crawler,
@@ -129,6 +144,7 @@ export function createAuditService(deps: {
         }
       : {}),
     ...(deps.onAuditCompleted ? { onAuditCompleted: deps.onAuditCompleted } : {}),
+    ...(deps.files ? { screenshots: createScreenshotKeeper(deps.files) } : {}),
   });
   /** This process's run of each audit: a job for an audit already running here joins that run. */
   const runs = createRunScheduler({
@@ -136,7 +152,7 @@ export function createAuditService(deps: {
     onKickFailed: (error, auditId) => logger.error({ err: error, audit: auditId }, 'audit run failed'),
   });
 
-  async function toAudit(row: AuditRow): Promise<Audit> {
+  async function toAudit(row: AuditRow, withPages = false): Promise<Audit> {
     const finished = row.finishedAt !== null && row.counts !== null && row.problems !== null;
     const summary = finished
       ? {
@@ -151,6 +167,9 @@ export function createAuditService(deps: {
       url: row.url,
       scope: row.scope,
       maxPages: row.maxPages,
+      render: row.render,
+      pagesRendered: await countRenderedPages(db, row.id),
+      ...(withPages ? { pages: await listPages(db, row.id, MAX_LISTED_AUDIT_PAGES) } : {}),
       status: row.status,
       ...(row.error ? { error: row.error } : {}),
       notices,
@@ -186,6 +205,11 @@ export function createAuditService(deps: {
       options: { onStarted?: (tx: Transaction, auditId: string) => Promise<void> } = {},
     ): Promise<StartAuditResponse> {
       await checkAddress(request.url);
+      if (request.render === 'always' && !deps.renderer)
+        throw new AppError(
+          errorCodes.renderingUnavailable,
+          'This server has no browser to render pages with, so render "always" cannot be done. Use render "auto" or "never" to audit the HTML as sent, or ask the administrator to set CHROMIUM_PATH.',
+        );
       const audit = await db.transaction(async (tx) => {
         await lockUser(tx, userId);
         if ((await countActiveAudits(tx, userId)) >= MAX_ACTIVE_AUDITS)
@@ -209,6 +233,7 @@ export function createAuditService(deps: {
           url: request.url,
           scope: request.scope,
           maxPages: request.maxPages,
+          render: request.render,
         });
         await options.onStarted?.(tx, row.id);
         await queue.send(jobNames.runAudit, { auditId: row.id }, { tx });
@@ -222,7 +247,7 @@ export function createAuditService(deps: {
     async get(userId: string, auditId: string): Promise<Audit> {
       const row = await findAuditOf(db, userId, auditId);
       if (!row) throw auditNotFound();
-      return toAudit(row);
+      return toAudit(row, true);
     },
 
     async list(userId: string): Promise<Audit[]> {
@@ -255,9 +280,26 @@ export function createAuditService(deps: {
           fixStatus: fixStatusOf(row.itemStatus),
           thumbnailUrl: row.thumbnailUrl,
           suggestionEvidence: suggestionEvidenceOf(row.suggestionDetails, row.reviewState),
+          screenshotUrl: screenshotUrlOf(auditId, row.id, row.screenshotKey),
         })),
         total,
       };
+    },
+
+    /** GET /audits/{id}/images/{imageId}/screenshot: the owner's screenshot of a rendered image. */
+    async screenshot(userId: string, auditId: string, imageId: string): Promise<StoredObject> {
+      if (!(await findAuditOf(db, userId, auditId))) throw auditNotFound();
+      const image = await findImageScreenshot(db, auditId, imageId);
+      if (!image) throw notFound('There is no such image in this audit.');
+      const file =
+        image.screenshotKey && deps.files
+          ? await deps.files.openOwnedFile(image.screenshotKey, userId)
+          : null;
+      if (!file)
+        throw notFound(
+          'This image has no screenshot: its page was not rendered or the image was not on screen.',
+        );
+      return file;
     },
 
     /** POST /audits/{id}/fix. */

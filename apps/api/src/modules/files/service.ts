@@ -32,6 +32,13 @@ const extensionByType: Record<string, string> = {
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
 };
 
+/**
+ * Folders whose files GET /files never serves, whoever has the key: the owner reads them through a
+ * route that checks who asks (audit screenshots of rendered pages, ADR 061).
+ */
+export const privateFolders = ['screenshots'] as const;
+const isPrivateKey = (key: string) => privateFolders.some((folder) => key.startsWith(`${folder}/`));
+
 export type SaveFileInput = {
   body: Uint8Array | Readable;
   contentType: string;
@@ -103,8 +110,16 @@ export function createFilesService(deps: { db: Database; storage: FileStorage; l
      * null at once, even while the job that deletes its bytes has not run yet.
      */
     async openPublicFile(key: string): Promise<StoredObject | null> {
-      if (!isValidStorageKey(key)) return null;
+      if (!isValidStorageKey(key) || isPrivateKey(key)) return null;
       if (!(await findLiveStoredFileByKey(db, key, new Date()))) return null;
+      return storage.get(key);
+    },
+
+    /** A live file of `ownerId` (a private one included); null for anyone else's, or a gone one. */
+    async openOwnedFile(key: string, ownerId: string): Promise<StoredObject | null> {
+      if (!isValidStorageKey(key)) return null;
+      const row = await findLiveStoredFileByKey(db, key, new Date());
+      if (!row || row.ownerId !== ownerId) return null;
       return storage.get(key);
     },
 

@@ -184,7 +184,8 @@ export function createMonitorsService(deps: {
         try {
           await audits.start(
             monitor.userId,
-            { url: monitor.url, scope: monitor.scope, maxPages: monitor.maxPages },
+            // Scheduled runs render as an audit does by default (ADR 061): pages built by scripts are seen.
+            { url: monitor.url, scope: monitor.scope, maxPages: monitor.maxPages, render: 'auto' },
             { onStarted: (tx, auditId) => insertRun(tx, { monitorId: monitor.id, auditId }) },
           );
           started++;

@@ -19,6 +19,7 @@ import {
   formatDate,
   formatScore,
   problemLabels,
+  renderLabels,
   scopeLabels,
   statusLabels,
   verdictLabels,
@@ -263,6 +264,12 @@ export function AuditDetailPage() {
       >
         {progressText(data)}
       </div>
+      <p className="mt-2 text-sm text-slate-700">
+        Render pages in a browser: {renderLabels[data.render]}
+        {data.pagesRendered > 0
+          ? ` · ${data.pagesRendered} ${data.pagesRendered === 1 ? 'page was' : 'pages were'} rendered`
+          : ''}
+      </p>
       {data.notices.length > 0 ? (
         <ul className="mt-3 list-disc pl-5 text-sm text-slate-800">
           {data.notices.map((notice) => (

@@ -8,6 +8,8 @@ export const makeAudit = (over: Partial<Audit> = {}): Audit => ({
   url: 'https://shop.example/',
   scope: 'site',
   maxPages: 25,
+  render: 'auto',
+  pagesRendered: 0,
   status: 'completed',
   notices: [],
   pagesScanned: 3,
@@ -37,5 +39,6 @@ export const makeImage = (n: number, over: Partial<AuditImage> = {}): AuditImage
   fixStatus: null,
   thumbnailUrl: `/files/previews/2026-11/${imageId(n)}.webp`,
   suggestionEvidence: null,
+  screenshotUrl: null,
   ...over,
 });

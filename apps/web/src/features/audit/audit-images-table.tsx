@@ -8,6 +8,7 @@ import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { notify } from '../../components/ui/notify.ts';
 import { errorMessage } from '../../lib/api-error.ts';
 import { type AuditImagesFilter, type ReviewAction, useAuditImages, useReviewAudit } from './api/audits.ts';
+import { useScreenshot } from './api/screenshot.ts';
 import { problemLabels, reviewLabels, verdictClasses, verdictLabels } from './audit-labels.ts';
 import { EditSuggestionDialog } from './edit-suggestion-dialog.tsx';
 
@@ -50,6 +51,26 @@ function ExistingAlt({ alt }: { alt: string | null }) {
  * The images of an audit: filters by verdict, problem and review state, pages of 25, a selection for
  * bulk review and for "Fix selected images", and per-row Accept / Reject / Edit of suggestions.
  */
+/** The image cropped from the rendered page's screenshot (ADR 061), when the page was rendered. */
+function Screenshot({ url }: { url: string | null }) {
+  const source = useScreenshot(url);
+  if (!url) return null;
+  return (
+    <figure className="mb-1">
+      {source ? (
+        <img
+          src={source}
+          alt=""
+          className="block h-16 w-24 rounded border border-slate-300 bg-white object-contain"
+        />
+      ) : (
+        <span aria-hidden="true" className="block h-16 w-24 rounded border border-slate-300 bg-slate-100" />
+      )}
+      <figcaption className="text-xs text-slate-700">As shown on the page</figcaption>
+    </figure>
+  );
+}
+
 export function AuditImagesTable({
   auditId,
   selected,
@@ -241,6 +262,7 @@ export function AuditImagesTable({
                   <th scope="row" className="max-w-56 py-2 pr-3 font-normal">
                     <span className="sr-only">Image {number}</span>
                     <Thumbnail url={image.thumbnailUrl} fallbackUrl={image.src} className="mb-1 h-16 w-24" />
+                    <Screenshot url={image.screenshotUrl} />
                     <a
                       href={image.pageUrl}
                       target="_blank"

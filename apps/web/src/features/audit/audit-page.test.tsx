@@ -61,12 +61,21 @@ describe('audit (/audit)', () => {
     const maxPages = screen.getByLabelText('Max pages');
     await user.clear(maxPages);
     await user.type(maxPages, '40');
+    // Rendering (issue 20): a select with its own name; automatic unless chosen.
+    const render = screen.getByRole('combobox', { name: 'Render pages in a browser' });
+    expect(render).toHaveValue('auto');
+    await user.selectOptions(render, 'Always, every page');
     await user.click(screen.getByRole('button', { name: 'Start audit' }));
     await waitFor(() =>
       expect(router.state.location.pathname).toBe('/audit/22222222-2222-4222-8222-222222222222'),
     );
     const post = calls.find((call) => call.method === 'POST');
-    expect(post?.body).toEqual({ url: 'https://shop.example/', scope: 'sitemap', maxPages: 40 });
+    expect(post?.body).toEqual({
+      url: 'https://shop.example/',
+      scope: 'sitemap',
+      maxPages: 40,
+      render: 'always',
+    });
     expect(post?.headers.get('Authorization')).toBe('Bearer jwt-1');
   });
 

@@ -1,5 +1,7 @@
 import {
+  type AuditRender,
   type AuditScope,
+  auditRenderSchema,
   auditScopeSchema,
   DEFAULT_AUDIT_MAX_PAGES,
   MAX_AUDIT_PAGES,
@@ -8,7 +10,7 @@ import {
 } from '@altwise/contracts/audit';
 import { routes } from '@altwise/contracts/routes';
 import { SCRAPE_URL_MAX_CHARS } from '@altwise/contracts/scrape';
-import { useState } from 'react';
+import { type ChangeEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { z } from 'zod';
 import { Button } from '../../components/ui/button.tsx';
@@ -19,22 +21,23 @@ import { errorMessage } from '../../lib/api-error.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useForm } from '../../lib/use-form.ts';
 import { isAuditFinished, useAudits, useStartAudit } from './api/audits.ts';
-import { formatDate, formatScore, scopeLabels, statusLabels } from './audit-labels.ts';
+import { formatDate, formatScore, renderLabels, scopeLabels, statusLabels } from './audit-labels.ts';
 
 /** The form's text values, read by the same contract the server checks. */
 const auditFormSchema = z
-  .object({ url: z.string(), scope: z.string(), maxPages: z.string() })
-  // The pipe checks the scope; the cast only tells the types so. An empty max pages takes the default.
+  .object({ url: z.string(), scope: z.string(), maxPages: z.string(), render: z.string() })
+  // The pipe checks the scope and render; the casts only tell the types so. An empty max pages takes the default.
   .transform(
-    ({ url, scope, maxPages }): StartAuditRequest => ({
+    ({ url, scope, maxPages, render }): StartAuditRequest => ({
       url,
       scope: scope as AuditScope,
       ...(maxPages.trim() === '' ? {} : { maxPages: Number(maxPages) }),
+      render: render as AuditRender,
     }),
   )
   .pipe(startAuditRequestSchema);
 
-const emptyForm = { url: '', scope: 'site', maxPages: String(DEFAULT_AUDIT_MAX_PAGES) };
+const emptyForm = { url: '', scope: 'site', maxPages: String(DEFAULT_AUDIT_MAX_PAGES), render: 'auto' };
 
 function StartAuditForm() {
   const navigate = useNavigate();
@@ -43,6 +46,7 @@ function StartAuditForm() {
   const [problem, setProblem] = useState<string | null>(null);
   const scopeField = form.field('scope');
   const scopeError = form.field('scope').error;
+  const renderField = form.field('render');
 
   const onValid = form.handleSubmit((body) => {
     setProblem(null);
@@ -98,6 +102,29 @@ function StartAuditForm() {
         className="max-w-xs"
         {...form.field('maxPages')}
       />
+      <div className="flex max-w-md flex-col gap-1">
+        <label htmlFor="audit-render" className="text-sm font-medium text-slate-900">
+          Render pages in a browser
+        </label>
+        <select
+          id="audit-render"
+          name={renderField.name}
+          value={renderField.value}
+          onChange={(event) => renderField.onChange(event as unknown as ChangeEvent<HTMLInputElement>)}
+          aria-describedby="audit-render-hint"
+          className="min-h-11 rounded-md border border-slate-400 bg-white px-3 text-slate-900 focus:outline-2 focus:outline-offset-2 focus:outline-indigo-700"
+        >
+          {auditRenderSchema.options.map((render: AuditRender) => (
+            <option key={render} value={render}>
+              {renderLabels[render]}
+            </option>
+          ))}
+        </select>
+        <p id="audit-render-hint" className="text-sm text-slate-700">
+          A rendered page is read as visitors see it, after its scripts have run, with a screenshot of each
+          image.
+        </p>
+      </div>
       {problem ? (
         <MessageBanner type="error" onDismiss={() => setProblem(null)}>
           {problem}

@@ -1,0 +1,353 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isPrivateAddress } from '../src/net/safe-fetch.ts';
+import { createUser, type TestUser } from './billing-helpers.ts';
+import { watchHealth } from './health-watch.ts';
+import { buildTestApp, type TestApp, waitFor } from './helper.ts';
+
+/**
+ * Rendered audits (issue 20, ADR 061) against local sites, one browser for the whole file. The
+ * audited site listens on 127.0.0.1; the browser's proxy lets that one address through and refuses
+ * every other private or local address with the product's rule (isPrivateAddress), so a page's
+ * script that reaches for 127.0.0.2, 10.x, 169.254.169.254 or localhost is refused for real.
+ */
+
+const png = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** Images that exist only once the script has run. */
+const scriptBuilt = `<!doctype html><html lang="en"><title>Shop</title><body><h1>Boats</h1><div id="app"></div><script>
+  const boats = [['/img/red.png', 'A red fishing boat'], ['/img/blue.png', 'IMG_0042.jpg']];
+  for (const [src, alt] of boats) {
+    const image = document.createElement('img');
+    image.src = src; image.alt = alt; image.width = 120; image.height = 90;
+    document.getElementById('app').append(image);
+  }
+</script></body></html>`;
+
+let secretHits: string[] = [];
+/** Resolves when the browser asks for the slow page's image: it is rendering that page then. */
+let slowImageAsked: () => void = () => {};
+let secretPort = 0;
+
+const pages: Record<string, () => string> = {
+  '/spa': () => scriptBuilt,
+  '/plain': () =>
+    '<!doctype html><body><img src="/img/plain.png" alt="A harbour at dawn"><script>console.log(1)</script></body>',
+  // Loaded by the browser only (not left in the page, so the audit's own pixel check never sees them).
+  '/reach': () => `<!doctype html><body><div id="app"></div><script>
+    const app = document.getElementById('app');
+    for (const src of ['http://127.0.0.2:${secretPort}/steal.png', 'http://10.0.0.1/x.png',
+                       'http://169.254.169.254/latest/meta-data/x.png', 'http://[::1]:${secretPort}/l.png']) {
+      new Image().src = src;
+    }
+    fetch('http://127.0.0.2:${secretPort}/fetch').catch(() => {});
+    fetch('https://127.0.0.2:${secretPort}/tunnel').catch(() => {});
+    const frame = document.createElement('iframe'); frame.src = 'http://127.0.0.2:${secretPort}/frame'; app.append(frame);
+    const image = document.createElement('img'); image.src = '/img/ok.png'; image.alt = 'A lighthouse'; app.append(image);
+  </script></body>`,
+  '/hostile': () =>
+    `<!doctype html><body><a href="/never">never</a><a href="/errors">errors</a><a href="/loop-a">loop</a>
+     <a href="/alerts">alerts</a><a href="/download">download</a><a href="/ten-thousand">many</a>
+     <script>document.body.append(Object.assign(document.createElement('img'), { src: '/img/h.png', alt: 'Harbour' }))</script></body>`,
+  // The load event never comes: a script whose answer never ends.
+  '/never': () =>
+    `<!doctype html><body><script>document.body.append(Object.assign(document.createElement('img'), { src: '/img/n.png', alt: 'Net' }))</script><script src="/hang.js"></script></body>`,
+  '/errors': () =>
+    `<!doctype html><body><script>document.body.append(Object.assign(document.createElement('img'), { src: '/img/e.png', alt: 'Buoy' })); undefinedFunction();</script><script>throw new Error('boom')</script></body>`,
+  '/loop-a': () => `<!doctype html><body><script>location.replace('/loop-b')</script></body>`,
+  '/loop-b': () => `<!doctype html><body><script>location.replace('/loop-a')</script></body>`,
+  '/alerts': () =>
+    `<!doctype html><body><script>document.body.append(Object.assign(document.createElement('img'), { src: '/img/a.png', alt: 'Anchor' })); for (let i = 0; i < 50; i++) alert('hello ' + i);</script></body>`,
+  '/download': () =>
+    `<!doctype html><body><script>document.body.append(Object.assign(document.createElement('img'), { src: '/img/d.png', alt: 'Dock' })); location.href = '/file.zip';</script></body>`,
+  '/ten-thousand': () =>
+    `<!doctype html><body><script>const f = document.createDocumentFragment(); for (let i = 0; i < 10000; i++) f.append(Object.assign(document.createElement('img'), { src: '/img/tile.png', alt: 'Tile ' + i, width: 4, height: 4 })); document.body.append(f);</script></body>`,
+  // Slow enough to kill the browser while it renders.
+  '/slow': () =>
+    `<!doctype html><body><script>document.body.append(Object.assign(document.createElement('img'), { src: '/img/slow.png?wait=1500', alt: 'A slow sail' }))</script></body>`,
+};
+
+let site: Server;
+let secret: Server;
+let base = '';
+let t: TestApp;
+let noBrowser: TestApp;
+let user: TestUser;
+let other: TestUser;
+
+beforeAll(async () => {
+  secret = createServer((req, res) => {
+    secretHits.push(req.url ?? '');
+    res.writeHead(200, { 'content-type': 'image/png' }).end(png);
+  });
+  await new Promise<void>((resolve) => secret.listen(0, '127.0.0.2', resolve));
+  secretPort = (secret.address() as AddressInfo).port;
+  site = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname === '/hang.js') return; // never answered
+    if (url.pathname === '/img/slow.png') slowImageAsked();
+    if (url.pathname.startsWith('/img/')) {
+      const wait = Number(url.searchParams.get('wait') ?? 0);
+      setTimeout(() => res.writeHead(200, { 'content-type': 'image/png' }).end(png), wait);
+      return;
+    }
+    if (url.pathname === '/file.zip') {
+      res
+        .writeHead(200, {
+          'content-type': 'application/zip',
+          'content-disposition': 'attachment; filename=a.zip',
+        })
+        .end(Buffer.alloc(1024));
+      return;
+    }
+    const page = pages[url.pathname];
+    if (!page) res.writeHead(404).end();
+    else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page());
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  t = await buildTestApp({
+    env: { FETCH_ALLOW_PRIVATE: 'true' },
+    renderOptions: {
+      refuseAddress: (address) => address !== '127.0.0.1' && isPrivateAddress(address),
+      timeoutMs: 5_000,
+    },
+  });
+  noBrowser = await buildTestApp({ env: { FETCH_ALLOW_PRIVATE: 'true', CHROMIUM_PATH: 'off' } });
+  user = await createUser(t);
+  other = await createUser(t);
+}, 60_000);
+
+afterAll(async () => {
+  await t?.cleanup();
+  await noBrowser?.cleanup();
+  site.closeAllConnections();
+  await new Promise<void>((resolve) => site.close(() => resolve()));
+  await new Promise<void>((resolve) => secret.close(() => resolve()));
+});
+
+type AuditAnswer = {
+  id: string;
+  status: string;
+  render: string;
+  notices: string[];
+  pagesScanned: number;
+  pagesRendered: number;
+  imagesFound: number;
+  pages: { url: string; status: string; rendered: boolean }[];
+};
+
+async function startAudit(app: TestApp, who: TestUser, payload: Record<string, unknown>) {
+  return app.app.inject({ method: 'POST', url: '/api/v1/audits', payload, headers: who.auth });
+}
+
+async function audit(
+  path: string,
+  render?: 'auto' | 'always' | 'never',
+  options: { app?: TestApp; scope?: 'page' | 'site'; maxPages?: number } = {},
+): Promise<AuditAnswer> {
+  const app = options.app ?? t;
+  const who = app === t ? user : await createUser(app);
+  const started = await startAudit(app, who, {
+    url: `${base}${path}`,
+    scope: options.scope ?? 'page',
+    ...(options.maxPages ? { maxPages: options.maxPages } : {}),
+    ...(render ? { render } : {}),
+  });
+  expect(started.statusCode, started.body).toBe(202);
+  const { id } = started.json();
+  return waitFor(async () => {
+    const answer = (
+      await app.app.inject({ method: 'GET', url: `/api/v1/audits/${id}`, headers: who.auth })
+    ).json() as AuditAnswer;
+    return answer.status === 'completed' || answer.status === 'failed' ? answer : null;
+  }, 90_000);
+}
+
+type ImageItem = { id: string; src: string; alt: string | null; screenshotUrl: string | null };
+const imagesOf = async (id: string) =>
+  (
+    await t.app.inject({ method: 'GET', url: `/api/v1/audits/${id}/images?pageSize=500`, headers: user.auth })
+  ).json() as { total: number; items: ImageItem[] };
+
+describe('rendered audits (issue 20)', () => {
+  it('finds images a script builds with render always and auto, not with never; each gets an owner-only screenshot', async () => {
+    const always = await audit('/spa', 'always');
+    expect(always).toMatchObject({ status: 'completed', render: 'always', imagesFound: 2, pagesRendered: 1 });
+    expect(always.pages).toEqual([{ url: `${base}/spa`, status: 'scanned', rendered: true }]);
+    const { items } = await imagesOf(always.id);
+    expect(items.map((image) => [image.src, image.alt])).toEqual([
+      [`${base}/img/red.png`, 'A red fishing boat'],
+      [`${base}/img/blue.png`, 'IMG_0042.jpg'],
+    ]);
+    const first = items[0] as ImageItem;
+    expect(first.screenshotUrl).toBe(`/api/v1/audits/${always.id}/images/${first.id}/screenshot`);
+    const shot = await t.app.inject({
+      method: 'GET',
+      url: first.screenshotUrl as string,
+      headers: user.auth,
+    });
+    expect(shot.statusCode).toBe(200);
+    expect(shot.headers['content-type']).toBe('image/webp');
+    expect(shot.rawPayload.subarray(8, 12).toString('latin1')).toBe('WEBP');
+    // Another user's token, and no token at all, read nothing.
+    const stranger = await t.app.inject({
+      method: 'GET',
+      url: first.screenshotUrl as string,
+      headers: other.auth,
+    });
+    expect(stranger.statusCode).toBe(404);
+    expect(stranger.json()).toEqual({ code: 'NOT_FOUND', message: 'There is no such audit.' });
+    expect((await t.app.inject({ method: 'GET', url: first.screenshotUrl as string })).statusCode).toBe(401);
+    // An API key of the owner reads it like the token.
+    const key = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/api-keys',
+      headers: user.auth,
+      payload: { name: 'render test' },
+    });
+    const withKey = await t.app.inject({
+      method: 'GET',
+      url: first.screenshotUrl as string,
+      headers: { authorization: `Bearer ${key.json().key}` },
+    });
+    expect(withKey.statusCode).toBe(200);
+    // The stored file is never public: /files/<key> does not serve the screenshots folder.
+    const { storedFiles } = await import('../src/db/tables/stored-files.ts');
+    const files = await t.app.deps.database.db.select().from(storedFiles);
+    const shotFiles = files.filter((file) => file.key.startsWith('screenshots/'));
+    expect(shotFiles.length).toBe(2);
+    expect(shotFiles.every((file) => file.ownerId === user.id)).toBe(true);
+    expect((await t.app.inject({ method: 'GET', url: `/files/${shotFiles[0]?.key}` })).statusCode).toBe(404);
+
+    const auto = await audit('/spa');
+    expect(auto).toMatchObject({ status: 'completed', render: 'auto', imagesFound: 2, pagesRendered: 1 });
+    const never = await audit('/spa', 'never');
+    expect(never).toMatchObject({ status: 'completed', render: 'never', imagesFound: 0, pagesRendered: 0 });
+    expect(never.pages).toEqual([{ url: `${base}/spa`, status: 'scanned', rendered: false }]);
+    // auto reads a page whose HTML has images as sent.
+    const plain = await audit('/plain');
+    expect(plain).toMatchObject({ imagesFound: 1, pagesRendered: 0 });
+    expect((await imagesOf(plain.id)).items[0]?.screenshotUrl).toBeNull();
+  }, 120_000);
+
+  it('a rendered page whose script reaches for private addresses (127.0.0.2, 10.x, 169.254.169.254, ::1) gets nothing, and the audit says so', async () => {
+    secretHits = [];
+    const answer = await audit('/reach', 'always');
+    expect(answer).toMatchObject({ status: 'completed', pagesRendered: 1, imagesFound: 1 });
+    expect(secretHits).toEqual([]);
+    const notice = answer.notices.find((text) => text.includes('private or local address'));
+    expect(notice).toMatch(
+      new RegExp(`^${base}/reach tried to load from \\d private or local addresses in the browser \\(`),
+    );
+    for (const host of [
+      `127.0.0.2:${secretPort}`,
+      '10.0.0.1:80',
+      '169.254.169.254:80',
+      `[::1]:${secretPort}`,
+    ])
+      expect(notice).toContain(host);
+    expect(notice).toContain('the audit does not reach such addresses, so nothing was loaded from them.');
+  }, 60_000);
+
+  it('hostile pages (never loads, script errors, redirect loop, alert loop, download, 10,000 images) are each recorded with a notice in words; /health stays responsive', async () => {
+    const watch = watchHealth(t.app);
+    const answer = await audit('/hostile', 'always', { scope: 'site', maxPages: 7 });
+    const { worstMs } = await watch.stop();
+    expect(answer.status).toBe('completed');
+    expect(answer.pages).toHaveLength(7);
+    const notices = answer.notices.join('\n');
+    expect(notices).toContain(
+      `${base}/never did not finish loading in the browser within 5 s; the audit read what it showed by then.`,
+    );
+    expect(notices).toContain(
+      `${base}/errors had 2 script errors in the browser; the audit read the page as it was shown.`,
+    );
+    // A dialog loop is dismissed alert by alert; one that outlasts the time limit is said so.
+    expect(notices).toMatch(
+      /\/alerts (opened 50 dialogs \(alert, confirm or prompt\) in the browser; the audit dismissed them\.|kept opening dialogs in the browser \(alert, confirm or prompt: \d+ dismissed\) for more than 5 s, so it could not be rendered\.)/,
+    );
+    expect(notices).toContain(
+      `${base}/download started a download instead of showing a page in the browser, so it was not rendered. The audit read its HTML as sent instead.`,
+    );
+    expect(notices).toContain(
+      `${base}/ten-thousand has more than 1,000 images: only the first 1,000 are in the audit.`,
+    );
+    expect(notices).toMatch(
+      new RegExp(
+        `${base}/loop-a kept navigating from page to page in the browser \\(\\d+ navigations: a redirect loop\\), so it could not be rendered\\. The audit read its HTML as sent instead\\.`,
+      ),
+    );
+    const rendered = new Map(answer.pages.map((page) => [page.url.replace(base, ''), page.rendered]));
+    expect(rendered.get('/never')).toBe(true);
+    expect(rendered.get('/errors')).toBe(true);
+    expect(rendered.get('/loop-a')).toBe(false);
+    const { items } = await imagesOf(answer.id);
+    const alts = items.map((image) => image.alt);
+    expect(alts).toEqual(expect.arrayContaining(['Harbour', 'Net', 'Buoy', 'Tile 0']));
+    // Screenshots are capped per page.
+    const tiles = items.filter((image) => image.alt?.startsWith('Tile '));
+    expect(tiles.filter((image) => image.screenshotUrl).length).toBeLessThanOrEqual(40);
+    expect(worstMs).toBeLessThan(1000);
+  }, 120_000);
+
+  it('a browser killed mid-audit is started again and the page rendered on the second try', async () => {
+    const renderer = t.app.deps.renderer;
+    if (!renderer) throw new Error('the test app has no browser');
+    const launches = renderer.launches;
+    const asked = new Promise<void>((resolve) => {
+      slowImageAsked = resolve;
+    });
+    const started = await startAudit(t, user, { url: `${base}/slow`, scope: 'page', render: 'always' });
+    const { id } = started.json();
+    // Kill every process of the browser while the page waits for its slow image (1.5 s).
+    await asked;
+    slowImageAsked = () => {};
+    const ids = await renderer.processIds();
+    expect(ids.length).toBeGreaterThan(0);
+    for (const pid of ids) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {}
+    }
+    const answer = await waitFor(async () => {
+      const page = (
+        await t.app.inject({ method: 'GET', url: `/api/v1/audits/${id}`, headers: user.auth })
+      ).json() as AuditAnswer;
+      return page.status === 'completed' || page.status === 'failed' ? page : null;
+    }, 60_000);
+    expect(answer).toMatchObject({ status: 'completed', pagesRendered: 1, imagesFound: 1 });
+    expect(renderer.launches).toBeGreaterThan(launches);
+  }, 90_000);
+
+  it('without a browser: render "always" is refused with 422 in words, "auto" reads the HTML with a notice', async () => {
+    const noBrowserUser = await createUser(noBrowser);
+    const refused = await startAudit(noBrowser, noBrowserUser, {
+      url: `${base}/spa`,
+      scope: 'page',
+      render: 'always',
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json()).toEqual({
+      code: 'RENDERING_UNAVAILABLE',
+      message:
+        'This server has no browser to render pages with, so render "always" cannot be done. Use render "auto" or "never" to audit the HTML as sent, or ask the administrator to set CHROMIUM_PATH.',
+    });
+    const answer = await audit('/spa', undefined, { app: noBrowser });
+    expect(answer).toMatchObject({ status: 'completed', imagesFound: 0, pagesRendered: 0 });
+    expect(answer.notices).toContain(
+      `${base}/spa has no images in its HTML but runs scripts that may add some. No browser is configured on this server to render it, so the audit read the HTML as sent.`,
+    );
+    const bad = await startAudit(noBrowser, noBrowserUser, {
+      url: `${base}/spa`,
+      scope: 'page',
+      render: 'sometimes',
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toContain('render must be auto, always or never');
+  }, 60_000);
+});

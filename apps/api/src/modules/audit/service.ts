@@ -22,7 +22,7 @@ import type { FilesService } from '../files/service.ts';
 import type { FetchSettings } from '../scrape/service.ts';
 import { createAuditRunner, scoreOf } from './audit-runner.ts';
 import { createCrawler } from './crawler.ts';
-import { createAuditFixer, type FixGeneration, fixStatusOf } from './fix.ts';
+import { auditImageOrigin, createAuditFixer, type FixGeneration, fixStatusOf } from './fix.ts';
 import type { PageSandbox } from './page-sandbox.ts';
 import { createPixelChecker, type ImageTextReader } from './pixel-check.ts';
 import { createAuditPreviewKeeper } from './previews.ts';
@@ -242,6 +242,7 @@ export function createAuditService(deps: {
           suggestion: row.suggestion,
           longDescription: row.longDescription,
           reviewState: row.reviewState,
+          origin: auditImageOrigin(row.origin, row.alt),
           fixStatus: fixStatusOf(row.itemStatus),
           thumbnailUrl: row.thumbnailUrl,
         })),
@@ -269,17 +270,21 @@ export function createAuditService(deps: {
           errorCodes.payloadTooLarge,
           `This audit has more than ${MAX_REPORT_ROWS.toLocaleString('en-US')} images, too many for one report.`,
         );
-      const rows: AuditReportRow[] = images.map((image) => ({
-        pageUrl: image.page_url,
-        imageUrl: image.src,
-        existingAlt: image.alt,
-        verdict: image.verdict,
-        problemCodes: image.problems.map((problem) => problem.code),
-        wcag: [...new Set(image.problems.flatMap((problem) => problem.wcag))].sort(),
-        ...(image.suggestion !== null ? { suggestedAlt: image.suggestion } : {}),
-        ...(image.long_description !== null ? { longDescription: image.long_description } : {}),
-        ...(image.review_state ? { reviewState: image.review_state } : {}),
-      }));
+      const rows: AuditReportRow[] = images.map((image) => {
+        const origin = auditImageOrigin(image.origin, image.alt);
+        return {
+          pageUrl: image.page_url,
+          imageUrl: image.src,
+          existingAlt: image.alt,
+          verdict: image.verdict,
+          problemCodes: image.problems.map((problem) => problem.code),
+          wcag: [...new Set(image.problems.flatMap((problem) => problem.wcag))].sort(),
+          ...(image.suggestion !== null ? { suggestedAlt: image.suggestion } : {}),
+          ...(image.long_description !== null ? { longDescription: image.long_description } : {}),
+          ...(image.review_state ? { reviewState: image.review_state } : {}),
+          ...(origin ? { origin } : {}),
+        };
+      });
       const fileName = `${reportBaseName(audit.url, audit.createdAt)}.${format}`;
       return { fileName, body: format === 'csv' ? buildAuditCsv(rows) : await buildAuditXlsx(rows) };
     },

@@ -5,6 +5,7 @@ import { Dialog } from '../../components/ui/dialog.tsx';
 import { TextAreaField } from '../../components/ui/form-fields.tsx';
 import { LargePreview, wideDialog } from '../../components/ui/image-preview.tsx';
 import { LongDescriptionField } from '../../components/ui/long-description-field.tsx';
+import { OriginLabel } from '../../components/ui/origin-label.tsx';
 
 /**
  * Edit a suggestion before accepting it: the picture large (issue 19), beside it the existing alt and
@@ -69,6 +70,11 @@ export function EditSuggestionDialog({
               {image.alt === null ? '(missing)' : image.alt === '' ? '(empty)' : image.alt}
             </p>
           </div>
+          {image.suggestion !== null && image.origin ? (
+            <p className="text-sm text-slate-800">
+              Suggestion: <OriginLabel origin={image.origin} />
+            </p>
+          ) : null}
           <TextAreaField
             label="Suggested alt text"
             ref={textareaRef}

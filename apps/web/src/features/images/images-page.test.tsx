@@ -1,5 +1,10 @@
 import type { LibraryImageRecord } from '@altwise/contracts/library';
-import { EXPORT_COLUMNS, EXPORT_FILE_NAME, EXPORT_SHEET_NAME } from '@altwise/contracts/limits';
+import {
+  EXPORT_COLUMNS,
+  EXPORT_FILE_NAME,
+  EXPORT_ORIGIN_COLUMN,
+  EXPORT_SHEET_NAME,
+} from '@altwise/contracts/limits';
 import { messages } from '@altwise/contracts/messages';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -20,6 +25,7 @@ function makeLibrary(count: number): LibraryImage[] {
     id: `00000000-0000-4000-8000-${String(index + 1).padStart(12, '0')}`,
     src: `https://example.com/photos/image-${index + 1}.jpg`,
     alt_text: `Alt text ${index + 1}`,
+    origin: 'ai' as const,
     confidence: 0.9,
     needsReview: false,
     reasons: [],
@@ -421,6 +427,7 @@ describe('image library (/images)', () => {
             id,
             src: 'https://example.com/photos/image-1.jpg',
             alt_text: 'Fresh words',
+            origin: 'ai',
             confidence: 0.9,
             needsReview: false,
             reasons: [],
@@ -465,14 +472,14 @@ describe('image library (/images)', () => {
     expect(downloads).toEqual([EXPORT_FILE_NAME]);
     const all = await readSheet(blobs[0]);
     expect(all).toHaveLength(31);
-    expect(all[30]).toEqual([30, 'https://example.com/photos/image-30.jpg', 'Alt text 30']);
+    expect(all[30]).toEqual([30, 'https://example.com/photos/image-30.jpg', 'Alt text 30', 'ai']);
 
     await user.click(screen.getByRole('checkbox', { name: 'Select image 2' }));
     await user.click(screen.getByRole('button', { name: 'Export' }));
     await waitFor(() => expect(blobs).toHaveLength(2), { timeout: 5000 });
     expect(await readSheet(blobs[1])).toEqual([
-      [...EXPORT_COLUMNS],
-      [1, 'https://example.com/photos/image-2.jpg', 'Alt text 2'],
+      [...EXPORT_COLUMNS, EXPORT_ORIGIN_COLUMN],
+      [1, 'https://example.com/photos/image-2.jpg', 'Alt text 2', 'ai'],
     ]);
   });
 });
@@ -581,6 +588,23 @@ describe('export workbook', () => {
       ['Sr No', 'URL', 'AltText', 'LongDescription'],
       [1, 'https://a.example/chart.png', 'Bar chart', 'Jan: 1; Feb: 2.'],
       [2, 'https://a.example/2.png', 'Two'],
+    ]);
+  });
+
+  it("adds 'Origin' last, after 'LongDescription', when the images carry where their alt came from", async () => {
+    const buffer = await buildExportWorkbook([
+      {
+        src: 'https://a.example/chart.png',
+        alt_text: 'Bar chart',
+        longDescription: 'Jan: 1.',
+        origin: 'ai-edited',
+      },
+      { src: 'https://a.example/2.png', alt_text: 'Two', origin: 'embedded' },
+    ]);
+    expect(await readSheet(buffer)).toEqual([
+      ['Sr No', 'URL', 'AltText', 'LongDescription', 'Origin'],
+      [1, 'https://a.example/chart.png', 'Bar chart', 'Jan: 1.', 'ai-edited'],
+      [2, 'https://a.example/2.png', 'Two', undefined, 'embedded'],
     ]);
   });
 

@@ -1,11 +1,12 @@
 /**
  * `npm test`: everything, in order — typecheck, lint, unit and API tests on PGlite, the API suite
  * again on a real Postgres server, the production build, then the browser journeys in Chromium.
- * Missing system dependencies (Postgres, Chromium) are installed or named, never skipped.
+ * Missing system dependencies (Postgres, Chromium, ExifTool) are installed or named, never skipped.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ensureChromium } from './lib/chromium.ts';
+import { ensureExiftool } from './lib/exiftool.ts';
 import { type PostgresServer, startPostgres } from './lib/postgres.ts';
 import { run } from './lib/run.ts';
 
@@ -73,7 +74,10 @@ mkdirSync(reportDir, { recursive: true });
 try {
   await step('typecheck', () => run('npm', ['run', 'typecheck'], { cwd: root }));
   await step('lint', () => run('npm', ['run', 'lint'], { cwd: root }));
-  await step('unit-and-api-pglite', vitest('unit-and-api-pglite', ['contracts', 'api', 'web']));
+  await step('unit-and-api-pglite', async () => {
+    await ensureExiftool();
+    return vitest('unit-and-api-pglite', ['contracts', 'api', 'web'])();
+  });
   await step('api-postgres', async () => {
     postgres = await startPostgres();
     return vitest('api-postgres', ['api'], { TEST_DATABASE_URL: postgres.url })();

@@ -52,6 +52,8 @@ import { generationRoutes } from './modules/generation/routes.ts';
 import { createGenerationService, type GenerationService } from './modules/generation/service.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { createHealthService } from './modules/health/service.ts';
+import { imageMetadataRoutes } from './modules/image-metadata/routes.ts';
+import { createImageMetadataService, type ImageMetadataService } from './modules/image-metadata/service.ts';
 import { libraryRoutes } from './modules/library/routes.ts';
 import { countLibraryImages, createLibraryService, type LibraryService } from './modules/library/service.ts';
 import { devOutboxRoutes } from './modules/mail/routes.ts';
@@ -107,6 +109,8 @@ export type AppDeps = {
   webhooks: WebhooksService;
   /** Alt-text audits of pages, sites and sitemaps (issue 13, ADR 026). */
   audits: AuditService;
+  /** Image files carrying their alt text (ADR 058). */
+  imageMetadata: ImageMetadataService;
   /** Worker threads that read crawled and scraped HTML under time and memory limits (ADR 048). */
   pages: PageSandbox;
   /** Set when PAYMENT_PROVIDER=sandbox: the embedded provider behind /buy/{productId}. */
@@ -348,6 +352,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
         return reader.readImageText(image);
       },
     });
+    const imageMetadata = createImageMetadataService({ db: database.db, files, config, logger: app.log });
     await queue.start();
     if (runsWorkers)
       await startWorkers(queue, { files, mail, credits, generation, audits, webhooks }, options.workOptions);
@@ -376,6 +381,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       generation,
       webhooks,
       audits,
+      imageMetadata,
       pages,
       sandboxPayments: payments.sandbox,
     });
@@ -460,6 +466,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     await app.register(generationRoutes, { prefix: API_BASE, generation: app.deps.generation });
     await app.register(webhooksRoutes, { prefix: API_BASE, webhooks: app.deps.webhooks });
     await app.register(auditRoutes, { prefix: API_BASE, audits: app.deps.audits });
+    await app.register(imageMetadataRoutes, { prefix: API_BASE, metadata: app.deps.imageMetadata });
     if (app.deps.billing.sandboxPayments)
       await app.register(sandboxCheckoutRoutes, {
         payments: app.deps.billing.sandboxPayments,

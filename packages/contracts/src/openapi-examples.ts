@@ -69,6 +69,7 @@ import {
   startBatchResponseSchema,
 } from './generation.ts';
 import { healthResponseSchema } from './health.ts';
+import { imagesWithAltRequestSchema } from './image-metadata.ts';
 import {
   deleteLibraryImagesRequestSchema,
   deleteLibraryImagesResponseSchema,
@@ -502,6 +503,7 @@ export const openApiExamples: ReadonlyArray<readonly [z.ZodType, unknown]> = [
     },
   ],
   [deleteLibraryImagesRequestSchema, { ids: [ids.image, ids.image2] }],
+  [imagesWithAltRequestSchema, { ids: [ids.image, ids.image2] }],
   [deleteLibraryImagesResponseSchema, { success: true, deleted: 2 }],
   // studio
   [

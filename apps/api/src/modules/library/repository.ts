@@ -121,6 +121,21 @@ export async function findLibraryImageOf(
   return row;
 }
 
+/** The user's rows among `ids` (others' ids are left out), in the order of `ids`. */
+export async function selectLibraryImagesOf(
+  db: DbExecutor,
+  userId: string,
+  ids: string[],
+): Promise<LibraryImage[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select()
+    .from(libraryImages)
+    .where(and(eq(libraryImages.userId, userId), inArray(libraryImages.id, ids)));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
 /** What the triggers keep for a user's library (ADR 032, ADR 040's addendum). */
 export type LibraryCounts = { images: number; needsReview: number; version: number; reorderVersion: number };
 

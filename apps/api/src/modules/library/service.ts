@@ -26,6 +26,7 @@ import {
   readLibraryCounts,
   readLibraryPage,
   readLibraryPageFromKey,
+  selectLibraryImagesOf,
   updateLibraryImage,
 } from './repository.ts';
 
@@ -135,6 +136,15 @@ export async function findLibraryImage(db: DbExecutor, userId: string, id: strin
   const row = await findLibraryImageOf(db, userId, id);
   if (!row) throw imageNotFound();
   return row;
+}
+
+/** The user's images among `ids`, in that order; others' ids and unknown ids are left out. */
+export async function findLibraryImagesOf(
+  db: DbExecutor,
+  userId: string,
+  ids: string[],
+): Promise<LibraryImage[]> {
+  return selectLibraryImagesOf(db, userId, [...new Set(ids.map((id) => id.toLowerCase()))]);
 }
 
 /**

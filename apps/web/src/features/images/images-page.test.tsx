@@ -578,6 +578,57 @@ describe('progress panel', () => {
   });
 });
 
+describe('download with alt text (ADR 058)', () => {
+  it('shows each row’s origin and downloads the selected images as a zip; a refusal is said in words', async () => {
+    const library = makeLibrary(3).map((row, index) =>
+      index === 1 ? { ...row, origin: 'ai-edited' as const } : row,
+    );
+    let refuse = false;
+    const calls = mockApi({
+      ...noBatches,
+      'GET /images/altText': libraryHandler({ current: library }),
+      'POST /images/altText/with-alt.zip': () =>
+        refuse
+          ? json({ message: 'ExifTool is not installed on this server.', code: 'SERVICE_UNAVAILABLE' }, 503)
+          : new Response('PK zip', { headers: { 'Content-Type': 'application/zip' } }),
+    });
+    const blobs: Blob[] = [];
+    Object.defineProperty(URL, 'createObjectURL', {
+      value: (blob: Blob) => {
+        blobs.push(blob);
+        return 'blob:zip';
+      },
+      configurable: true,
+    });
+    Object.defineProperty(URL, 'revokeObjectURL', { value: () => undefined, configurable: true });
+    const downloads: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      downloads.push(this.download);
+    });
+    const user = userEvent.setup();
+    await openLibrary();
+    await screen.findByText('Alt text 1');
+    // A small text label in the Alt Text cell; screen readers hear "Origin: …".
+    expect([...document.querySelectorAll('td [data-origin]')].map((label) => label.textContent)).toEqual([
+      'Origin: AI',
+      'Origin: AI, edited',
+      'Origin: AI',
+    ]);
+    const download = screen.getByRole('button', { name: 'Download with alt text' });
+    expect(download).toBeDisabled();
+    await user.click(screen.getByRole('checkbox', { name: 'Select image 2' }));
+    await user.click(download);
+    await waitFor(() => expect(blobs).toHaveLength(1));
+    expect(downloads).toEqual(['images-with-alt-text.zip']);
+    expect(calls.find((call) => call.path === '/images/altText/with-alt.zip')?.body).toEqual({
+      ids: [library[1]?.id],
+    });
+    refuse = true;
+    await user.click(download);
+    expect(await screen.findByText('ExifTool is not installed on this server.')).toBeInTheDocument();
+  });
+});
+
 describe('export workbook', () => {
   it("adds 'LongDescription' only when an image has one, leaving the others' cell empty", async () => {
     const buffer = await buildExportWorkbook([

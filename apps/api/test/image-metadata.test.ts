@@ -220,6 +220,24 @@ describe('GET /images/altText/{id}/with-alt', () => {
     });
   }, 60_000);
 
+  it('works with an API key like every route, and answers the same file', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/api-keys',
+      headers: owner.auth,
+      payload: { name: 'DAM' },
+    });
+    const withKey = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/images/altText/${uploaded.id}/with-alt`,
+      headers: { authorization: `Bearer ${created.json().key}` },
+    });
+    expect(withKey.statusCode).toBe(200);
+    expect((await exiftoolRead(withKey.rawPayload, 'jpg')).AltTextAccessibility).toBe(
+      (await library(owner)).find((row) => row.id === uploaded.id)?.alt_text,
+    );
+  });
+
   it('answers 404 for another user’s image and 422 in words for a file that is not an image', async () => {
     expect((await api(stranger, 'GET', `/images/altText/${uploaded.id}/with-alt`)).statusCode).toBe(404);
     const [notImage] = await t.app.deps.database.db.transaction((tx) =>

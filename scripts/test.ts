@@ -2,11 +2,12 @@
  * `npm test`: everything, in order — typecheck, lint, unit and API tests on PGlite, the API suite
  * again on a real Postgres server, the production build, then the browser journeys in Chromium.
  * A throw-away WordPress (issue 21) is started once and shared by the API suites and the journeys.
- * Missing system dependencies (Postgres, Chromium, WordPress) are installed or named, never skipped.
+ * Missing system dependencies (Postgres, Chromium, WordPress, ExifTool) are installed or named, never skipped.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ensureChromium } from './lib/chromium.ts';
+import { ensureExiftool } from './lib/exiftool.ts';
 import { type PostgresServer, startPostgres } from './lib/postgres.ts';
 import { run } from './lib/run.ts';
 import { startWordPress, type WordPressSite, wordpressEnv } from './lib/wordpress.ts';
@@ -82,9 +83,10 @@ mkdirSync(reportDir, { recursive: true });
 try {
   await step('typecheck', () => run('npm', ['run', 'typecheck'], { cwd: root }));
   await step('lint', () => run('npm', ['run', 'lint'], { cwd: root }));
-  await step('unit-and-api-pglite', async () =>
-    vitest('unit-and-api-pglite', ['contracts', 'api', 'web'], await wordpressForRun())(),
-  );
+  await step('unit-and-api-pglite', async () => {
+    await ensureExiftool();
+    return vitest('unit-and-api-pglite', ['contracts', 'api', 'web'], await wordpressForRun())();
+  });
   await step('api-postgres', async () => {
     postgres = await startPostgres();
     // The engine and CLI suites never open a database: the PGlite pass has run them already.

@@ -1,11 +1,39 @@
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { auditProblemCodes } from '@altwise/contracts/audit-problems';
 import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import yauzl from 'yauzl';
 import { baseURL, expectNoAxeViolations, launchBrowser, newContext } from './browser.ts';
 import { type LocalSite, startLocalSite } from './local-site.ts';
 import { createSession, type E2eSession, storeSession } from './session.ts';
+
+const exifr = createRequire(import.meta.url)('exifr') as typeof import('exifr');
+
+/** Every entry of a zip, by name. */
+function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(bytes, { lazyEntries: true }, (error, zip) => {
+      if (error || !zip) return reject(error);
+      const entries = new Map<string, Buffer>();
+      zip.on('entry', (entry: yauzl.Entry) =>
+        zip.openReadStream(entry, (streamError, stream) => {
+          if (streamError || !stream) return reject(streamError);
+          const chunks: Buffer[] = [];
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          stream.on('end', () => {
+            entries.set(entry.fileName, Buffer.concat(chunks));
+            zip.readEntry();
+          });
+        }),
+      );
+      zip.on('end', () => resolve(entries));
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+  });
+}
 
 /**
  * A three-page local site with every problem code of issue 13 present, served on 127.0.0.1 (the e2e
@@ -159,7 +187,10 @@ describe('alt-text audit, as a site owner uses it (issue 13)', () => {
     // Accept the first suggestion; it lands in the library.
     await page.getByLabel('Review state').selectOption('pending');
     const firstRow = table.getByRole('row').nth(1);
-    const suggestion = (await firstRow.locator('td').nth(2).textContent())?.trim() ?? '';
+    // The cell's first span is the suggestion; the origin label follows it (ADR 057).
+    const suggestion =
+      (await firstRow.locator('td').nth(2).locator('span').first().textContent())?.trim() ?? '';
+    expect(await firstRow.locator('td').nth(2).locator('[data-origin]').textContent()).toMatch(/^Origin: /);
     expect(suggestion.length).toBeGreaterThan(0);
     const accept = page.getByRole('button', { name: 'Accept suggestion for image 1' });
     await accept.click();
@@ -186,6 +217,27 @@ describe('alt-text audit, as a site owner uses it (issue 13)', () => {
     expect(csv).toContain('IMG_2041.jpg');
     expect(csv).toContain(suggestion);
 
+    // The images with their approved alt text written into each file (ADR 064): a zip whose
+    // manifest lists the accepted suggestion as written, and whose file carries it.
+    const [zipDownload] = await Promise.all([
+      page.waitForEvent('download', { timeout: 60_000 }),
+      page.getByRole('button', { name: 'Download images with alt text' }).click(),
+    ]);
+    expect(zipDownload.suggestedFilename()).toBe(
+      `altwise-audit-${auditId.slice(0, 8)}-images-with-alt-text.zip`,
+    );
+    const entries = await unzip(await readFile((await zipDownload.path()) as string));
+    const manifest = entries.get('manifest.csv')?.toString('utf8') ?? '';
+    const written = manifest
+      .split(/\r?\n/)
+      .find((line) => line.includes(suggestion) && line.includes(',written,'));
+    expect(written).toBeDefined();
+    const file = written?.split(',')[0] ?? '';
+    expect(JSON.stringify(await exifr.parse(entries.get(file) as Buffer, { xmp: true }))).toContain(
+      suggestion,
+    );
+    await expectNoAxeViolations(page);
+
     // The printable report.
     await page.getByRole('link', { name: 'Printable report' }).click();
     await page.waitForURL(`**/audit/${auditId}/report`);
@@ -198,5 +250,6 @@ describe('alt-text audit, as a site owner uses it (issue 13)', () => {
     expect(await page.getByRole('navigation', { name: 'Main' }).isVisible()).toBe(false);
     expect(await page.getByRole('heading', { name: 'Score per page' }).isVisible()).toBe(true);
     await context.close();
-  });
+    // The zip of images with their alt text runs ExifTool once per image: more than the default minute.
+  }, 120_000);
 });

@@ -1,5 +1,10 @@
 import { batchStartedMessage } from '@altwise/contracts/generation';
-import { EXPORT_COLUMNS, EXPORT_FILE_NAME, EXPORT_SHEET_NAME } from '@altwise/contracts/limits';
+import {
+  EXPORT_COLUMNS,
+  EXPORT_FILE_NAME,
+  EXPORT_ORIGIN_COLUMN,
+  EXPORT_SHEET_NAME,
+} from '@altwise/contracts/limits';
 import { messages } from '@altwise/contracts/messages';
 import ExcelJS from 'exceljs';
 import type { Browser } from 'playwright-core';
@@ -16,7 +21,13 @@ afterAll(async () => {
   await browser?.close();
 });
 
-type LibraryImage = { id: string; src: string; alt_text: string; thumbnailUrl: string | null };
+type LibraryImage = {
+  id: string;
+  src: string;
+  alt_text: string;
+  thumbnailUrl: string | null;
+  origin: string;
+};
 
 /** The library as the API lists it (newest first), to compare the screen and the sheet with. */
 async function listLibrary(session: E2eSession) {
@@ -126,8 +137,8 @@ describe('image library, as a person uses it (issue 6)', () => {
     });
     const current = await listLibrary(session);
     expect(rows).toEqual([
-      [...EXPORT_COLUMNS],
-      ...current.map((image, i) => [i + 1, image.src, image.alt_text]),
+      [...EXPORT_COLUMNS, EXPORT_ORIGIN_COLUMN],
+      ...current.map((image, i) => [i + 1, image.src, image.alt_text, image.origin]),
     ]);
     expect(rows[2]?.[2]).toBe('A swatch of colour, edited by hand');
 

@@ -21,6 +21,9 @@ import {
 } from './describe-output.ts';
 import { runFix } from './fix-command.ts';
 import { mapInOrder } from './map-in-order.ts';
+import { createMetadataWriter } from './write-metadata.ts';
+
+type MetadataWriter = ReturnType<typeof createMetadataWriter>;
 
 const usage = `Usage: altwise describe <file|folder|url>... [--manifest items.jsonl] [options]
 
@@ -46,6 +49,9 @@ Options:
   --language <tag>     language of the alt text (default en)
   --keywords <a,b>     SEO keywords, used only where true
   --allow-private      allow URLs on private or local addresses
+  --write-metadata <d> write a copy of each described image into folder d with its alt text in
+                       the file's metadata (IPTC Alt Text (Accessibility), ExifTool; JPEG, PNG,
+                       WebP, GIF); the originals are never changed
   -h, --help           show this help
 
 An image that cannot be read or described gets an error line and the others go on. The exit code is
@@ -66,6 +72,8 @@ interface Settings {
   concurrency: number;
   describe: DescribeOptions;
   allowPrivate: boolean;
+  /** --write-metadata: the folder for copies with their alt text in the metadata (ADR 064). */
+  metadataDir?: string;
 }
 
 async function readSettings(argv: string[]): Promise<Settings | 'help'> {
@@ -102,6 +110,7 @@ async function readSettings(argv: string[]): Promise<Settings | 'help'> {
     ...(values.csv !== undefined ? { csvPath: values.csv } : {}),
     concurrency,
     allowPrivate: values['allow-private'],
+    ...(values['write-metadata'] ? { metadataDir: values['write-metadata'] } : {}),
     describe: {
       ...(values.prompt ? { prompt: values.prompt } : {}),
       ...(maxLength ? { maxLength } : {}),
@@ -126,6 +135,7 @@ function parseCommandLine(argv: string[]) {
       language: { type: 'string' },
       keywords: { type: 'string' },
       'allow-private': { type: 'boolean', default: false },
+      'write-metadata': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -158,6 +168,7 @@ async function describeItem(
   item: WorkItem,
   settings: Settings,
   maxBytes: number,
+  writeCopy?: MetadataWriter,
 ): Promise<OutputRow> {
   if (item.kind === 'invalid') return { id: item.id, image: item.image, error: item.error };
   try {
@@ -168,8 +179,25 @@ async function describeItem(
     // Alt text embedded in the file is the human's alt here too (ADR 055).
     const embedded = await readEmbeddedText(bytes);
     const context = withEmbeddedAlt(item.context ?? {}, embedded);
-    const result = await engine.describeImage(bytes, { ...settings.describe, context });
-    return toDescribedRow(item.id, item.image, withEmbeddedEvidence(result, context, embedded));
+    const result = withEmbeddedEvidence(
+      await engine.describeImage(bytes, { ...settings.describe, context }),
+      context,
+      embedded,
+    );
+    if (writeCopy) {
+      const copy = await writeCopy(
+        item.image,
+        item.source.type === 'url' ? null : item.source.path,
+        bytes,
+        result,
+      );
+      process.stderr.write(
+        copy.file
+          ? `altwise: wrote ${copy.file} with its alt text\n`
+          : `altwise: no copy with alt text for ${item.image}: ${copy.error}\n`,
+      );
+    }
+    return toDescribedRow(item.id, item.image, result);
   } catch (error) {
     return { id: item.id, image: item.image, error: errorMessage(error) };
   }
@@ -268,8 +296,12 @@ export async function main(argv: string[]): Promise<number> {
     });
     // The offline engine refuses work beyond its queue; stay within it.
     const limit = Math.min(settings.concurrency, options.offline.maxQueue + options.offline.workers);
+    // The CLI reads its environment here, as it does for the engine (EXIFTOOL_PATH, ADR 064).
+    const writeCopy = settings.metadataDir
+      ? createMetadataWriter(settings.metadataDir, process.env.EXIFTOOL_PATH || 'exiftool')
+      : undefined;
     const rows = mapInOrder(work, limit, (item) =>
-      describeItem(engine as AltTextEngine, item, settings, options.limits.maxInputBytes),
+      describeItem(engine as AltTextEngine, item, settings, options.limits.maxInputBytes, writeCopy),
     );
     for await (const row of rows) {
       if (isFailed(row)) counts.failed += 1;

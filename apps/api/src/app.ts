@@ -53,6 +53,8 @@ import { generationRoutes } from './modules/generation/routes.ts';
 import { createGenerationService, type GenerationService } from './modules/generation/service.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { createHealthService } from './modules/health/service.ts';
+import { imageMetadataRoutes } from './modules/image-metadata/routes.ts';
+import { createImageMetadataService, type ImageMetadataService } from './modules/image-metadata/service.ts';
 import { createCredentialBox, resolveIntegrationsSecret } from './modules/integrations/credentials.ts';
 import { integrationsRoutes } from './modules/integrations/routes.ts';
 import { createIntegrationsService, type IntegrationsService } from './modules/integrations/service.ts';
@@ -118,6 +120,8 @@ export type AppDeps = {
   monitors: MonitorsService;
   /** Connected WordPress sites: import, publish and undo (issue 21, ADR 056). */
   integrations: IntegrationsService;
+  /** Image files carrying their alt text (ADR 064). */
+  imageMetadata: ImageMetadataService;
   /** Worker threads that read crawled and scraped HTML under time and memory limits (ADR 048). */
   pages: PageSandbox;
   /** The headless browser of rendered audits (ADR 061); null without CHROMIUM_PATH's browser. */
@@ -405,6 +409,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       settings: config.integrations,
       logger: app.log,
     });
+    const imageMetadata = createImageMetadataService({ db: database.db, files, config, logger: app.log });
     await queue.start();
     if (runsWorkers)
       await startWorkers(
@@ -439,6 +444,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       audits,
       monitors,
       integrations,
+      imageMetadata,
       pages,
       renderer,
       sandboxPayments: payments.sandbox,
@@ -528,6 +534,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     await app.register(auditRoutes, { prefix: API_BASE, audits: app.deps.audits });
     await app.register(monitorRoutes, { prefix: API_BASE, monitors: app.deps.monitors });
     await app.register(integrationsRoutes, { prefix: API_BASE, integrations: app.deps.integrations });
+    await app.register(imageMetadataRoutes, { prefix: API_BASE, metadata: app.deps.imageMetadata });
     if (app.deps.billing.sandboxPayments)
       await app.register(sandboxCheckoutRoutes, {
         payments: app.deps.billing.sandboxPayments,

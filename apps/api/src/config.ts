@@ -164,6 +164,7 @@ const envSchema = z.object({
   CHROMIUM_PATH: optionalText,
   REEL_MAX_RENDERS: positiveInt('REEL_MAX_RENDERS', 1),
   REEL_RENDER_TIMEOUT_SECONDS: positiveInt('REEL_RENDER_TIMEOUT_SECONDS', 120),
+  EXIFTOOL_PATH: z.string().trim().min(1, 'EXIFTOOL_PATH must name the exiftool program').default('exiftool'),
   GENERATION_CONCURRENCY: positiveInt('GENERATION_CONCURRENCY', 8),
   GENERATION_MAX_ATTEMPTS: positiveInt('GENERATION_MAX_ATTEMPTS', 3),
   GENERATION_RETRY_DELAY_MS: positiveInt('GENERATION_RETRY_DELAY_MS', 1000),
@@ -266,6 +267,8 @@ export type AppConfig = {
   images: ImageEngineConfig;
   /** Reels (modules/reels, ADR 017): ffmpeg renders at once, their time limit, their scratch space. */
   reels: { maxRenders: number; renderTimeoutSeconds: number; tempDir: string };
+  /** Image files carrying their alt text (modules/image-metadata, ADR 064): ExifTool and its scratch space. */
+  metadata: { exiftoolPath: string; tempDir: string };
   /** Fetching user-given URLs (scraped pages, images): net/safe-fetch.ts. */
   fetch: {
     /** FETCH_ALLOW_PRIVATE: private and local addresses may be fetched. For local testing only. */
@@ -519,6 +522,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         maxRetries: engineParsed.data.OPENAI_MAX_RETRIES,
       },
     },
+    metadata: { exiftoolPath: e.EXIFTOOL_PATH, tempDir: path.join(dataDir, 'tmp', 'metadata') },
     reels: {
       maxRenders: e.REEL_MAX_RENDERS,
       renderTimeoutSeconds: e.REEL_RENDER_TIMEOUT_SECONDS,

@@ -369,13 +369,14 @@ describe('fixing and reviewing an audit', () => {
       .trimEnd()
       .split('\r\n');
     expect(lines[0]).toBe(
-      'Page URL,Image URL,Existing alt,Verdict,Problem codes,WCAG criteria,Suggested alt,Review state,Long description',
+      'Page URL,Image URL,Existing alt,Verdict,Problem codes,WCAG criteria,Suggested alt,Review state,Long description,Origin',
     );
     expect(lines).toHaveLength(6);
     expect(lines[2]).toBe(
-      `${base}/,${base}/img/coffee.jpg,IMG_2041.jpg,fail,file-name,1.1.1,A cup of coffee on a saucer,edited,`,
+      `${base}/,${base}/img/coffee.jpg,IMG_2041.jpg,fail,file-name,1.1.1,A cup of coffee on a saucer,edited,,ai-edited`,
     );
-    expect(lines[4]).toBe(`${base}/,${base}/img/spacer.gif,,decorative,,,,,`);
+    // A person wrote alt="" on the page: its origin is human (ADR 057).
+    expect(lines[4]).toBe(`${base}/,${base}/img/spacer.gif,,decorative,,,,,,human`);
 
     const xlsx = await api(owner, 'GET', `/audits/${auditId}/report.xlsx`);
     expect(xlsx.statusCode).toBe(200);

@@ -59,9 +59,9 @@ describe('buildAuditCsv', () => {
       row({ existingAlt: null, verdict: 'fail', problemCodes: ['missing'] }),
     ]);
     expect(bodyOf(csv)).toBe(
-      'Page URL,Image URL,Existing alt,Verdict,Problem codes,WCAG criteria,Suggested alt,Review state,Long description\r\n' +
-        'https://shop.example/blog/spring,https://shop.example/media/tulips.jpg,IMG_2041.jpg,fail,file-name; repeated,1.1.1,Red tulips in a glass vase,pending,\r\n' +
-        'https://shop.example/blog/spring,https://shop.example/media/tulips.jpg,,fail,missing,1.1.1,Red tulips in a glass vase,pending,\r\n',
+      'Page URL,Image URL,Existing alt,Verdict,Problem codes,WCAG criteria,Suggested alt,Review state,Long description,Origin\r\n' +
+        'https://shop.example/blog/spring,https://shop.example/media/tulips.jpg,IMG_2041.jpg,fail,file-name; repeated,1.1.1,Red tulips in a glass vase,pending,,\r\n' +
+        'https://shop.example/blog/spring,https://shop.example/media/tulips.jpg,,fail,missing,1.1.1,Red tulips in a glass vase,pending,,\r\n',
     );
     expect(auditReportColumns.map((column) => column.key)).toEqual([
       'pageUrl',
@@ -73,6 +73,7 @@ describe('buildAuditCsv', () => {
       'suggestedAlt',
       'reviewState',
       'longDescription',
+      'origin',
     ]);
   });
 
@@ -102,6 +103,7 @@ describe('buildAuditCsv', () => {
       'fail',
       'link-without-purpose; empty-but-informative',
       '1.1.1; 2.4.4; 4.1.2',
+      '',
       '',
       '',
       '',
@@ -158,6 +160,7 @@ describe('buildAuditCsv', () => {
             suggestedAlt: fc.option(text, { nil: undefined }),
             reviewState: fc.option(text, { nil: undefined }),
             longDescription: fc.option(text, { nil: undefined }),
+            origin: fc.option(text, { nil: undefined }),
           }),
           { maxLength: 5 },
         ),
@@ -175,6 +178,7 @@ describe('buildAuditCsv', () => {
               guardFormula(original.suggestedAlt ?? ''),
               guardFormula(original.reviewState ?? ''),
               guardFormula(original.longDescription ?? ''),
+              guardFormula(original.origin ?? ''),
             ]);
           }
         },

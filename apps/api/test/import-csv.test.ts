@@ -134,7 +134,7 @@ describe('POST /images/import-csv', () => {
     expect(progress).toMatchObject({ status: 'completed', total: body.accepted, completed: body.accepted });
 
     const results = await resultsOf(user, body.batchId);
-    expect(results.header).toBe('id,image_url,alt_text,status,long_description');
+    expect(results.header).toBe('id,image_url,alt_text,status,long_description,origin');
     expect(results.rows).toHaveLength(body.accepted);
     expect(results.rows[0]).toEqual([
       'sku-1',
@@ -142,6 +142,7 @@ describe('POST /images/import-csv', () => {
       expect.stringContaining('Test description of old alt 1'),
       'done',
       '',
+      'ai',
     ]);
     expect(results.rows.map((row) => row[0])).not.toContain('sku-dup-60');
     expect(results.rows.at(-1)?.[0]).toBe('sku-multi');

@@ -53,6 +53,7 @@ describe('GET /images/altText', () => {
     expect(response.headers['cache-control']).toBe('no-store');
     // Rows written without an engine verdict: no confidence, no reasons, nothing to review.
     const unrated = {
+      origin: 'ai',
       confidence: null,
       needsReview: false,
       reasons: [],
@@ -143,6 +144,8 @@ describe('PATCH /images/altText/{id}', () => {
       id,
       src: 'https://example.com/dog.jpg',
       alt_text: 'A brown dog catching a red frisbee',
+      // A person's words over an engine's (ADR 057).
+      origin: 'ai-edited',
       confidence: null,
       needsReview: false,
       reasons: [],

@@ -106,14 +106,14 @@ describe('long descriptions in the library', () => {
     expect(byId.get(photoId)).toMatchObject({ longDescription: null });
   });
 
-  it('exports the long description as the last column of results.csv', async () => {
+  it('exports the long description in results.csv, before the origin', async () => {
     const response = await api(owner, 'GET', `/images/batches/${batchId}/results.csv`);
     expect(response.statusCode).toBe(200);
     const [header, ...lines] = response.body.trimEnd().split('\r\n');
-    expect(header).toBe('id,image_url,alt_text,status,long_description');
+    expect(header).toBe('id,image_url,alt_text,status,long_description,origin');
     // The description holds commas and semicolons: its cell is quoted (RFC 4180).
-    expect(lines.some((line) => line.endsWith(`,done,"${chartDescription}"`))).toBe(true);
-    expect(lines.some((line) => line.endsWith(',done,'))).toBe(true);
+    expect(lines.some((line) => line.endsWith(`,done,"${chartDescription}",ai`))).toBe(true);
+    expect(lines.some((line) => line.endsWith(',done,,ai'))).toBe(true);
   });
 
   it('replaces the long description with the alt text, keeps it when left out and removes it with null', async () => {
@@ -239,9 +239,9 @@ describe('long descriptions of audit suggestions', () => {
       .replace(/^\uFEFF/, '')
       .trimEnd()
       .split('\r\n');
-    expect(header?.split(',').at(-1)).toBe('Long description');
+    expect(header?.split(',').at(-2)).toBe('Long description');
     expect(lines.find((line) => line.includes('/img/bar-chart.png'))).toMatch(
-      new RegExp(`,pending,"${chartDescription.replace(/[.]/g, '\\.')}"$`),
+      new RegExp(`,pending,"${chartDescription.replace(/[.]/g, '\\.')}",ai$`),
     );
 
     const xlsx = await api(owner, 'GET', `/audits/${auditId}/report.xlsx`);

@@ -7,6 +7,7 @@ import {
 } from './audit-problems.ts';
 import { longDescriptionInputSchema, longDescriptionSchema, MAX_ALT_TEXT_CHARS } from './generation.ts';
 import { altTextReasonSchema } from './library.ts';
+import { altOriginSchema } from './provenance.ts';
 import { SCRAPE_URL_MAX_CHARS } from './scrape.ts';
 
 /**
@@ -183,6 +184,13 @@ export const auditImageSchema = z.object({
    */
   longDescription: longDescriptionSchema,
   reviewState: auditReviewStateSchema.nullable(),
+  /**
+   * Where the alt text came from (ADR 057): the suggestion's origin (`ai`, or `human`/`embedded` when
+   * the engine kept the page's or the file's alt word for word; `ai-reviewed` once accepted,
+   * `ai-edited` once saved after an edit); without a suggestion `human` for the page's alt, null when
+   * there is none.
+   */
+  origin: altOriginSchema.nullable(),
   fixStatus: auditFixStatusSchema.nullable(),
   /**
    * A small stored preview served by this app at `/files/…` (issue 19), made when the audit fetched

@@ -50,12 +50,22 @@ curl -N "$ALTWISE_URL/api/v1/images/batches/$BATCH_ID/events" \\
     id: 'read-results',
     title: 'Read the results',
     description:
-      'The batch as CSV (id, image_url, alt_text, status; your own id column from a CSV import), or your whole library as JSON, newest first, 25 to 500 images a page.',
+      'The batch as CSV (id, image_url, alt_text, status, long_description, origin; your own id column from a CSV import), or your whole library as JSON, newest first, 25 to 500 images a page. `origin` says where each alt text came from: human, embedded, ai, ai-reviewed or ai-edited.',
     command: `curl "$ALTWISE_URL/api/v1/images/batches/$BATCH_ID/results.csv" \\
   -H "Authorization: Bearer $ALTWISE_API_KEY" -o results.csv
 
 curl "$ALTWISE_URL/api/v1/images/altText?page=1&pageSize=100" \\
   -H "Authorization: Bearer $ALTWISE_API_KEY"`,
+  },
+  {
+    id: 'images-with-alt',
+    title: 'Download the images with their alt text inside the files',
+    description:
+      'Up to 500 library images as a zip: each file a copy with its alt text written as IPTC Alt Text (Accessibility), which DAMs and photo tools read, and a manifest.csv that names each file or why an image was left out. Costs no credits.',
+    command: `curl -X POST "$ALTWISE_URL/api/v1/images/altText/with-alt.zip" \\
+  -H "Authorization: Bearer $ALTWISE_API_KEY" \\
+  -H "Content-Type: application/json" \\
+  -d '{"ids": ["0b9e6c1e-5d0a-4f4e-9a7e-2f1c3d4b5a69"]}' -o images-with-alt-text.zip`,
   },
 ];
 

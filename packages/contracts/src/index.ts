@@ -12,6 +12,7 @@ export * from './limits.ts';
 export * from './messages.ts';
 export * from './page-context.ts';
 export * from './plans.ts';
+export * from './provenance.ts';
 export * from './routes.ts';
 export * from './scrape.ts';
 export * from './webhooks.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { libraryPagingQuerySchema, longDescriptionSchema } from './generation.ts';
+import { altOriginSchema } from './provenance.ts';
 
 /** Most ids DELETE /images/altText takes in one call (the largest library page size). */
 export const MAX_LIBRARY_DELETE_IDS = 500;
@@ -27,6 +28,11 @@ export const libraryImageSchema = z.object({
   id: z.string(),
   src: z.string(),
   alt_text: z.string(),
+  /**
+   * Where the alt text came from (ADR 057): `human`, `embedded` (the file's own metadata), `ai`,
+   * `ai-reviewed` (approved unchanged) or `ai-edited` (saved after an edit).
+   */
+  origin: altOriginSchema,
   confidence: z.number().min(0).max(1).nullable(),
   needsReview: z.boolean(),
   reasons: z.array(altTextReasonSchema),

@@ -33,6 +33,11 @@ export const EXPORT_COLUMNS = ['Sr No', 'URL', 'AltText'] as const;
  * description, so that a library without charts exports SPEC's three columns exactly.
  */
 export const EXPORT_LONG_DESCRIPTION_COLUMN = 'LongDescription';
+/**
+ * The export's last column (issue 21, ADR 057): where each alt text came from (`human`, `embedded`,
+ * `ai`, `ai-reviewed`, `ai-edited`), written when the exported images say (every library row does).
+ */
+export const EXPORT_ORIGIN_COLUMN = 'Origin';
 
 export const TOAST_SUCCESS_MS = 3000;
 export const TOAST_ERROR_MS = 5000;

@@ -69,6 +69,7 @@ import {
   startBatchResponseSchema,
 } from './generation.ts';
 import { healthResponseSchema } from './health.ts';
+import { imagesWithAltRequestSchema } from './image-metadata.ts';
 import {
   connectWordPressRequestSchema,
   integrationSchema,
@@ -163,6 +164,7 @@ const libraryImage = {
   id: ids.image,
   src: 'https://shop.example.com/img/red-shoe.jpg',
   alt_text: 'Red leather running shoe with white laces, side view',
+  origin: 'ai-reviewed' as const,
   confidence: 0.86,
   needsReview: false,
   reasons: [
@@ -266,6 +268,7 @@ const auditImage = {
   suggestion: 'Red leather running shoe with white laces, side view',
   longDescription: null,
   reviewState: 'pending' as const,
+  origin: 'ai' as const,
   fixStatus: null,
   thumbnailUrl:
     'https://altwise.example.com/files/previews/2026-11/7d2f4a90-1c3b-4e8f-b6a5-3e9d0c2b1a47.webp',
@@ -576,6 +579,7 @@ export const openApiExamples: ReadonlyArray<readonly [z.ZodType, unknown]> = [
     },
   ],
   [deleteLibraryImagesRequestSchema, { ids: [ids.image, ids.image2] }],
+  [imagesWithAltRequestSchema, { ids: [ids.image, ids.image2] }],
   [deleteLibraryImagesResponseSchema, { success: true, deleted: 2 }],
   // studio
   [
@@ -659,7 +663,7 @@ export const openApiExamples: ReadonlyArray<readonly [z.ZodType, unknown]> = [
   [
     reviewAuditResponseSchema,
     {
-      items: [{ ...auditImage, reviewState: 'accepted' }],
+      items: [{ ...auditImage, reviewState: 'accepted', origin: 'ai-reviewed' }],
       reviews: { pending: 17, accepted: 1, rejected: 0, edited: 0 },
     },
   ],

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { inflateSync } from 'node:zlib';
+import { resultOrigin } from '@altwise/contracts/provenance';
 import { fitLongDescription } from './long-description.ts';
 import { isDescriptiveAlt } from './page-context.ts';
 import type { AltTextResult, PageContext } from './types.ts';
@@ -221,16 +222,18 @@ export function withEmbeddedAlt(context: PageContext, embedded: EmbeddedText | n
 /**
  * The engine's result with the embedded evidence named as such: the existing-alt reason it came from
  * becomes `embedded`, and an embedded extended description is the long description when the engine
- * wrote none.
+ * wrote none. Its `origin` says whose words the alt text is (ADR 057).
  */
 export function withEmbeddedEvidence(
   result: AltTextResult,
   context: PageContext,
   embedded: EmbeddedText | null,
 ): AltTextResult {
-  if (!embedded) return result;
   const alt = embeddedAlt(embedded);
   const fromFile = alt !== undefined && context.existingAlt === alt.text;
+  // Provenance (ADR 057): an existing alt the engine kept word for word is the person's or the file's.
+  const origin = result.decorative ? 'ai' : resultOrigin(result.altText, context.existingAlt, fromFile);
+  if (!embedded) return { ...result, origin };
   const reasons = fromFile
     ? result.reasons.map((reason) =>
         reason.source === 'existingAlt'
@@ -240,5 +243,5 @@ export function withEmbeddedEvidence(
     : result.reasons;
   const longDescription =
     result.longDescription ?? (result.decorative ? null : fitLongDescription(embedded.extendedDescription));
-  return { ...result, reasons, longDescription };
+  return { ...result, reasons, longDescription, origin };
 }

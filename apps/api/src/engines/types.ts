@@ -4,6 +4,7 @@
  */
 
 import type { PageContext } from '@altwise/contracts/page-context';
+import type { AltOrigin } from '@altwise/contracts/provenance';
 
 export type EngineName = 'offline' | 'openai';
 
@@ -111,6 +112,11 @@ export interface AltTextResult {
   signals: ImageSignals;
   engine: EngineName;
   model: string;
+  /**
+   * Whose words the alt text is (ADR 057): set by withEmbeddedEvidence, which every describe path
+   * goes through; `ai` when absent.
+   */
+  origin?: AltOrigin;
 }
 
 export interface GenerateTextOptions {

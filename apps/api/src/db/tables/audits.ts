@@ -1,3 +1,4 @@
+import { altOrigins } from '@altwise/contracts/provenance';
 import { sql } from 'drizzle-orm';
 import {
   boolean,
@@ -171,6 +172,12 @@ export const auditImages = pgTable(
     /** The suggestion's long description (a chart's labels and values, ADR 050); null for most images. */
     longDescription: text('long_description'),
     reviewState: text('review_state', { enum: auditReviewStates }),
+    /**
+     * Where the suggestion came from (ADR 057): ai when an engine wrote it, human or embedded when it
+     * kept the page's or the file's alt word for word, ai-reviewed once accepted unchanged, ai-edited
+     * once saved after an edit; null while there is no suggestion.
+     */
+    origin: text('origin', { enum: altOrigins }),
     suggestionDetails: jsonb('suggestion_details').$type<AuditSuggestionDetails>(),
     generationItemId: uuid('generation_item_id').references(() => generationItems.id, {
       onDelete: 'set null',

@@ -1,3 +1,4 @@
+import { altOrigins } from '@altwise/contracts/provenance';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -24,6 +25,11 @@ export const libraryImages = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     src: text('src').notNull(),
     altText: text('alt_text').notNull(),
+    /**
+     * Where the alt text came from (ADR 057): human, embedded (the file's metadata), ai, ai-reviewed
+     * (approved unchanged) or ai-edited (saved after an edit).
+     */
+    origin: text('origin', { enum: altOrigins }).notNull().default('ai'),
     /** Which engine and model wrote the alt text; null when not known. */
     engine: text('engine'),
     model: text('model'),

@@ -10,6 +10,7 @@ import type {
 } from '@altwise/contracts/audit';
 import { MAX_AUDIT_FIX_IMAGES } from '@altwise/contracts/audit';
 import type { AuditProblem } from '@altwise/contracts/audit-problems';
+import { type AltOrigin, approvedOrigin, editedOrigin } from '@altwise/contracts/provenance';
 import type { Database } from '../../db/client.ts';
 import type { AuditReviewState, AuditSuggestionDetails } from '../../db/tables/audits.ts';
 import type { GenerationItemContext } from '../../db/tables/generation-items.ts';
@@ -77,6 +78,7 @@ export function toAuditImage(row: ImageRow): AuditImage {
     suggestion: row.suggestion,
     longDescription: row.long_description,
     reviewState: row.review_state,
+    origin: auditImageOrigin(row.origin, row.alt),
     fixStatus: fixStatusOf(row.item_status),
     thumbnailUrl: row.thumbnail_url,
     suggestionEvidence: suggestionEvidenceOf(row.suggestion_details, row.review_state),
@@ -87,6 +89,14 @@ export function toAuditImage(row: ImageRow): AuditImage {
 /** Where the owner reads an image's screenshot of its rendered page (ADR 061); null without one. */
 export function screenshotUrlOf(auditId: string, imageId: string, key: string | null): string | null {
   return key ? `/api/v1/audits/${auditId}/images/${imageId}/screenshot` : null;
+}
+
+/**
+ * Where an audit image's alt text came from (ADR 057): its suggestion's origin once it has one, else
+ * the page's alt, which a person wrote; null when it has neither.
+ */
+export function auditImageOrigin(suggestionOrigin: AltOrigin | null, alt: string | null): AltOrigin | null {
+  return suggestionOrigin ?? (alt !== null ? 'human' : null);
 }
 
 /** What the engine is told about an audit image: its page and its place on it. */
@@ -125,6 +135,7 @@ export function createAuditFixer(deps: {
   generation.registerLander('audit', async (executor, claim, { result, thumbnail }) => {
     const { landed, keptThumbnail } = await landFixSuggestion(executor, claim, {
       altText: result.altText,
+      origin: result.origin ?? 'ai',
       longDescription: result.longDescription ?? null,
       thumbnail,
       details: {
@@ -228,6 +239,10 @@ export function createAuditFixer(deps: {
               ? request.longDescription
               : image.long_description;
           const details = image.suggestion_details;
+          const suggested = image.origin ?? 'ai';
+          const origin = edited
+            ? editedOrigin(suggested, image.suggestion ?? '', altText)
+            : approvedOrigin(suggested);
           // A person's own words carry no engine verdict; an accepted suggestion keeps the engine's,
           // and counts as reviewed.
           const verdict = edited
@@ -242,6 +257,7 @@ export function createAuditFixer(deps: {
           const updated = image.library_image_id
             ? await replaceLibraryAltText(tx, userId, image.library_image_id, {
                 altText,
+                origin,
                 longDescription,
                 ...verdict,
               })
@@ -253,6 +269,7 @@ export function createAuditFixer(deps: {
                 {
                   src: image.src,
                   altText,
+                  origin,
                   longDescription,
                   batchId: image.item_batch_id,
                   context: contextOf(image),
@@ -265,6 +282,7 @@ export function createAuditFixer(deps: {
           await markSuggestionLanded(tx, image.id, {
             state: edited ? 'edited' : 'accepted',
             altText,
+            origin,
             longDescription,
             libraryImageId: libraryImageId ?? null,
           });

@@ -19,6 +19,8 @@ export interface AuditReportRow {
   reviewState?: string;
   /** The suggestion's long description (a chart's labels and values, ADR 050), when it has one. */
   longDescription?: string;
+  /** Where the alt text came from (ADR 057): the suggestion's origin, else `human` for the page's alt. */
+  origin?: string;
 }
 
 export interface AuditReportColumn {
@@ -40,6 +42,8 @@ export const auditReportColumns: readonly AuditReportColumn[] = [
   { key: 'reviewState', header: 'Review state', width: 14 },
   // Last, so that readers of the earlier columns by position keep working (ADR 050).
   { key: 'longDescription', header: 'Long description', width: 60 },
+  // After it for the same reason (ADR 057).
+  { key: 'origin', header: 'Origin', width: 14 },
 ];
 
 /** Between several codes or criteria in one cell. */

@@ -1,3 +1,4 @@
+import type { AltOrigin } from '@altwise/contracts/provenance';
 import { and, count, desc, eq, gte, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import { type DbExecutor, queryRows } from '../../db/client.ts';
 import {
@@ -474,6 +475,7 @@ export type AuditFixImageRow = {
   suggestion: string | null;
   long_description: string | null;
   review_state: AuditReviewState | null;
+  origin: AltOrigin | null;
   suggestion_details: AuditSuggestionDetails | null;
   library_image_id: string | null;
   generation_item_id: string | null;
@@ -485,7 +487,7 @@ export type AuditFixImageRow = {
 };
 
 const fixImageColumns = sql`i.id, i.page_url, i.src, i.alt, i.role, i.verdict, i.problems, i.facts, i.suggestion,
-  i.long_description, i.review_state, i.suggestion_details, i.library_image_id, i.generation_item_id,
+  i.long_description, i.review_state, i.origin, i.suggestion_details, i.library_image_id, i.generation_item_id,
   g.status as item_status, g.batch_id as item_batch_id, i.thumbnail_url, i.audit_id, i.screenshot_key`;
 const fixImageFrom = sql`audit_images i
   join audit_pages p on p.id = i.page_id
@@ -591,6 +593,7 @@ export async function markSuggestionLanded(
   landed: {
     state: 'accepted' | 'edited';
     altText: string;
+    origin: AltOrigin;
     longDescription: string | null;
     libraryImageId: string | null;
   },
@@ -598,7 +601,7 @@ export async function markSuggestionLanded(
   await queryRows(
     tx,
     sql`update audit_images
-        set review_state = ${landed.state}, library_image_id = ${landed.libraryImageId},
+        set review_state = ${landed.state}, origin = ${landed.origin}, library_image_id = ${landed.libraryImageId},
             suggestion = ${landed.altText}, long_description = ${landed.longDescription}
         where id = ${imageId}`,
   );
@@ -628,6 +631,7 @@ export async function landFixSuggestion(
   claim: { itemId: string; claimId: string },
   suggestion: {
     altText: string;
+    origin: AltOrigin;
     longDescription: string | null;
     details: AuditSuggestionDetails;
     /** The fix's preview of the image (ADR 051), kept where the image has none yet. */
@@ -645,7 +649,7 @@ export async function landFixSuggestion(
         suggestion as (
           update audit_images
           set suggestion = ${suggestion.altText}, long_description = ${suggestion.longDescription},
-              review_state = 'pending',
+              review_state = 'pending', origin = ${suggestion.origin},
               suggestion_details = ${JSON.stringify(suggestion.details)}::jsonb,
               thumbnail_key = coalesce(thumbnail_key, ${suggestion.thumbnail?.key ?? null}),
               thumbnail_url = case when thumbnail_key is null then ${suggestion.thumbnail?.url ?? null}

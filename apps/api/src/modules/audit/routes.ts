@@ -216,7 +216,7 @@ export async function auditRoutes(
           tags: ['audits'],
           summary: `An audit as ${format === 'csv' ? 'CSV' : 'an xlsx workbook'}: one row per image`,
           description:
-            'Columns: Page URL, Image URL, Existing alt, Verdict, Problem codes, WCAG criteria, Suggested alt, Review state, Long description (lists separated by "; "), in page order. ' +
+            'Columns: Page URL, Image URL, Existing alt, Verdict, Problem codes, WCAG criteria, Suggested alt, Review state, Long description, Origin (where the alt text came from, ADR 057; lists separated by "; "), in page order. ' +
             (format === 'csv'
               ? 'RFC 4180 with a UTF-8 byte order mark; a cell starting with = + - @ gets an apostrophe so no spreadsheet runs it. '
               : 'One sheet, the header row bold and frozen. ') +

@@ -10,6 +10,7 @@ import {
 } from '@altwise/contracts/audit';
 import type { AuditProblem } from '@altwise/contracts/audit-problems';
 import { errorCodes } from '@altwise/contracts/errors';
+import type { AltOrigin } from '@altwise/contracts/provenance';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { Database, Transaction } from '../../db/client.ts';
@@ -26,6 +27,7 @@ import type { FetchSettings } from '../scrape/service.ts';
 import { createAuditRunner, scoreOf } from './audit-runner.ts';
 import { createCrawler } from './crawler.ts';
 import {
+  auditImageOrigin,
   createAuditFixer,
   type FixGeneration,
   fixStatusOf,
@@ -92,6 +94,80 @@ function reportBaseName(url: string, createdAt: Date): string {
 }
 
 export type AuditService = ReturnType<typeof createAuditService>;
+
+/** An audit image with the alt text the user can publish, as the download with alt text reads it. */
+export type AuditAltText = {
+  src: string;
+  pageUrl: string;
+  /** The accepted or edited suggestion, else a passing alt the page already had; null when neither. */
+  altText: string | null;
+  longDescription: string | null;
+  origin: AltOrigin | null;
+  engine: string | null;
+  model: string | null;
+  /** Why there is no alt text to write, in words. */
+  missing: string | null;
+};
+
+/**
+ * The owner's audit's images, one per address (the first in page order that has an alt text to
+ * publish wins); 404 when the audit is not the caller's. An image's alt
+ * text is its accepted or edited suggestion, else the page's own alt when the audit passed it.
+ */
+export async function listAuditAltTexts(
+  db: Database,
+  userId: string,
+  auditId: string,
+): Promise<{ url: string; createdAt: Date; images: AuditAltText[] }> {
+  const audit = await findAuditOf(db, userId, auditId);
+  if (!audit) throw notFound('There is no such audit.');
+  const rows = await listReportImages(db, auditId, MAX_REPORT_ROWS);
+  const bySrc = new Map<string, AuditAltText>();
+  for (const row of rows) {
+    const approved = row.review_state === 'accepted' || row.review_state === 'edited';
+    const passing = row.verdict === 'pass' && row.alt !== null && row.alt.trim() !== '';
+    const image: AuditAltText = approved
+      ? {
+          src: row.src,
+          pageUrl: row.page_url,
+          altText: row.suggestion,
+          longDescription: row.long_description,
+          origin: auditImageOrigin(row.origin, row.alt),
+          engine: row.suggestion_details?.engine ?? null,
+          model: row.suggestion_details?.model ?? null,
+          missing: null,
+        }
+      : passing
+        ? {
+            src: row.src,
+            pageUrl: row.page_url,
+            altText: row.alt,
+            longDescription: null,
+            origin: 'human',
+            engine: null,
+            model: null,
+            missing: null,
+          }
+        : {
+            src: row.src,
+            pageUrl: row.page_url,
+            altText: null,
+            longDescription: null,
+            origin: null,
+            engine: null,
+            model: null,
+            missing:
+              row.verdict === 'decorative'
+                ? 'Decorative: its empty alt says so; there is no alt text to write.'
+                : row.suggestion !== null
+                  ? 'Its suggestion is not accepted yet.'
+                  : 'It has no approved alt text yet: fix it and accept the suggestion.',
+          };
+    const known = bySrc.get(row.src);
+    if (!known || (known.altText === null && image.altText !== null)) bySrc.set(row.src, image);
+  }
+  return { url: audit.url, createdAt: audit.createdAt, images: [...bySrc.values()] };
+}
 
 /**
  * Alt-text audits (issue 13, ADR 026): free, limited per user, run by the durable `audit.run` job,
@@ -277,6 +353,7 @@ export function createAuditService(deps: {
           suggestion: row.suggestion,
           longDescription: row.longDescription,
           reviewState: row.reviewState,
+          origin: auditImageOrigin(row.origin, row.alt),
           fixStatus: fixStatusOf(row.itemStatus),
           thumbnailUrl: row.thumbnailUrl,
           suggestionEvidence: suggestionEvidenceOf(row.suggestionDetails, row.reviewState),
@@ -322,17 +399,21 @@ export function createAuditService(deps: {
           errorCodes.payloadTooLarge,
           `This audit has more than ${MAX_REPORT_ROWS.toLocaleString('en-US')} images, too many for one report.`,
         );
-      const rows: AuditReportRow[] = images.map((image) => ({
-        pageUrl: image.page_url,
-        imageUrl: image.src,
-        existingAlt: image.alt,
-        verdict: image.verdict,
-        problemCodes: image.problems.map((problem) => problem.code),
-        wcag: [...new Set(image.problems.flatMap((problem) => problem.wcag))].sort(),
-        ...(image.suggestion !== null ? { suggestedAlt: image.suggestion } : {}),
-        ...(image.long_description !== null ? { longDescription: image.long_description } : {}),
-        ...(image.review_state ? { reviewState: image.review_state } : {}),
-      }));
+      const rows: AuditReportRow[] = images.map((image) => {
+        const origin = auditImageOrigin(image.origin, image.alt);
+        return {
+          pageUrl: image.page_url,
+          imageUrl: image.src,
+          existingAlt: image.alt,
+          verdict: image.verdict,
+          problemCodes: image.problems.map((problem) => problem.code),
+          wcag: [...new Set(image.problems.flatMap((problem) => problem.wcag))].sort(),
+          ...(image.suggestion !== null ? { suggestedAlt: image.suggestion } : {}),
+          ...(image.long_description !== null ? { longDescription: image.long_description } : {}),
+          ...(image.review_state ? { reviewState: image.review_state } : {}),
+          ...(origin ? { origin } : {}),
+        };
+      });
       const fileName = `${reportBaseName(audit.url, audit.createdAt)}.${format}`;
       return { fileName, body: format === 'csv' ? buildAuditCsv(rows) : await buildAuditXlsx(rows) };
     },

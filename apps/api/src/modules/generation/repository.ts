@@ -40,6 +40,7 @@ export type ResultRow = {
   altText: string | null;
   status: string;
   longDescription: string | null;
+  origin: string | null;
 };
 
 /** One page of a batch's items with their alt text, in file order, from after `afterPosition`. */
@@ -57,6 +58,7 @@ export async function listBatchResults(
       altText: libraryImages.altText,
       status: generationItems.status,
       longDescription: libraryImages.longDescription,
+      origin: libraryImages.origin,
     })
     .from(generationItems)
     .leftJoin(libraryImages, eq(libraryImages.id, generationItems.libraryImageId))
@@ -393,10 +395,11 @@ export async function landItem(
           returning batch_id
         ),
         image as (
-          insert into library_images (id, user_id, src, alt_text, engine, model, batch_id, context, file_key,
+          insert into library_images (id, user_id, src, alt_text, origin, engine, model, batch_id, context, file_key,
                                       confidence, reasons, needs_review, long_description,
                                       thumbnail_key, thumbnail_url)
-          select ${image.id}, ${image.userId}, ${image.src}, ${image.altText}, ${image.engine ?? null},
+          select ${image.id}, ${image.userId}, ${image.src}, ${image.altText}, ${image.origin ?? 'ai'},
+                 ${image.engine ?? null},
                  ${image.model ?? null}, item.batch_id, ${JSON.stringify(image.context ?? {})}::jsonb,
                  ${image.fileKey ?? null}, ${image.confidence ?? null}::real,
                  ${image.reasons ? JSON.stringify(image.reasons) : null}::jsonb, ${image.needsReview ?? false},

@@ -232,10 +232,10 @@ export async function generationRoutes(
     {
       schema: {
         tags: ['images'],
-        summary: 'A batch’s results as CSV: id, image_url, alt_text, status, long_description',
+        summary: 'A batch’s results as CSV: id, image_url, alt_text, status, long_description, origin',
         description:
           '`text/csv`, one row per image in the order of the batch (an import’s file order), with the caller’s own `id` column of a CSV import. ' +
-          '`status` is pending, processing, done or failed; `alt_text` is empty until done; `long_description` is a chart’s labels and values in reading order, empty for other images. 404 when the batch is not the caller’s.',
+          '`status` is pending, processing, done or failed; `alt_text` is empty until done; `long_description` is a chart’s labels and values in reading order, empty for other images; `origin` says where the alt text came from (human, embedded, ai, ai-reviewed, ai-edited; empty until done). 404 when the batch is not the caller’s.',
         params: batchParamsSchema,
         produces: ['text/csv'],
       },

@@ -168,6 +168,7 @@ export function createGenerationService(deps: {
       userId: item.userId,
       src: item.src,
       altText: item.result.altText,
+      origin: item.result.origin ?? 'ai',
       engine: item.result.engine,
       model: item.result.model,
       context: item.context as Record<string, string>,
@@ -429,7 +430,7 @@ export function createGenerationService(deps: {
       const batch = await findBatchOf(db, userId, batchId);
       if (!batch) throw batchNotFound();
       async function* rows(): AsyncGenerator<string> {
-        yield csvRecord(['id', 'image_url', 'alt_text', 'status', 'long_description']);
+        yield csvRecord(['id', 'image_url', 'alt_text', 'status', 'long_description', 'origin']);
         let after = -1;
         for (;;) {
           const page = await listBatchResults(db, batchId, after, RESULTS_PAGE);
@@ -442,6 +443,7 @@ export function createGenerationService(deps: {
                 row.altText ?? '',
                 row.status,
                 row.longDescription ?? '',
+                row.origin ?? '',
               ]),
             )
             .join('');
@@ -509,6 +511,7 @@ export function createGenerationService(deps: {
         const record = await db.transaction(async (tx) => {
           const row = await setLibraryAltText(tx, userId, imageId, {
             altText: result.altText,
+            origin: result.origin ?? 'ai',
             engine: result.engine,
             model: result.model,
             confidence: result.confidence,

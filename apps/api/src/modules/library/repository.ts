@@ -10,13 +10,22 @@ import {
 /** What a library listing shows of a row: SPEC's id, src and alt text, and the review fields. */
 export type ListedLibraryImage = Pick<
   LibraryImage,
-  'id' | 'src' | 'altText' | 'confidence' | 'needsReview' | 'reasons' | 'longDescription' | 'thumbnailUrl'
+  | 'id'
+  | 'src'
+  | 'altText'
+  | 'origin'
+  | 'confidence'
+  | 'needsReview'
+  | 'reasons'
+  | 'longDescription'
+  | 'thumbnailUrl'
 >;
 
 const listedColumns = {
   id: libraryImages.id,
   src: libraryImages.src,
   altText: libraryImages.altText,
+  origin: libraryImages.origin,
   confidence: libraryImages.confidence,
   needsReview: libraryImages.needsReview,
   reasons: libraryImages.reasons,
@@ -101,12 +110,30 @@ export async function findLibraryImageOf(
   db: DbExecutor,
   userId: string,
   id: string,
+  /** Lock the row for the caller's transaction (an edit that reads what it replaces). */
+  lock = false,
 ): Promise<LibraryImage | undefined> {
-  const [row] = await db
+  const query = db
     .select()
     .from(libraryImages)
     .where(and(eq(libraryImages.userId, userId), eq(libraryImages.id, id)));
+  const [row] = lock ? await query.for('update') : await query;
   return row;
+}
+
+/** The user's rows among `ids` (others' ids are left out), in the order of `ids`. */
+export async function selectLibraryImagesOf(
+  db: DbExecutor,
+  userId: string,
+  ids: string[],
+): Promise<LibraryImage[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select()
+    .from(libraryImages)
+    .where(and(eq(libraryImages.userId, userId), inArray(libraryImages.id, ids)));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /** What the triggers keep for a user's library (ADR 032, ADR 040's addendum). */
@@ -251,7 +278,7 @@ export function prepareLibraryPage(db: Database, filter: LibraryFilter, maxSkip:
     // EXPLAIN ANALYZE: a half-listing walk for a deep page), and then it reads no index entry.
     return sql`(select ${createdAt}, ${id}, ${libraryImages.src},
         ${libraryImages.altText}, ${libraryImages.confidence}, ${libraryImages.needsReview}, ${libraryImages.reasons},
-        ${libraryImages.longDescription}, ${libraryImages.thumbnailUrl}
+        ${libraryImages.longDescription}, ${libraryImages.thumbnailUrl}, ${libraryImages.origin}
       from ${libraryImages}
       where (select plan.reads and ${gate} from plan) and ${where}
         and (${createdAt}, ${id}) ${comparison} (
@@ -306,6 +333,7 @@ function preparePageStatement<Head extends Record<string, SQL.Aliased | SQL>>(
       id: sql<string | null>`${pageColumn('id')}`,
       src: sql<string | null>`${pageColumn('src')}`,
       altText: sql<string | null>`${pageColumn('alt_text')}`,
+      origin: sql<LibraryImage['origin'] | null>`${pageColumn('origin')}`,
       confidence: sql<number | null>`${pageColumn('confidence')}`.mapWith(libraryImages.confidence),
       needsReview: sql<boolean | null>`${pageColumn('needs_review')}`,
       reasons: sql<LibraryImage['reasons']>`${pageColumn('reasons')}`.mapWith(libraryImages.reasons),
@@ -326,6 +354,7 @@ function listedRows(
     id: string | null;
     src: string | null;
     altText: string | null;
+    origin: LibraryImage['origin'] | null;
     confidence: number | null;
     needsReview: boolean | null;
     reasons: LibraryImage['reasons'];
@@ -340,6 +369,7 @@ function listedRows(
       id: row.id,
       src: row.src as string,
       altText: row.altText as string,
+      origin: row.origin ?? 'ai',
       confidence: row.confidence,
       needsReview: row.needsReview as boolean,
       reasons: row.reasons,
@@ -404,7 +434,7 @@ export function prepareLibraryPageFromKey(db: Database, filter: LibraryFilter, n
     select gate.held, page.*
     from gate left join (
       select ${createdAt}, ${id}, ${libraryImages.src}, ${libraryImages.altText}, ${libraryImages.confidence},
-        ${libraryImages.needsReview}, ${libraryImages.reasons}, ${libraryImages.longDescription}, ${libraryImages.thumbnailUrl}
+        ${libraryImages.needsReview}, ${libraryImages.reasons}, ${libraryImages.longDescription}, ${libraryImages.thumbnailUrl}, ${libraryImages.origin}
       from ${libraryImages}
       where ${held} and ${where}
         and (${createdAt}, ${id}) <= (
@@ -448,6 +478,9 @@ export async function readLibraryPageFromKey(
 /** A new alt text for a row, and what is known about it; fields left out stay as they were. */
 export type LibraryAltTextChange = {
   altText?: string;
+  origin?: LibraryImage['origin'];
+  /** A person approved the text unchanged: an engine's (`ai`) becomes `ai-reviewed` (ADR 057). */
+  approved?: true;
   engine?: string | null;
   model?: string | null;
   confidence?: number | null;
@@ -469,6 +502,13 @@ export async function updateLibraryImage(
     .update(libraryImages)
     .set({
       ...(change.altText !== undefined ? { altText: change.altText } : {}),
+      ...(change.origin !== undefined ? { origin: change.origin } : {}),
+      ...(change.approved
+        ? {
+            origin: sql<LibraryImage['origin']>`case when ${libraryImages.origin} = 'ai' then 'ai-reviewed'
+              else ${libraryImages.origin} end`,
+          }
+        : {}),
       ...(change.engine !== undefined ? { engine: change.engine } : {}),
       ...(change.model !== undefined ? { model: change.model } : {}),
       ...(change.confidence !== undefined ? { confidence: change.confidence } : {}),

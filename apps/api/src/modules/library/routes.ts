@@ -34,7 +34,7 @@ export async function libraryRoutes(app: FastifyInstance, options: { library: Li
           `\`${TOTAL_COUNT_HEADER}\` header counts the whole library; without \`page\` it is the whole library. ` +
           'Beside `id`, `src` and `alt_text`, each image has the engine’s `confidence` (0 to 1, null when unknown), ' +
           '`needsReview` (below the review threshold and not yet approved or edited), `reasons` (the evidence used) ' +
-          'and `longDescription` (a chart’s or diagram’s labels and values in reading order; null for other images). ' +
+          '`longDescription` (a chart’s or diagram’s labels and values in reading order; null for other images) and `origin` (where the alt text came from: human, embedded, ai, ai-reviewed or ai-edited, ADR 057). ' +
           `With \`needsReview=true\` only the images needing review are listed (\`false\`: only the others), and \`${TOTAL_COUNT_HEADER}\` counts those.`,
         querystring: listLibraryImagesQuerySchema,
         response: { 200: listLibraryImagesResponseSchema },

@@ -1,5 +1,6 @@
 import type { DeleteLibraryImagesResponse, LibraryImageRecord } from '@altwise/contracts/library';
 import { DEFAULT_LIBRARY_PAGE_SIZE } from '@altwise/contracts/limits';
+import { type AltOrigin, editedOrigin } from '@altwise/contracts/provenance';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, DbExecutor } from '../../db/client.ts';
 import type { LibraryImage } from '../../db/tables/library-images.ts';
@@ -25,6 +26,7 @@ import {
   readLibraryCounts,
   readLibraryPage,
   readLibraryPageFromKey,
+  selectLibraryImagesOf,
   updateLibraryImage,
 } from './repository.ts';
 
@@ -60,6 +62,7 @@ function toRecord(row: ListedLibraryImage): LibraryImageRecord {
     id: row.id,
     src: row.src,
     alt_text: row.altText,
+    origin: row.origin,
     confidence: row.confidence,
     needsReview: row.needsReview,
     reasons: row.reasons ?? [],
@@ -84,6 +87,8 @@ export type LibraryService = ReturnType<typeof createLibraryService>;
 export type NewLibraryImageRow = {
   src: string;
   altText: string;
+  /** Whose words the alt text is (ADR 057); `ai` when left out. */
+  origin?: AltOrigin;
   engine?: string | null;
   model?: string | null;
   batchId?: string | null;
@@ -106,6 +111,7 @@ export async function addLibraryImages(tx: DbExecutor, userId: string, rows: New
       userId,
       src: row.src,
       altText: row.altText,
+      origin: row.origin ?? 'ai',
       engine: row.engine ?? null,
       model: row.model ?? null,
       batchId: row.batchId ?? null,
@@ -132,6 +138,15 @@ export async function findLibraryImage(db: DbExecutor, userId: string, id: strin
   return row;
 }
 
+/** The user's images among `ids`, in that order; others' ids and unknown ids are left out. */
+export async function findLibraryImagesOf(
+  db: DbExecutor,
+  userId: string,
+  ids: string[],
+): Promise<LibraryImage[]> {
+  return selectLibraryImagesOf(db, userId, [...new Set(ids.map((id) => id.toLowerCase()))]);
+}
+
 /**
  * Replaces an image's alt text (a regenerate inside its transaction), with the new result's confidence,
  * reasons and review flag; 404 when it is not the user's.
@@ -142,6 +157,7 @@ export async function setLibraryAltText(
   id: string,
   change: {
     altText: string;
+    origin: AltOrigin;
     engine?: string | null;
     model?: string | null;
     /** A preview made on the way (regenerate), kept only when the row has none (ADR 051). */
@@ -162,7 +178,12 @@ export async function replaceLibraryAltText(
   tx: DbExecutor,
   userId: string,
   id: string,
-  change: { altText: string; engine?: string | null; model?: string | null } & AltTextVerdict,
+  change: {
+    altText: string;
+    origin: AltOrigin;
+    engine?: string | null;
+    model?: string | null;
+  } & AltTextVerdict,
 ): Promise<{ id: string } | undefined> {
   const row = await updateLibraryImage(tx, userId, id, change);
   return row ? { id: row.id } : undefined;
@@ -302,18 +323,32 @@ export function createLibraryService(deps: {
       id: string,
       edit: { altText: string; longDescription?: string | null | undefined },
     ): Promise<LibraryImageRecord> {
-      return setLibraryAltText(db, userId, id, {
-        altText: edit.altText,
-        engine: 'manual',
-        model: null,
-        needsReview: false,
-        ...(edit.longDescription !== undefined ? { longDescription: edit.longDescription } : {}),
+      return db.transaction(async (tx) => {
+        const before = await findLibraryImageOf(tx, userId, id, true);
+        if (!before) throw imageNotFound();
+        // The same words are an approval; changed words over an engine's text are `ai-edited` (ADR 057).
+        const origin = editedOrigin(before.origin, before.altText, edit.altText);
+        const unchanged = origin !== 'ai-edited' && origin !== 'human';
+        return setLibraryAltText(tx, userId, id, {
+          altText: edit.altText,
+          origin,
+          // An unchanged text keeps the engine that wrote it; a person's own words name none.
+          ...(unchanged ? {} : { engine: 'manual', model: null }),
+          needsReview: false,
+          ...(edit.longDescription !== undefined ? { longDescription: edit.longDescription } : {}),
+        });
       });
     },
 
-    /** A person has looked at the alt text and keeps it: the review flag clears (nothing else changes). */
+    /**
+     * A person has looked at the alt text and keeps it: the review flag clears and an engine's text
+     * becomes `ai-reviewed` (ADR 057); nothing else changes.
+     */
     async approveAltText(userId: string, id: string): Promise<LibraryImageRecord> {
-      const row = await updateLibraryImage(db, userId, id, { needsReview: false });
+      const row = await updateLibraryImage(db, userId, id, {
+        needsReview: false,
+        approved: true,
+      });
       if (!row) throw imageNotFound();
       return toRecord(row);
     },

@@ -1,4 +1,5 @@
 import type { AltTextReasonRecord } from '@altwise/contracts/library';
+import { type AltOrigin, altOriginLabels } from '@altwise/contracts/provenance';
 import { useId } from 'react';
 
 /** A 0..1 score as a whole percentage ("87%"). */
@@ -53,10 +54,13 @@ export function ReviewDetails({
   confidence,
   needsReview,
   reasons,
+  origin,
 }: {
   confidence: number | null;
   needsReview: boolean;
   reasons: readonly AltTextReasonRecord[];
+  /** Where the alt text came from (ADR 057). */
+  origin?: AltOrigin;
 }) {
   const headingId = useId();
   return (
@@ -64,6 +68,7 @@ export function ReviewDetails({
       <h3 id={headingId} className="font-semibold">
         Evidence and confidence
       </h3>
+      {origin ? <p className="mt-1">Origin: {altOriginLabels[origin]}</p> : null}
       <p className="mt-1">
         Confidence: {confidence === null ? 'not known' : formatPercent(confidence)}
         {needsReview ? (

@@ -395,6 +395,48 @@ describe('audit detail (/audit/:id)', () => {
     );
   });
 
+  it('downloads the images with their alt text as a zip, and shows the origin of a suggestion', async () => {
+    const suggested = makeImage(2, {
+      suggestion: 'A red kite over a moor',
+      reviewState: 'accepted',
+      origin: 'ai-reviewed',
+    });
+    const calls = mockApi({
+      [`GET ${base}`]: () => json(makeAudit()),
+      [`GET ${base}/images`]: imagesHandler(() => [good, suggested]),
+      [`GET ${base}/images-with-alt.zip`]: () =>
+        new Response('PK zip', { headers: { 'Content-Type': 'application/zip' } }),
+    });
+    const blobs: Blob[] = [];
+    Object.defineProperty(URL, 'createObjectURL', {
+      value: (blob: Blob) => {
+        blobs.push(blob);
+        return 'blob:zip';
+      },
+      configurable: true,
+    });
+    Object.defineProperty(URL, 'revokeObjectURL', { value: () => undefined, configurable: true });
+    const downloads: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      downloads.push(this.download);
+    });
+    const user = userEvent.setup();
+    await openDetail();
+    await screen.findByText('A red kite over a moor');
+    expect([...document.querySelectorAll('td [data-origin]')].map((label) => label.textContent)).toEqual([
+      'Origin: AI, reviewed',
+    ]);
+    await user.click(screen.getByRole('button', { name: 'Download images with alt text' }));
+    await waitFor(() => expect(blobs).toHaveLength(1));
+    expect(downloads).toEqual(['altwise-audit-11111111-images-with-alt-text.zip']);
+    expect(
+      calls.find((call) => call.path.endsWith('images-with-alt.zip'))?.headers.get('Authorization'),
+    ).toBe('Bearer jwt-1');
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Download images with alt text' })).toHaveFocus(),
+    );
+  });
+
   it('says so when the audit is not the user’s', async () => {
     mockApi({ [`GET ${base}`]: () => json({ message: 'There is no such audit.', code: 'NOT_FOUND' }, 404) });
     storeSession('jwt-1');

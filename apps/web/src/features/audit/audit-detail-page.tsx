@@ -12,7 +12,14 @@ import { notify } from '../../components/ui/notify.ts';
 import { errorMessage } from '../../lib/api-error.ts';
 import { useRemainingCredits } from '../../lib/credits.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
-import { auditQueryKey, downloadReport, isAuditFinished, useFixAudit, useFixBatch } from './api/audits.ts';
+import {
+  auditQueryKey,
+  downloadImagesWithAlt,
+  downloadReport,
+  isAuditFinished,
+  useFixAudit,
+  useFixBatch,
+} from './api/audits.ts';
 import { useLiveAudit } from './api/live-audit.ts';
 import { AuditImagesTable } from './audit-images-table.tsx';
 import {
@@ -204,7 +211,7 @@ export function AuditDetailPage() {
   useEffect(() => {
     if (fixDone) void queryClient.invalidateQueries({ queryKey: auditQueryKey(id) });
   }, [fixDone, id, queryClient]);
-  const [exporting, setExporting] = useState<'csv' | 'xlsx' | null>(null);
+  const [exporting, setExporting] = useState<'csv' | 'xlsx' | 'images' | null>(null);
   const rememberExport = useReturnFocus(exporting !== null);
   usePageTitle(audit.data ? `Audit of ${audit.data.url}` : 'Audit');
 
@@ -214,6 +221,18 @@ export function AuditDetailPage() {
       await downloadReport(id, format);
     } catch (error) {
       notify.error(errorMessage(error, 'The report could not be downloaded. Please try again.'));
+    } finally {
+      setExporting(null);
+    }
+  };
+
+  /** The audit's images with their approved alt text written into each file, as a zip (ADR 064). */
+  const downloadImages = async () => {
+    setExporting('images');
+    try {
+      await downloadImagesWithAlt(id);
+    } catch (error) {
+      notify.error(errorMessage(error, 'The images could not be downloaded. Please try again.'));
     } finally {
       setExporting(null);
     }
@@ -304,6 +323,19 @@ export function AuditDetailPage() {
           }}
         >
           Export XLSX
+        </Button>
+        <Button
+          variant="secondary"
+          size="sm"
+          disabled={!finished}
+          isLoading={exporting === 'images'}
+          loadingText="Writing alt text into the images..."
+          onClick={(event) => {
+            rememberExport(event);
+            void downloadImages();
+          }}
+        >
+          Download images with alt text
         </Button>
         <ButtonLink variant="secondary" size="sm" to={routes.auditReport(data.id)}>
           Printable report

@@ -35,6 +35,7 @@ export const makeImage = (n: number, over: Partial<AuditImage> = {}): AuditImage
   problems: [],
   suggestion: null,
   longDescription: null,
+  origin: null,
   reviewState: null,
   fixStatus: null,
   thumbnailUrl: `/files/previews/2026-11/${imageId(n)}.webp`,

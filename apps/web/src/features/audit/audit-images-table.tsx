@@ -6,6 +6,7 @@ import { SelectField } from '../../components/ui/form-fields.tsx';
 import { Thumbnail } from '../../components/ui/image-preview.tsx';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { notify } from '../../components/ui/notify.ts';
+import { OriginLabel } from '../../components/ui/origin-label.tsx';
 import { errorMessage } from '../../lib/api-error.ts';
 import { type AuditImagesFilter, type ReviewAction, useAuditImages, useReviewAudit } from './api/audits.ts';
 import { useScreenshot } from './api/screenshot.ts';
@@ -285,7 +286,12 @@ export function AuditImagesTable({
                             : '–'}
                       </span>
                     ) : (
-                      <span className="break-words">{image.suggestion}</span>
+                      <>
+                        <span className="break-words">{image.suggestion}</span>
+                        {image.origin ? (
+                          <OriginLabel origin={image.origin} className="mt-1 block w-fit" />
+                        ) : null}
+                      </>
                     )}
                   </td>
                   <td className="py-2 pr-3">

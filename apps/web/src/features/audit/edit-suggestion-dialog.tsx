@@ -5,6 +5,7 @@ import { Dialog } from '../../components/ui/dialog.tsx';
 import { TextAreaField } from '../../components/ui/form-fields.tsx';
 import { LargePreview, wideDialog } from '../../components/ui/image-preview.tsx';
 import { LongDescriptionField } from '../../components/ui/long-description-field.tsx';
+import { OriginLabel } from '../../components/ui/origin-label.tsx';
 import { ReviewDetails } from '../../components/ui/review-details.tsx';
 
 /**
@@ -71,6 +72,11 @@ export function EditSuggestionDialog({
               {image.alt === null ? '(missing)' : image.alt === '' ? '(empty)' : image.alt}
             </p>
           </div>
+          {image.suggestion !== null && image.origin ? (
+            <p className="text-sm text-slate-800">
+              Suggestion: <OriginLabel origin={image.origin} />
+            </p>
+          ) : null}
           <TextAreaField
             label="Suggested alt text"
             ref={textareaRef}

@@ -2,16 +2,24 @@ import {
   EXPORT_COLUMNS,
   EXPORT_FILE_NAME,
   EXPORT_LONG_DESCRIPTION_COLUMN,
+  EXPORT_ORIGIN_COLUMN,
   EXPORT_SHEET_NAME,
 } from '@altwise/contracts/limits';
 
-export type ExportableImage = { src: string; alt_text: string; longDescription?: string | null };
+export type ExportableImage = {
+  src: string;
+  alt_text: string;
+  longDescription?: string | null;
+  /** Where the alt text came from (ADR 057). */
+  origin?: string;
+};
 
 export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /**
  * The spreadsheet of SPEC.md §3/§9: one sheet 'Images', columns 'Sr No' (from 1), 'URL', 'AltText';
- * and 'LongDescription' when any of the images has one (a chart's labels and values, ADR 050). exceljs is loaded only when someone exports, so it stays out of the page's first chunk.
+ * and 'LongDescription' when any of the images has one (a chart's labels and values, ADR 050), then
+ * 'Origin' when the images carry it (where each alt text came from, ADR 057). exceljs is loaded only when someone exports, so it stays out of the page's first chunk.
  */
 export async function buildExportWorkbook(images: readonly ExportableImage[]): Promise<ArrayBuffer> {
   const { default: ExcelJS } = await import('exceljs');
@@ -26,6 +34,9 @@ export async function buildExportWorkbook(images: readonly ExportableImage[]): P
     ...(images.some((image) => image.longDescription)
       ? [{ header: EXPORT_LONG_DESCRIPTION_COLUMN, key: 'longDescription', width: 100 }]
       : []),
+    ...(images.some((image) => image.origin)
+      ? [{ header: EXPORT_ORIGIN_COLUMN, key: 'origin', width: 14 }]
+      : []),
   ];
   sheet.getRow(1).font = { bold: true };
   images.forEach((image, index) => {
@@ -34,6 +45,7 @@ export async function buildExportWorkbook(images: readonly ExportableImage[]): P
       url: image.src,
       altText: image.alt_text,
       ...(image.longDescription ? { longDescription: image.longDescription } : {}),
+      ...(image.origin ? { origin: image.origin } : {}),
     });
   });
   const buffer = await workbook.xlsx.writeBuffer();

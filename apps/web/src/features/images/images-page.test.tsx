@@ -1,5 +1,10 @@
 import type { LibraryImageRecord } from '@altwise/contracts/library';
-import { EXPORT_COLUMNS, EXPORT_FILE_NAME, EXPORT_SHEET_NAME } from '@altwise/contracts/limits';
+import {
+  EXPORT_COLUMNS,
+  EXPORT_FILE_NAME,
+  EXPORT_ORIGIN_COLUMN,
+  EXPORT_SHEET_NAME,
+} from '@altwise/contracts/limits';
 import { messages } from '@altwise/contracts/messages';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -20,6 +25,7 @@ function makeLibrary(count: number): LibraryImage[] {
     id: `00000000-0000-4000-8000-${String(index + 1).padStart(12, '0')}`,
     src: `https://example.com/photos/image-${index + 1}.jpg`,
     alt_text: `Alt text ${index + 1}`,
+    origin: 'ai' as const,
     confidence: 0.9,
     needsReview: false,
     reasons: [],
@@ -421,6 +427,7 @@ describe('image library (/images)', () => {
             id,
             src: 'https://example.com/photos/image-1.jpg',
             alt_text: 'Fresh words',
+            origin: 'ai',
             confidence: 0.9,
             needsReview: false,
             reasons: [],
@@ -465,14 +472,14 @@ describe('image library (/images)', () => {
     expect(downloads).toEqual([EXPORT_FILE_NAME]);
     const all = await readSheet(blobs[0]);
     expect(all).toHaveLength(31);
-    expect(all[30]).toEqual([30, 'https://example.com/photos/image-30.jpg', 'Alt text 30']);
+    expect(all[30]).toEqual([30, 'https://example.com/photos/image-30.jpg', 'Alt text 30', 'ai']);
 
     await user.click(screen.getByRole('checkbox', { name: 'Select image 2' }));
     await user.click(screen.getByRole('button', { name: 'Export' }));
     await waitFor(() => expect(blobs).toHaveLength(2), { timeout: 5000 });
     expect(await readSheet(blobs[1])).toEqual([
-      [...EXPORT_COLUMNS],
-      [1, 'https://example.com/photos/image-2.jpg', 'Alt text 2'],
+      [...EXPORT_COLUMNS, EXPORT_ORIGIN_COLUMN],
+      [1, 'https://example.com/photos/image-2.jpg', 'Alt text 2', 'ai'],
     ]);
   });
 });
@@ -571,6 +578,57 @@ describe('progress panel', () => {
   });
 });
 
+describe('download with alt text (ADR 064)', () => {
+  it('shows each row’s origin and downloads the selected images as a zip; a refusal is said in words', async () => {
+    const library = makeLibrary(3).map((row, index) =>
+      index === 1 ? { ...row, origin: 'ai-edited' as const } : row,
+    );
+    let refuse = false;
+    const calls = mockApi({
+      ...noBatches,
+      'GET /images/altText': libraryHandler({ current: library }),
+      'POST /images/altText/with-alt.zip': () =>
+        refuse
+          ? json({ message: 'ExifTool is not installed on this server.', code: 'SERVICE_UNAVAILABLE' }, 503)
+          : new Response('PK zip', { headers: { 'Content-Type': 'application/zip' } }),
+    });
+    const blobs: Blob[] = [];
+    Object.defineProperty(URL, 'createObjectURL', {
+      value: (blob: Blob) => {
+        blobs.push(blob);
+        return 'blob:zip';
+      },
+      configurable: true,
+    });
+    Object.defineProperty(URL, 'revokeObjectURL', { value: () => undefined, configurable: true });
+    const downloads: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      downloads.push(this.download);
+    });
+    const user = userEvent.setup();
+    await openLibrary();
+    await screen.findByText('Alt text 1');
+    // A small text label in the Alt Text cell; screen readers hear "Origin: …".
+    expect([...document.querySelectorAll('td [data-origin]')].map((label) => label.textContent)).toEqual([
+      'Origin: AI',
+      'Origin: AI, edited',
+      'Origin: AI',
+    ]);
+    const download = screen.getByRole('button', { name: 'Download with alt text' });
+    expect(download).toBeDisabled();
+    await user.click(screen.getByRole('checkbox', { name: 'Select image 2' }));
+    await user.click(download);
+    await waitFor(() => expect(blobs).toHaveLength(1));
+    expect(downloads).toEqual(['images-with-alt-text.zip']);
+    expect(calls.find((call) => call.path === '/images/altText/with-alt.zip')?.body).toEqual({
+      ids: [library[1]?.id],
+    });
+    refuse = true;
+    await user.click(download);
+    expect(await screen.findByText('ExifTool is not installed on this server.')).toBeInTheDocument();
+  });
+});
+
 describe('export workbook', () => {
   it("adds 'LongDescription' only when an image has one, leaving the others' cell empty", async () => {
     const buffer = await buildExportWorkbook([
@@ -581,6 +639,23 @@ describe('export workbook', () => {
       ['Sr No', 'URL', 'AltText', 'LongDescription'],
       [1, 'https://a.example/chart.png', 'Bar chart', 'Jan: 1; Feb: 2.'],
       [2, 'https://a.example/2.png', 'Two'],
+    ]);
+  });
+
+  it("adds 'Origin' last, after 'LongDescription', when the images carry where their alt came from", async () => {
+    const buffer = await buildExportWorkbook([
+      {
+        src: 'https://a.example/chart.png',
+        alt_text: 'Bar chart',
+        longDescription: 'Jan: 1.',
+        origin: 'ai-edited',
+      },
+      { src: 'https://a.example/2.png', alt_text: 'Two', origin: 'embedded' },
+    ]);
+    expect(await readSheet(buffer)).toEqual([
+      ['Sr No', 'URL', 'AltText', 'LongDescription', 'Origin'],
+      [1, 'https://a.example/chart.png', 'Bar chart', 'Jan: 1.', 'ai-edited'],
+      [2, 'https://a.example/2.png', 'Two', undefined, 'embedded'],
     ]);
   });
 

@@ -7,12 +7,13 @@ import { Button } from '../../components/ui/button.tsx';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { notify } from '../../components/ui/notify.ts';
 import { Spinner } from '../../components/ui/spinner.tsx';
-import { serverMessage } from '../../lib/api-error.ts';
+import { errorMessage, serverMessage } from '../../lib/api-error.ts';
 import { readUserId } from '../../lib/auth-storage.ts';
 import { copyText } from '../../lib/copy-text.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useApproveAltText } from './api/approve-alt-text.ts';
 import { useDeleteLibraryImages } from './api/delete-library-images.ts';
+import { downloadImagesWithAlt } from './api/download-with-alt.ts';
 import { listAllLibraryImages, useLibraryPage } from './api/list-library-images.ts';
 import {
   altTextApproved,
@@ -57,6 +58,7 @@ export function ImagesPage() {
   const [regenerating, setRegenerating] = useState<EditTarget | null>(null);
   const [showStarted, setShowStarted] = useState(started.message !== null);
   const [exporting, setExporting] = useState(false);
+  const [downloading, setDownloading] = useState(false);
   /** Only the images whose alt text needs review (issue 11). */
   const [reviewOnly, setReviewOnly] = useState(false);
   const pageSizeId = useId();
@@ -134,6 +136,19 @@ export function ImagesPage() {
         notify.error(messages.images.deleteFailed);
       },
     });
+  };
+
+  /** The selected images with their alt text written into each file, as a zip (ADR 064). */
+  const downloadSelected = async () => {
+    if (selected.size === 0) return;
+    setDownloading(true);
+    try {
+      await downloadImagesWithAlt([...selected.keys()]);
+    } catch (error) {
+      notify.error(errorMessage(error, 'The images could not be downloaded. Please try again.'));
+    } finally {
+      setDownloading(false);
+    }
   };
 
   const exportSheet = async () => {
@@ -243,6 +258,16 @@ export function ImagesPage() {
             onClick={deleteSelected}
           >
             Delete
+          </Button>
+          <Button
+            variant="secondary"
+            size="sm"
+            disabled={selected.size === 0}
+            isLoading={downloading}
+            loadingText="Writing alt text into the images..."
+            onClick={() => void downloadSelected()}
+          >
+            Download with alt text
           </Button>
           {selected.size > 0 ? (
             <Button variant="ghost" size="sm" onClick={() => setSelected(new Map())}>

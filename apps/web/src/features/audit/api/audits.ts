@@ -142,6 +142,15 @@ export function useReviewAudit(id: string) {
 }
 
 /** Downloads GET /audits/{id}/report.csv or .xlsx (the token is needed, so not a plain link). */
+/** GET /audits/{id}/images-with-alt.zip: the audit's images with their approved alt text in each file (ADR 064). */
+export async function downloadImagesWithAlt(id: string): Promise<void> {
+  const blob = await api.get<Blob>(`/audits/${encodeURIComponent(id)}/images-with-alt.zip`, {
+    responseType: 'blob',
+    headers: { Accept: '*/*' },
+  });
+  saveBlob(blob, `altwise-audit-${id.slice(0, 8)}-images-with-alt-text.zip`);
+}
+
 export async function downloadReport(id: string, format: 'csv' | 'xlsx'): Promise<void> {
   const blob = await api.get<Blob>(`/audits/${encodeURIComponent(id)}/report.${format}`, {
     responseType: 'blob',

@@ -114,6 +114,7 @@ export function EditAltTextDialog({
             confidence={target.confidence}
             needsReview={target.needsReview}
             reasons={target.reasons}
+            origin={target.origin}
           />
           {target.needsReview ? (
             <p className="text-sm text-slate-700">

@@ -1,6 +1,7 @@
 import type { LibraryImageRecord } from '@altwise/contracts/library';
 import { useEffect, useRef } from 'react';
 import { Thumbnail } from '../../../components/ui/image-preview.tsx';
+import { OriginLabel } from '../../../components/ui/origin-label.tsx';
 import { ReviewBadge } from '../../../components/ui/review-details.tsx';
 
 /** A library row: SPEC's id, src and alt text, with the generator's confidence, review flag and reasons. */
@@ -148,11 +149,10 @@ export function LibraryTable({
                   <div className="flex items-start gap-2">
                     <div className="min-w-0 flex-1">
                       <p className="break-words text-slate-900">{row.alt_text}</p>
-                      {row.needsReview ? (
-                        <p className="mt-1">
-                          <ReviewBadge confidence={row.confidence} />
-                        </p>
-                      ) : null}
+                      <p className="mt-1 flex flex-wrap items-center gap-1">
+                        <OriginLabel origin={row.origin} />
+                        {row.needsReview ? <ReviewBadge confidence={row.confidence} /> : null}
+                      </p>
                     </div>
                     <button
                       type="button"

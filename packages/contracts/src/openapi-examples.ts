@@ -2,10 +2,12 @@ import { z } from 'zod';
 import { apiKeyListSchema, createApiKeyRequestSchema, createdApiKeySchema } from './api-keys.ts';
 import {
   auditImagesResponseSchema,
+  auditPagesResponseSchema,
   auditSchema,
   fixAuditRequestSchema,
   fixAuditResponseSchema,
   listAuditsResponseSchema,
+  pageAnnouncementsResponseSchema,
   reviewAuditRequestSchema,
   reviewAuditResponseSchema,
   startAuditRequestSchema,
@@ -117,6 +119,7 @@ const ids = {
   delivery: '9e5abc6f-3b7d-4eac-8a5b-6d8bae2f4a5c',
   audit: 'ae6bcd7a-4c8e-4fbd-9b6c-7e9cbf3a5b6d',
   auditImage: 'bf7cde8b-5d9f-4acd-8c7d-8fadca4b6c7e',
+  auditPage: 'c08def9c-6eaf-4bde-9d8e-9abedb5c7d8f',
 } as const;
 const createdAt = '2026-11-23T09:30:00.000Z';
 const finishedAt = '2026-11-23T09:31:12.000Z';
@@ -184,6 +187,9 @@ const auditImage = {
   src: 'https://shop.example.com/img/IMG_0042.jpg',
   alt: 'IMG_0042.jpg',
   role: 'content' as const,
+  element: 'img' as const,
+  name: 'IMG_0042.jpg',
+  nameSource: 'alt' as const,
   verdict: 'fail' as const,
   problems: [
     {
@@ -562,6 +568,56 @@ export const openApiExamples: ReadonlyArray<readonly [z.ZodType, unknown]> = [
   [auditSchema, audit],
   [listAuditsResponseSchema, [audit]],
   [auditImagesResponseSchema, { items: [auditImage], total: 18 }],
+  [
+    auditPagesResponseSchema,
+    {
+      items: [
+        {
+          id: ids.auditPage,
+          url: 'https://shop.example.com/shoes',
+          status: 'scanned',
+          note: null,
+          images: 12,
+          hiddenImages: 2,
+        },
+      ],
+    },
+  ],
+  [
+    pageAnnouncementsResponseSchema,
+    {
+      pageId: ids.auditPage,
+      url: 'https://shop.example.com/shoes',
+      items: [
+        { role: 'heading', name: 'Shoes', spoken: 'heading level 1, Shoes', level: 1, flags: [] },
+        {
+          role: 'link',
+          name: 'Red running shoe',
+          spoken: 'link, image, Red running shoe',
+          href: 'https://shop.example.com/shoes/red',
+          image: true,
+          flags: [],
+        },
+        {
+          role: 'link',
+          name: 'Red running shoe',
+          spoken: 'link, Red running shoe',
+          href: 'https://shop.example.com/shoes/red',
+          flags: [
+            {
+              kind: 'redundant',
+              message:
+                'It goes to the same address as the image link “Red running shoe” just before it, so screen readers announce two links where one would do.',
+            },
+          ],
+        },
+      ],
+      truncated: false,
+      hiddenImages: 2,
+      redundant: 1,
+      verbose: 0,
+    },
+  ],
   [fixAuditRequestSchema, { imageIds: [ids.auditImage] }],
   [
     fixAuditResponseSchema,

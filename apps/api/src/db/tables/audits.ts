@@ -1,3 +1,5 @@
+import type { Announcement } from '@altwise/contracts/audit';
+import type { AuditImageElement, AuditNameSource } from '@altwise/contracts/audit-problems';
 import { sql } from 'drizzle-orm';
 import {
   check,
@@ -83,6 +85,10 @@ export const auditPages = pgTable(
     depth: integer('depth').notNull().default(0),
     status: text('status', { enum: auditPageStatuses }).notNull().default('pending'),
     note: text('note'),
+    /** Image-like elements of the scanned page that were hidden (issue 20): counted, not audited. */
+    hiddenImages: integer('hidden_images').notNull().default(0),
+    /** The scanned page's screen-reader preview (issue 20); null until it is scanned. */
+    announcements: jsonb('announcements').$type<AuditPageAnnouncementsRecord>(),
     claimId: uuid('claim_id'),
     claimedAt: timestamp('claimed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -94,9 +100,15 @@ export const auditPages = pgTable(
   ],
 );
 
+/** A page's screen-reader preview as stored: the announcements, and whether more were cut. */
+export type AuditPageAnnouncementsRecord = { items: Omit<Announcement, 'spoken'>[]; truncated: boolean };
+
 /** What the page says about one image, as the checks read it (modules/audit/checks.ts). */
 export type AuditImageFactsRecord = {
-  element: 'img' | 'input-image' | 'role-img';
+  element: AuditImageElement;
+  /** The accessible name (issue 20); absent on images audited before names were computed. */
+  name?: string | null;
+  nameSource?: AuditNameSource;
   ariaLabel?: string;
   linkTarget?: string;
   linkText?: string;

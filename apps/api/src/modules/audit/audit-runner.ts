@@ -8,7 +8,7 @@ import { SandboxLimitError } from '../../lib/sandbox.ts';
 import { auditScore } from './checks.ts';
 import { type Crawler, PAGES_AT_ONCE_PER_HOST } from './crawler.ts';
 import { pageKey } from './extract-page.ts';
-import { type PageSandbox, pageLimitNote, unreadablePageNote } from './page-sandbox.ts';
+import { hiddenImagesNote, type PageSandbox, pageLimitNote, unreadablePageNote } from './page-sandbox.ts';
 import type { PageHandlers } from './page-worker.ts';
 import type { createPixelChecker } from './pixel-check.ts';
 import {
@@ -195,9 +195,13 @@ export function createAuditRunner(deps: {
       return;
     }
     for (const limit of reading.limits) await addAuditNotice(db, audit.id, pageLimitNote(page.url, limit));
+    if (reading.hiddenImages > 0)
+      await addAuditNotice(db, audit.id, hiddenImagesNote(page.url, reading.hiddenImages));
     const verdicts = reading.verdicts;
     const images = reading.images.map((facts, position) => {
       const { pageUrl, src, alt, role, informative: _informative, imageText: _imageText, ...rest } = facts;
+      // The name is kept only where it is not already the ARIA label or the alt (namingOf reads it).
+      if (rest.nameSource !== 'title' && rest.nameSource !== 'svg-title') delete rest.name;
       const verdict = verdicts[position];
       return {
         position,
@@ -212,7 +216,10 @@ export function createAuditRunner(deps: {
     });
     const links =
       audit.scope === 'site' ? reading.links.map((link) => ({ url: link, depth: page.depth + 1 })) : [];
-    await landScannedPage(db, audit.id, claim, images, links);
+    await landScannedPage(db, audit.id, claim, images, links, {
+      hiddenImages: reading.hiddenImages,
+      announcements: reading.announcements,
+    });
   }
 
   return {

@@ -6,6 +6,7 @@ import {
   type AuditImage,
   type AuditImageFactsRecord,
   type AuditImageProblemRecord,
+  type AuditPageAnnouncementsRecord,
   type AuditReviewState,
   type AuditScope,
   type AuditSuggestionDetails,
@@ -186,10 +187,11 @@ async function endPage(
   page: { id: string; claimId: string },
   status: 'scanned' | 'skipped' | 'failed',
   note: string | null,
+  preview: { hiddenImages: number; announcements: AuditPageAnnouncementsRecord } | null = null,
 ): Promise<boolean> {
   const ended = await tx
     .update(auditPages)
-    .set({ status, note, claimId: null, claimedAt: null, scannedAt: new Date() })
+    .set({ status, note, claimId: null, claimedAt: null, scannedAt: new Date(), ...preview })
     .where(
       and(
         eq(auditPages.id, page.id),
@@ -211,9 +213,13 @@ export async function landScannedPage(
   page: { id: string; claimId: string },
   images: Omit<NewAuditImage, 'auditId' | 'pageId'>[],
   links: { url: string; depth: number }[],
+  preview: { hiddenImages: number; announcements: AuditPageAnnouncementsRecord } = {
+    hiddenImages: 0,
+    announcements: { items: [], truncated: false },
+  },
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
-    if (!(await endPage(tx, page, 'scanned', null))) return false;
+    if (!(await endPage(tx, page, 'scanned', null, preview))) return false;
     await addPages(tx, auditId, links);
     if (images.length > 0)
       await tx
@@ -247,6 +253,36 @@ export async function countOpenPages(db: DbExecutor, auditId: string): Promise<n
     .from(auditPages)
     .where(and(eq(auditPages.auditId, auditId), inArray(auditPages.status, ['pending', 'fetching'])));
   return row?.n ?? 0;
+}
+
+/** The pages of an audit in the order they are visited, with their image counts (issue 20). */
+export async function listAuditPages(db: DbExecutor, auditId: string) {
+  return db
+    .select({
+      id: auditPages.id,
+      url: auditPages.url,
+      status: auditPages.status,
+      note: auditPages.note,
+      hiddenImages: auditPages.hiddenImages,
+      images: sql<number>`(select count(*)::int from audit_images where audit_images.page_id = audit_pages.id)`,
+    })
+    .from(auditPages)
+    .where(eq(auditPages.auditId, auditId))
+    .orderBy(auditPages.depth, auditPages.createdAt, auditPages.url);
+}
+
+/** One page of an audit with its screen-reader preview; undefined when it is not the audit's. */
+export async function findAuditPage(db: DbExecutor, auditId: string, pageId: string) {
+  const [row] = await db
+    .select({
+      id: auditPages.id,
+      url: auditPages.url,
+      hiddenImages: auditPages.hiddenImages,
+      announcements: auditPages.announcements,
+    })
+    .from(auditPages)
+    .where(and(eq(auditPages.auditId, auditId), eq(auditPages.id, pageId)));
+  return row;
 }
 
 /** What went wrong with pages, in words, first pages first. */

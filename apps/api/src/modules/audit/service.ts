@@ -1,9 +1,11 @@
 import {
   type Audit,
   type AuditImagesResponse,
+  type AuditPagesResponse,
   type auditImagesQuerySchema,
   MAX_ACTIVE_AUDITS,
   MAX_AUDITS_PER_DAY,
+  type PageAnnouncementsResponse,
   type StartAuditResponse,
   type startAuditRequestSchema,
 } from '@altwise/contracts/audit';
@@ -20,9 +22,10 @@ import { createRunScheduler } from '../../jobs/run-scheduler.ts';
 import { assertPublicAddress, parseFetchableUrl, SafeFetchError } from '../../net/safe-fetch.ts';
 import type { FilesService } from '../files/service.ts';
 import type { FetchSettings } from '../scrape/service.ts';
+import { spokenOf } from './announcements.ts';
 import { createAuditRunner, scoreOf } from './audit-runner.ts';
 import { createCrawler } from './crawler.ts';
-import { createAuditFixer, type FixGeneration, fixStatusOf } from './fix.ts';
+import { createAuditFixer, type FixGeneration, fixStatusOf, namingOf } from './fix.ts';
 import type { PageSandbox } from './page-sandbox.ts';
 import { createPixelChecker, type ImageTextReader } from './pixel-check.ts';
 import { createAuditPreviewKeeper } from './previews.ts';
@@ -32,7 +35,9 @@ import {
   countActiveAudits,
   countReviews,
   findAuditOf,
+  findAuditPage,
   insertAudit,
+  listAuditPages,
   listAuditsOf,
   listImages,
   listPageNotes,
@@ -237,6 +242,7 @@ export function createAuditService(deps: {
           src: row.src,
           alt: row.alt,
           role: row.role,
+          ...namingOf(row.alt, row.facts),
           verdict: row.verdict,
           problems: row.problems as AuditProblem[],
           suggestion: row.suggestion,
@@ -246,6 +252,31 @@ export function createAuditService(deps: {
           thumbnailUrl: row.thumbnailUrl,
         })),
         total,
+      };
+    },
+
+    /** GET /audits/{id}/pages: the pages the audit visits, with their image counts. */
+    async pages(userId: string, auditId: string): Promise<AuditPagesResponse> {
+      if (!(await findAuditOf(db, userId, auditId))) throw auditNotFound();
+      return { items: await listAuditPages(db, auditId) };
+    },
+
+    /** GET /audits/{id}/pages/{pageId}/announcements: a page's screen-reader preview. */
+    async announcements(userId: string, auditId: string, pageId: string): Promise<PageAnnouncementsResponse> {
+      if (!(await findAuditOf(db, userId, auditId))) throw auditNotFound();
+      const page = await findAuditPage(db, auditId, pageId);
+      if (!page) throw notFound('There is no such page in this audit.');
+      const items = (page.announcements?.items ?? []).map((item) => ({ ...item, spoken: spokenOf(item) }));
+      const marked = (kind: 'redundant' | 'verbose') =>
+        items.filter((item) => item.flags.some((flag) => flag.kind === kind)).length;
+      return {
+        pageId: page.id,
+        url: page.url,
+        items,
+        truncated: page.announcements?.truncated ?? false,
+        hiddenImages: page.hiddenImages,
+        redundant: marked('redundant'),
+        verbose: marked('verbose'),
       };
     },
 

@@ -51,6 +51,22 @@ type DomElement = any;
 
 export type NamedBy = { name: string | null; source: AuditNameSource };
 
+let shared: { dom: DomElement; byId: Map<string, DomElement> } | undefined;
+
+/**
+ * The one linkedom document of this thread, made once (making one costs about a millisecond, more
+ * than reading an ordinary page), with `getElementById` answered from the page's id map (linkedom
+ * walks the tree). Pages are read one at a time in a thread, so each reading owns it while it runs.
+ */
+function namesDocument(): { dom: DomElement; byId: Map<string, DomElement> } {
+  if (shared) return shared;
+  const { document: dom } = parseHTML('<!doctype html><html><body></body></html>');
+  const byId = new Map<string, DomElement>();
+  Object.defineProperty(dom, 'getElementById', { value: (id: string) => byId.get(id) ?? null });
+  shared = { dom, byId };
+  return shared;
+}
+
 export type NameReader = ReturnType<typeof createNameReader>;
 
 /**
@@ -61,12 +77,13 @@ export type NameReader = ReturnType<typeof createNameReader>;
  * node once. Building the whole page instead cost 1.8 s for 100,000 nodes (ADR 059).
  */
 export function createNameReader(ids: Map<string, Element>, style: StyleReader) {
-  const { document: dom } = parseHTML('<!doctype html><html><body></body></html>');
-  const body = dom.body as DomElement;
+  const { dom, byId } = namesDocument();
+  byId.clear();
+  // This page's copies go in a container of their own, emptied when the next page is read.
+  const body = dom.createElement('div') as DomElement;
+  dom.body.replaceChildren(body);
   const copies = new Map<Element, DomElement>();
   const sources = new WeakMap<object, Element>();
-  const byId = new Map<string, DomElement>();
-  Object.defineProperty(dom, 'getElementById', { value: (id: string) => byId.get(id) ?? null });
 
   const copyElement = (node: Element, svg: boolean): DomElement => {
     const copy = svg ? dom.createElementNS(SVG_NAMESPACE, node.name) : dom.createElement(node.name);

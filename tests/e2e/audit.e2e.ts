@@ -206,6 +206,13 @@ describe('alt-text audit, as a site owner uses it (issue 13)', () => {
     await page.goBack();
     await page.getByRole('heading', { level: 1, name: /^Audit of / }).waitFor();
 
+    // The screen-reader preview (issue 20): a page's disclosure loads its announcements.
+    await page.getByRole('heading', { name: 'Screen-reader preview' }).waitFor();
+    await page.getByText(`Screen-reader preview of ${site.url} (`, { exact: false }).click();
+    const announcements = page.getByRole('list', { name: `Announcements on ${site.url}`, exact: true });
+    await announcements.getByText('link, image, A sunset over the sea').waitFor();
+    await expectNoAxeViolations(page);
+
     // Export CSV: downloaded with the token, one row per image.
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -244,6 +251,7 @@ describe('alt-text audit, as a site owner uses it (issue 13)', () => {
     await page.getByRole('heading', { level: 1, name: `Alt-text audit report: ${site.url}` }).waitFor();
     await page.getByRole('heading', { name: 'Score per page' }).waitFor();
     expect(await page.getByRole('heading', { name: `Failing images (${failing})` }).count()).toBe(1);
+    await page.getByRole('list', { name: `Announcements on ${site.url}`, exact: true }).waitFor();
     await expectNoAxeViolations(page);
     await page.emulateMedia({ media: 'print' });
     expect(await page.getByRole('button', { name: 'Print' }).isVisible()).toBe(false);

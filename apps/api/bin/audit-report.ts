@@ -1,4 +1,5 @@
 import {
+  type AuditImageElement,
   type AuditProblemCode,
   auditProblemCodes,
   auditProblemLabels,
@@ -23,7 +24,7 @@ export interface JsonImage {
   column: number | null;
   /** The image's file (relative path) for a folder's local image, else its address. */
   image: string;
-  element: 'img' | 'input-image' | 'role-img';
+  element: AuditImageElement;
   role: string;
   alt: string | null;
   verdict: 'pass' | 'fail' | 'warning' | 'decorative';

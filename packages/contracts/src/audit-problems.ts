@@ -94,3 +94,33 @@ export const auditProblemLabels: Record<AuditProblemCode, string> = {
   'announces-medium': 'Announces “image of”',
   'keyword-stuffing': 'Keyword stuffing',
 };
+
+/**
+ * What kind of element an audited image is (issue 20): an `<img>` (also in a `<picture>`), an
+ * `<input type="image">`, an `<area>` of an image map, an inline `<svg>`, an element with
+ * `role="img"`, a CSS background image that carries information, or an `<object>` showing an image.
+ */
+export const auditImageElementSchema = z.enum([
+  'img',
+  'input-image',
+  'area',
+  'svg',
+  'role-img',
+  'css-background',
+  'object',
+]);
+export type AuditImageElement = z.infer<typeof auditImageElementSchema>;
+
+/**
+ * Where an image's accessible name comes from, by the W3C accessible-name computation's order:
+ * `aria-labelledby` > `aria-label` > `alt` (or an svg's `<title>`) > `title`; `none` when it has no name.
+ */
+export const auditNameSourceSchema = z.enum([
+  'aria-labelledby',
+  'aria-label',
+  'alt',
+  'title',
+  'svg-title',
+  'none',
+]);
+export type AuditNameSource = z.infer<typeof auditNameSourceSchema>;

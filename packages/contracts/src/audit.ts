@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import {
+  auditImageElementSchema,
   auditImageRoleSchema,
+  auditNameSourceSchema,
   auditProblemCodeSchema,
   auditProblemSchema,
   auditVerdictSchema,
@@ -108,14 +110,29 @@ export type AuditCounts = z.infer<typeof auditCountsSchema>;
 
 export const auditPageStatusSchema = z.enum(['pending', 'fetching', 'scanned', 'skipped', 'failed']);
 
-/** One page of an audit as GET /audits/{id} lists it: whether it was read as the browser rendered it. */
+/** Each row of GET /audits/{id}/pages: a page the audit visits, in the order it visits them. */
 export const auditPageSchema = z.object({
+  id: z.uuid(),
   url: z.string(),
   status: auditPageStatusSchema,
-  /** True when the page was read as the browser rendered it; false when read as its HTML was sent. */
+  /** Why the page was skipped or failed, in words; null otherwise. */
+  note: z.string().nullable(),
+  /** The page's audited images. */
+  images: z.number().int(),
+  /**
+   * Images on the page that visitors and screen readers do not get (display:none,
+   * visibility:hidden, the hidden attribute, aria-hidden="true" on them or around them, a zero
+   * width or height): left out of the audit and counted here.
+   */
+  hiddenImages: z.number().int(),
+  /** True when the page was read as the browser rendered it (ADR 061); false when read as its HTML was sent. */
   rendered: z.boolean(),
 });
 export type AuditPage = z.infer<typeof auditPageSchema>;
+
+/** A page as GET /audits/{id} lists it: its address, status and whether it was rendered. */
+export const auditPageVisitSchema = auditPageSchema.pick({ url: true, status: true, rendered: true });
+export type AuditPageVisit = z.infer<typeof auditPageVisitSchema>;
 
 /** Most pages GET /audits/{id} lists (an audit visits at most MAX_AUDIT_PAGES). */
 export const MAX_LISTED_AUDIT_PAGES = 500;
@@ -130,7 +147,7 @@ export const auditSchema = z.object({
   /** How many of the scanned pages were read as the browser rendered them. */
   pagesRendered: z.number().int(),
   /** GET /audits/{id} and its events only: each page visited so far, in the order it was found. */
-  pages: z.array(auditPageSchema).optional(),
+  pages: z.array(auditPageVisitSchema).optional(),
   status: auditStatusSchema,
   /** Why the audit failed, in words. */
   error: z.string().optional(),
@@ -174,6 +191,12 @@ export const auditImageSchema = z.object({
   /** The alt attribute as written; null when the image has none. */
   alt: z.string().nullable(),
   role: auditImageRoleSchema,
+  /** What kind of element it is: img, input-image, area, svg, role-img, css-background or object. */
+  element: auditImageElementSchema,
+  /** Its accessible name as browsers compute it (W3C accname); null when it has none. */
+  name: z.string().nullable(),
+  /** Where `name` comes from; `none` when it has none. */
+  nameSource: auditNameSourceSchema,
   verdict: auditVerdictSchema,
   problems: z.array(auditProblemSchema),
   /** The generated alt text; for an edited image, the text the user saved. */
@@ -225,6 +248,67 @@ export const auditImagesResponseSchema = z.object({
   total: z.number().int(),
 });
 export type AuditImagesResponse = z.infer<typeof auditImagesResponseSchema>;
+
+export const auditPagesResponseSchema = z.object({ items: z.array(auditPageSchema) });
+export type AuditPagesResponse = z.infer<typeof auditPagesResponseSchema>;
+
+export const auditPageParamsSchema = z.object({
+  id: z.uuid({ error: 'There is no such audit.' }),
+  pageId: z.uuid({ error: 'There is no such page in this audit.' }),
+});
+
+/** Names longer than this are marked verbose in the screen-reader preview. */
+export const VERBOSE_NAME_CHARS = 150;
+/** Most announcements one page's screen-reader preview holds. */
+export const MAX_PAGE_ANNOUNCEMENTS = 2000;
+
+/**
+ * What a screen reader announces for one thing on the page: an image, a link, a button, a heading,
+ * or the text between them (`text`, cut short), in reading order.
+ */
+export const announcementRoleSchema = z.enum(['image', 'link', 'button', 'heading', 'text']);
+export type AnnouncementRole = z.infer<typeof announcementRoleSchema>;
+
+/**
+ * Why an announcement is marked: `redundant` (an image link next to a text link to the same address,
+ * or a name that repeats the text beside it) or `verbose` (a name longer than VERBOSE_NAME_CHARS, or
+ * one that announces the medium, "image of …"). The message says it in one sentence.
+ */
+export const announcementFlagSchema = z.object({
+  kind: z.enum(['redundant', 'verbose']),
+  message: z.string(),
+});
+export type AnnouncementFlag = z.infer<typeof announcementFlagSchema>;
+
+export const announcementSchema = z.object({
+  role: announcementRoleSchema,
+  /** The accessible name (for `text`, the text itself), cut at 200 characters. */
+  name: z.string(),
+  /** What a screen reader says, roughly: "link, image, Harbour Lights". */
+  spoken: z.string(),
+  /** A heading's level (1 to 6). */
+  level: z.number().int().optional(),
+  /** Where a link goes. */
+  href: z.string().optional(),
+  /** The link or button is, or holds, an image. */
+  image: z.boolean().optional(),
+  flags: z.array(announcementFlagSchema),
+});
+export type Announcement = z.infer<typeof announcementSchema>;
+
+/** GET /audits/{id}/pages/{pageId}/announcements: a page's screen-reader preview. */
+export const pageAnnouncementsResponseSchema = z.object({
+  pageId: z.uuid(),
+  url: z.string(),
+  items: z.array(announcementSchema),
+  /** The page had more than MAX_PAGE_ANNOUNCEMENTS: only the first are here. */
+  truncated: z.boolean(),
+  hiddenImages: z.number().int(),
+  /** How many announcements are marked redundant and verbose. */
+  redundant: z.number().int(),
+  verbose: z.number().int(),
+});
+export type PageAnnouncementsResponse = z.infer<typeof pageAnnouncementsResponseSchema>;
 
 /** Most images one POST /audits/{id}/fix or /review names. */
 export const MAX_AUDIT_FIX_IMAGES = 500;

@@ -2,10 +2,12 @@ import { z } from 'zod';
 import { apiKeyListSchema, createApiKeyRequestSchema, createdApiKeySchema } from './api-keys.ts';
 import {
   auditImagesResponseSchema,
+  auditPagesResponseSchema,
   auditSchema,
   fixAuditRequestSchema,
   fixAuditResponseSchema,
   listAuditsResponseSchema,
+  pageAnnouncementsResponseSchema,
   reviewAuditRequestSchema,
   reviewAuditResponseSchema,
   startAuditRequestSchema,
@@ -140,6 +142,7 @@ const ids = {
   audit2: 'f3b012cf-91d2-4e1a-8ab1-cde10e8fa0bc',
   integration: 'a1c3e5f7-2b4d-4f6a-8c0e-1a3c5e7f9b2d',
   change: 'd19efaad-7fb0-4cef-8e9f-abcfec6d8e9a',
+  auditPage: 'c08def9c-6eaf-4bde-9d8e-9abedb5c7d8f',
 } as const;
 const createdAt = '2026-11-23T09:30:00.000Z';
 const finishedAt = '2026-11-23T09:31:12.000Z';
@@ -256,6 +259,9 @@ const auditImage = {
   src: 'https://shop.example.com/img/IMG_0042.jpg',
   alt: 'IMG_0042.jpg',
   role: 'content' as const,
+  element: 'img' as const,
+  name: 'IMG_0042.jpg',
+  nameSource: 'alt' as const,
   verdict: 'fail' as const,
   problems: [
     {
@@ -654,6 +660,56 @@ export const openApiExamples: ReadonlyArray<readonly [z.ZodType, unknown]> = [
   ],
   [listAuditsResponseSchema, [audit]],
   [auditImagesResponseSchema, { items: [auditImage], total: 18 }],
+  [
+    auditPagesResponseSchema,
+    {
+      items: [
+        {
+          id: ids.auditPage,
+          url: 'https://shop.example.com/shoes',
+          status: 'scanned',
+          note: null,
+          images: 12,
+          hiddenImages: 2,
+        },
+      ],
+    },
+  ],
+  [
+    pageAnnouncementsResponseSchema,
+    {
+      pageId: ids.auditPage,
+      url: 'https://shop.example.com/shoes',
+      items: [
+        { role: 'heading', name: 'Shoes', spoken: 'heading level 1, Shoes', level: 1, flags: [] },
+        {
+          role: 'link',
+          name: 'Red running shoe',
+          spoken: 'link, image, Red running shoe',
+          href: 'https://shop.example.com/shoes/red',
+          image: true,
+          flags: [],
+        },
+        {
+          role: 'link',
+          name: 'Red running shoe',
+          spoken: 'link, Red running shoe',
+          href: 'https://shop.example.com/shoes/red',
+          flags: [
+            {
+              kind: 'redundant',
+              message:
+                'It goes to the same address as the image link “Red running shoe” just before it, so screen readers announce two links where one would do.',
+            },
+          ],
+        },
+      ],
+      truncated: false,
+      hiddenImages: 2,
+      redundant: 1,
+      verbose: 0,
+    },
+  ],
   [fixAuditRequestSchema, { imageIds: [ids.auditImage] }],
   [
     fixAuditResponseSchema,

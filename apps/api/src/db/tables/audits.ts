@@ -1,3 +1,5 @@
+import type { Announcement } from '@altwise/contracts/audit';
+import type { AuditImageElement, AuditNameSource } from '@altwise/contracts/audit-problems';
 import { altOrigins } from '@altwise/contracts/provenance';
 import { sql } from 'drizzle-orm';
 import {
@@ -93,6 +95,10 @@ export const auditPages = pgTable(
     note: text('note'),
     /** True when the page was read as the browser rendered it, not as its HTML was sent (ADR 061). */
     rendered: boolean('rendered').notNull().default(false),
+    /** Image-like elements of the scanned page that were hidden (issue 20): counted, not audited. */
+    hiddenImages: integer('hidden_images').notNull().default(0),
+    /** The scanned page's screen-reader preview (issue 20); null until it is scanned. */
+    announcements: jsonb('announcements').$type<AuditPageAnnouncementsRecord>(),
     claimId: uuid('claim_id'),
     claimedAt: timestamp('claimed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -104,9 +110,15 @@ export const auditPages = pgTable(
   ],
 );
 
+/** A page's screen-reader preview as stored: the announcements, and whether more were cut. */
+export type AuditPageAnnouncementsRecord = { items: Omit<Announcement, 'spoken'>[]; truncated: boolean };
+
 /** What the page says about one image, as the checks read it (modules/audit/checks.ts). */
 export type AuditImageFactsRecord = {
-  element: 'img' | 'input-image' | 'role-img';
+  element: AuditImageElement;
+  /** The accessible name (issue 20); absent on images audited before names were computed. */
+  name?: string | null;
+  nameSource?: AuditNameSource;
   ariaLabel?: string;
   linkTarget?: string;
   linkText?: string;

@@ -8,7 +8,7 @@ import { SandboxLimitError } from '../../lib/sandbox.ts';
 import { auditScore } from './checks.ts';
 import { type Crawler, PAGES_AT_ONCE_PER_HOST } from './crawler.ts';
 import { pageKey } from './extract-page.ts';
-import { type PageSandbox, pageLimitNote, unreadablePageNote } from './page-sandbox.ts';
+import { hiddenImagesNote, type PageSandbox, pageLimitNote, unreadablePageNote } from './page-sandbox.ts';
 import type { PageHandlers } from './page-worker.ts';
 import type { createPixelChecker } from './pixel-check.ts';
 import { matchShots, type ScreenshotKeeper } from './render/screenshots.ts';
@@ -252,6 +252,8 @@ export function createAuditRunner(deps: {
     }
     const reading = outcome.reading;
     for (const limit of reading.limits) await addAuditNotice(db, audit.id, pageLimitNote(page.url, limit));
+    if (reading.hiddenImages > 0)
+      await addAuditNotice(db, audit.id, hiddenImagesNote(page.url, reading.hiddenImages));
     const verdicts = reading.verdicts;
     const keys: string[] = [];
     const images = [];
@@ -266,6 +268,8 @@ export function createAuditRunner(deps: {
         imageTextConfidence: _confidence,
         ...rest
       } = facts;
+      // The name is kept only where it is not already the ARIA label or the alt (namingOf reads it).
+      if (rest.nameSource !== 'title' && rest.nameSource !== 'svg-title') delete rest.name;
       const verdict = verdicts[position];
       const shot = shots[position];
       const screenshotKey = shot && deps.screenshots ? await deps.screenshots.save(audit.userId, shot) : null;
@@ -286,7 +290,10 @@ export function createAuditRunner(deps: {
       audit.scope === 'site' ? reading.links.map((link) => ({ url: link, depth: page.depth + 1 })) : [];
     let landed = false;
     try {
-      landed = await landScannedPage(db, audit.id, claim, images, links, rendered);
+      landed = await landScannedPage(db, audit.id, claim, images, links, rendered, {
+        hiddenImages: reading.hiddenImages,
+        announcements: reading.announcements,
+      });
     } finally {
       // Screenshots no row took (the claim was lost, or the landing failed) are not kept.
       if (!landed && keys.length > 0) await deps.screenshots?.discard(keys);

@@ -1,5 +1,7 @@
 import {
+  type AuditImageElement,
   type AuditImageRole,
+  type AuditNameSource,
   type AuditProblem,
   type AuditProblemCode,
   type AuditVerdict,
@@ -44,9 +46,12 @@ export interface AuditImageFacts {
   src: string;
   /** The alt attribute: null when absent, '' when empty. */
   alt: string | null;
-  /** aria-label, or the text of the elements aria-labelledby names, when present. */
+  /** The accessible name when it comes from aria-labelledby or aria-label. */
   ariaLabel?: string;
-  element: 'img' | 'input-image' | 'role-img';
+  element: AuditImageElement;
+  /** The accessible name as browsers compute it (null: none); absent when it was not computed. */
+  name?: string | null;
+  nameSource?: AuditNameSource;
   role: AuditImageRole;
   /** Where the enclosing link goes (absolute or relative to pageUrl). */
   linkTarget?: string;
@@ -148,7 +153,7 @@ interface PreparedImage {
    * '' for alt="" (or an alt of only whitespace, which screen readers treat the same).
    */
   name: string | null;
-  nameKind: 'alt text' | 'ARIA label' | 'title';
+  nameKind: 'alt text' | 'ARIA label' | 'SVG title' | 'title attribute';
   /** normaliseForComparison(name). */
   key: string;
   fileName: string;
@@ -162,13 +167,32 @@ interface PreparedImage {
 
 function prepareImage(facts: AuditImageFacts): PreparedImage {
   const label = facts.ariaLabel?.trim();
-  const title = facts.title?.trim();
+  // An svg, a role=img element, a CSS background or an object has no alt attribute: without ARIA,
+  // its name is its <title> or title attribute (issue 20).
+  const altless = !altElements.has(facts.element);
+  const ownName =
+    altless && (facts.nameSource === 'svg-title' || facts.nameSource === 'title')
+      ? facts.name?.trim()
+      : undefined;
   // accname 1.2: aria-labelledby / aria-label, then alt, then title (only when there is no alt at all).
-  const name = label ? label : facts.alt === null ? title || null : facts.alt.trim();
-  const nameKind = label ? 'ARIA label' : facts.alt === null && title ? 'title' : 'alt text';
+  const title = facts.title?.trim();
+  const titleOnly = !label && !ownName && !altless && facts.alt === null && title ? title : undefined;
+  const name = label
+    ? label
+    : (ownName ?? titleOnly ?? (altless || facts.alt === null ? null : facts.alt.trim()));
+  const nameKind: PreparedImage['nameKind'] = label
+    ? 'ARIA label'
+    : ownName
+      ? facts.nameSource === 'svg-title'
+        ? 'SVG title'
+        : 'title attribute'
+      : titleOnly
+        ? 'title attribute'
+        : 'alt text';
   const key = name ? normaliseForComparison(name) : '';
-  // An element with role=img has no file: its src is only a name for it on the page.
-  const fileName = facts.element === 'role-img' ? '' : fileNameOf(facts.src);
+  // An element without a file (an svg, an area, a role=img) has a src that only names it on the page.
+  const fileName =
+    facts.element === 'role-img' || facts.src.startsWith(`${facts.pageUrl}#`) ? '' : fileNameOf(facts.src);
   // An <input type=image> is a submit button whose only content is its image.
   const control =
     facts.element === 'input-image'
@@ -195,13 +219,8 @@ function problemsOf(image: PreparedImage, sameName: SameNameGroup | undefined): 
   const what = `The ${image.nameKind} ${quote(name ?? '')}`;
 
   if (name === null) {
-    found.set(
-      'missing',
-      facts.element === 'role-img'
-        ? `The role="img" element ${imageLabel(image)} has no aria-label or aria-labelledby, so screen readers announce nothing.`
-        : `The image ${imageLabel(image)} has no alt attribute and no aria-label, so screen readers announce its file name or nothing.`,
-    );
-  } else if (image.nameKind === 'title') {
+    found.set('missing', missingMessage(image));
+  } else if (image.nameKind === 'title attribute') {
     found.set(
       'title-only',
       `The image is named only by its title ${quote(name)}, which not every screen reader announces and touch and keyboard users never see as a tooltip.`,
@@ -308,6 +327,30 @@ function problemsOf(image: PreparedImage, sameName: SameNameGroup | undefined): 
   return auditProblemCodes
     .filter((code) => found.has(code))
     .map((code) => ({ code, ...auditProblemRules[code], message: found.get(code) as string }));
+}
+
+/** Elements whose text alternative is an alt attribute. */
+const altElements = new Set<AuditImageElement>(['img', 'input-image', 'area']);
+
+/** Why an image without any name fails, naming the kind of element (issue 20). */
+function missingMessage(image: PreparedImage): string {
+  const label = imageLabel(image);
+  switch (image.facts.element) {
+    case 'role-img':
+      return `The role="img" element ${label} has no aria-label or aria-labelledby, so screen readers announce nothing.`;
+    case 'svg':
+      return `The <svg> image ${label} has no <title>, aria-label or aria-labelledby, so screen readers announce nothing.`;
+    case 'css-background':
+      return image.control
+        ? `The CSS background image ${label} is the only content of ${controlPhrase(image)} and has no aria-label or title, so screen readers announce nothing for it.`
+        : `The CSS background image ${label} has ARIA attributes that name nothing, so screen readers announce nothing for it.`;
+    case 'object':
+      return `The <object> image ${label} has no aria-label, aria-labelledby or title, so screen readers announce nothing.`;
+    case 'area':
+      return `The image-map area ${label} has no alt attribute and no aria-label, so screen readers announce its link address or nothing.`;
+    default:
+      return `The image ${label} has no alt attribute and no aria-label, so screen readers announce its file name or nothing.`;
+  }
 }
 
 function verdictOf(image: PreparedImage, problems: AuditProblem[]): AuditVerdict {

@@ -1,3 +1,4 @@
+import type { AuditImageElement } from '@altwise/contracts/audit-problems';
 import { DomUtils } from 'htmlparser2';
 import {
   chosenSource,
@@ -13,19 +14,33 @@ import {
   textOf,
   walkTree,
 } from '../scrape/extract-images.ts';
+import { createNameReader } from './accessible-names.ts';
+import {
+  ANNOUNCED_TEXT_MAX_CHARS,
+  type CollectedAnnouncement,
+  markAnnouncements,
+  type PageAnnouncements,
+} from './announcements.ts';
 import type { AuditImageFacts } from './checks.ts';
+import { createStyleReader, hiddenBy, readStyleRules, type StyleReader, styleTextOf } from './page-styles.ts';
 
 /**
  * What an audit reads from one HTML page, with the scraper's parser and context rules
- * (scrape/extract-images.ts): every `<img>`, `<input type=image>` and element with `role=img`, in
- * document order (duplicates kept: each is its own element), with its alt as written (null when
- * absent, "" when empty), its accessible label, its role and context, and its width and height
- * attributes; and the page's same-origin links, for a site audit. Nothing is run.
+ * (scrape/extract-images.ts), in document order (duplicates kept: each is its own element): every
+ * image-like element (issue 20) — `<img>` (also in a `<picture>`), `<input type=image>`, `<area
+ * href>` of an image map, an inline `<svg>` that is an image (role img or graphics-*, a name, or the
+ * only content of a link or button), an element with `role=img`, an `<object>` showing an image,
+ * and a CSS background image on an element that carries a `title` or `aria-label` or is the only
+ * content of a link or button — with its alt as written (null when absent, "" when empty), its
+ * accessible name as browsers compute it and where that name comes from (accessible-names.ts), its
+ * role and context, and its width and height attributes. Image-like elements that visitors and
+ * screen readers do not get (hidden, aria-hidden, zero size) are counted, not audited. Also the
+ * page's same-origin links, for a site audit, and its screen-reader preview (announcements.ts).
+ * Nothing is run.
  *
- * Hostile pages cost linear work (issue 22): the parse is bounded (scrape/extract-images.ts), an
- * accessible label reads at most MAX_LABEL_IDS ids and MAX_TEXT_CHARS characters, and each
- * labelling element's text is read once per page. readPage runs in a worker thread
- * (page-worker.ts).
+ * Hostile pages cost linear work (issue 22): the parse is bounded (scrape/extract-images.ts), names
+ * are bounded (accessible-names.ts), each labelling element's text is read once per page, and the
+ * CSS read is bounded (page-styles.ts). readPage runs in a worker thread (page-worker.ts).
  */
 
 /** Most images read from one page. */
@@ -34,12 +49,39 @@ export const MAX_AUDIT_IMAGES_PER_PAGE = 1000;
 export const MAX_AUDIT_LINKS_PER_PAGE = 2000;
 /** Longest source kept for a `data:` or other non-http image. */
 const INLINE_SRC_MAX_CHARS = 100;
+/** Object types that show an image. */
+const imageFile = /\.(?:jpe?g|png|gif|webp|avif|svg|bmp|ico|tiff?)(?:[?#]|$)/i;
+const blockEnds = new Set([
+  'p',
+  'div',
+  'li',
+  'td',
+  'th',
+  'tr',
+  'br',
+  'section',
+  'article',
+  'aside',
+  'main',
+  'header',
+  'footer',
+  'nav',
+  'ul',
+  'ol',
+  'table',
+  'figure',
+  'figcaption',
+  'blockquote',
+  'dd',
+  'dt',
+  'form',
+  'label',
+]);
 /** Links to these are files, not pages: a site audit does not spend its pages on them. */
 const fileExtensions =
   /\.(?:jpe?g|png|gif|webp|avif|svg|ico|bmp|tiff?|pdf|zip|gz|tgz|rar|7z|mp3|mp4|m4a|wav|ogg|webm|mov|avi|docx?|xlsx?|pptx?|csv|json|xml|txt|css|js|woff2?|ttf|eot|exe|dmg|apk)$/i;
 
-/** Most ids of one aria-labelledby that are read. */
-export const MAX_LABEL_IDS = 16;
+export { MAX_LABEL_IDS } from './accessible-names.ts';
 
 /**
  * What a page reached while it was read, for the audit's notices: the parse's limits (see
@@ -52,38 +94,15 @@ export type PageReading = {
   images: AuditImageFacts[];
   links: string[];
   limits: ReadingLimit[];
+  /** Image-like elements that visitors and screen readers do not get, left out of `images`. */
+  hiddenImages: number;
+  /** The screen-reader preview: what is announced for the page's headings, links and images. */
+  announcements: PageAnnouncements;
 };
 
 function dimension(value: string | undefined): number | undefined {
   const match = /^\s*(\d+)(?:\.\d+)?\s*(?:px)?\s*$/i.exec(value ?? '');
   return match?.[1] ? Number(match[1]) : undefined;
-}
-
-/**
- * aria-label, else the text of the elements aria-labelledby names (the first MAX_LABEL_IDS ids),
- * cut at MAX_TEXT_CHARS characters. `textById` reads each element's text once per page.
- */
-function accessibleLabel(element: Element, textById: (id: string) => string): string | undefined {
-  const label = squash((element.attribs['aria-label'] ?? '').slice(0, MAX_TEXT_CHARS * 4)).slice(
-    0,
-    MAX_TEXT_CHARS,
-  );
-  if (label) return label;
-  const ids = (element.attribs['aria-labelledby'] ?? '')
-    .slice(0, MAX_TEXT_CHARS * 4)
-    .split(/\s+/)
-    .filter(Boolean)
-    .slice(0, MAX_LABEL_IDS);
-  const parts: string[] = [];
-  let length = 0;
-  for (const id of ids) {
-    if (length > MAX_TEXT_CHARS) break;
-    const part = textById(id);
-    parts.push(part);
-    length += part.length + 1;
-  }
-  const text = squash(parts.join(' ')).slice(0, MAX_TEXT_CHARS);
-  return text || undefined;
 }
 
 /** The page URL without its fragment: the key a page is visited once by. */
@@ -93,33 +112,179 @@ export function pageKey(url: URL): string {
   return copy.href;
 }
 
+/** A link or button: `a[href]`, `button`, role link or button, or an input that is a button. */
+function controlRole(element: Element): 'link' | 'button' | undefined {
+  const role = element.attribs.role?.trim().toLowerCase();
+  if (role === 'link') return 'link';
+  if (role === 'button') return 'button';
+  if (element.name === 'a' && element.attribs.href?.trim()) return 'link';
+  if (element.name === 'button') return 'button';
+  const type = element.attribs.type?.trim().toLowerCase();
+  if (element.name === 'input' && (type === 'submit' || type === 'button' || type === 'reset'))
+    return 'button';
+  return undefined;
+}
+
+/**
+ * Whether `element` is the only content of a link or button that has no name of its own (no
+ * aria-label, aria-labelledby or title): then it is what names the control. Reads at most two of
+ * the control's children.
+ */
+function onlyContentOfControl(element: Element): boolean {
+  const parent = element.parent;
+  if (!parent || !DomUtils.isTag(parent) || !controlRole(parent)) return false;
+  const named = ['aria-label', 'aria-labelledby', 'title'].some((name) => parent.attribs[name]?.trim());
+  if (named) return false;
+  for (const child of parent.children) {
+    if (child === element) continue;
+    if (DomUtils.isText(child) && !child.data.trim()) continue;
+    if (DomUtils.isComment(child)) continue;
+    return false;
+  }
+  return true;
+}
+
+/** What kind of image-like element `element` is, or null when it is none. */
+function imageKindOf(element: Element, style: StyleReader): AuditImageElement | null {
+  const role = element.attribs.role?.trim().toLowerCase();
+  switch (element.name) {
+    case 'img':
+      return 'img';
+    case 'input':
+      return element.attribs.type?.trim().toLowerCase() === 'image' ? 'input-image' : null;
+    case 'area':
+      return element.attribs.href?.trim() ? 'area' : null;
+    case 'svg': {
+      if (role === 'img' || role?.startsWith('graphics-')) return 'svg';
+      if (role) return null;
+      const named =
+        element.attribs['aria-label']?.trim() ||
+        element.attribs['aria-labelledby']?.trim() ||
+        element.children.some((child) => DomUtils.isTag(child) && child.name === 'title');
+      return named || onlyContentOfControl(element) ? 'svg' : null;
+    }
+    case 'object': {
+      const type = element.attribs.type?.trim().toLowerCase() ?? '';
+      const data = element.attribs.data?.trim() ?? '';
+      return role === 'img' || type.startsWith('image/') || (data && imageFile.test(data)) ? 'object' : null;
+    }
+    case 'html':
+    case 'body':
+    case 'head':
+      return null;
+  }
+  if (role === 'img') return 'role-img';
+  if (!style(element).backgroundUrl) return null;
+  const carriesName = ['title', 'aria-label', 'aria-labelledby'].some((name) =>
+    element.attribs[name]?.trim(),
+  );
+  if (carriesName) return 'css-background';
+  return onlyContentOfControl(element) && textOf(element, 1) === '' ? 'css-background' : null;
+}
+
+/** Image-like elements whose children are part of the image, never separate content. */
+const opaqueKinds = new Set<AuditImageElement>(['svg', 'role-img', 'object']);
+
+/** The text between two announcements: its start and its end, with the middle left out. */
+class TextBetween {
+  private head = '';
+  private tail = '';
+  private length = 0;
+  private space = false;
+  add(data: string): void {
+    // Whitespace between elements is one space at most, added with the next text.
+    if (!data.trim()) {
+      this.space = this.length > 0;
+      return;
+    }
+    const piece = `${this.space ? ' ' : ''}${data.slice(0, 4096)}`;
+    this.space = false;
+    this.length += piece.length;
+    if (this.head.length < ANNOUNCED_TEXT_MAX_CHARS * 2) this.head += piece;
+    this.tail = (this.tail + piece.slice(-ANNOUNCED_TEXT_MAX_CHARS * 2)).slice(-ANNOUNCED_TEXT_MAX_CHARS * 2);
+  }
+  take(): string {
+    const head = squash(this.head);
+    const text =
+      this.length <= ANNOUNCED_TEXT_MAX_CHARS * 2
+        ? head
+        : `${head.slice(0, ANNOUNCED_TEXT_MAX_CHARS / 2)} … ${squash(this.tail).slice(-ANNOUNCED_TEXT_MAX_CHARS / 2)}`;
+    this.head = '';
+    this.tail = '';
+    this.length = 0;
+    this.space = false;
+    return text;
+  }
+}
+
 export function readPage(html: string, pageUrl: URL): PageReading {
   const { document, pageTitle, baseUrl, limits } = parsePage(html, pageUrl);
   const ids = new Map<string, Element>();
+  const styles: Element[] = [];
   walkTree(document, (node) => {
-    const id = DomUtils.isTag(node) ? node.attribs.id : undefined;
-    if (id && !ids.has(id)) ids.set(id, node as Element);
+    if (!DomUtils.isTag(node)) return undefined;
+    const id = node.attribs.id;
+    if (id && !ids.has(id)) ids.set(id, node);
+    if (node.name === 'style') styles.push(node);
     return undefined;
   });
-  const texts = new Map<string, string>();
-  const textById = (id: string) => {
-    let text = texts.get(id);
-    if (text === undefined) {
-      const found = ids.get(id);
-      text = found ? textOf(found) : '';
-      texts.set(id, text);
-    }
-    return text;
-  };
+  const style = createStyleReader(readStyleRules(styleTextOf(styles)));
+  const names = createNameReader(ids, style);
   const cache = newContextCache();
   const page = pageKey(pageUrl);
   const images: AuditImageFacts[] = [];
   const links = new Set<string>();
   let heading = '';
   let cut = false;
+  let hiddenImages = 0;
 
-  const record = (element: Element, kind: AuditImageFacts['element']) => {
-    const source = kind === 'role-img' ? null : chosenSource(element);
+  // The screen-reader preview, collected on the same walk.
+  const announced: CollectedAnnouncement[] = [];
+  const between = new TextBetween();
+  let hiddenRoot: Element | null = null;
+  let headingRoot: Element | null = null;
+  let control: { element: Element; item: CollectedAnnouncement; text: string } | null = null;
+  const announce = (item: CollectedAnnouncement) => {
+    const text = between.take();
+    if (text) announced.push({ role: 'text', name: text });
+    announced.push(item);
+  };
+
+  const linkAddress = (href: string | undefined): string | undefined => {
+    if (!href?.trim()) return undefined;
+    try {
+      return new URL(href.trim(), baseUrl).href;
+    } catch {
+      return href.trim().slice(0, 200);
+    }
+  };
+
+  const sourceOf = (element: Element, kind: AuditImageElement): string | null => {
+    switch (kind) {
+      case 'img': {
+        const own = chosenSource(element);
+        if (own || element.parent?.type !== 'tag' || (element.parent as Element).name !== 'picture')
+          return own;
+        // An <img> without a source of its own in a <picture>: the first <source srcset>.
+        const source = (element.parent as Element).children.find(
+          (child) => DomUtils.isTag(child) && child.name === 'source' && child.attribs.srcset?.trim(),
+        ) as Element | undefined;
+        return source ? chosenSource(source) : null;
+      }
+      case 'input-image':
+        return chosenSource(element);
+      case 'object':
+        return element.attribs.data?.trim() || null;
+      case 'role-img':
+      case 'css-background':
+        return style(element).backgroundUrl ?? null;
+      default:
+        return null;
+    }
+  };
+
+  const record = (element: Element, kind: AuditImageElement) => {
+    const source = sourceOf(element, kind);
     const resolved = source ? resolveSource(source, baseUrl) : null;
     const src = resolved
       ? resolved
@@ -127,20 +292,26 @@ export function readPage(html: string, pageUrl: URL): PageReading {
         ? source.length > INLINE_SRC_MAX_CHARS
           ? `${source.slice(0, INLINE_SRC_MAX_CHARS)}…`
           : source
-        : // An element with role=img has no source: it is named by its place on the page.
+        : // An element without a file (an svg, an area, a role=img) is named by its place on the page.
           `${page}#${element.attribs.id ?? `${element.name}-${images.length + 1}`}`;
     const context = contextOf(element, { pageTitle, heading }, pageUrl, cache);
-    const role: AuditImageFacts['role'] = kind === 'input-image' ? 'button' : (context.role ?? 'content');
+    const role: AuditImageFacts['role'] =
+      kind === 'input-image' ? 'button' : kind === 'area' ? 'link' : (context.role ?? 'content');
+    const hasAlt = kind === 'img' || kind === 'input-image' || kind === 'area';
+    const named = names.imageNameOf(element);
     const facts: AuditImageFacts = {
       pageUrl: page,
       src,
-      alt: kind === 'role-img' ? null : (element.attribs.alt ?? null),
+      alt: hasAlt ? (element.attribs.alt ?? null) : null,
       element: kind,
       role,
+      name: named.name,
+      nameSource: named.source,
     };
-    const label = accessibleLabel(element, textById);
-    if (label) facts.ariaLabel = label;
-    if (context.linkTarget) facts.linkTarget = context.linkTarget;
+    if (named.name && (named.source === 'aria-labelledby' || named.source === 'aria-label'))
+      facts.ariaLabel = named.name;
+    const target = kind === 'area' ? linkAddress(element.attribs.href) : context.linkTarget;
+    if (target) facts.linkTarget = target;
     if (context.linkText && kind !== 'input-image') facts.linkText = context.linkText;
     if (context.caption) facts.caption = context.caption;
     if (context.surroundingText) facts.adjacentText = context.surroundingText;
@@ -151,47 +322,133 @@ export function readPage(html: string, pageUrl: URL): PageReading {
     if (height !== undefined) facts.height = height;
     Object.assign(facts, markupHints(element, baseUrl));
     images.push(facts);
+    return facts;
   };
 
-  walkTree(document, (node) => {
-    if (!DomUtils.isTag(node)) return undefined;
-    // <template> content is inert, scripts and styles hold no elements of the page.
-    if (node.name === 'template' || node.name === 'script' || node.name === 'style') return 'skip';
-    const role = node.attribs.role?.trim().toLowerCase();
-    const kind: AuditImageFacts['element'] | null =
-      node.name === 'img'
-        ? 'img'
-        : node.name === 'input' && node.attribs.type?.trim().toLowerCase() === 'image'
-          ? 'input-image'
-          : role === 'img'
-            ? 'role-img'
-            : null;
-    if (images.length >= MAX_AUDIT_IMAGES_PER_PAGE) {
-      // Full: the rest of the page is only looked through for one more image, to say it was left out.
-      if (!kind) return undefined;
-      cut = true;
-      return 'stop';
+  /** What the preview says for an audited image (in a link or button, it is part of that). */
+  const announceImage = (element: Element, facts: AuditImageFacts) => {
+    const name = facts.name ?? '';
+    if (control) {
+      control.item.image = true;
+      if (name) control.item.imageNames = [...(control.item.imageNames ?? []), name];
+      return;
     }
-    if (headingTags.has(node.name)) heading = textOf(node) || heading;
-    if (
-      (node.name === 'a' || node.name === 'area') &&
-      node.attribs.href?.trim() &&
-      links.size < MAX_AUDIT_LINKS_PER_PAGE
-    ) {
-      try {
-        const target = new URL(node.attribs.href.trim(), baseUrl);
-        if (target.origin === pageUrl.origin && !fileExtensions.test(target.pathname))
-          links.add(pageKey(target));
-      } catch {
-        // An unparsable href leads nowhere.
+    if (facts.element === 'area') {
+      announce({ role: 'link', name, image: true, ...(facts.linkTarget ? { href: facts.linkTarget } : {}) });
+      return;
+    }
+    if (facts.element === 'input-image') {
+      announce({ role: 'button', name, image: true, ...(name ? { imageNames: [name] } : {}) });
+      return;
+    }
+    // A CSS background is announced only when it is an image by its role or names a control.
+    if (facts.element === 'css-background') return;
+    const role = element.attribs.role?.trim().toLowerCase();
+    const decorative = !name && (facts.alt === '' || role === 'presentation' || role === 'none');
+    if (!decorative) announce({ role: 'image', name });
+  };
+
+  walkTree(
+    document,
+    (node) => {
+      if (DomUtils.isText(node)) {
+        if (hiddenRoot || headingRoot) return undefined;
+        if (control) {
+          if (control.text.length < MAX_TEXT_CHARS) control.text += node.data.slice(0, MAX_TEXT_CHARS);
+        } else between.add(node.data);
+        return undefined;
       }
-    }
-    if (kind) record(node, kind);
-    // An element with role=img is one image named by its label: its children are presentational.
-    return kind === 'role-img' ? 'skip' : undefined;
-  });
+      if (!DomUtils.isTag(node)) return undefined;
+      // <template> content is inert, scripts and styles hold no elements of the page.
+      if (
+        node.name === 'template' ||
+        node.name === 'script' ||
+        node.name === 'style' ||
+        node.name === 'title'
+      )
+        return 'skip';
+      if (
+        (node.name === 'a' || node.name === 'area') &&
+        node.attribs.href?.trim() &&
+        links.size < MAX_AUDIT_LINKS_PER_PAGE
+      ) {
+        try {
+          const target = new URL(node.attribs.href.trim(), baseUrl);
+          if (target.origin === pageUrl.origin && !fileExtensions.test(target.pathname))
+            links.add(pageKey(target));
+        } catch {
+          // An unparsable href leads nowhere.
+        }
+      }
+      const kind = imageKindOf(node, style);
+      const hidden =
+        hiddenRoot !== null ||
+        hiddenBy(node, style) !== undefined ||
+        (kind !== null && (dimension(node.attribs.width) === 0 || dimension(node.attribs.height) === 0));
+      if (hidden) {
+        if (kind) {
+          hiddenImages++;
+          return 'skip';
+        }
+        // Everything inside is hidden too, until the walk leaves this element.
+        if (!hiddenRoot) hiddenRoot = node;
+        return undefined;
+      }
+      if (images.length >= MAX_AUDIT_IMAGES_PER_PAGE && kind) {
+        // Full: the rest of the page was looked through for one more image, to say it was left out.
+        cut = true;
+        return 'stop';
+      }
+      const descend = !(kind && opaqueKinds.has(kind));
+      if (headingTags.has(node.name)) {
+        heading = textOf(node) || heading;
+        if (!headingRoot && !control && descend) {
+          announce({ role: 'heading', level: Number(node.name.slice(1)), name: names.nameOf(node) });
+          headingRoot = node;
+        }
+      }
+      const controlAs = controlRole(node);
+      if (controlAs && !control) {
+        const href = controlAs === 'link' ? linkAddress(node.attribs.href) : undefined;
+        const item: CollectedAnnouncement = {
+          role: controlAs,
+          name: names.nameOf(node),
+          ...(href ? { href } : {}),
+        };
+        announce(item);
+        if (descend && node.children.length > 0) control = { element: node, item, text: '' };
+      }
+      if (kind) {
+        announceImage(node, record(node, kind));
+      }
+      // An image whose content is part of it (svg, role=img, object) is one image named by its label.
+      return descend ? undefined : 'skip';
+    },
+    (element) => {
+      if (element === hiddenRoot) hiddenRoot = null;
+      if (element === headingRoot) headingRoot = null;
+      if (control?.element === element) {
+        const own = squash(control.text);
+        if (own) control.item.ownText = own;
+        control = null;
+      }
+      if (blockEnds.has(element.name)) {
+        if (control) control.text += ' ';
+        else between.add(' ');
+      }
+    },
+  );
   links.delete(page);
-  return { title: pageTitle, images, links: [...links], limits: cut ? [...limits, 'images'] : limits };
+  const rest = between.take();
+  if (rest) announced.push({ role: 'text', name: rest });
+  return {
+    title: pageTitle,
+    images,
+    links: [...links],
+    limits: cut ? [...limits, 'images'] : limits,
+    hiddenImages,
+    announcements: markAnnouncements(announced, cut),
+  };
 }
 
 /** Most nodes one hint reads around an image (a list item before the image, a link's block). */

@@ -12,7 +12,11 @@ import { MAX_AUDIT_FIX_IMAGES } from '@altwise/contracts/audit';
 import type { AuditProblem } from '@altwise/contracts/audit-problems';
 import { type AltOrigin, approvedOrigin, editedOrigin } from '@altwise/contracts/provenance';
 import type { Database } from '../../db/client.ts';
-import type { AuditReviewState, AuditSuggestionDetails } from '../../db/tables/audits.ts';
+import type {
+  AuditImageFactsRecord,
+  AuditReviewState,
+  AuditSuggestionDetails,
+} from '../../db/tables/audits.ts';
 import type { GenerationItemContext } from '../../db/tables/generation-items.ts';
 import { conflict, notFound } from '../../errors.ts';
 import { discardPreview } from '../files/preview.ts';
@@ -66,6 +70,36 @@ export function fixStatusOf(itemStatus: string | null | undefined): AuditFixStat
   return null;
 }
 
+/**
+ * An image's element kind and accessible name (issue 20). The name is stored only when it is not
+ * the ARIA label or the alt already stored (a title, an svg's <title>). Images audited before names
+ * were computed have no source stored: theirs is read the way the checks read it then (ARIA label,
+ * else alt).
+ */
+export function namingOf(
+  alt: string | null,
+  facts: AuditImageFactsRecord,
+): Pick<AuditImage, 'element' | 'name' | 'nameSource'> {
+  const label = facts.ariaLabel?.trim();
+  const text = alt === null ? '' : alt.replace(/\s+/g, ' ').trim().slice(0, 1000);
+  switch (facts.nameSource) {
+    case 'aria-labelledby':
+    case 'aria-label':
+      return { element: facts.element, name: label || null, nameSource: facts.nameSource };
+    case 'alt':
+      return { element: facts.element, name: text || null, nameSource: 'alt' };
+    case 'title':
+    case 'svg-title':
+      return { element: facts.element, name: facts.name ?? null, nameSource: facts.nameSource };
+    case 'none':
+      return { element: facts.element, name: null, nameSource: 'none' };
+  }
+  if (label) return { element: facts.element, name: label, nameSource: 'aria-label' };
+  return text
+    ? { element: facts.element, name: text, nameSource: 'alt' }
+    : { element: facts.element, name: null, nameSource: 'none' };
+}
+
 export function toAuditImage(row: ImageRow): AuditImage {
   return {
     id: row.id,
@@ -73,6 +107,7 @@ export function toAuditImage(row: ImageRow): AuditImage {
     src: row.src,
     alt: row.alt,
     role: row.role,
+    ...namingOf(row.alt, row.facts),
     verdict: row.verdict,
     problems: row.problems as AuditProblem[],
     suggestion: row.suggestion,
@@ -111,7 +146,7 @@ export function contextOf(
     surroundingText: facts.adjacentText,
     linkTarget: facts.linkTarget,
     linkText: facts.linkText,
-    existingAlt: row.alt ?? facts.ariaLabel,
+    existingAlt: row.alt ?? facts.ariaLabel ?? facts.name ?? undefined,
     role: row.role === 'content' ? undefined : row.role,
   };
   return Object.fromEntries(

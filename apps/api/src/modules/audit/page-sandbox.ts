@@ -67,3 +67,9 @@ export function pageLimitNote(url: string, limit: ReadingLimit): string {
       return `${url} nests elements more than ${MAX_PAGE_DEPTH} levels deep: deeper elements were read as if they were at that level, so their context may be incomplete.`;
   }
 }
+
+/** Image-like elements a page hides from visitors and screen readers (issue 20), in words. */
+export function hiddenImagesNote(url: string, count: number): string {
+  const images = count === 1 ? '1 hidden image' : `${count.toLocaleString('en')} hidden images`;
+  return `${url} has ${images} (display: none, visibility: hidden, the hidden attribute, aria-hidden="true" or a zero width or height): visitors and screen readers do not get ${count === 1 ? 'it' : 'them'}, so ${count === 1 ? 'it is' : 'they are'} not in the audit.`;
+}

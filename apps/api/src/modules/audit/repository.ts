@@ -8,6 +8,7 @@ import {
   type AuditImageFactsRecord,
   type AuditImageProblemRecord,
   type AuditPage,
+  type AuditPageAnnouncementsRecord,
   type AuditRenderMode,
   type AuditReviewState,
   type AuditScope,
@@ -190,10 +191,11 @@ async function endPage(
   status: 'scanned' | 'skipped' | 'failed',
   note: string | null,
   rendered = false,
+  preview: { hiddenImages: number; announcements: AuditPageAnnouncementsRecord } | null = null,
 ): Promise<boolean> {
   const ended = await tx
     .update(auditPages)
-    .set({ status, note, rendered, claimId: null, claimedAt: null, scannedAt: new Date() })
+    .set({ status, note, rendered, claimId: null, claimedAt: null, scannedAt: new Date(), ...preview })
     .where(
       and(
         eq(auditPages.id, page.id),
@@ -216,9 +218,13 @@ export async function landScannedPage(
   images: Omit<NewAuditImage, 'auditId' | 'pageId'>[],
   links: { url: string; depth: number }[],
   rendered = false,
+  preview: { hiddenImages: number; announcements: AuditPageAnnouncementsRecord } = {
+    hiddenImages: 0,
+    announcements: { items: [], truncated: false },
+  },
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
-    if (!(await endPage(tx, page, 'scanned', null, rendered))) return false;
+    if (!(await endPage(tx, page, 'scanned', null, rendered, preview))) return false;
     await addPages(tx, auditId, links);
     if (images.length > 0)
       await tx
@@ -289,6 +295,37 @@ export async function findImageScreenshot(
     .select({ screenshotKey: auditImages.screenshotKey })
     .from(auditImages)
     .where(and(eq(auditImages.auditId, auditId), eq(auditImages.id, imageId)));
+  return row;
+}
+
+/** The pages of an audit in the order they are visited, with their image counts (issue 20). */
+export async function listAuditPages(db: DbExecutor, auditId: string) {
+  return db
+    .select({
+      id: auditPages.id,
+      url: auditPages.url,
+      status: auditPages.status,
+      note: auditPages.note,
+      hiddenImages: auditPages.hiddenImages,
+      rendered: auditPages.rendered,
+      images: sql<number>`(select count(*)::int from audit_images where audit_images.page_id = audit_pages.id)`,
+    })
+    .from(auditPages)
+    .where(eq(auditPages.auditId, auditId))
+    .orderBy(auditPages.depth, auditPages.createdAt, auditPages.url);
+}
+
+/** One page of an audit with its screen-reader preview; undefined when it is not the audit's. */
+export async function findAuditPage(db: DbExecutor, auditId: string, pageId: string) {
+  const [row] = await db
+    .select({
+      id: auditPages.id,
+      url: auditPages.url,
+      hiddenImages: auditPages.hiddenImages,
+      announcements: auditPages.announcements,
+    })
+    .from(auditPages)
+    .where(and(eq(auditPages.auditId, auditId), eq(auditPages.id, pageId)));
   return row;
 }
 

@@ -247,7 +247,7 @@ describe('readSitemap', () => {
 describe('readPage', () => {
   const page = new URL('https://shop.test/boats/');
 
-  it('reads img, input type=image and role=img with alt absent vs empty, labels and sizes', () => {
+  it('reads img, input type=image and svg role=img with alt absent vs empty, labels and sizes', () => {
     const { images } = readPage(
       `<h1>Boats</h1>
        <img src="a.jpg">
@@ -265,6 +265,8 @@ describe('readPage', () => {
         src: 'https://shop.test/boats/a.jpg',
         alt: null,
         element: 'img',
+        name: null,
+        nameSource: 'none',
         role: 'content',
         heading: 'Boats',
       },
@@ -273,6 +275,8 @@ describe('readPage', () => {
         src: 'https://shop.test/boats/b.jpg',
         alt: '',
         element: 'img',
+        name: null,
+        nameSource: 'none',
         role: 'content',
         heading: 'Boats',
         width: 1,
@@ -284,6 +288,8 @@ describe('readPage', () => {
         alt: '  ',
         ariaLabel: 'The red boat',
         element: 'img',
+        name: 'The red boat',
+        nameSource: 'aria-labelledby',
         role: 'content',
         heading: 'Boats',
       },
@@ -292,6 +298,8 @@ describe('readPage', () => {
         src: 'https://shop.test/go.png',
         alt: 'Search',
         element: 'input-image',
+        name: 'Search',
+        nameSource: 'alt',
         role: 'button',
         heading: 'Boats',
       },
@@ -300,7 +308,9 @@ describe('readPage', () => {
         src: 'https://shop.test/boats/#svg-5',
         alt: null,
         ariaLabel: 'Five stars',
-        element: 'role-img',
+        element: 'svg',
+        name: 'Five stars',
+        nameSource: 'aria-label',
         role: 'content',
         heading: 'Boats',
       },

@@ -2,6 +2,8 @@ import {
   auditImageParamsSchema,
   auditImagesQuerySchema,
   auditImagesResponseSchema,
+  auditPageParamsSchema,
+  auditPagesResponseSchema,
   auditParamsSchema,
   auditSchema,
   DEFAULT_AUDIT_MAX_PAGES,
@@ -12,10 +14,13 @@ import {
   MAX_AUDIT_FIX_IMAGES,
   MAX_AUDIT_PAGES,
   MAX_AUDITS_PER_DAY,
+  MAX_PAGE_ANNOUNCEMENTS,
+  pageAnnouncementsResponseSchema,
   reviewAuditRequestSchema,
   reviewAuditResponseSchema,
   startAuditRequestSchema,
   startAuditResponseSchema,
+  VERBOSE_NAME_CHARS,
 } from '@altwise/contracts/audit';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -163,6 +168,43 @@ export async function auditRoutes(
         .header('cache-control', 'private, no-store')
         .header('x-content-type-options', 'nosniff');
       return reply.send(file.body);
+    },
+  );
+
+  typed.get(
+    '/audits/:id/pages',
+    {
+      schema: {
+        tags: ['audits'],
+        summary: 'The pages of one of the caller’s audits, with their image counts',
+        description:
+          'In the order the audit visits them. `note` says in words why a page was skipped or failed. `images` counts its audited images; `hiddenImages` the image-like elements visitors and screen readers do not get (display:none, visibility:hidden, the hidden attribute, aria-hidden="true" on them or around them, a zero width or height), which are left out of the audit. 404 when the audit is not the caller’s.',
+        params: auditParamsSchema,
+        response: { 200: auditPagesResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return audits.pages(request.user.id, request.params.id);
+    },
+  );
+
+  typed.get(
+    '/audits/:id/pages/:pageId/announcements',
+    {
+      schema: {
+        tags: ['audits'],
+        summary: 'A page’s screen-reader preview: what is announced for its headings, links and images',
+        description:
+          `In reading order: \`heading\`, \`link\`, \`button\` and \`image\` announcements with their accessible names, and the \`text\` between them (cut short). Decorative and hidden images are not announced. \`flags\` mark \`redundant\` announcements (an image link next to a link to the same address, an image name that repeats the text beside it or its link's text) and \`verbose\` ones (a name longer than ${VERBOSE_NAME_CHARS} characters, or one that starts with the medium: "image of", "picture of", "link to"), each with a sentence saying why. At most ${MAX_PAGE_ANNOUNCEMENTS} announcements (\`truncated\` says when a page had more); empty for a page that was not scanned. ` +
+          '404 when the audit is not the caller’s or the page is not the audit’s.',
+        params: auditPageParamsSchema,
+        response: { 200: pageAnnouncementsResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return audits.announcements(request.user.id, request.params.id, request.params.pageId);
     },
   );
 

@@ -1,10 +1,12 @@
 import {
   type Audit,
   type AuditImagesResponse,
+  type AuditPagesResponse,
   type auditImagesQuerySchema,
   MAX_ACTIVE_AUDITS,
   MAX_AUDITS_PER_DAY,
   MAX_LISTED_AUDIT_PAGES,
+  type PageAnnouncementsResponse,
   type StartAuditResponse,
   type startAuditRequestSchema,
 } from '@altwise/contracts/audit';
@@ -24,6 +26,7 @@ import { assertPublicAddress, parseFetchableUrl, SafeFetchError } from '../../ne
 import type { StoredObject } from '../../storage/file-storage.ts';
 import type { FilesService } from '../files/service.ts';
 import type { FetchSettings } from '../scrape/service.ts';
+import { spokenOf } from './announcements.ts';
 import { createAuditRunner, scoreOf } from './audit-runner.ts';
 import { createCrawler } from './crawler.ts';
 import {
@@ -31,6 +34,7 @@ import {
   createAuditFixer,
   type FixGeneration,
   fixStatusOf,
+  namingOf,
   screenshotUrlOf,
   suggestionEvidenceOf,
 } from './fix.ts';
@@ -46,11 +50,13 @@ import {
   countRenderedPages,
   countReviews,
   findAuditOf,
+  findAuditPage,
   findImageScreenshot,
   finishAudit,
   insertAudit,
   insertWholeAudit,
   listApprovedImages,
+  listAuditPages,
   listAuditsOf,
   listImagePlaces,
   listImages,
@@ -348,6 +354,7 @@ export function createAuditService(deps: {
           src: row.src,
           alt: row.alt,
           role: row.role,
+          ...namingOf(row.alt, row.facts),
           verdict: row.verdict,
           problems: row.problems as AuditProblem[],
           suggestion: row.suggestion,
@@ -377,6 +384,31 @@ export function createAuditService(deps: {
           'This image has no screenshot: its page was not rendered or the image was not on screen.',
         );
       return file;
+    },
+
+    /** GET /audits/{id}/pages: the pages the audit visits, with their image counts. */
+    async pages(userId: string, auditId: string): Promise<AuditPagesResponse> {
+      if (!(await findAuditOf(db, userId, auditId))) throw auditNotFound();
+      return { items: await listAuditPages(db, auditId) };
+    },
+
+    /** GET /audits/{id}/pages/{pageId}/announcements: a page's screen-reader preview. */
+    async announcements(userId: string, auditId: string, pageId: string): Promise<PageAnnouncementsResponse> {
+      if (!(await findAuditOf(db, userId, auditId))) throw auditNotFound();
+      const page = await findAuditPage(db, auditId, pageId);
+      if (!page) throw notFound('There is no such page in this audit.');
+      const items = (page.announcements?.items ?? []).map((item) => ({ ...item, spoken: spokenOf(item) }));
+      const marked = (kind: 'redundant' | 'verbose') =>
+        items.filter((item) => item.flags.some((flag) => flag.kind === kind)).length;
+      return {
+        pageId: page.id,
+        url: page.url,
+        items,
+        truncated: page.announcements?.truncated ?? false,
+        hiddenImages: page.hiddenImages,
+        redundant: marked('redundant'),
+        verbose: marked('verbose'),
+      };
     },
 
     /** POST /audits/{id}/fix. */

@@ -52,6 +52,9 @@ const fileName: AuditImage = makeImage(2, {
 });
 const good: AuditImage = makeImage(3, { alt: 'Our team at the 2025 meetup' });
 
+/** GET /audits/{id}/pages with no page scanned (the screen-reader preview's list). */
+const noPages = { [`GET ${base}/pages`]: () => json({ items: [] }) };
+
 /** GET /audits/{id}/images answering from `images` with the verdict filter applied. */
 const imagesHandler = (images: () => AuditImage[]) => (call: MockCall) => {
   const verdict = call.query.get('verdict');
@@ -76,6 +79,7 @@ describe('audit detail (/audit/:id)', () => {
       finishedAt: null,
     });
     mockApi({
+      ...noPages,
       [`GET ${base}`]: () => json(running),
       [`GET ${base}/events`]: () =>
         eventStream([
@@ -104,6 +108,7 @@ describe('audit detail (/audit/:id)', () => {
 
   it('lists the images with the existing alt or (missing), the verdict, problems with WCAG and messages, and the suggestion', async () => {
     const calls = mockApi({
+      ...noPages,
       [`GET ${base}`]: () => json(makeAudit()),
       [`GET ${base}/images`]: imagesHandler(() => [missing, fileName, good]),
     });
@@ -138,6 +143,7 @@ describe('audit detail (/audit/:id)', () => {
   it('pages through the images 25 at a time', async () => {
     const many = Array.from({ length: 30 }, (_, i) => makeImage(i + 1));
     mockApi({
+      ...noPages,
       [`GET ${base}`]: () => json(makeAudit({ imagesFound: 30 })),
       [`GET ${base}/images`]: (call) => {
         const page = Number(call.query.get('page'));
@@ -157,6 +163,7 @@ describe('audit detail (/audit/:id)', () => {
   it('fixes failing images: shows the cost, and the server’s 402 message when credits are short', async () => {
     let answer = () => json({ message: 'You need 2 credits and have 1.', code: 'INSUFFICIENT_CREDITS' }, 402);
     const calls = mockApi({
+      ...noPages,
       [`GET ${base}`]: () => json(makeAudit()),
       [`GET ${base}/images`]: imagesHandler(() => [missing, fileName, good]),
       'GET /credits/remaining': () => json({ success: true, imageCredits: 1 }),
@@ -208,6 +215,7 @@ describe('audit detail (/audit/:id)', () => {
   it('accepts one suggestion and keeps focus on its button; bulk-rejects a selection', async () => {
     let state: AuditImage['reviewState'] = 'pending';
     const calls = mockApi({
+      ...noPages,
       [`GET ${base}`]: () => json(makeAudit()),
       [`GET ${base}/images`]: imagesHandler(() => [missing, { ...fileName, reviewState: state }]),
       [`POST ${base}/review`]: (call) => {
@@ -244,6 +252,7 @@ describe('audit detail (/audit/:id)', () => {
 
   it('edits a suggestion in a dialog checked by the contract, then saves it as an edit', async () => {
     const calls = mockApi({
+      ...noPages,
       [`GET ${base}`]: () => json(makeAudit()),
       [`GET ${base}/images`]: imagesHandler(() => [fileName]),
       [`POST ${base}/review`]: () =>
@@ -299,6 +308,7 @@ describe('audit detail (/audit/:id)', () => {
       },
     });
     const calls = mockApi({
+      ...noPages,
       [`GET ${base}`]: () => json(makeAudit()),
       [`GET ${base}/images`]: imagesHandler(() => [chart]),
       [`POST ${base}/review`]: () =>
@@ -340,6 +350,7 @@ describe('audit detail (/audit/:id)', () => {
 
   it('shows the stored preview in the table and large in the suggestion dialog; the original when there is none', async () => {
     mockApi({
+      ...noPages,
       [`GET ${base}`]: () => json(makeAudit()),
       [`GET ${base}/images`]: imagesHandler(() => [{ ...fileName }, makeImage(3, { thumbnailUrl: null })]),
     });
@@ -361,6 +372,7 @@ describe('audit detail (/audit/:id)', () => {
 
   it('exports the report as CSV with the token and saves the file', async () => {
     const calls = mockApi({
+      ...noPages,
       [`GET ${base}`]: () => json(makeAudit()),
       [`GET ${base}/images`]: imagesHandler(() => [good]),
       [`GET ${base}/report.csv`]: () =>
@@ -438,7 +450,10 @@ describe('audit detail (/audit/:id)', () => {
   });
 
   it('says so when the audit is not the user’s', async () => {
-    mockApi({ [`GET ${base}`]: () => json({ message: 'There is no such audit.', code: 'NOT_FOUND' }, 404) });
+    mockApi({
+      ...noPages,
+      [`GET ${base}`]: () => json({ message: 'There is no such audit.', code: 'NOT_FOUND' }, 404),
+    });
     storeSession('jwt-1');
     renderApp(`/audit/${auditId}`);
     expect(await screen.findByRole('alert', {}, { timeout: 5000 })).toHaveTextContent(
@@ -451,6 +466,7 @@ describe('audit detail (/audit/:id)', () => {
 describe('audit report (/audit/:id/report)', () => {
   it('shows the summary, the score per page and the failing images, and prints', async () => {
     mockApi({
+      ...noPages,
       [`GET ${base}`]: () => json(makeAudit()),
       [`GET ${base}/images`]: imagesHandler(() => [
         missing,
@@ -481,5 +497,84 @@ describe('audit report (/audit/:id/report)', () => {
     expect(within(failing).getByText('(missing)')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Print' }));
     expect(print).toHaveBeenCalledOnce();
+  });
+});
+
+describe('screen-reader preview (issue 20)', () => {
+  const pageId = '22222222-2222-4222-8222-222222222222';
+  it('lists scanned pages as disclosures that load the announcements with redundant and verbose ones marked (axe-clean)', async () => {
+    const calls = mockApi({
+      [`GET ${base}`]: () => json(makeAudit()),
+      [`GET ${base}/images`]: imagesHandler(() => [
+        makeImage(4, { element: 'svg', alt: null, name: 'Rated five stars', nameSource: 'svg-title' }),
+      ]),
+      [`GET ${base}/pages`]: () =>
+        json({
+          items: [
+            {
+              id: pageId,
+              url: 'https://shop.example/',
+              status: 'scanned',
+              note: null,
+              images: 3,
+              hiddenImages: 1,
+            },
+          ],
+        }),
+      [`GET ${base}/pages/${pageId}/announcements`]: () =>
+        json({
+          pageId,
+          url: 'https://shop.example/',
+          truncated: false,
+          hiddenImages: 1,
+          redundant: 1,
+          verbose: 0,
+          items: [
+            { role: 'heading', level: 1, name: 'Shoes', spoken: 'heading level 1, Shoes', flags: [] },
+            {
+              role: 'link',
+              name: 'Red shoe',
+              spoken: 'link, image, Red shoe',
+              image: true,
+              href: 'https://shop.example/red',
+              flags: [],
+            },
+            {
+              role: 'link',
+              name: 'Red shoe',
+              spoken: 'link, Red shoe',
+              href: 'https://shop.example/red',
+              flags: [
+                {
+                  kind: 'redundant',
+                  message: 'It goes to the same address as the image link just before it.',
+                },
+              ],
+            },
+          ],
+        }),
+    });
+    const view = await openDetail();
+    expect(await screen.findByText('Inline SVG (<svg>)')).toBeInTheDocument();
+    expect(screen.getByText(/Accessible name:/).textContent).toBe(
+      'Accessible name: Rated five stars (from the SVG <title>)',
+    );
+    const summary = await screen.findByText(/Screen-reader preview of https:\/\/shop\.example\//);
+    expect(calls.some((call) => call.path.endsWith('/announcements'))).toBe(false);
+    await userEvent.click(summary);
+    const list = await screen.findByRole('list', { name: 'Announcements on https://shop.example/' });
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      'heading level 1, Shoes',
+      'link, image, Red shoe',
+      'link, Red shoeRedundantIt goes to the same address as the image link just before it.',
+    ]);
+    expect(
+      screen.getByText(/1 redundant announcement, 0 verbose announcements\. 1 hidden image is not announced/),
+    ).toBeInTheDocument();
+    await expectNoAxeViolations(view.container);
   });
 });

@@ -31,6 +31,7 @@ import {
   statusLabels,
   verdictLabels,
 } from './audit-labels.ts';
+import { ScreenReaderPreview } from './screen-reader-preview.tsx';
 import { useReturnFocus } from './use-return-focus.ts';
 
 function progressText(audit: Audit): string {
@@ -351,6 +352,9 @@ export function AuditDetailPage() {
           onSelectedChange={setSelected}
           poll={!finished || fixRunning}
         />
+      </Card>
+      <Card className="mt-6">
+        <ScreenReaderPreview auditId={data.id} poll={!finished} />
       </Card>
     </div>
   );

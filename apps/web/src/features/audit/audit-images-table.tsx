@@ -10,7 +10,14 @@ import { OriginLabel } from '../../components/ui/origin-label.tsx';
 import { errorMessage } from '../../lib/api-error.ts';
 import { type AuditImagesFilter, type ReviewAction, useAuditImages, useReviewAudit } from './api/audits.ts';
 import { useScreenshot } from './api/screenshot.ts';
-import { problemLabels, reviewLabels, verdictClasses, verdictLabels } from './audit-labels.ts';
+import {
+  elementLabels,
+  nameSourceLabels,
+  problemLabels,
+  reviewLabels,
+  verdictClasses,
+  verdictLabels,
+} from './audit-labels.ts';
 import { EditSuggestionDialog } from './edit-suggestion-dialog.tsx';
 
 export const AUDIT_IMAGES_PAGE_SIZE = 25;
@@ -46,6 +53,23 @@ function ExistingAlt({ alt }: { alt: string | null }) {
   if (alt === null) return <span className="font-medium text-red-800">(missing)</span>;
   if (alt === '') return <span className="text-slate-700">(empty)</span>;
   return <span className="break-words">{alt}</span>;
+}
+
+/** The name a screen reader announces, where it differs from the alt or there is no alt attribute. */
+function AccessibleName({ image }: { image: AuditImage }) {
+  const hasAlt = image.element === 'img' || image.element === 'input-image' || image.element === 'area';
+  if (image.nameSource === 'alt' || (image.nameSource === 'none' && hasAlt)) return null;
+  return (
+    <span className="mt-1 block text-xs text-slate-700">
+      Accessible name:{' '}
+      {image.name === null ? (
+        <span className="font-medium text-red-800">none</span>
+      ) : (
+        <span className="break-words text-slate-900">{image.name}</span>
+      )}{' '}
+      ({nameSourceLabels[image.nameSource]})
+    </span>
+  );
 }
 
 /**
@@ -272,9 +296,11 @@ export function AuditImagesTable({
                     >
                       {image.pageUrl}
                     </a>
+                    <span className="mt-1 block text-xs text-slate-700">{elementLabels[image.element]}</span>
                   </th>
                   <td className="max-w-56 py-2 pr-3">
                     <ExistingAlt alt={image.alt} />
+                    <AccessibleName image={image} />
                   </td>
                   <td className="max-w-64 py-2 pr-3">
                     {image.suggestion === null ? (

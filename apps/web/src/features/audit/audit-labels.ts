@@ -1,5 +1,5 @@
 import type { AuditRender, AuditReviewState, AuditScope, AuditStatus } from '@altwise/contracts/audit';
-import type { AuditVerdict } from '@altwise/contracts/audit-problems';
+import type { AuditImageElement, AuditNameSource, AuditVerdict } from '@altwise/contracts/audit-problems';
 
 export const scopeLabels: Record<AuditScope, string> = {
   page: 'This page',
@@ -57,3 +57,24 @@ export function formatDate(iso: string): string {
     ? iso
     : date.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+/** What kind of element an audited image is (issue 20). */
+export const elementLabels: Record<AuditImageElement, string> = {
+  img: 'Image (<img>)',
+  'input-image': 'Image button (<input type="image">)',
+  area: 'Image-map area (<area>)',
+  svg: 'Inline SVG (<svg>)',
+  'role-img': 'Element with role="img"',
+  'css-background': 'CSS background image',
+  object: 'Object (<object>)',
+};
+
+/** Where an image's accessible name comes from. */
+export const nameSourceLabels: Record<AuditNameSource, string> = {
+  'aria-labelledby': 'from aria-labelledby',
+  'aria-label': 'from aria-label',
+  alt: 'from alt',
+  title: 'from title',
+  'svg-title': 'from the SVG <title>',
+  none: 'no accessible name',
+};

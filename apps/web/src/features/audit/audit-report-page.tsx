@@ -1,14 +1,17 @@
 import type { AuditImage } from '@altwise/contracts/audit';
 import { auditProblemCodes } from '@altwise/contracts/audit-problems';
 import { routes } from '@altwise/contracts/routes';
-import { useQuery } from '@tanstack/react-query';
+import { useQueries, useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { errorMessage } from '../../lib/api-error.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
+import { AnnouncementList } from './announcement-list.tsx';
 import { auditImagesQueryKey, auditQueryKey, getAllAuditImages, getAudit } from './api/audits.ts';
+import { getAuditPages, getPageAnnouncements, pageAnnouncementsQueryKey } from './api/screen-reader.ts';
 import {
+  elementLabels,
   formatDate,
   formatScore,
   problemLabels,
@@ -44,6 +47,69 @@ export function scoresPerPage(images: readonly AuditImage[]): PageScore[] {
 }
 
 const cell = 'border border-slate-300 px-2 py-1 align-top';
+
+/** Pages whose screen-reader preview the printed report shows. */
+export const REPORT_PREVIEW_PAGES = 10;
+
+/** The screen-reader preview of the first REPORT_PREVIEW_PAGES scanned pages (issue 20, point 4). */
+function ReportScreenReaderPreview({ auditId }: { auditId: string }) {
+  const pages = useQuery({
+    queryKey: ['audits', auditId, 'pages', 'report'],
+    queryFn: ({ signal }) => getAuditPages(auditId, signal),
+  });
+  const scanned = (pages.data?.items ?? []).filter((page) => page.status === 'scanned');
+  const shown = scanned.slice(0, REPORT_PREVIEW_PAGES);
+  const previews = useQueries({
+    queries: shown.map((page) => ({
+      queryKey: pageAnnouncementsQueryKey(auditId, page.id),
+      queryFn: ({ signal }: { signal: AbortSignal }) => getPageAnnouncements(auditId, page.id, signal),
+    })),
+  });
+  return (
+    <section aria-labelledby="report-screen-reader" className="mt-8">
+      <h2 id="report-screen-reader" className="text-xl font-semibold">
+        Screen-reader preview
+      </h2>
+      {pages.isError ? (
+        <p className="mt-2">{errorMessage(pages.error, 'The screen-reader preview could not be loaded.')}</p>
+      ) : !pages.data ? (
+        <p className="mt-2">Loading the screen-reader preview...</p>
+      ) : shown.length === 0 ? (
+        <p className="mt-2">No page was scanned.</p>
+      ) : (
+        <>
+          {scanned.length > shown.length ? (
+            <p className="mt-2 text-sm">
+              The first {shown.length} of {scanned.length} pages; the audit shows the others.
+            </p>
+          ) : null}
+          {shown.map((page, index) => {
+            const preview = previews[index]?.data;
+            return (
+              <div key={page.id} className="mt-4">
+                <h3 className="font-semibold break-all">{page.url}</h3>
+                {preview ? (
+                  <>
+                    <p className="text-sm">
+                      {preview.redundant} redundant, {preview.verbose} verbose
+                      {preview.hiddenImages > 0
+                        ? `, ${preview.hiddenImages} hidden images not in the audit`
+                        : ''}
+                      .
+                    </p>
+                    <AnnouncementList items={preview.items} label={`Announcements on ${page.url}`} />
+                  </>
+                ) : (
+                  <p className="text-sm">Loading...</p>
+                )}
+              </div>
+            );
+          })}
+        </>
+      )}
+    </section>
+  );
+}
 
 function ColumnHeaders({ labels }: { labels: readonly string[] }) {
   return (
@@ -185,6 +251,9 @@ export function AuditReportPage() {
                   <th scope="row" className={`${cell} font-normal break-all`}>
                     {image.src}
                     <span className="block text-slate-700 print:text-black">on {image.pageUrl}</span>
+                    <span className="block text-slate-700 print:text-black">
+                      {elementLabels[image.element]}
+                    </span>
                   </th>
                   <td className={cell}>
                     {image.alt === null ? '(missing)' : image.alt === '' ? '(empty)' : image.alt}
@@ -205,6 +274,8 @@ export function AuditReportPage() {
           </table>
         )}
       </section>
+
+      <ReportScreenReaderPreview auditId={data.id} />
     </div>
   );
 }

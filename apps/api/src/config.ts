@@ -106,6 +106,15 @@ const envSchema = z.object({
       .min(1, 'WORDPRESS_REQUESTS_PER_MINUTE must be at least 1')
       .default(300),
   ),
+  WORDPRESS_TIMEOUT_MS: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.coerce
+      .number({ error: 'WORDPRESS_TIMEOUT_MS must be a number' })
+      .int('WORDPRESS_TIMEOUT_MS must be a whole number')
+      .min(100, 'WORDPRESS_TIMEOUT_MS must be at least 100')
+      .max(300_000, 'WORDPRESS_TIMEOUT_MS must be at most 300000 (5 minutes)')
+      .default(30_000),
+  ),
   JWT_EXPIRES_IN: z
     .string()
     .regex(/^[1-9][0-9]*[smhdw]$/, 'JWT_EXPIRES_IN must be a number followed by s, m, h, d or w (e.g. 7d)')
@@ -546,7 +555,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     integrations: {
       secret: e.INTEGRATIONS_SECRET,
       requestsPerMinute: e.WORDPRESS_REQUESTS_PER_MINUTE,
-      timeoutMs: 30_000,
+      timeoutMs: e.WORDPRESS_TIMEOUT_MS,
     },
   };
 }

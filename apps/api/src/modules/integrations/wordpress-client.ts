@@ -82,7 +82,7 @@ function send(
         `Refusing to connect to ${url.hostname}: it is a private or local address.`,
       ),
     );
-  const seconds = Math.round(options.timeoutMs / 1000);
+  const seconds = Math.max(1, Math.round(options.timeoutMs / 1000));
   return new Promise((resolve, reject) => {
     let settled = false;
     const finish = (
@@ -114,7 +114,7 @@ function send(
       finish(
         new WordPressError(
           'timeout',
-          `${url.hostname} did not answer within ${seconds} seconds. Please try again.`,
+          `${url.hostname} did not answer within ${seconds} second${seconds === 1 ? '' : 's'}. Please try again.`,
         ),
       );
     }, options.timeoutMs);

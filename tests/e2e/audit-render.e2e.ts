@@ -9,11 +9,12 @@ import { createSession, storeSession } from './session.ts';
 /**
  * Issue 20, rendered mode: a local shop whose images exist only once its script has run. Audited
  * with "Render pages in a browser: Always", its images are found and each shows a screenshot of how
- * it appeared on the page; axe on the form and the audit page.
+ * it appeared on the page, the new checks judge them (an alt that announces "Image of") and the
+ * screen-reader preview reads the rendered page; axe on the form and the audit page.
  */
 const shop = `<!doctype html><html lang="en"><head><title>Shop</title></head><body><h1>Boats</h1>
   <div id="app"></div><script>
-    for (const [src, alt] of [['/img/red.png', 'A red fishing boat'], ['/img/IMG_7.jpg', 'IMG_7.jpg']]) {
+    for (const [src, alt] of [['/img/red.png', 'Image of a red fishing boat'], ['/img/IMG_7.jpg', 'IMG_7.jpg']]) {
       const image = document.createElement('img');
       image.src = src; image.alt = alt; image.width = 160; image.height = 120;
       document.getElementById('app').append(image);
@@ -25,7 +26,12 @@ let siteUrl = '';
 let browser: Browser;
 
 beforeAll(async () => {
-  const picture = await sharp({ create: { width: 160, height: 120, channels: 3, background: '#c0392b' } })
+  // A picture with content (sea, hull, sun), so the pixel check does not call it a blank.
+  const picture = await sharp(
+    Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="160" height="120">
+      <rect width="160" height="120" fill="#3a7bd5"/><rect y="70" width="160" height="50" fill="#1f4e79"/>
+      <path d="M30 70 L130 70 L115 90 L45 90 Z" fill="#c0392b"/><circle cx="125" cy="30" r="14" fill="#f5e663"/></svg>`),
+  )
     .png()
     .toBuffer();
   site = createServer((request, response) => {
@@ -84,6 +90,17 @@ describe('rendered audit, as a site owner uses it (issue 20)', () => {
           ),
       )
       .toBe(2);
+    // Issue 20's checks on what the script built, counted with their WCAG criteria.
+    const problems = page.getByRole('table', { name: 'Problems found' });
+    await expect.poll(() => problems.getByRole('row', { name: /^announces-medium / }).count()).toBe(1);
+    await expect.poll(() => problems.getByRole('row', { name: /^file-name / }).count()).toBe(1);
+    await expectNoAxeViolations(page);
+
+    // The screen-reader preview of the rendered page: its heading and both images, the verbose one marked.
+    await page.getByText(`Screen-reader preview of ${siteUrl} (`, { exact: false }).click();
+    const announcements = page.getByRole('list', { name: `Announcements on ${siteUrl}`, exact: true });
+    await announcements.getByText('image, Image of a red fishing boat').waitFor();
+    await announcements.getByText('image, IMG_7.jpg').waitFor();
     await expectNoAxeViolations(page);
     await context.close();
   });

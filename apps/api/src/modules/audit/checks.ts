@@ -170,12 +170,16 @@ function prepareImage(facts: AuditImageFacts): PreparedImage {
   // An svg, a role=img element, a CSS background or an object has no alt attribute: without ARIA,
   // its name is its <title> or title attribute (issue 20).
   const altless = !altElements.has(facts.element);
-  const ownName =
-    altless && (facts.nameSource === 'svg-title' || facts.nameSource === 'title')
-      ? facts.name?.trim()
-      : undefined;
-  // accname 1.2: aria-labelledby / aria-label, then alt, then title (only when there is no alt at all).
   const title = facts.title?.trim();
+  // Facts read before names were computed (no nameSource) fall back to the title attribute.
+  const ownName = altless
+    ? (facts.nameSource === 'svg-title' || facts.nameSource === 'title'
+        ? facts.name?.trim()
+        : facts.nameSource === undefined
+          ? title
+          : undefined) || undefined
+    : undefined;
+  // accname 1.2: aria-labelledby / aria-label, then alt, then title (only when there is no alt at all).
   const titleOnly = !label && !ownName && !altless && facts.alt === null && title ? title : undefined;
   const name = label
     ? label

@@ -113,13 +113,17 @@ describe('GET /audits/{id}/images with element kinds and accessible names', () =
     );
   });
 
-  it('passes named svg, role=img, CSS background and object images and keeps <img> checks', async () => {
+  it('passes named svg, role=img and object images, warns of a CSS background named only by its title, and keeps <img> checks', async () => {
     const items = (await get(`/api/v1/audits/${auditId}/images?pageSize=50`, owner.auth)).json()
       .items as AuditImage[];
     const verdictOf = (src: string) => items.find((item) => item.src === src)?.verdict;
     expect(verdictOf(`${base}/#stars`)).toBe('pass');
     expect(verdictOf(`${base}/img/sunset.jpg`)).toBe('pass');
-    expect(verdictOf(`${base}/img/hero.jpg`)).toBe('pass');
+    // A title is its only name: not every screen reader announces it (title-only, ADR 060).
+    expect(verdictOf(`${base}/img/hero.jpg`)).toBe('warning');
+    expect(items.find((item) => item.src === `${base}/img/hero.jpg`)?.problems.map((p) => p.code)).toEqual([
+      'title-only',
+    ]);
     expect(verdictOf(`${base}/img/tides.svg`)).toBe('pass');
     expect(verdictOf(`${base}/img/pier.jpg`)).toBe('pass');
   });

@@ -671,6 +671,7 @@ export const openApiExamples: ReadonlyArray<readonly [z.ZodType, unknown]> = [
           note: null,
           images: 12,
           hiddenImages: 2,
+          rendered: false,
         },
       ],
     },

@@ -518,6 +518,7 @@ describe('screen-reader preview (issue 20)', () => {
               note: null,
               images: 3,
               hiddenImages: 1,
+              rendered: false,
             },
           ],
         }),

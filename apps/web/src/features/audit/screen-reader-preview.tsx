@@ -1,5 +1,5 @@
 import type { AuditPage } from '@altwise/contracts/audit';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { errorMessage } from '../../lib/api-error.ts';
 import { AnnouncementList } from './announcement-list.tsx';
@@ -56,6 +56,14 @@ function PagePreview({ auditId, page }: { auditId: string; page: AuditPage }) {
  */
 export function ScreenReaderPreview({ auditId, poll }: { auditId: string; poll: boolean }) {
   const pages = useAuditPages(auditId, { poll });
+  // The audit can finish between two polls: read the pages once more when polling stops, or the
+  // last pages scanned would never show.
+  const { refetch } = pages;
+  const polled = useRef(poll);
+  useEffect(() => {
+    if (polled.current && !poll) void refetch();
+    polled.current = poll;
+  }, [poll, refetch]);
   const scanned = pages.data?.items.filter((page) => page.status === 'scanned') ?? [];
   return (
     <section aria-labelledby="screen-reader-preview-heading" className="flex flex-col gap-3">

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPrivateAddress } from '../src/net/safe-fetch.ts';
 import { createUser, type TestUser } from './billing-helpers.ts';
@@ -28,6 +29,23 @@ const scriptBuilt = `<!doctype html><html lang="en"><title>Shop</title><body><h1
   }
 </script></body></html>`;
 
+/**
+ * Every kind of image-like element, rendered. The `<img>`'s aria-labelledby names a span whose only
+ * text is CSS-generated content: the browser's accessibility tree reads it, a server DOM cannot (it
+ * falls back to the alt).
+ */
+const kinds = `<!doctype html><html lang="en"><title>Kinds</title>
+<style>#gen::before { content: "Harbour map from CSS"; } .sky { background-image: url(/img/sky.png); width: 60px; height: 40px; }</style>
+<body><h1>Every kind</h1>
+<p><img src="/img/k-img.png" width="50" height="40" alt="Old alt text" aria-labelledby="gen"><span id="gen"></span></p>
+<svg role="img" width="40" height="30"><title>A blue wave</title><rect width="40" height="30" fill="#06c"/></svg>
+<div role="img" aria-label="Storm warning" style="width:30px;height:30px;background:#c00"></div>
+<div class="sky" title="Clear sky"></div>
+<img src="/img/k-map.png" usemap="#plan" width="100" height="80" alt="Harbour plan">
+<map name="plan"><area href="/north" shape="rect" coords="0,0,50,40" alt="North quay"><area href="/south" shape="circle" coords="70,60,10" alt="South quay"></map>
+<object data="/img/k-obj.png" type="image/png" width="40" height="40" aria-label="Buoy chart"></object>
+<script>document.title = 'Kinds, rendered'</script></body></html>`;
+
 let secretHits: string[] = [];
 /** Resolves when the browser asks for the slow page's image: it is rendering that page then. */
 let slowImageAsked: () => void = () => {};
@@ -35,6 +53,7 @@ let secretPort = 0;
 
 const pages: Record<string, () => string> = {
   '/spa': () => scriptBuilt,
+  '/kinds': () => kinds,
   '/plain': () =>
     '<!doctype html><body><img src="/img/plain.png" alt="A harbour at dawn"><script>console.log(1)</script></body>',
   // Loaded by the browser only (not left in the page, so the audit's own pixel check never sees them).
@@ -168,7 +187,15 @@ async function audit(
   }, 90_000);
 }
 
-type ImageItem = { id: string; src: string; alt: string | null; screenshotUrl: string | null };
+type ImageItem = {
+  id: string;
+  src: string;
+  alt: string | null;
+  element: string;
+  name: string | null;
+  nameSource: string;
+  screenshotUrl: string | null;
+};
 const imagesOf = async (id: string) =>
   (
     await t.app.inject({ method: 'GET', url: `/api/v1/audits/${id}/images?pageSize=500`, headers: user.auth })
@@ -234,6 +261,64 @@ describe('rendered audits (issue 20)', () => {
     expect(plain).toMatchObject({ imagesFound: 1, pagesRendered: 0 });
     expect((await imagesOf(plain.id)).items[0]?.screenshotUrl).toBeNull();
   }, 120_000);
+
+  it('names images from the browser accessibility tree (CSS-generated label text) and screenshots every element kind, owner-only', async () => {
+    const rendered = await audit('/kinds', 'always');
+    expect(rendered).toMatchObject({ status: 'completed', pagesRendered: 1 });
+    const { items } = await imagesOf(rendered.id);
+    expect(items.map((image) => [image.element, image.name, image.nameSource])).toEqual([
+      ['img', 'Harbour map from CSS', 'aria-labelledby'],
+      ['svg', 'A blue wave', 'svg-title'],
+      ['role-img', 'Storm warning', 'aria-label'],
+      ['css-background', 'Clear sky', 'title'],
+      ['img', 'Harbour plan', 'alt'],
+      ['area', 'North quay', 'alt'],
+      ['area', 'South quay', 'alt'],
+      ['object', 'Buoy chart', 'aria-label'],
+    ]);
+    // The same page read as sent: a server DOM has no CSS-generated text, so the alt names the image.
+    const raw = await audit('/kinds', 'never');
+    const rawFirst = (await imagesOf(raw.id)).items[0];
+    expect([rawFirst?.name, rawFirst?.nameSource, rawFirst?.screenshotUrl]).toEqual([
+      'Old alt text',
+      'alt',
+      null,
+    ]);
+
+    const sizes: Record<string, [number, number]> = {};
+    for (const image of items) {
+      expect(image.screenshotUrl, `${image.element} ${image.name}`).toBe(
+        `/api/v1/audits/${rendered.id}/images/${image.id}/screenshot`,
+      );
+      const shot = await t.app.inject({
+        method: 'GET',
+        url: image.screenshotUrl as string,
+        headers: user.auth,
+      });
+      expect(shot.statusCode).toBe(200);
+      expect(shot.headers['content-type']).toBe('image/webp');
+      const { width = 0, height = 0 } = await sharp(shot.rawPayload).metadata();
+      sizes[`${image.element} ${image.name}`] = [width, height];
+      const stranger = await t.app.inject({
+        method: 'GET',
+        url: image.screenshotUrl as string,
+        headers: other.auth,
+      });
+      expect(stranger.statusCode).toBe(404);
+    }
+    // Each crop is the element's box: an area's is its shape within the image (a 50 × 40 rectangle,
+    // a circle of radius 10), not the whole 100 × 80 image.
+    expect(sizes).toMatchObject({
+      'img Harbour map from CSS': [50, 40],
+      'svg A blue wave': [40, 30],
+      'role-img Storm warning': [30, 30],
+      'css-background Clear sky': [60, 40],
+      'img Harbour plan': [100, 80],
+      'area North quay': [50, 40],
+      'area South quay': [20, 20],
+      'object Buoy chart': [40, 40],
+    });
+  }, 90_000);
 
   it('a rendered page whose script reaches for private addresses (127.0.0.2, 10.x, 169.254.169.254, ::1) gets nothing, and the audit says so', async () => {
     secretHits = [];

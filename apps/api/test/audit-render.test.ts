@@ -39,6 +39,7 @@ const kinds = `<!doctype html><html lang="en"><title>Kinds</title>
 <body><h1>Every kind</h1>
 <p><img src="/img/k-img.png" width="50" height="40" alt="Old alt text" aria-labelledby="gen"><span id="gen"></span></p>
 <svg role="img" width="40" height="30"><title>A blue wave</title><rect width="40" height="30" fill="#06c"/></svg>
+<div style="height:900px"></div>
 <div role="img" aria-label="Storm warning" style="width:30px;height:30px;background:#c00"></div>
 <div class="sky" title="Clear sky"></div>
 <img src="/img/k-map.png" usemap="#plan" width="100" height="80" alt="Harbour plan">
@@ -299,6 +300,11 @@ describe('rendered audits (issue 20)', () => {
       expect(shot.headers['content-type']).toBe('image/webp');
       const { width = 0, height = 0 } = await sharp(shot.rawPayload).metadata();
       sizes[`${image.element} ${image.name}`] = [width, height];
+      if (image.element === 'role-img') {
+        // Below the first screen (a 900 px spacer), and its own red, not a blank capture.
+        const { channels } = await sharp(shot.rawPayload).stats();
+        expect(channels.map((channel) => Math.round(channel.mean / 20))).toEqual([10, 0, 0]);
+      }
       const stranger = await t.app.inject({
         method: 'GET',
         url: image.screenshotUrl as string,

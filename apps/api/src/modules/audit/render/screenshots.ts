@@ -27,7 +27,7 @@ export async function cropShots(
   // The screenshot is decoded once; each crop reads the decoded pixels.
   const decoded =
     shots && marks.some((mark) => mark !== null && shots.boxes.has(mark))
-      ? await sharp(shots.png)
+      ? await sharp(shots.picture)
           .raw()
           .toBuffer({ resolveWithObject: true })
           .catch(() => null)

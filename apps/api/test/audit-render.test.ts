@@ -48,6 +48,8 @@ const kinds = `<!doctype html><html lang="en"><title>Kinds</title>
 <script>document.title = 'Kinds, rendered'</script></body></html>`;
 
 let secretHits: string[] = [];
+/** Every path the audited site was asked for, web socket upgrades included. */
+let siteHits: string[] = [];
 /** Resolves when the browser asks for the slow page's image: it is rendering that page then. */
 let slowImageAsked: () => void = () => {};
 let secretPort = 0;
@@ -55,6 +57,13 @@ let secretPort = 0;
 const pages: Record<string, () => string> = {
   '/spa': () => scriptBuilt,
   '/kinds': () => kinds,
+  // A font, a video, a sound and a web socket: none is needed to audit the page's images.
+  '/media': () => `<!doctype html><html lang="en"><title>Media</title>
+    <style>@font-face { font-family: Sea; src: url(/media/sea.woff2) format("woff2"); } body { font-family: Sea; }</style>
+    <body><h1>Media</h1><video src="/media/clip.mp4" autoplay muted></video><audio src="/media/song.mp3?v=2" autoplay></audio>
+    <a href="/reach">More</a>
+    <script>try { new WebSocket('ws://' + location.host + '/media/socket'); } catch {}
+      document.body.append(Object.assign(document.createElement('img'), { src: '/img/m.png', alt: 'A harbour crane' }));</script></body></html>`,
   '/plain': () =>
     '<!doctype html><body><img src="/img/plain.png" alt="A harbour at dawn"><script>console.log(1)</script></body>',
   // Loaded by the browser only (not left in the page, so the audit's own pixel check never sees them).
@@ -108,6 +117,7 @@ beforeAll(async () => {
   secretPort = (secret.address() as AddressInfo).port;
   site = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
+    siteHits.push(url.pathname);
     if (url.pathname === '/hang.js') return; // never answered
     if (url.pathname === '/img/slow.png') slowImageAsked();
     if (url.pathname.startsWith('/img/')) {
@@ -127,6 +137,10 @@ beforeAll(async () => {
     const page = pages[url.pathname];
     if (!page) res.writeHead(404).end();
     else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page());
+  });
+  site.on('upgrade', (req, socket) => {
+    siteHits.push(`upgrade ${req.url}`);
+    socket.destroy();
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
@@ -343,6 +357,19 @@ describe('rendered audits (issue 20)', () => {
     ])
       expect(notice).toContain(host);
     expect(notice).toContain('the audit does not reach such addresses, so nothing was loaded from them.');
+  }, 60_000);
+
+  it("fonts, video, audio and web sockets are never loaded; a private address tried by the next page, in the same tab, is that page's notice", async () => {
+    secretHits = [];
+    siteHits = [];
+    const answer = await audit('/media', 'always', { scope: 'site', maxPages: 2 });
+    expect(answer).toMatchObject({ status: 'completed', pagesRendered: 2, imagesFound: 2 });
+    expect(siteHits.filter((path) => path.includes('/media/'))).toEqual([]);
+    expect(siteHits).toContain('/img/m.png');
+    expect(secretHits).toEqual([]);
+    const refusals = answer.notices.filter((text) => text.includes('private or local address'));
+    expect(refusals).toHaveLength(1);
+    expect(refusals[0]?.startsWith(`${base}/reach tried to load from `)).toBe(true);
   }, 60_000);
 
   it('hostile pages (never loads, script errors, redirect loop, alert loop, download, 10,000 images) are each recorded with a notice in words; /health stays responsive', async () => {

@@ -85,8 +85,11 @@ const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
 const loadBefore = loadavg()[0]?.toFixed(2);
 const t = await buildTestApp({ env: { FETCH_ALLOW_PRIVATE: 'true' } });
-/** Each page's render, start to end (waiting for a slot excluded), and the browser's peak memory. */
+/** Each page's render, start to end (waiting for a slot included), and the browser's peak memory. */
 const renderMs: number[] = [];
+/** Each rendered page's steps (browser-pool.ts RenderSteps), and how many reused their audit's tab. */
+const stepMs: Record<string, number[]> = {};
+let reusedTabs = 0;
 let peakBrowser = { pss: 0, rss: 0 };
 let sampling = true;
 const renderer = t.app.deps.renderer;
@@ -97,6 +100,10 @@ if (render && renderer) {
     const began = performance.now();
     const result = await original(address, options);
     renderMs.push(performance.now() - began);
+    if (result.ok) {
+      for (const [name, ms] of Object.entries(result.steps)) stepMs[name] = [...(stepMs[name] ?? []), ms];
+      if (result.reusedTab) reusedTabs++;
+    }
     return result;
   };
   void (async () => {
@@ -152,6 +159,14 @@ try {
           secondsPerPage: scannedSeconds ? Number((scannedSeconds / pages).toFixed(2)) : null,
           /** One page's render (load, network quiet, HTML, screenshots), median and 95th percentile. */
           renderMs: { median: at(0.5), p95: at(0.95), max: Math.round(sorted.at(-1) ?? 0) },
+          /** Median of each step of a render: opening or reusing the tab, load, quiet, marks, HTML. */
+          stepMedianMs: Object.fromEntries(
+            Object.entries(stepMs).map(([name, list]) => [
+              name,
+              [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? 0,
+            ]),
+          ),
+          reusedTabs,
           /** Every process of the browser: proportional (shared pages split) and summed resident sizes. */
           peakBrowserMb: {
             pss: Math.round(peakBrowser.pss / (1024 * 1024)),

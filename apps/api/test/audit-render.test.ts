@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPrivateAddress } from '../src/net/safe-fetch.ts';
 import { createUser, type TestUser } from './billing-helpers.ts';
@@ -28,13 +29,41 @@ const scriptBuilt = `<!doctype html><html lang="en"><title>Shop</title><body><h1
   }
 </script></body></html>`;
 
+/**
+ * Every kind of image-like element, rendered. The `<img>`'s aria-labelledby names a span whose only
+ * text is CSS-generated content: the browser's accessibility tree reads it, a server DOM cannot (it
+ * falls back to the alt).
+ */
+const kinds = `<!doctype html><html lang="en"><title>Kinds</title>
+<style>#gen::before { content: "Harbour map from CSS"; } .sky { background-image: url(/img/sky.png); width: 60px; height: 40px; }</style>
+<body><h1>Every kind</h1>
+<p><img src="/img/k-img.png" width="50" height="40" alt="Old alt text" aria-labelledby="gen"><span id="gen"></span></p>
+<svg role="img" width="40" height="30"><title>A blue wave</title><rect width="40" height="30" fill="#06c"/></svg>
+<div style="height:900px"></div>
+<div role="img" aria-label="Storm warning" style="width:30px;height:30px;background:#c00"></div>
+<div class="sky" title="Clear sky"></div>
+<img src="/img/k-map.png" usemap="#plan" width="100" height="80" alt="Harbour plan">
+<map name="plan"><area href="/north" shape="rect" coords="0,0,50,40" alt="North quay"><area href="/south" shape="circle" coords="70,60,10" alt="South quay"></map>
+<object data="/img/k-obj.png" type="image/png" width="40" height="40" aria-label="Buoy chart"></object>
+<script>document.title = 'Kinds, rendered'</script></body></html>`;
+
 let secretHits: string[] = [];
+/** Every path the audited site was asked for, web socket upgrades included. */
+let siteHits: string[] = [];
 /** Resolves when the browser asks for the slow page's image: it is rendering that page then. */
 let slowImageAsked: () => void = () => {};
 let secretPort = 0;
 
 const pages: Record<string, () => string> = {
   '/spa': () => scriptBuilt,
+  '/kinds': () => kinds,
+  // A font, a video, a sound and a web socket: none is needed to audit the page's images.
+  '/media': () => `<!doctype html><html lang="en"><title>Media</title>
+    <style>@font-face { font-family: Sea; src: url(/media/sea.woff2) format("woff2"); } body { font-family: Sea; }</style>
+    <body><h1>Media</h1><video src="/media/clip.mp4" autoplay muted></video><audio src="/media/song.mp3?v=2" autoplay></audio>
+    <a href="/reach">More</a>
+    <script>try { new WebSocket('ws://' + location.host + '/media/socket'); } catch {}
+      document.body.append(Object.assign(document.createElement('img'), { src: '/img/m.png', alt: 'A harbour crane' }));</script></body></html>`,
   '/plain': () =>
     '<!doctype html><body><img src="/img/plain.png" alt="A harbour at dawn"><script>console.log(1)</script></body>',
   // Loaded by the browser only (not left in the page, so the audit's own pixel check never sees them).
@@ -88,6 +117,7 @@ beforeAll(async () => {
   secretPort = (secret.address() as AddressInfo).port;
   site = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
+    siteHits.push(url.pathname);
     if (url.pathname === '/hang.js') return; // never answered
     if (url.pathname === '/img/slow.png') slowImageAsked();
     if (url.pathname.startsWith('/img/')) {
@@ -107,6 +137,10 @@ beforeAll(async () => {
     const page = pages[url.pathname];
     if (!page) res.writeHead(404).end();
     else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page());
+  });
+  site.on('upgrade', (req, socket) => {
+    siteHits.push(`upgrade ${req.url}`);
+    socket.destroy();
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
@@ -168,7 +202,15 @@ async function audit(
   }, 90_000);
 }
 
-type ImageItem = { id: string; src: string; alt: string | null; screenshotUrl: string | null };
+type ImageItem = {
+  id: string;
+  src: string;
+  alt: string | null;
+  element: string;
+  name: string | null;
+  nameSource: string;
+  screenshotUrl: string | null;
+};
 const imagesOf = async (id: string) =>
   (
     await t.app.inject({ method: 'GET', url: `/api/v1/audits/${id}/images?pageSize=500`, headers: user.auth })
@@ -235,6 +277,69 @@ describe('rendered audits (issue 20)', () => {
     expect((await imagesOf(plain.id)).items[0]?.screenshotUrl).toBeNull();
   }, 120_000);
 
+  it('names images from the browser accessibility tree (CSS-generated label text) and screenshots every element kind, owner-only', async () => {
+    const rendered = await audit('/kinds', 'always');
+    expect(rendered).toMatchObject({ status: 'completed', pagesRendered: 1 });
+    const { items } = await imagesOf(rendered.id);
+    expect(items.map((image) => [image.element, image.name, image.nameSource])).toEqual([
+      ['img', 'Harbour map from CSS', 'aria-labelledby'],
+      ['svg', 'A blue wave', 'svg-title'],
+      ['role-img', 'Storm warning', 'aria-label'],
+      ['css-background', 'Clear sky', 'title'],
+      ['img', 'Harbour plan', 'alt'],
+      ['area', 'North quay', 'alt'],
+      ['area', 'South quay', 'alt'],
+      ['object', 'Buoy chart', 'aria-label'],
+    ]);
+    // The same page read as sent: a server DOM has no CSS-generated text, so the alt names the image.
+    const raw = await audit('/kinds', 'never');
+    const rawFirst = (await imagesOf(raw.id)).items[0];
+    expect([rawFirst?.name, rawFirst?.nameSource, rawFirst?.screenshotUrl]).toEqual([
+      'Old alt text',
+      'alt',
+      null,
+    ]);
+
+    const sizes: Record<string, [number, number]> = {};
+    for (const image of items) {
+      expect(image.screenshotUrl, `${image.element} ${image.name}`).toBe(
+        `/api/v1/audits/${rendered.id}/images/${image.id}/screenshot`,
+      );
+      const shot = await t.app.inject({
+        method: 'GET',
+        url: image.screenshotUrl as string,
+        headers: user.auth,
+      });
+      expect(shot.statusCode).toBe(200);
+      expect(shot.headers['content-type']).toBe('image/webp');
+      const { width = 0, height = 0 } = await sharp(shot.rawPayload).metadata();
+      sizes[`${image.element} ${image.name}`] = [width, height];
+      if (image.element === 'role-img') {
+        // Below the first screen (a 900 px spacer), and its own red, not a blank capture.
+        const { channels } = await sharp(shot.rawPayload).stats();
+        expect(channels.map((channel) => Math.round(channel.mean / 20))).toEqual([10, 0, 0]);
+      }
+      const stranger = await t.app.inject({
+        method: 'GET',
+        url: image.screenshotUrl as string,
+        headers: other.auth,
+      });
+      expect(stranger.statusCode).toBe(404);
+    }
+    // Each crop is the element's box: an area's is its shape within the image (a 50 × 40 rectangle,
+    // a circle of radius 10), not the whole 100 × 80 image.
+    expect(sizes).toMatchObject({
+      'img Harbour map from CSS': [50, 40],
+      'svg A blue wave': [40, 30],
+      'role-img Storm warning': [30, 30],
+      'css-background Clear sky': [60, 40],
+      'img Harbour plan': [100, 80],
+      'area North quay': [50, 40],
+      'area South quay': [20, 20],
+      'object Buoy chart': [40, 40],
+    });
+  }, 90_000);
+
   it('a rendered page whose script reaches for private addresses (127.0.0.2, 10.x, 169.254.169.254, ::1) gets nothing, and the audit says so', async () => {
     secretHits = [];
     const answer = await audit('/reach', 'always');
@@ -252,6 +357,19 @@ describe('rendered audits (issue 20)', () => {
     ])
       expect(notice).toContain(host);
     expect(notice).toContain('the audit does not reach such addresses, so nothing was loaded from them.');
+  }, 60_000);
+
+  it("fonts, video, audio and web sockets are never loaded; a private address tried by the next page, in the same tab, is that page's notice", async () => {
+    secretHits = [];
+    siteHits = [];
+    const answer = await audit('/media', 'always', { scope: 'site', maxPages: 2 });
+    expect(answer).toMatchObject({ status: 'completed', pagesRendered: 2, imagesFound: 2 });
+    expect(siteHits.filter((path) => path.includes('/media/'))).toEqual([]);
+    expect(siteHits).toContain('/img/m.png');
+    expect(secretHits).toEqual([]);
+    const refusals = answer.notices.filter((text) => text.includes('private or local address'));
+    expect(refusals).toHaveLength(1);
+    expect(refusals[0]?.startsWith(`${base}/reach tried to load from `)).toBe(true);
   }, 60_000);
 
   it('hostile pages (never loads, script errors, redirect loop, alert loop, download, 10,000 images) are each recorded with a notice in words; /health stays responsive', async () => {

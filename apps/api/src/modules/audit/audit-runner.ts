@@ -11,7 +11,7 @@ import { pageKey } from './extract-page.ts';
 import { hiddenImagesNote, type PageSandbox, pageLimitNote, unreadablePageNote } from './page-sandbox.ts';
 import type { PageHandlers } from './page-worker.ts';
 import type { createPixelChecker } from './pixel-check.ts';
-import { matchShots, type ScreenshotKeeper } from './render/screenshots.ts';
+import { cropShots, type ScreenshotKeeper } from './render/screenshots.ts';
 import {
   addAuditNotice,
   addPages,
@@ -175,9 +175,16 @@ export function createAuditRunner(deps: {
     html: string,
     pageUrl: URL,
     address: string,
+    marker?: string,
   ): Promise<{ reading: PageAudit } | { note: string }> {
     try {
-      return { reading: await deps.pages.run('auditPage', { html, pageUrl: pageUrl.href }) };
+      return {
+        reading: await deps.pages.run('auditPage', {
+          html,
+          pageUrl: pageUrl.href,
+          ...(marker ? { marker } : {}),
+        }),
+      };
     } catch (error) {
       // A page too large or too complex to read is said in words; the audit goes on without it.
       if (!(error instanceof SandboxLimitError) || error.limit === 'closed') throw error;
@@ -232,13 +239,15 @@ export function createAuditRunner(deps: {
     if (render) {
       const shown = await crawler.renderPage(page.url, origin, robots, {
         withShots: Boolean(deps.screenshots),
+        // The audit's pages share one tab: one site, one owner (ADR 061).
+        key: audit.id,
       });
       if (shown.ok) {
-        outcome = await readHtml(audit.id, shown.html, shown.url, page.url);
+        outcome = await readHtml(audit.id, shown.html, shown.url, page.url, shown.marker);
         for (const note of shown.notes) await addAuditNotice(db, audit.id, note);
         if ('reading' in outcome) {
           rendered = true;
-          shots = matchShots(outcome.reading.images, shown.shots, shown.url);
+          shots = await cropShots(shown.shots, outcome.reading.marks);
         }
       } else {
         await addAuditNotice(db, audit.id, `${shown.note} The audit read its HTML as sent instead.`);

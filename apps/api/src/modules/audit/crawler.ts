@@ -212,7 +212,7 @@ export function createCrawler(settings: FetchSettings, renderer?: BrowserPool | 
       address: string,
       origin: string,
       robots: RobotsRules,
-      options: { withShots: boolean },
+      options: { withShots: boolean; key?: string },
     ): Promise<RenderResult> {
       if (!renderer) return { ok: false, note: `${address} was not rendered: no browser is configured.` };
       const target = new URL(address);

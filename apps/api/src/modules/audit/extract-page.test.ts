@@ -425,3 +425,28 @@ describe('readPage screen-reader preview', () => {
     expect(preview.truncated).toBe(true);
   });
 });
+
+/** ADR 061: a rendered page's marks carry the browser's names and pair images with screenshots. */
+describe('readPage of a rendered page (marks)', () => {
+  const marker = '0123456789abcdef0123456789abcdef';
+  const html = `<img src="/a.png" alt="Old alt" aria-labelledby="gen" data-altwise-${marker}="0" data-altwise-${marker}-name='{"name":"Harbour map","source":"aria-labelledby"}'><span id="gen"></span>
+    <img src="/b.png" alt="Forged" data-altwise-${marker}="1" data-altwise-${marker}-name="not json">
+    <img src="/c.png" alt="Other render" data-altwise-ffffffffffffffff="7" data-altwise-ffffffffffffffff-name='{"name":"Spoof","source":"aria-label"}'>`;
+
+  it("takes the browser's name and each image's mark with this render's marker", () => {
+    const reading = readPage(html, page, marker);
+    expect(reading.images.map((image) => [image.name, image.nameSource])).toEqual([
+      ['Harbour map', 'aria-labelledby'],
+      ['Forged', 'alt'],
+      ['Other render', 'alt'],
+    ]);
+    expect(reading.images[0]?.ariaLabel).toBe('Harbour map');
+    expect(reading.marks).toEqual([0, 1, null]);
+  });
+
+  it('ignores marks and name attributes a page wrote itself (no marker, or a marker that is not hex)', () => {
+    expect(readPage(html, page).marks).toEqual([null, null, null]);
+    expect(readPage(html, page).images[0]?.nameSource).toBe('alt');
+    expect(readPage(html, page, '"]<x').marks).toEqual([null, null, null]);
+  });
+});

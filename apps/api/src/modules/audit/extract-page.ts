@@ -23,6 +23,7 @@ import {
 } from './announcements.ts';
 import type { AuditImageFacts } from './checks.ts';
 import { createStyleReader, hiddenBy, readStyleRules, type StyleReader, styleTextOf } from './page-styles.ts';
+import { readBrowserName } from './render/page-marks.ts';
 
 /**
  * What an audit reads from one HTML page, with the scraper's parser and context rules
@@ -98,6 +99,8 @@ export type PageReading = {
   hiddenImages: number;
   /** The screen-reader preview: what is announced for the page's headings, links and images. */
   announcements: PageAnnouncements;
+  /** A rendered page's: each image's mark (render/page-marks.ts), which pairs it with its screenshot. */
+  marks: (number | null)[];
 };
 
 function dimension(value: string | undefined): number | undefined {
@@ -217,7 +220,11 @@ class TextBetween {
   }
 }
 
-export function readPage(html: string, pageUrl: URL): PageReading {
+/**
+ * `marker`: a rendered page's marks (render/page-marks.ts). A marked element's name is the one the
+ * browser's accessibility tree gave it, where it gave one; others are named here.
+ */
+export function readPage(html: string, pageUrl: URL, marker?: string): PageReading {
   const { document, pageTitle, baseUrl, limits } = parsePage(html, pageUrl);
   const ids = new Map<string, Element>();
   const styles: Element[] = [];
@@ -233,6 +240,8 @@ export function readPage(html: string, pageUrl: URL): PageReading {
   const cache = newContextCache();
   const page = pageKey(pageUrl);
   const images: AuditImageFacts[] = [];
+  const marks: (number | null)[] = [];
+  const markAttribute = marker && /^[0-9a-f]{8,64}$/.test(marker) ? `data-altwise-${marker}` : null;
   const links = new Set<string>();
   let heading = '';
   let cut = false;
@@ -298,7 +307,11 @@ export function readPage(html: string, pageUrl: URL): PageReading {
     const role: AuditImageFacts['role'] =
       kind === 'input-image' ? 'button' : kind === 'area' ? 'link' : (context.role ?? 'content');
     const hasAlt = kind === 'img' || kind === 'input-image' || kind === 'area';
-    const named = names.imageNameOf(element);
+    const mark = markAttribute ? element.attribs[markAttribute] : undefined;
+    marks.push(mark && /^\d{1,6}$/.test(mark) ? Number(mark) : null);
+    const named =
+      (markAttribute && readBrowserName(element.attribs[`${markAttribute}-name`], MAX_TEXT_CHARS)) ||
+      names.imageNameOf(element);
     const facts: AuditImageFacts = {
       pageUrl: page,
       src,
@@ -447,6 +460,7 @@ export function readPage(html: string, pageUrl: URL): PageReading {
     links: [...links],
     limits: cut ? [...limits, 'images'] : limits,
     hiddenImages,
+    marks,
     announcements: markAnnouncements(announced, cut),
   };
 }

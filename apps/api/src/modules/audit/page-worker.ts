@@ -13,8 +13,8 @@ const handlers = {
   scrapeImages: (input: { html: string; pageUrl: string; limit: number }) =>
     readImages(input.html, new URL(input.pageUrl), input.limit),
   /** One page of an audit: what it holds, and the verdicts of its images in the same order. */
-  auditPage: (input: { html: string; pageUrl: string }) => {
-    const reading = readPage(input.html, new URL(input.pageUrl));
+  auditPage: (input: { html: string; pageUrl: string; marker?: string }) => {
+    const reading = readPage(input.html, new URL(input.pageUrl), input.marker);
     return { ...reading, verdicts: checkPageImages(reading.images) };
   },
 };

@@ -1,6 +1,6 @@
+import sharp from 'sharp';
 import type { FilesService } from '../../files/service.ts';
-import { chosenSource, type Element, resolveSource } from '../../scrape/extract-images.ts';
-import type { ImageShot } from './browser-pool.ts';
+import type { PageShots } from './browser-pool.ts';
 
 /**
  * Screenshots of a rendered page's images (issue 20, ADR 061): stored as the audit owner's files in
@@ -11,31 +11,54 @@ import type { ImageShot } from './browser-pool.ts';
 /** The storage folder of screenshots: private, see files/service.ts `privateFolders`. */
 export const SCREENSHOT_FOLDER = 'screenshots';
 
-/** The address the HTML reader gives an element with these attributes (extract-page.ts), or null. */
-function addressOf(attribs: Record<string, string>, pageUrl: URL): string | null {
-  const source = chosenSource({ attribs } as unknown as Element);
-  return source ? resolveSource(source, pageUrl) : null;
-}
+/** A screenshot fits inside this square (the review shows at most 480 CSS px; previews use 320). */
+const SCREENSHOT_SIZE = 320;
 
 /**
- * Pairs each image the page reader found with its screenshot: the n-th image of an address gets
- * the n-th screenshot of an element with that address (both are in document order). Images with
- * no address of their own (role="img", inline data) and images off screen get none.
+ * Each image the page reader kept, cropped out of the page's one screenshot by the box of its mark
+ * (page-marks.ts), fit inside 320 × 320 and encoded WebP q70 like previews (ADR 051); null for an
+ * image without a mark or off screen.
  */
-export function matchShots(
-  images: readonly { src: string }[],
-  shots: readonly ImageShot[],
-  pageUrl: URL,
-): (Buffer | null)[] {
-  const byAddress = new Map<string, Buffer[]>();
-  for (const shot of shots) {
-    const address = addressOf(shot.attribs, pageUrl);
-    if (!address) continue;
-    const list = byAddress.get(address) ?? [];
-    list.push(shot.webp);
-    byAddress.set(address, list);
+export async function cropShots(
+  shots: PageShots | null,
+  marks: readonly (number | null)[],
+): Promise<(Buffer | null)[]> {
+  const crops: (Buffer | null)[] = [];
+  // The screenshot is decoded once; each crop reads the decoded pixels.
+  const decoded =
+    shots && marks.some((mark) => mark !== null && shots.boxes.has(mark))
+      ? await sharp(shots.picture)
+          .raw()
+          .toBuffer({ resolveWithObject: true })
+          .catch(() => null)
+      : null;
+  for (const mark of marks) {
+    const box = mark === null ? undefined : shots?.boxes.get(mark);
+    if (!shots || !box || !decoded) {
+      crops.push(null);
+      continue;
+    }
+    // Rounded, not floored and ceiled: a box at a half pixel keeps its size rather than a fringe.
+    const x0 = Math.max(0, Math.round((box.x - shots.left) * shots.scale));
+    const y0 = Math.max(0, Math.round((box.y - shots.top) * shots.scale));
+    const x1 = Math.min(shots.width, Math.round((box.x + box.w - shots.left) * shots.scale));
+    const y1 = Math.min(shots.height, Math.round((box.y + box.h - shots.top) * shots.scale));
+    if (x1 - x0 < 1 || y1 - y0 < 1) {
+      crops.push(null);
+      continue;
+    }
+    crops.push(
+      await sharp(decoded.data, {
+        raw: { width: decoded.info.width, height: decoded.info.height, channels: decoded.info.channels },
+      })
+        .extract({ left: x0, top: y0, width: x1 - x0, height: y1 - y0 })
+        .resize(SCREENSHOT_SIZE, SCREENSHOT_SIZE, { fit: 'inside', withoutEnlargement: true })
+        .webp({ quality: 70 })
+        .toBuffer()
+        .catch(() => null),
+    );
   }
-  return images.map((image) => byAddress.get(image.src)?.shift() ?? null);
+  return crops;
 }
 
 export type ScreenshotKeeper = {

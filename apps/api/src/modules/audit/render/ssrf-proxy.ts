@@ -10,8 +10,9 @@ import { guardedLookup, SafeFetchError } from '../../../net/safe-fetch.ts';
  * check and a private one for the connection (DNS rebinding) cannot slip past. The browser sends
  * loopback through it too (`<-loopback>`).
  *
- * Each rendered page gets its own session, a listener on its own port: what a page was refused and
- * how many bytes it moved are counted for that page, and closing the session cuts its connections.
+ * Each tab of the browser gets its own session, a listener on its own port: what a page was refused
+ * and how many bytes it moved are counted for that page (`reset` between two pages of a tab cuts the
+ * first page's connections and counts from zero), and closing the session cuts its connections.
  */
 
 export type ProxySession = {
@@ -23,6 +24,8 @@ export type ProxySession = {
   readonly bytes: number;
   /** True once `maxBytes` was passed: every connection of the session was cut then. */
   readonly overLimit: boolean;
+  /** Starts counting for the next page of the same tab: its connections are cut, counts set to zero. */
+  reset(): void;
   close(): Promise<void>;
 };
 
@@ -199,6 +202,12 @@ export function createProxySession(options: SsrfProxyOptions & { maxBytes: numbe
         },
         get overLimit() {
           return overLimit;
+        },
+        reset: () => {
+          cutAll();
+          refused.length = 0;
+          bytes = 0;
+          overLimit = false;
         },
         close: () =>
           new Promise<void>((done) => {

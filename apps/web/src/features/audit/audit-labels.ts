@@ -1,18 +1,8 @@
-import type { AuditRender, AuditReviewState, AuditScope, AuditStatus } from '@altwise/contracts/audit';
+import type { AuditReviewState, AuditStatus } from '@altwise/contracts/audit';
 import type { AuditImageElement, AuditNameSource, AuditVerdict } from '@altwise/contracts/audit-problems';
 
-export const scopeLabels: Record<AuditScope, string> = {
-  page: 'This page',
-  site: 'Whole site (linked pages)',
-  sitemap: 'Sitemap',
-};
-
-/** The audit's rendering option (issue 20, ADR 061), as the start form and the audit page name it. */
-export const renderLabels: Record<AuditRender, string> = {
-  auto: 'Automatically, for pages built by scripts',
-  always: 'Always, every page',
-  never: 'Never, read the HTML as sent',
-};
+/** The site-audit fields' labels, shared with the monitors form. */
+export { renderLabels, scopeLabels } from '../../components/site-audit-fields.tsx';
 
 export const statusLabels: Record<AuditStatus, string> = {
   queued: 'Queued',

@@ -36,17 +36,8 @@ export const verdictClasses: Record<AuditVerdict, string> = {
   decorative: 'bg-slate-200 text-slate-900',
 };
 
-/** A score (0 to 1, or null when there is no non-decorative image) as a percentage. */
-export function formatScore(score: number | null): string {
-  return score === null ? '–' : `${Math.round(score * 100)}%`;
-}
-
-export function formatDate(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime())
-    ? iso
-    : date.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
-}
+/** Dates and scores as the monitors page shows them too. */
+export { formatDate, formatScore } from '../../lib/format.ts';
 
 /** What kind of element an audited image is (issue 20). */
 export const elementLabels: Record<AuditImageElement, string> = {

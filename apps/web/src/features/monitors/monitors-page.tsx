@@ -3,6 +3,7 @@ import {
   type Monitor,
   type MonitorDifference,
   type MonitorEvery,
+  type MonitorImage,
   type MonitorRunStatus,
   monitorEverySchema,
 } from '@altwise/contracts/monitors';
@@ -25,6 +26,7 @@ import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { notify } from '../../components/ui/notify.ts';
 import { RadioGroup } from '../../components/ui/radio-group.tsx';
 import { errorMessage } from '../../lib/api-error.ts';
+import { formatDate, formatScore } from '../../lib/format.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useForm } from '../../lib/use-form.ts';
 import { useCreateMonitor, useDeleteMonitor, useMonitors } from './api/monitors.ts';
@@ -39,13 +41,6 @@ const runStatusLabels: Record<MonitorRunStatus, string> = {
   skipped: 'Skipped',
 };
 
-const formatScore = (score: number | null) => (score === null ? '–' : `${Math.round(score * 100)}%`);
-function formatDate(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime())
-    ? iso
-    : date.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
-}
 const images = (n: number) => `${n} image${n === 1 ? '' : 's'}`;
 
 /** The form's text values, read by the same contract the server checks (POST /audits' fields and every). */
@@ -97,6 +92,22 @@ function AddMonitorForm() {
   );
 }
 
+function ImageList({ heading, images }: { heading: string; images: MonitorImage[] }) {
+  if (images.length === 0) return null;
+  return (
+    <>
+      <h4 className="mt-2 text-sm font-semibold text-slate-900">{heading}</h4>
+      <ul className="list-disc pl-5 text-sm break-all text-slate-700">
+        {images.map((image) => (
+          <li key={`${image.pageUrl} ${image.src}`}>
+            {image.src} on {image.pageUrl}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
 function Difference({ difference }: { difference: MonitorDifference }) {
   const change = difference.scoreChange === null ? null : Math.round(difference.scoreChange * 100);
   return (
@@ -109,30 +120,8 @@ function Difference({ difference }: { difference: MonitorDifference }) {
           : `, score ${change > 0 ? `up ${change}` : change < 0 ? `down ${-change}` : 'unchanged'}${change === 0 ? '' : ` point${Math.abs(change) === 1 ? '' : 's'}`}`}
         .
       </p>
-      {difference.newFailureImages.length > 0 ? (
-        <>
-          <h4 className="mt-2 text-sm font-semibold text-slate-900">Newly failing</h4>
-          <ul className="list-disc pl-5 text-sm break-all text-slate-700">
-            {difference.newFailureImages.map((image) => (
-              <li key={`${image.pageUrl} ${image.src}`}>
-                {image.src} on {image.pageUrl}
-              </li>
-            ))}
-          </ul>
-        </>
-      ) : null}
-      {difference.fixedImages.length > 0 ? (
-        <>
-          <h4 className="mt-2 text-sm font-semibold text-slate-900">Fixed</h4>
-          <ul className="list-disc pl-5 text-sm break-all text-slate-700">
-            {difference.fixedImages.map((image) => (
-              <li key={`${image.pageUrl} ${image.src}`}>
-                {image.src} on {image.pageUrl}
-              </li>
-            ))}
-          </ul>
-        </>
-      ) : null}
+      <ImageList heading="Newly failing" images={difference.newFailureImages} />
+      <ImageList heading="Fixed" images={difference.fixedImages} />
     </div>
   );
 }

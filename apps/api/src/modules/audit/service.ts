@@ -27,7 +27,7 @@ import type { StoredObject } from '../../storage/file-storage.ts';
 import type { FilesService } from '../files/service.ts';
 import type { FetchSettings } from '../scrape/service.ts';
 import { spokenOf } from './announcements.ts';
-import { createAuditRunner, scoreOf } from './audit-runner.ts';
+import { createAuditRunner, scoreOf, toStoredImage } from './audit-runner.ts';
 import { createCrawler } from './crawler.ts';
 import {
   auditImageOrigin,
@@ -475,28 +475,9 @@ export function createAuditService(deps: {
         for (const limit of reading.limits) notices.push(pageLimitNote(page.url, limit));
         pages.push({
           url: page.url,
-          images: reading.images.map((facts, position) => {
-            const {
-              pageUrl,
-              src,
-              alt,
-              role,
-              informative: _informative,
-              imageText: _imageText,
-              ...rest
-            } = facts;
-            const verdict = reading.verdicts[position];
-            return {
-              position,
-              pageUrl,
-              src,
-              alt,
-              role,
-              facts: rest,
-              verdict: verdict?.verdict ?? 'pass',
-              problems: verdict?.problems ?? [],
-            };
-          }),
+          images: reading.images.map((facts, position) =>
+            toStoredImage(facts, position, reading.verdicts[position]),
+          ),
         });
       }
       await db.transaction(async (tx) => {

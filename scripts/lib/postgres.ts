@@ -1,8 +1,7 @@
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { capture, isRoot } from './run.ts';
+import { capture, freePort, isRoot } from './run.ts';
 import { installDebianPackages } from './system-packages.ts';
 
 export type PostgresServer = { url: string; stop: () => Promise<void> };
@@ -14,17 +13,6 @@ function findPgBin(): string | undefined {
     .filter((v) => existsSync(join(root, v, 'bin', 'pg_ctl')))
     .sort((a, b) => Number(b) - Number(a));
   return versions[0] ? join(root, versions[0], 'bin') : undefined;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 /** Postgres refuses to run as root, so as root the server runs as the postgres system user. */

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 
 /** Runs a command with inherited stdio; resolves with its exit code. */
 export function run(
@@ -40,3 +41,15 @@ export function capture(
 }
 
 export const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
+
+/** A TCP port free on 127.0.0.1 now, for a server the run starts (the OS picks it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}

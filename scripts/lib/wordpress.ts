@@ -1,11 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { capture, isRoot } from './run.ts';
+import { capture, freePort, isRoot } from './run.ts';
 import { installDebianPackages } from './system-packages.ts';
 
 /**
@@ -28,17 +27,6 @@ export type WordPressSite = {
 const WORDPRESS_TREE = '/usr/share/wordpress';
 const THEME = '/usr/share/wordpress/wp-content/themes/twentytwentythree';
 const PACKAGES = ['wordpress', 'wordpress-theme-twentytwentythree', 'mariadb-server', 'php-cli', 'php-mysql'];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 function missingPackages(): boolean {
   return (

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { freePort } from '../../scripts/lib/run.ts';
 import { startFakeGoogleKeys, startImagePage, startMailbox } from './test-services.ts';
 
 declare module 'vitest' {
@@ -21,17 +21,6 @@ declare module 'vitest' {
 }
 
 const root = resolve(import.meta.dirname, '../..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 async function waitForHealth(baseURL: string, child: ChildProcess, log: () => string) {
   const deadline = Date.now() + 90_000;

@@ -5,12 +5,7 @@ import { engineOptionsFromEnv } from '../src/engines/engine-options.ts';
 import { createOfflineEngine } from '../src/engines/offline/offline-engine.ts';
 import type { AltTextEngine } from '../src/engines/types.ts';
 import { SandboxLimitError } from '../src/lib/sandbox.ts';
-import {
-  type AuditImageFacts,
-  checkPageImages,
-  type ImageVerdict,
-  pixelCheckNeed,
-} from '../src/modules/audit/checks.ts';
+import { type AuditImageFacts, checkPageImages, type ImageVerdict } from '../src/modules/audit/checks.ts';
 import { createCrawler, MAX_AUDIT_IMAGE_BYTES } from '../src/modules/audit/crawler.ts';
 import { pageKey } from '../src/modules/audit/extract-page.ts';
 import {
@@ -19,7 +14,13 @@ import {
   pageLimitNote,
   unreadablePageNote,
 } from '../src/modules/audit/page-sandbox.ts';
-import { lookAtImage, MAX_PIXEL_CHECKS, type PixelEvidence } from '../src/modules/audit/pixel-check.ts';
+import {
+  lookAtImage,
+  MAX_PIXEL_CHECKS,
+  type PixelEvidence,
+  planPixelChecks,
+  withPixelEvidence,
+} from '../src/modules/audit/pixel-check.ts';
 import {
   FOLDER_ORIGIN,
   type InputProblem,
@@ -58,6 +59,8 @@ export interface AuditedPage {
   source?: SourcePage;
   /** The page's <title> (a Markdown page has none). */
   title: string;
+  /** Links from the start page (a site's pages); a folder's files are all 0. */
+  depth?: number;
   images: AuditedImage[];
 }
 
@@ -195,8 +198,9 @@ async function readLocalImage(path: string | undefined): Promise<Uint8Array | nu
 }
 
 /**
- * The pixel check (ADR 037): each distinct image that could change a verdict is looked at once (at
- * most MAX_PIXEL_CHECKS), and every page that holds one is checked again with the evidence.
+ * The pixel check (ADR 037): each distinct image that could change a verdict is looked at once, at
+ * most MAX_PIXEL_CHECKS, chosen and ordered as a site audit does (`planPixelChecks`), and every page
+ * that holds one is checked again with the evidence.
  */
 async function lookAtPixels(
   pages: AuditedPage[],
@@ -204,35 +208,36 @@ async function lookAtPixels(
   bytesOf: (image: AuditedImage) => Promise<Uint8Array | null>,
   reader: PixelReader,
 ): Promise<void> {
-  const wanted = new Map<string, { need: 'empty-alt' | 'text-alt'; image: AuditedImage }>();
-  for (const page of pages)
-    for (const image of page.images) {
-      const need = pixelCheckNeed(image.facts);
-      if (!need) continue;
-      const known = wanted.get(image.facts.src);
-      if (!known) wanted.set(image.facts.src, { need, image });
-      else if (need === 'empty-alt') known.need = 'empty-alt';
-    }
-  const ordered = [...wanted.entries()].sort(([, a], [, b]) =>
-    a.need === b.need ? 0 : a.need === 'empty-alt' ? -1 : 1,
+  const imageOf = new Map<string, AuditedImage>();
+  const plan = planPixelChecks(
+    pages.flatMap((page) =>
+      page.images.map((image, position) => {
+        if (!imageOf.has(image.facts.src)) imageOf.set(image.facts.src, image);
+        const { pageUrl, src, alt, role, ...facts } = image.facts;
+        return { pageUrl, src, alt, role, facts, position, depth: page.depth ?? 0 };
+      }),
+    ),
   );
-  if (ordered.length > MAX_PIXEL_CHECKS)
+  if (plan.over > 0)
     notices.push({
       level: 'note',
-      message: `The pixels of ${MAX_PIXEL_CHECKS} images were checked; ${ordered.length - MAX_PIXEL_CHECKS} more were judged on the HTML alone.`,
+      message: `The pixels of ${MAX_PIXEL_CHECKS} images were checked; ${plan.over} more were judged on the HTML alone.`,
     });
   const evidence = new Map<string, PixelEvidence>();
-  const queue = ordered.slice(0, MAX_PIXEL_CHECKS);
+  const queue = [...plan.sources];
   const work = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
-      const [src, { image }] = next;
+      const { src } = next;
+      const image = imageOf.get(src);
       evidence.set(
         src,
-        await lookAtImage(
-          src,
-          () => bytesOf(image),
-          (bytes) => reader.read(bytes),
-        ),
+        image
+          ? await lookAtImage(
+              src,
+              () => bytesOf(image),
+              (bytes) => reader.read(bytes),
+            )
+          : {},
       );
     }
   };
@@ -242,12 +247,7 @@ async function lookAtPixels(
     for (const image of page.images) {
       const found = evidence.get(image.facts.src);
       if (found?.informative === undefined) continue;
-      image.facts = {
-        ...image.facts,
-        informative: found.informative,
-        ...(found.text ? { imageText: found.text } : {}),
-        ...(found.confidence !== undefined ? { imageTextConfidence: found.confidence } : {}),
-      };
+      image.facts = withPixelEvidence(image.facts, found);
       changed = true;
     }
     if (!changed) continue;
@@ -288,6 +288,8 @@ export async function auditSite(
   }
   const queue = [pageKey(start)];
   const seen = new Set(queue);
+  /** Each queued page's links from the start page: the pixel check's order (ADR 037). */
+  const depthOf = new Map(queue.map((address) => [address, 0]));
   const audited: AuditedPage[] = [];
   for (let visited = 0; queue.length > 0 && visited < options.maxPages; visited++) {
     const address = queue.shift() as string;
@@ -312,10 +314,12 @@ export async function auditSite(
     }
     const result = await readAndCheck(options.pages, answer.body, answer.url.href, address, notices);
     if (!result) continue;
+    const depth = depthOf.get(address) ?? 0;
     audited.push({
       page: pageKey(answer.url),
       isFile: false,
       title: result.title,
+      depth,
       images: result.images.map((facts, n) => ({
         facts,
         verdict: result.verdicts[n]?.verdict ?? 'pass',
@@ -325,6 +329,7 @@ export async function auditSite(
     for (const link of result.links)
       if (!seen.has(link)) {
         seen.add(link);
+        depthOf.set(link, depth + 1);
         queue.push(link);
       }
   }

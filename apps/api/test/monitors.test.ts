@@ -25,6 +25,7 @@ type Monitor = {
   lastDifference: Record<string, unknown> | null;
   id: string;
   url: string;
+  render: string;
   every: string;
   nextRunAt: string;
   history: { at: string; score: number | null }[];
@@ -243,6 +244,41 @@ describe('a monitored site over two runs', () => {
     const next = await waitForNewestRun(id, 2, user);
     expect(next.runs.map((run) => run.status)).toEqual(['completed', 'completed']);
   }, 60_000);
+
+  it('renders every scheduled run as the monitor was asked to (render stored, auto by default)', async () => {
+    const user = await createUser(t);
+    const never = await createMonitor(
+      { url: `${base}/site-never`, scope: 'page', every: 'day', render: 'never' },
+      user,
+    );
+    expect(never.statusCode, never.body).toBe(201);
+    const plain = await createMonitor({ url: `${base}/site-default`, scope: 'page', every: 'day' }, user);
+    expect(plain.statusCode, plain.body).toBe(201);
+    expect((never.json() as Monitor).render).toBe('never');
+    expect((plain.json() as Monitor).render).toBe('auto');
+    const neverId = (never.json() as Monitor).id;
+    const plainId = (plain.json() as Monitor).id;
+    await waitForNewestRun(neverId, 1, user);
+    await waitForNewestRun(plainId, 1, user);
+
+    await advanceSchedule(DAY_MS + 60_000);
+    const renderOf = async (id: string) => {
+      const detail = await waitForNewestRun(id, 2, user);
+      expect(detail.render).toBe(id === neverId ? 'never' : 'auto');
+      return Promise.all(
+        detail.runs.map(async (run) => {
+          const [row] = await t.app.deps.database.db
+            .select({ render: audits.render })
+            .from(audits)
+            .where(eq(audits.id, run.auditId ?? ''));
+          return row?.render;
+        }),
+      );
+    };
+    // Both runs of each, the first one and the scheduled one, audited with the monitor's render.
+    expect(await renderOf(neverId)).toEqual(['never', 'never']);
+    expect(await renderOf(plainId)).toEqual(['auto', 'auto']);
+  }, 60_000);
 });
 
 describe('limits', () => {
@@ -329,6 +365,11 @@ describe('bad input', () => {
       'an unknown scope',
       { url: 'https://example.com/', scope: 'world', every: 'day' },
       /scope must be page, site or sitemap/,
+    ],
+    [
+      'an unknown render (sometimes)',
+      { url: 'https://example.com/', scope: 'page', every: 'day', render: 'sometimes' },
+      /render must be auto, always or never/,
     ],
     [
       'an unknown field (userId)',

@@ -10,7 +10,7 @@ import {
 import { longDescriptionInputSchema, longDescriptionSchema, MAX_ALT_TEXT_CHARS } from './generation.ts';
 import { altTextReasonSchema } from './library.ts';
 import { altOriginSchema } from './provenance.ts';
-import { SCRAPE_URL_MAX_CHARS } from './scrape.ts';
+import { pageUrlSchema } from './scrape.ts';
 
 /**
  * Alt-text audits of a page, a site or a sitemap (issue 13, ADR 026): free, run in the background,
@@ -53,15 +53,7 @@ export type AuditReviewState = z.infer<typeof auditReviewStateSchema>;
 
 /** POST /audits. */
 export const startAuditRequestSchema = z.strictObject({
-  url: z
-    .string({ error: 'Please enter a URL' })
-    .trim()
-    .min(1, 'Please enter a URL')
-    .max(
-      SCRAPE_URL_MAX_CHARS,
-      `The URL must be at most ${SCRAPE_URL_MAX_CHARS.toLocaleString('en-US')} characters`,
-    )
-    .pipe(z.url({ protocol: /^https?$/, error: 'Please enter a valid http or https URL' })),
+  url: pageUrlSchema,
   scope: auditScopeSchema,
   maxPages: z
     .number({ error: 'maxPages must be a whole number' })

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { auditStatusSchema, startAuditRequestSchema } from './audit.ts';
+import { auditRenderSchema, auditStatusSchema, startAuditRequestSchema } from './audit.ts';
 
 /**
  * Sites watched over time (issue 20, ADR 062): a monitor re-audits a URL every day or week, compares
@@ -72,6 +72,8 @@ export const monitorSchema = z.object({
   url: z.string(),
   scope: startAuditRequestSchema.shape.scope,
   maxPages: z.number().int(),
+  /** How each run renders its pages (ADR 061): `auto` unless the monitor was created with another. */
+  render: auditRenderSchema,
   every: monitorEverySchema,
   createdAt: z.string(),
   /** When the next run is due (it starts at the first scheduler tick after it). */

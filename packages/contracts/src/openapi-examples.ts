@@ -243,6 +243,7 @@ const monitor = {
   url: 'https://shop.example.com/',
   scope: 'site' as const,
   maxPages: 25,
+  render: 'always' as const,
   every: 'day' as const,
   createdAt,
   nextRunAt: '2026-11-25T09:30:00.000Z',
@@ -727,7 +728,7 @@ export const openApiExamples: ReadonlyArray<readonly [z.ZodType, unknown]> = [
   // monitors
   [
     createMonitorRequestSchema,
-    { url: 'https://shop.example.com/', scope: 'site', maxPages: 25, every: 'day' },
+    { url: 'https://shop.example.com/', scope: 'site', maxPages: 25, render: 'always', every: 'day' },
   ],
   [
     monitorSchema,

@@ -9,18 +9,19 @@ export const SCRAPE_URL_MAX_CHARS = 2048;
 /** The row error of an image whose source cannot be fetched (a `data:` URI, another scheme). */
 export const INVALID_IMAGE_SOURCE = 'Invalid image source';
 
+/** A web page's address as a person types it: trimmed, http or https, at most SCRAPE_URL_MAX_CHARS. */
+export const pageUrlSchema = z
+  .string({ error: 'Please enter a URL' })
+  .trim()
+  .min(1, 'Please enter a URL')
+  .max(
+    SCRAPE_URL_MAX_CHARS,
+    `The URL must be at most ${SCRAPE_URL_MAX_CHARS.toLocaleString('en-US')} characters`,
+  )
+  .pipe(z.url({ protocol: /^https?$/, error: 'Please enter a valid http or https URL' }));
+
 /** POST /users/scrape-and-generate: the page to read. */
-export const scrapeRequestSchema = z.strictObject({
-  url: z
-    .string({ error: 'Please enter a URL' })
-    .trim()
-    .min(1, 'Please enter a URL')
-    .max(
-      SCRAPE_URL_MAX_CHARS,
-      `The URL must be at most ${SCRAPE_URL_MAX_CHARS.toLocaleString('en-US')} characters`,
-    )
-    .pipe(z.url({ protocol: /^https?$/, error: 'Please enter a valid http or https URL' })),
-});
+export const scrapeRequestSchema = z.strictObject({ url: pageUrlSchema });
 export type ScrapeRequest = z.infer<typeof scrapeRequestSchema>;
 
 /** What the page says around an image (the page's part of the one page context), each only when the page has it. */

@@ -10,7 +10,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { auditScopes, audits } from './audits.ts';
+import { auditRenderModes, auditScopes, audits } from './audits.ts';
 import { users } from './users.ts';
 
 export const monitorIntervals = ['day', 'week'] as const;
@@ -39,6 +39,8 @@ export const monitors = pgTable(
     url: text('url').notNull(),
     scope: text('scope', { enum: auditScopes }).notNull(),
     maxPages: integer('max_pages').notNull(),
+    /** How every run renders its pages (ADR 061); monitors made before it was stored render `auto`. */
+    render: text('render', { enum: auditRenderModes }).notNull().default('auto'),
     every: text('every', { enum: monitorIntervals }).notNull(),
     nextRunAt: timestamp('next_run_at', { withTimezone: true }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -18,109 +18,70 @@ export interface PictogramConcept {
   material: string[];
 }
 
-export const pictogramConcepts: readonly PictogramConcept[] = [
-  { id: 'home', name: 'Home', purpose: 'Home', lucide: ['house'], material: ['home'] },
-  { id: 'search', name: 'Search', purpose: 'Search', lucide: ['search'], material: ['search'] },
-  { id: 'menu', name: 'Menu', purpose: 'Open menu', lucide: ['menu'], material: ['menu'] },
-  {
-    id: 'cart',
-    name: 'Shopping cart',
-    purpose: 'Shopping cart',
-    lucide: ['shopping-cart'],
-    material: ['shopping_cart'],
-  },
-  { id: 'close', name: 'Close', purpose: 'Close', lucide: ['x'], material: ['close'] },
-  { id: 'phone', name: 'Telephone', purpose: 'Call', lucide: ['phone'], material: ['call'] },
-  { id: 'fax', name: 'Fax', purpose: 'Fax', lucide: [], material: ['fax'] },
-  { id: 'mail', name: 'Email', purpose: 'Email', lucide: ['mail'], material: ['mail'] },
-  { id: 'download', name: 'Download', purpose: 'Download', lucide: ['download'], material: ['download'] },
-  { id: 'print', name: 'Print', purpose: 'Print', lucide: ['printer'], material: ['print'] },
-  { id: 'play', name: 'Play', purpose: 'Play', lucide: ['play'], material: ['play_arrow'] },
-  { id: 'pause', name: 'Pause', purpose: 'Pause', lucide: ['pause'], material: ['pause'] },
-  {
-    id: 'previous',
-    name: 'Previous',
-    purpose: 'Previous',
-    lucide: ['chevron-left', 'arrow-left'],
-    material: ['chevron_left', 'arrow_back'],
-  },
-  {
-    id: 'next',
-    name: 'Next',
-    purpose: 'Next',
-    lucide: ['chevron-right', 'arrow-right'],
-    material: ['chevron_right', 'arrow_forward'],
-  },
-  {
-    id: 'new-window',
-    name: 'New window',
-    purpose: 'Opens in a new window',
-    lucide: ['external-link', 'square-arrow-out-up-right'],
-    material: ['open_in_new'],
-  },
-  {
-    id: 'account',
-    name: 'Account',
-    purpose: 'Account',
-    lucide: ['user', 'circle-user'],
-    material: ['person', 'account_circle'],
-  },
-  { id: 'sign-in', name: 'Sign in', purpose: 'Sign in', lucide: ['log-in'], material: ['login'] },
-  { id: 'sign-out', name: 'Sign out', purpose: 'Sign out', lucide: ['log-out'], material: ['logout'] },
-  { id: 'settings', name: 'Settings', purpose: 'Settings', lucide: ['settings'], material: ['settings'] },
-  { id: 'share', name: 'Share', purpose: 'Share', lucide: ['share-2', 'share'], material: ['share'] },
-  { id: 'rss', name: 'RSS feed', purpose: 'RSS feed', lucide: ['rss'], material: ['rss_feed'] },
-  { id: 'info', name: 'Information', purpose: 'More information', lucide: ['info'], material: ['info'] },
-  { id: 'help', name: 'Help', purpose: 'Help', lucide: ['circle-help'], material: ['help'] },
-  { id: 'warning', name: 'Warning', purpose: 'Warning', lucide: ['triangle-alert'], material: ['warning'] },
-  {
-    id: 'calendar',
-    name: 'Calendar',
-    purpose: 'Calendar',
-    lucide: ['calendar'],
-    material: ['calendar_month'],
-  },
-  { id: 'location', name: 'Location', purpose: 'Location', lucide: ['map-pin'], material: ['location_on'] },
-  { id: 'language', name: 'Language', purpose: 'Choose language', lucide: ['globe'], material: ['language'] },
-  { id: 'delete', name: 'Delete', purpose: 'Delete', lucide: ['trash-2'], material: ['delete'] },
-  { id: 'edit', name: 'Edit', purpose: 'Edit', lucide: ['pencil'], material: ['edit'] },
-  {
-    id: 'captions',
-    name: 'Captions',
-    purpose: 'Captions',
-    lucide: ['captions'],
-    material: ['closed_caption'],
-  },
-  {
-    id: 'sign-language',
-    name: 'Sign language',
-    purpose: 'Sign language',
-    lucide: [],
-    material: ['sign_language'],
-  },
-  { id: 'star', name: 'Star', purpose: 'Star', lucide: ['star'], material: ['star'] },
-  // Weather: the alt says the weather shown (issue 19: "the expert says what weather it shows").
-  { id: 'sunny', name: 'Sunny', purpose: 'Sunny', lucide: ['sun'], material: ['sunny'] },
-  { id: 'cloudy', name: 'Cloudy', purpose: 'Cloudy', lucide: ['cloud'], material: ['cloud'] },
-  {
-    id: 'partly-cloudy',
-    name: 'Partly cloudy',
-    purpose: 'Partly cloudy',
-    lucide: ['cloud-sun'],
-    material: ['partly_cloudy_day'],
-  },
-  { id: 'rain', name: 'Rain', purpose: 'Rain', lucide: ['cloud-rain', 'cloud-drizzle'], material: ['rainy'] },
-  { id: 'snow', name: 'Snow', purpose: 'Snow', lucide: ['cloud-snow'], material: ['weather_snowy'] },
-  {
-    id: 'thunderstorm',
-    name: 'Thunderstorm',
-    purpose: 'Thunderstorm',
-    lucide: ['cloud-lightning'],
-    material: ['thunderstorm'],
-  },
-  { id: 'fog', name: 'Fog', purpose: 'Fog', lucide: ['cloud-fog'], material: ['foggy'] },
-  { id: 'wind', name: 'Windy', purpose: 'Windy', lucide: ['wind'], material: ['air'] },
-];
+/**
+ * One concept a line: id | name | purpose (blank when it is the name) | Lucide names | Material names
+ * (names separated by spaces; `-` for none). A line starting with `#` says why.
+ */
+const conceptTable = `
+  home          | Home          |                       | house                                   | home
+  search        | Search        |                       | search                                  | search
+  menu          | Menu          | Open menu             | menu                                    | menu
+  cart          | Shopping cart |                       | shopping-cart                           | shopping_cart
+  close         | Close         |                       | x                                       | close
+  phone         | Telephone     | Call                  | phone                                   | call
+  fax           | Fax           |                       | -                                       | fax
+  mail          | Email         |                       | mail                                    | mail
+  download      | Download      |                       | download                                | download
+  print         | Print         |                       | printer                                 | print
+  play          | Play          |                       | play                                    | play_arrow
+  pause         | Pause         |                       | pause                                   | pause
+  previous      | Previous      |                       | chevron-left arrow-left                 | chevron_left arrow_back
+  next          | Next          |                       | chevron-right arrow-right               | chevron_right arrow_forward
+  new-window    | New window    | Opens in a new window | external-link square-arrow-out-up-right | open_in_new
+  account       | Account       |                       | user circle-user                        | person account_circle
+  sign-in       | Sign in       |                       | log-in                                  | login
+  sign-out      | Sign out      |                       | log-out                                 | logout
+  settings      | Settings      |                       | settings                                | settings
+  share         | Share         |                       | share-2 share                           | share
+  rss           | RSS feed      |                       | rss                                     | rss_feed
+  info          | Information   | More information      | info                                    | info
+  help          | Help          |                       | circle-help                             | help
+  warning       | Warning       |                       | triangle-alert                          | warning
+  calendar      | Calendar      |                       | calendar                                | calendar_month
+  location      | Location      |                       | map-pin                                 | location_on
+  language      | Language      | Choose language       | globe                                   | language
+  delete        | Delete        |                       | trash-2                                 | delete
+  edit          | Edit          |                       | pencil                                  | edit
+  captions      | Captions      |                       | captions                                | closed_caption
+  sign-language | Sign language |                       | -                                       | sign_language
+  star          | Star          |                       | star                                    | star
+  # Weather: the alt says the weather shown (issue 19: "the expert says what weather it shows").
+  sunny         | Sunny         |                       | sun                                     | sunny
+  cloudy        | Cloudy        |                       | cloud                                   | cloud
+  partly-cloudy | Partly cloudy |                       | cloud-sun                               | partly_cloudy_day
+  rain          | Rain          |                       | cloud-rain cloud-drizzle                | rainy
+  snow          | Snow          |                       | cloud-snow                              | weather_snowy
+  thunderstorm  | Thunderstorm  |                       | cloud-lightning                         | thunderstorm
+  fog           | Fog           |                       | cloud-fog                               | foggy
+  wind          | Windy         |                       | wind                                    | air
+`;
+
+const names = (cell: string) => (cell === '-' ? [] : cell.split(' '));
+
+/** The table's rows as concepts, in its order. */
+function conceptsOf(table: string): PictogramConcept[] {
+  return table
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !line.trim().startsWith('#'))
+    .map((line) => {
+      const cells = line.split('|').map((cell) => cell.trim().replace(/ +/g, ' '));
+      if (cells.length !== 5) throw new Error(`A pictogram concept line needs five cells: ${line.trim()}`);
+      const [id = '', name = '', purpose = '', lucide = '', material = ''] = cells;
+      return { id, name, purpose: purpose || name, lucide: names(lucide), material: names(material) };
+    });
+}
+
+export const pictogramConcepts: readonly PictogramConcept[] = conceptsOf(conceptTable);
 
 const byId = new Map(pictogramConcepts.map((concept) => [concept.id, concept]));
 

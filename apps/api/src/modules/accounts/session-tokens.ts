@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { AppConfig } from '../../config.ts';
 import { setBounded } from '../../lib/bounded-map.ts';
+import { keptSecret } from '../../lib/kept-secret.ts';
 
 const ISSUER = 'altwise';
 const AUDIENCE = 'altwise-api';
@@ -76,17 +75,8 @@ export function createSessionTokens(secret: string, expiresIn: string): SessionT
  */
 export async function resolveJwtSecret(config: AppConfig): Promise<string> {
   if (config.auth.jwtSecret) return config.auth.jwtSecret;
-  const file = path.join(config.dataDir, 'jwt-secret');
-  const existing = (await readFile(file, 'utf8').catch(() => '')).trim();
-  if (existing.length >= 32) return existing;
-  await mkdir(config.dataDir, { recursive: true });
-  const secret = randomBytes(48).toString('base64url');
-  try {
-    await writeFile(file, `${secret}\n`, { mode: 0o600, flag: existing ? 'w' : 'wx' });
-    return secret;
-  } catch (error) {
-    // Another process wrote it first: use theirs.
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return (await readFile(file, 'utf8')).trim();
-    throw error;
-  }
+  return keptSecret(config.dataDir, 'jwt-secret', {
+    minLength: 32,
+    make: () => randomBytes(48).toString('base64url'),
+  });
 }

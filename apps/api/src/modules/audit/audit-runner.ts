@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Transaction } from '../../db/client.ts';
 import type { Audit, AuditCounts } from '../../db/tables/audits.ts';
 import { SandboxLimitError } from '../../lib/sandbox.ts';
-import { auditScore } from './checks.ts';
+import { type AuditImageFacts, auditScore, type ImageVerdict } from './checks.ts';
 import { type Crawler, PAGES_AT_ONCE_PER_HOST } from './crawler.ts';
 import { pageKey } from './extract-page.ts';
 import { hiddenImagesNote, type PageSandbox, pageLimitNote, unreadablePageNote } from './page-sandbox.ts';
@@ -44,6 +44,35 @@ export class AuditInterrupted extends Error {
     super('The worker stopped before the audit finished; it resumes on retry or at the next start.');
     this.name = 'AuditInterrupted';
   }
+}
+
+/**
+ * A page's image as a row stores it: where it is, its verdict, and its facts without what the row
+ * has in columns or what only the pixel check adds (`facts.pixels`, later). The accessible name is
+ * kept only where it is not already the ARIA label or the alt (namingOf reads it back).
+ */
+export function toStoredImage(facts: AuditImageFacts, position: number, verdict: ImageVerdict | undefined) {
+  const {
+    pageUrl,
+    src,
+    alt,
+    role,
+    informative: _informative,
+    imageText: _imageText,
+    imageTextConfidence: _confidence,
+    ...rest
+  } = facts;
+  if (rest.nameSource !== 'title' && rest.nameSource !== 'svg-title') delete rest.name;
+  return {
+    position,
+    pageUrl,
+    src,
+    alt,
+    role,
+    facts: rest,
+    verdict: verdict?.verdict ?? 'pass',
+    problems: verdict?.problems ?? [],
+  };
 }
 
 /** Score from verdict counts: the share of non-decorative images that pass. */
@@ -267,33 +296,10 @@ export function createAuditRunner(deps: {
     const keys: string[] = [];
     const images = [];
     for (const [position, facts] of reading.images.entries()) {
-      const {
-        pageUrl,
-        src,
-        alt,
-        role,
-        informative: _informative,
-        imageText: _imageText,
-        imageTextConfidence: _confidence,
-        ...rest
-      } = facts;
-      // The name is kept only where it is not already the ARIA label or the alt (namingOf reads it).
-      if (rest.nameSource !== 'title' && rest.nameSource !== 'svg-title') delete rest.name;
-      const verdict = verdicts[position];
       const shot = shots[position];
       const screenshotKey = shot && deps.screenshots ? await deps.screenshots.save(audit.userId, shot) : null;
       if (screenshotKey) keys.push(screenshotKey);
-      images.push({
-        position,
-        pageUrl,
-        src,
-        alt,
-        role,
-        facts: rest,
-        verdict: verdict?.verdict ?? 'pass',
-        problems: verdict?.problems ?? [],
-        screenshotKey,
-      });
+      images.push({ ...toStoredImage(facts, position, verdicts[position]), screenshotKey });
     }
     const links =
       audit.scope === 'site' ? reading.links.map((link) => ({ url: link, depth: page.depth + 1 })) : [];

@@ -100,10 +100,32 @@ export function namingOf(
     : { element: facts.element, name: null, nameSource: 'none' };
 }
 
-export function toAuditImage(row: ImageRow): AuditImage {
+/** What toAuditImage reads: a fix's row, or a row of GET /audits/{id}/images. */
+type ShownImageRow = Pick<
+  ImageRow,
+  | 'id'
+  | 'auditId'
+  | 'pageUrl'
+  | 'src'
+  | 'alt'
+  | 'role'
+  | 'facts'
+  | 'verdict'
+  | 'problems'
+  | 'suggestion'
+  | 'longDescription'
+  | 'reviewState'
+  | 'origin'
+  | 'suggestionDetails'
+  | 'thumbnailUrl'
+  | 'screenshotKey'
+> & { itemStatus: string | null };
+
+/** A stored image as the API shows it (GET /audits/{id}/images, a fix's answer). */
+export function toAuditImage(row: ShownImageRow): AuditImage {
   return {
     id: row.id,
-    pageUrl: row.page_url,
+    pageUrl: row.pageUrl,
     src: row.src,
     alt: row.alt,
     role: row.role,
@@ -111,13 +133,13 @@ export function toAuditImage(row: ImageRow): AuditImage {
     verdict: row.verdict,
     problems: row.problems as AuditProblem[],
     suggestion: row.suggestion,
-    longDescription: row.long_description,
-    reviewState: row.review_state,
+    longDescription: row.longDescription,
+    reviewState: row.reviewState,
     origin: auditImageOrigin(row.origin, row.alt),
-    fixStatus: fixStatusOf(row.item_status),
-    thumbnailUrl: row.thumbnail_url,
-    suggestionEvidence: suggestionEvidenceOf(row.suggestion_details, row.review_state),
-    screenshotUrl: screenshotUrlOf(row.audit_id, row.id, row.screenshot_key),
+    fixStatus: fixStatusOf(row.itemStatus),
+    thumbnailUrl: row.thumbnailUrl,
+    suggestionEvidence: suggestionEvidenceOf(row.suggestionDetails, row.reviewState),
+    screenshotUrl: screenshotUrlOf(row.auditId, row.id, row.screenshotKey),
   };
 }
 
@@ -135,12 +157,10 @@ export function auditImageOrigin(suggestionOrigin: AltOrigin | null, alt: string
 }
 
 /** What the engine is told about an audit image: its page and its place on it. */
-export function contextOf(
-  row: Pick<ImageRow, 'page_url' | 'alt' | 'role' | 'facts'>,
-): Record<string, string> {
+export function contextOf(row: Pick<ImageRow, 'pageUrl' | 'alt' | 'role' | 'facts'>): Record<string, string> {
   const { facts } = row;
   const context: Record<string, string | undefined> = {
-    pageUrl: row.page_url,
+    pageUrl: row.pageUrl,
     heading: facts.heading,
     caption: facts.caption,
     surroundingText: facts.adjacentText,
@@ -206,7 +226,7 @@ export function createAuditFixer(deps: {
           const ids = [...new Set(request.imageIds)];
           images = await selectFixImages(tx, auditId, ids, true);
           if (images.length < ids.length) throw noSuchImage();
-          const busy = images.filter((image) => fixStatusOf(image.item_status) === 'generating').length;
+          const busy = images.filter((image) => fixStatusOf(image.itemStatus) === 'generating').length;
           if (busy > 0)
             throw conflict(
               `${busy} of the selected images ${busy === 1 ? 'is' : 'are'} being fixed already. Wait for the suggestions, then choose again.`,
@@ -256,7 +276,7 @@ export function createAuditFixer(deps: {
           );
         if (request.action === 'reject') {
           const landed = images.filter(
-            (image) => image.review_state === 'accepted' || image.review_state === 'edited',
+            (image) => image.reviewState === 'accepted' || image.reviewState === 'edited',
           ).length;
           if (landed > 0)
             throw conflict(
@@ -270,10 +290,8 @@ export function createAuditFixer(deps: {
           const altText = edited ? (request.altText ?? '') : (image.suggestion ?? '');
           // An edit that leaves the long description out keeps the suggestion's (ADR 050).
           const longDescription =
-            edited && request.longDescription !== undefined
-              ? request.longDescription
-              : image.long_description;
-          const details = image.suggestion_details;
+            edited && request.longDescription !== undefined ? request.longDescription : image.longDescription;
+          const details = image.suggestionDetails;
           const suggested = image.origin ?? 'ai';
           const origin = edited
             ? editedOrigin(suggested, image.suggestion ?? '', altText)
@@ -289,8 +307,8 @@ export function createAuditFixer(deps: {
                 reasons: details?.reasons ?? null,
                 needsReview: false,
               };
-          const updated = image.library_image_id
-            ? await replaceLibraryAltText(tx, userId, image.library_image_id, {
+          const updated = image.libraryImageId
+            ? await replaceLibraryAltText(tx, userId, image.libraryImageId, {
                 altText,
                 origin,
                 longDescription,
@@ -306,10 +324,10 @@ export function createAuditFixer(deps: {
                   altText,
                   origin,
                   longDescription,
-                  batchId: image.item_batch_id,
+                  batchId: image.itemBatchId,
                   context: contextOf(image),
                   // The audit's preview, shown in the library too (it stays the audit's file).
-                  thumbnailUrl: image.thumbnail_url,
+                  thumbnailUrl: image.thumbnailUrl,
                   ...verdict,
                 },
               ])

@@ -65,15 +65,19 @@ export function factsOfRow(
   row: Pick<AuditImage, 'pageUrl' | 'src' | 'alt' | 'role' | 'facts'>,
 ): AuditImageFacts {
   const { pixels, ...facts } = row.facts;
+  return withPixelEvidence(
+    { pageUrl: row.pageUrl, src: row.src, alt: row.alt, role: row.role, ...facts },
+    pixels ?? {},
+  );
+}
+
+/** An image's facts with what its pixels showed: the facts the checks read on a recheck. */
+export function withPixelEvidence(facts: AuditImageFacts, pixels: PixelEvidence): AuditImageFacts {
   return {
-    pageUrl: row.pageUrl,
-    src: row.src,
-    alt: row.alt,
-    role: row.role,
     ...facts,
-    ...(pixels?.informative !== undefined ? { informative: pixels.informative } : {}),
-    ...(pixels?.text ? { imageText: pixels.text } : {}),
-    ...(pixels?.confidence !== undefined ? { imageTextConfidence: pixels.confidence } : {}),
+    ...(pixels.informative !== undefined ? { informative: pixels.informative } : {}),
+    ...(pixels.text ? { imageText: pixels.text } : {}),
+    ...(pixels.confidence !== undefined ? { imageTextConfidence: pixels.confidence } : {}),
   };
 }
 

@@ -502,7 +502,7 @@ export async function landPixelEvidence(
 /** An audit image with its fix's state (the generation item it points at), as fix and reports read it. */
 export type AuditFixImageRow = {
   id: string;
-  page_url: string;
+  pageUrl: string;
   src: string;
   alt: string | null;
   role: AuditImage['role'];
@@ -510,22 +510,24 @@ export type AuditFixImageRow = {
   problems: AuditImageProblemRecord[];
   facts: AuditImageFactsRecord;
   suggestion: string | null;
-  long_description: string | null;
-  review_state: AuditReviewState | null;
+  longDescription: string | null;
+  reviewState: AuditReviewState | null;
   origin: AltOrigin | null;
-  suggestion_details: AuditSuggestionDetails | null;
-  library_image_id: string | null;
-  generation_item_id: string | null;
-  item_status: 'pending' | 'processing' | 'done' | 'failed' | null;
-  item_batch_id: string | null;
-  thumbnail_url: string | null;
-  audit_id: string;
-  screenshot_key: string | null;
+  suggestionDetails: AuditSuggestionDetails | null;
+  libraryImageId: string | null;
+  generationItemId: string | null;
+  itemStatus: 'pending' | 'processing' | 'done' | 'failed' | null;
+  itemBatchId: string | null;
+  thumbnailUrl: string | null;
+  auditId: string;
+  screenshotKey: string | null;
 };
 
-const fixImageColumns = sql`i.id, i.page_url, i.src, i.alt, i.role, i.verdict, i.problems, i.facts, i.suggestion,
-  i.long_description, i.review_state, i.origin, i.suggestion_details, i.library_image_id, i.generation_item_id,
-  g.status as item_status, g.batch_id as item_batch_id, i.thumbnail_url, i.audit_id, i.screenshot_key`;
+const fixImageColumns = sql`i.id, i.page_url as "pageUrl", i.src, i.alt, i.role, i.verdict, i.problems, i.facts,
+  i.suggestion, i.long_description as "longDescription", i.review_state as "reviewState", i.origin,
+  i.suggestion_details as "suggestionDetails", i.library_image_id as "libraryImageId",
+  i.generation_item_id as "generationItemId", g.status as "itemStatus", g.batch_id as "itemBatchId",
+  i.thumbnail_url as "thumbnailUrl", i.audit_id as "auditId", i.screenshot_key as "screenshotKey"`;
 const fixImageFrom = sql`audit_images i
   join audit_pages p on p.id = i.page_id
   left join generation_items g on g.id = i.generation_item_id`;

@@ -10,7 +10,6 @@ import {
   type StartAuditResponse,
   type startAuditRequestSchema,
 } from '@altwise/contracts/audit';
-import type { AuditProblem } from '@altwise/contracts/audit-problems';
 import { errorCodes } from '@altwise/contracts/errors';
 import type { AltOrigin } from '@altwise/contracts/provenance';
 import type { FastifyBaseLogger } from 'fastify';
@@ -27,17 +26,9 @@ import type { StoredObject } from '../../storage/file-storage.ts';
 import type { FilesService } from '../files/service.ts';
 import type { FetchSettings } from '../scrape/service.ts';
 import { spokenOf } from './announcements.ts';
-import { createAuditRunner, scoreOf } from './audit-runner.ts';
+import { createAuditRunner, scoreOf, toStoredImage } from './audit-runner.ts';
 import { createCrawler } from './crawler.ts';
-import {
-  auditImageOrigin,
-  createAuditFixer,
-  type FixGeneration,
-  fixStatusOf,
-  namingOf,
-  screenshotUrlOf,
-  suggestionEvidenceOf,
-} from './fix.ts';
+import { auditImageOrigin, createAuditFixer, type FixGeneration, toAuditImage } from './fix.ts';
 import { type PageSandbox, pageLimitNote, unreadablePageNote } from './page-sandbox.ts';
 import { createPixelChecker, type ImageTextReader } from './pixel-check.ts';
 import { createAuditPreviewKeeper } from './previews.ts';
@@ -130,23 +121,23 @@ export async function listAuditAltTexts(
   const rows = await listReportImages(db, auditId, MAX_REPORT_ROWS);
   const bySrc = new Map<string, AuditAltText>();
   for (const row of rows) {
-    const approved = row.review_state === 'accepted' || row.review_state === 'edited';
+    const approved = row.reviewState === 'accepted' || row.reviewState === 'edited';
     const passing = row.verdict === 'pass' && row.alt !== null && row.alt.trim() !== '';
     const image: AuditAltText = approved
       ? {
           src: row.src,
-          pageUrl: row.page_url,
+          pageUrl: row.pageUrl,
           altText: row.suggestion,
-          longDescription: row.long_description,
+          longDescription: row.longDescription,
           origin: auditImageOrigin(row.origin, row.alt),
-          engine: row.suggestion_details?.engine ?? null,
-          model: row.suggestion_details?.model ?? null,
+          engine: row.suggestionDetails?.engine ?? null,
+          model: row.suggestionDetails?.model ?? null,
           missing: null,
         }
       : passing
         ? {
             src: row.src,
-            pageUrl: row.page_url,
+            pageUrl: row.pageUrl,
             altText: row.alt,
             longDescription: null,
             origin: 'human',
@@ -156,7 +147,7 @@ export async function listAuditAltTexts(
           }
         : {
             src: row.src,
-            pageUrl: row.page_url,
+            pageUrl: row.pageUrl,
             altText: null,
             longDescription: null,
             origin: null,
@@ -348,24 +339,7 @@ export function createAuditService(deps: {
       const { page, pageSize, ...filters } = query;
       const { rows, total } = await listImages(db, auditId, filters, { page, pageSize });
       return {
-        items: rows.map((row) => ({
-          id: row.id,
-          pageUrl: row.pageUrl,
-          src: row.src,
-          alt: row.alt,
-          role: row.role,
-          ...namingOf(row.alt, row.facts),
-          verdict: row.verdict,
-          problems: row.problems as AuditProblem[],
-          suggestion: row.suggestion,
-          longDescription: row.longDescription,
-          reviewState: row.reviewState,
-          origin: auditImageOrigin(row.origin, row.alt),
-          fixStatus: fixStatusOf(row.itemStatus),
-          thumbnailUrl: row.thumbnailUrl,
-          suggestionEvidence: suggestionEvidenceOf(row.suggestionDetails, row.reviewState),
-          screenshotUrl: screenshotUrlOf(auditId, row.id, row.screenshotKey),
-        })),
+        items: rows.map(toAuditImage),
         total,
       };
     },
@@ -434,15 +408,15 @@ export function createAuditService(deps: {
       const rows: AuditReportRow[] = images.map((image) => {
         const origin = auditImageOrigin(image.origin, image.alt);
         return {
-          pageUrl: image.page_url,
+          pageUrl: image.pageUrl,
           imageUrl: image.src,
           existingAlt: image.alt,
           verdict: image.verdict,
           problemCodes: image.problems.map((problem) => problem.code),
           wcag: [...new Set(image.problems.flatMap((problem) => problem.wcag))].sort(),
           ...(image.suggestion !== null ? { suggestedAlt: image.suggestion } : {}),
-          ...(image.long_description !== null ? { longDescription: image.long_description } : {}),
-          ...(image.review_state ? { reviewState: image.review_state } : {}),
+          ...(image.longDescription !== null ? { longDescription: image.longDescription } : {}),
+          ...(image.reviewState ? { reviewState: image.reviewState } : {}),
           ...(origin ? { origin } : {}),
         };
       });
@@ -475,28 +449,9 @@ export function createAuditService(deps: {
         for (const limit of reading.limits) notices.push(pageLimitNote(page.url, limit));
         pages.push({
           url: page.url,
-          images: reading.images.map((facts, position) => {
-            const {
-              pageUrl,
-              src,
-              alt,
-              role,
-              informative: _informative,
-              imageText: _imageText,
-              ...rest
-            } = facts;
-            const verdict = reading.verdicts[position];
-            return {
-              position,
-              pageUrl,
-              src,
-              alt,
-              role,
-              facts: rest,
-              verdict: verdict?.verdict ?? 'pass',
-              problems: verdict?.problems ?? [],
-            };
-          }),
+          images: reading.images.map((facts, position) =>
+            toStoredImage(facts, position, reading.verdicts[position]),
+          ),
         });
       }
       await db.transaction(async (tx) => {

@@ -1,7 +1,12 @@
 import type { ProductId } from '@altwise/contracts/billing';
 import DodoPayments from 'dodopayments';
 import { badGateway } from '../../errors.ts';
-import { type PaymentProvider, parseDodoFormatWebhook, signsStandardWebhook } from './payment-provider.ts';
+import {
+  hostedCheckoutQuery,
+  type PaymentProvider,
+  parseDodoFormatWebhook,
+  signsStandardWebhook,
+} from './payment-provider.ts';
 
 const checkoutHosts = {
   test_mode: 'https://test.checkout.dodopayments.com',
@@ -31,18 +36,10 @@ export function createDodoProvider(
   return {
     name: 'dodo',
 
-    async createCheckout({ checkoutId, product, quantity, customer, returnPath, publicUrl }) {
-      const dodoProductId = options.productIds[product.id];
-      const query = new URLSearchParams({
-        quantity: String(product.kind === 'pack' ? quantity : 1),
-        firstName: customer.firstName,
-        lastName: customer.lastName,
-        email: customer.email,
-        disableEmail: 'true',
-        // Dodo's page is on its own origin: it sends the buyer back to an absolute URL of ours.
-        redirect_url: `${publicUrl}${returnPath}`,
-        metadata_checkout_id: checkoutId,
-      });
+    async createCheckout(input) {
+      const dodoProductId = options.productIds[input.product.id];
+      // Dodo's page is on its own origin: it sends the buyer back to an absolute URL of ours.
+      const query = hostedCheckoutQuery(input, `${input.publicUrl}${input.returnPath}`);
       return {
         checkoutUrl: `${checkoutHosts[options.environment]}/buy/${encodeURIComponent(dodoProductId)}?${query}`,
       };

@@ -65,6 +65,28 @@ export type CheckoutInput = {
   publicUrl: string;
 };
 
+/**
+ * The query of a hosted checkout page (Dodo's `/buy/{productId}?…`, which the sandbox's page copies):
+ * who buys, how many, where the buyer comes back to, and our checkout id for the webhook. `extra`
+ * adds what only one page reads.
+ */
+export function hostedCheckoutQuery(
+  { checkoutId, product, quantity, customer }: CheckoutInput,
+  redirectUrl: string,
+  extra: Record<string, string> = {},
+): URLSearchParams {
+  return new URLSearchParams({
+    quantity: String(product.kind === 'pack' ? quantity : 1),
+    firstName: customer.firstName,
+    lastName: customer.lastName,
+    email: customer.email,
+    disableEmail: 'true',
+    redirect_url: redirectUrl,
+    metadata_checkout_id: checkoutId,
+    ...extra,
+  });
+}
+
 /** Standard Webhooks (Dodo and the sandbox): the request carries `webhook-id` / `webhook-signature`. */
 export const signsStandardWebhook = (headers: WebhookHeaders) =>
   headers['webhook-signature'] !== undefined || headers['webhook-id'] !== undefined;

@@ -2,6 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { type BillingProduct, findBillingProduct } from '@altwise/contracts/billing';
 import {
   type CardPaymentProvider,
+  hostedCheckoutQuery,
   type PaymentProvider,
   parseDodoFormatWebhook,
   signsStandardWebhook,
@@ -136,19 +137,12 @@ export function createSandboxProvider(options: { secret: string; deliver: Webhoo
     } = {
     name: 'sandbox',
 
-    async createCheckout({ checkoutId, product, quantity, customer, returnPath }) {
-      const query = new URLSearchParams({
-        quantity: String(product.kind === 'pack' ? quantity : 1),
-        firstName: customer.firstName,
-        lastName: customer.lastName,
-        email: customer.email,
-        disableEmail: 'true',
-        // The sandbox's page is on this origin, so a path is enough (and works behind Vite's proxy).
-        redirect_url: returnPath,
-        metadata_checkout_id: checkoutId,
-        checkout_token: provider.checkoutTokenFor(checkoutId),
+    async createCheckout(input) {
+      // The sandbox's page is on this origin, so a path is enough (and works behind Vite's proxy).
+      const query = hostedCheckoutQuery(input, input.returnPath, {
+        checkout_token: provider.checkoutTokenFor(input.checkoutId),
       });
-      return { checkoutUrl: `/buy/${encodeURIComponent(product.id)}?${query}` };
+      return { checkoutUrl: `/buy/${encodeURIComponent(input.product.id)}?${query}` };
     },
 
     async cancelSubscription() {

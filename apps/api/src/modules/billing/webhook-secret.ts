@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { keptSecret } from '../../lib/kept-secret.ts';
 
 /**
  * The sandbox's webhook signing secret: PAYMENT_WEBHOOK_SECRET when set, otherwise a random one made
@@ -12,16 +11,8 @@ export async function resolveSandboxWebhookSecret(
   dataDir: string,
 ): Promise<string> {
   if (configured) return configured;
-  const file = path.join(dataDir, 'payment-webhook-secret');
-  const existing = (await readFile(file, 'utf8').catch(() => '')).trim();
-  if (existing.length >= 24) return existing;
-  await mkdir(dataDir, { recursive: true });
-  const secret = `whsec_${randomBytes(32).toString('base64')}`;
-  try {
-    await writeFile(file, `${secret}\n`, { mode: 0o600, flag: existing ? 'w' : 'wx' });
-    return secret;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return (await readFile(file, 'utf8')).trim();
-    throw error;
-  }
+  return keptSecret(dataDir, 'payment-webhook-secret', {
+    minLength: 24,
+    make: () => `whsec_${randomBytes(32).toString('base64')}`,
+  });
 }

@@ -52,6 +52,17 @@ type Source = {
   missing?: string | null;
 };
 
+/** A library image as the file it is written to. */
+const sourceOf = (row: Omit<Source, 'missing'>): Source => ({
+  src: row.src,
+  fileKey: row.fileKey,
+  altText: row.altText,
+  longDescription: row.longDescription,
+  origin: row.origin,
+  engine: row.engine,
+  model: row.model,
+});
+
 /** A manifest row. */
 type ManifestRow = {
   file: string;
@@ -269,15 +280,7 @@ export function createImageMetadataService(deps: {
       const row = await findLibraryImage(db, userId, id);
       await requireExiftool();
       try {
-        const written = await withAlt({
-          src: row.src,
-          fileKey: row.fileKey,
-          altText: row.altText,
-          longDescription: row.longDescription,
-          origin: row.origin,
-          engine: row.engine,
-          model: row.model,
-        });
+        const written = await withAlt(sourceOf(row));
         // An upload's address is its storage key: its own file name names the download.
         const name = row.context?.fileName ?? lastSegment(row.src);
         return { fileName: safeFileName(name, written.type), ...written };
@@ -292,19 +295,7 @@ export function createImageMetadataService(deps: {
       const rows = await findLibraryImagesOf(db, userId, ids);
       if (rows.length === 0) throw notFound('None of these images is in your library.');
       await requireExiftool();
-      return buildZip(
-        rows.map((row) => ({
-          src: row.src,
-          fileKey: row.fileKey,
-          altText: row.altText,
-          longDescription: row.longDescription,
-          origin: row.origin,
-          engine: row.engine,
-          model: row.model,
-        })),
-        0,
-        signal,
-      );
+      return buildZip(rows.map(sourceOf), 0, signal);
     },
 
     /** GET /audits/{id}/images-with-alt.zip: each of the audit's image addresses once. */

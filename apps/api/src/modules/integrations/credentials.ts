@@ -1,6 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { keptSecret } from '../../lib/kept-secret.ts';
 
 /**
  * Application passwords at rest (ADR 056): AES-256-GCM with a key from INTEGRATIONS_SECRET (or a
@@ -50,17 +49,8 @@ export async function resolveIntegrationsSecret(
   dataDir: string,
 ): Promise<string> {
   if (configured) return configured;
-  const file = path.join(dataDir, 'integrations-secret');
-  const existing = (await readFile(file, 'utf8').catch(() => '')).trim();
-  if (existing.length >= 32) return existing;
-  await mkdir(dataDir, { recursive: true });
-  const secret = randomBytes(48).toString('base64url');
-  try {
-    await writeFile(file, `${secret}\n`, { mode: 0o600, flag: existing ? 'w' : 'wx' });
-    return secret;
-  } catch (error) {
-    // Another process wrote it first: use theirs.
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return (await readFile(file, 'utf8')).trim();
-    throw error;
-  }
+  return keptSecret(dataDir, 'integrations-secret', {
+    minLength: 32,
+    make: () => randomBytes(48).toString('base64url'),
+  });
 }

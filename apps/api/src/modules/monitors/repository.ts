@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import { type DbExecutor, queryRows } from '../../db/client.ts';
-import type { AuditScope } from '../../db/tables/audits.ts';
+import type { AuditRenderMode, AuditScope } from '../../db/tables/audits.ts';
 import { type AuditStatus, audits } from '../../db/tables/audits.ts';
 import {
   type MonitorDifferenceRecord,
@@ -45,6 +45,7 @@ export async function insertMonitor(
     url: string;
     scope: AuditScope;
     maxPages: number;
+    render: AuditRenderMode;
     every: MonitorInterval;
     nextRunAt: Date;
   },
@@ -132,6 +133,7 @@ export async function claimDueMonitors(
     url: string;
     scope: AuditScope;
     max_pages: number;
+    render: AuditRenderMode;
     every: MonitorInterval;
     next_run_at: string | Date;
     created_at: string | Date;
@@ -161,6 +163,7 @@ export async function claimDueMonitors(
     url: row.url,
     scope: row.scope,
     maxPages: row.max_pages,
+    render: row.render,
     every: row.every,
     nextRunAt: new Date(row.next_run_at),
     createdAt: new Date(row.created_at),

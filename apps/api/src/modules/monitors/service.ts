@@ -90,6 +90,7 @@ export function createMonitorsService(deps: {
       url: row.url,
       scope: row.scope,
       maxPages: row.maxPages,
+      render: row.render,
       every: row.every,
       createdAt: row.createdAt.toISOString(),
       nextRunAt: row.nextRunAt.toISOString(),
@@ -135,6 +136,7 @@ export function createMonitorsService(deps: {
               url,
               scope: audit.scope,
               maxPages: audit.maxPages,
+              render: audit.render,
               every,
               nextRunAt: new Date(Date.now() + INTERVAL_MS[every]),
             });
@@ -184,8 +186,8 @@ export function createMonitorsService(deps: {
         try {
           await audits.start(
             monitor.userId,
-            // Scheduled runs render as an audit does by default (ADR 061): pages built by scripts are seen.
-            { url: monitor.url, scope: monitor.scope, maxPages: monitor.maxPages, render: 'auto' },
+            // Every run renders as the monitor was asked to (ADR 061), like its first run did.
+            { url: monitor.url, scope: monitor.scope, maxPages: monitor.maxPages, render: monitor.render },
             { onStarted: (tx, auditId) => insertRun(tx, { monitorId: monitor.id, auditId }) },
           );
           started++;

@@ -10,10 +10,10 @@ export type SpinnerOverlayProps = {
 };
 
 /**
- * A full-screen busy overlay. Render it while work runs and remove it after. While it is shown the app
- * behind it is inert, so keyboard and screen-reader users cannot act on a page that is about to change.
+ * While the calling overlay is shown, the app behind it (#root) is inert and busy: keyboard and
+ * screen-reader users cannot act on a page that is about to change.
  */
-export function SpinnerOverlay({ label, detail }: SpinnerOverlayProps) {
+export function useInertApp(): void {
   useEffect(() => {
     const app = document.getElementById('root');
     if (!app) return;
@@ -24,6 +24,14 @@ export function SpinnerOverlay({ label, detail }: SpinnerOverlayProps) {
       app.removeAttribute('aria-busy');
     };
   }, []);
+}
+
+/**
+ * A full-screen busy overlay. Render it while work runs and remove it after. While it is shown the app
+ * behind it is inert, so keyboard and screen-reader users cannot act on a page that is about to change.
+ */
+export function SpinnerOverlay({ label, detail }: SpinnerOverlayProps) {
+  useInertApp();
 
   return createPortal(
     <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/70 p-4">

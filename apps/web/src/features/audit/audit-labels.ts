@@ -1,18 +1,8 @@
-import type { AuditRender, AuditReviewState, AuditScope, AuditStatus } from '@altwise/contracts/audit';
+import type { AuditReviewState, AuditStatus } from '@altwise/contracts/audit';
 import type { AuditImageElement, AuditNameSource, AuditVerdict } from '@altwise/contracts/audit-problems';
 
-export const scopeLabels: Record<AuditScope, string> = {
-  page: 'This page',
-  site: 'Whole site (linked pages)',
-  sitemap: 'Sitemap',
-};
-
-/** The audit's rendering option (issue 20, ADR 061), as the start form and the audit page name it. */
-export const renderLabels: Record<AuditRender, string> = {
-  auto: 'Automatically, for pages built by scripts',
-  always: 'Always, every page',
-  never: 'Never, read the HTML as sent',
-};
+/** The site-audit fields' labels, shared with the monitors form. */
+export { renderLabels, scopeLabels } from '../../components/site-audit-fields.tsx';
 
 export const statusLabels: Record<AuditStatus, string> = {
   queued: 'Queued',
@@ -46,17 +36,8 @@ export const verdictClasses: Record<AuditVerdict, string> = {
   decorative: 'bg-slate-200 text-slate-900',
 };
 
-/** A score (0 to 1, or null when there is no non-decorative image) as a percentage. */
-export function formatScore(score: number | null): string {
-  return score === null ? '–' : `${Math.round(score * 100)}%`;
-}
-
-export function formatDate(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime())
-    ? iso
-    : date.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
-}
+/** Dates and scores as the monitors page shows them too. */
+export { formatDate, formatScore } from '../../lib/format.ts';
 
 /** What kind of element an audited image is (issue 20). */
 export const elementLabels: Record<AuditImageElement, string> = {

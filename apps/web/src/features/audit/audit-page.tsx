@@ -1,52 +1,30 @@
-import {
-  type AuditRender,
-  type AuditScope,
-  auditRenderSchema,
-  auditScopeSchema,
-  DEFAULT_AUDIT_MAX_PAGES,
-  MAX_AUDIT_PAGES,
-  type StartAuditRequest,
-  startAuditRequestSchema,
-} from '@altwise/contracts/audit';
+import { startAuditRequestSchema } from '@altwise/contracts/audit';
 import { routes } from '@altwise/contracts/routes';
-import { SCRAPE_URL_MAX_CHARS } from '@altwise/contracts/scrape';
-import { type ChangeEvent, useState } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { z } from 'zod';
+import {
+  emptySiteAuditText,
+  SiteAuditFields,
+  siteAuditTextSchema,
+  toSiteAuditRequest,
+} from '../../components/site-audit-fields.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
-import { TextField } from '../../components/ui/text-field.tsx';
 import { errorMessage } from '../../lib/api-error.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useForm } from '../../lib/use-form.ts';
 import { isAuditFinished, useAudits, useStartAudit } from './api/audits.ts';
-import { formatDate, formatScore, renderLabels, scopeLabels, statusLabels } from './audit-labels.ts';
+import { formatDate, formatScore, scopeLabels, statusLabels } from './audit-labels.ts';
 
 /** The form's text values, read by the same contract the server checks. */
-const auditFormSchema = z
-  .object({ url: z.string(), scope: z.string(), maxPages: z.string(), render: z.string() })
-  // The pipe checks the scope and render; the casts only tell the types so. An empty max pages takes the default.
-  .transform(
-    ({ url, scope, maxPages, render }): StartAuditRequest => ({
-      url,
-      scope: scope as AuditScope,
-      ...(maxPages.trim() === '' ? {} : { maxPages: Number(maxPages) }),
-      render: render as AuditRender,
-    }),
-  )
-  .pipe(startAuditRequestSchema);
-
-const emptyForm = { url: '', scope: 'site', maxPages: String(DEFAULT_AUDIT_MAX_PAGES), render: 'auto' };
+const auditFormSchema = siteAuditTextSchema.transform(toSiteAuditRequest).pipe(startAuditRequestSchema);
 
 function StartAuditForm() {
   const navigate = useNavigate();
   const start = useStartAudit();
-  const form = useForm(auditFormSchema, emptyForm);
+  const form = useForm(auditFormSchema, emptySiteAuditText);
   const [problem, setProblem] = useState<string | null>(null);
-  const scopeField = form.field('scope');
-  const scopeError = form.field('scope').error;
-  const renderField = form.field('render');
 
   const onValid = form.handleSubmit((body) => {
     setProblem(null);
@@ -59,72 +37,7 @@ function StartAuditForm() {
 
   return (
     <form noValidate onSubmit={onValid} className="flex flex-col gap-5" aria-label="Start an audit">
-      <TextField
-        label="Website URL"
-        type="text"
-        inputMode="url"
-        autoComplete="url"
-        placeholder="https://example.com/"
-        maxLength={SCRAPE_URL_MAX_CHARS}
-        {...form.field('url')}
-      />
-      <fieldset
-        className="flex flex-col gap-2"
-        aria-describedby={scopeError ? 'audit-scope-error' : undefined}
-      >
-        <legend className="text-sm font-medium text-slate-900">What to audit</legend>
-        {auditScopeSchema.options.map((scope: AuditScope) => (
-          <label key={scope} className="flex min-h-11 items-center gap-3 text-slate-900">
-            <input
-              type="radio"
-              name={scopeField.name}
-              value={scope}
-              checked={scopeField.value === scope}
-              onChange={scopeField.onChange}
-              className="size-5 accent-indigo-700"
-            />
-            {scopeLabels[scope]}
-          </label>
-        ))}
-        {scopeError ? (
-          <p id="audit-scope-error" className="text-sm font-medium text-red-700">
-            {scopeError}
-          </p>
-        ) : null}
-      </fieldset>
-      <TextField
-        label="Max pages"
-        type="number"
-        inputMode="numeric"
-        min={1}
-        max={MAX_AUDIT_PAGES}
-        hint={`At most ${MAX_AUDIT_PAGES} pages. Audits are free.`}
-        className="max-w-xs"
-        {...form.field('maxPages')}
-      />
-      <div className="flex max-w-md flex-col gap-1">
-        <label htmlFor="audit-render" className="text-sm font-medium text-slate-900">
-          Render pages in a browser
-        </label>
-        <select
-          id="audit-render"
-          name={renderField.name}
-          value={renderField.value}
-          onChange={(event) => renderField.onChange(event as unknown as ChangeEvent<HTMLInputElement>)}
-          aria-describedby="audit-render-hint"
-          className="min-h-11 rounded-md border border-slate-400 bg-white px-3 text-slate-900 focus:outline-2 focus:outline-offset-2 focus:outline-indigo-700"
-        >
-          {auditRenderSchema.options.map((render: AuditRender) => (
-            <option key={render} value={render}>
-              {renderLabels[render]}
-            </option>
-          ))}
-        </select>
-        <p id="audit-render-hint" className="text-sm text-slate-700">
-          A rendered page is read as visitors see it, after its scripts have run, with a screenshot of each
-          image.
-        </p>
-      </div>
+      <SiteAuditFields field={form.field} maxPagesHint="Audits are free." />
       {problem ? (
         <MessageBanner type="error" onDismiss={() => setProblem(null)}>
           {problem}

@@ -3,7 +3,7 @@ import { messages } from '@altwise/contracts/messages';
 import { routes } from '@altwise/contracts/routes';
 import { Link, useParams } from 'react-router';
 import { buttonClasses } from '../../components/ui/button.tsx';
-import { Spinner } from '../../components/ui/spinner.tsx';
+import { VerificationCard } from '../../components/ui/verification-card.tsx';
 import { isApiError, serverMessage } from '../../lib/api-error.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useConfirmEmail } from './api/confirm-email.ts';
@@ -36,43 +36,33 @@ export function ConfirmEmailPage() {
   const outcome = useOutcome(token);
 
   return (
-    <div className="mx-auto w-full max-w-md px-4 py-12 sm:py-16">
-      <div
-        className="rounded-xl border border-slate-200 bg-white p-6 text-center shadow-sm sm:p-8"
-        role="status"
-      >
-        {outcome.state === 'loading' ? (
-          <div className="flex flex-col items-center gap-4">
-            <Spinner className="size-8 text-indigo-700" />
-            <h1 className="text-2xl font-bold text-slate-900">{messages.confirmEmail.verifying}</h1>
-          </div>
-        ) : (
-          <>
-            <h1
-              className={`text-2xl font-bold ${outcome.state === 'success' ? 'text-green-800' : 'text-red-800'}`}
-            >
-              {outcome.message}
-            </h1>
-            {outcome.canLogIn ? (
-              <Link to={routes.login} className={buttonClasses({ className: 'mt-6' })}>
-                Proceed to Login
+    <VerificationCard loading={outcome.state === 'loading'} verifying={messages.confirmEmail.verifying}>
+      {outcome.state === 'loading' ? null : (
+        <>
+          <h1
+            className={`text-2xl font-bold ${outcome.state === 'success' ? 'text-green-800' : 'text-red-800'}`}
+          >
+            {outcome.message}
+          </h1>
+          {outcome.canLogIn ? (
+            <Link to={routes.login} className={buttonClasses({ className: 'mt-6' })}>
+              Proceed to Login
+            </Link>
+          ) : (
+            <p className="mt-6 text-sm text-slate-700">
+              Need a new link? Log in with your email address and password and choose "Resend confirmation
+              email", or{' '}
+              <Link
+                to={routes.support}
+                className="font-semibold text-indigo-700 underline underline-offset-2 hover:no-underline"
+              >
+                contact support
               </Link>
-            ) : (
-              <p className="mt-6 text-sm text-slate-700">
-                Need a new link? Log in with your email address and password and choose "Resend confirmation
-                email", or{' '}
-                <Link
-                  to={routes.support}
-                  className="font-semibold text-indigo-700 underline underline-offset-2 hover:no-underline"
-                >
-                  contact support
-                </Link>
-                .
-              </p>
-            )}
-          </>
-        )}
-      </div>
-    </div>
+              .
+            </p>
+          )}
+        </>
+      )}
+    </VerificationCard>
   );
 }

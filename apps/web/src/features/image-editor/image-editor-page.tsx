@@ -8,7 +8,7 @@ import {
 } from '@altwise/contracts/limits';
 import { messages } from '@altwise/contracts/messages';
 import { EDITED_IMAGE_FILE_NAME, MAX_STUDIO_PROMPT_CHARS } from '@altwise/contracts/studio';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { FileField, ProgressBar, SelectField, TextAreaField } from '../../components/ui/form-fields.tsx';
@@ -20,6 +20,7 @@ import { useRemainingCredits } from '../../lib/credits.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { saveBlob } from '../../lib/save-file.ts';
 import { useEstimatedProgress } from '../../lib/use-estimated-progress.ts';
+import { useObjectUrl } from '../../lib/use-object-urls.ts';
 import { fetchFileBlob } from './api/download-file.ts';
 import { useEditImage } from './api/edit-image.ts';
 import { useGenerateStyledCaption } from './api/generate-styled-caption.ts';
@@ -52,21 +53,6 @@ const instructions: readonly { name: string; example: string }[] = [
   { name: 'Caption', example: 'add a caption "Summer sale" at the top (or bottom)' },
   { name: 'Border', example: 'add a border / add a navy border' },
 ];
-
-/** The object URL of a chosen file for its preview, revoked when the file changes. */
-function useObjectUrl(file: File | null): string | null {
-  const [url, setUrl] = useState<string | null>(null);
-  useEffect(() => {
-    if (!file) {
-      setUrl(null);
-      return;
-    }
-    const next = URL.createObjectURL(file);
-    setUrl(next);
-    return () => URL.revokeObjectURL(next);
-  }, [file]);
-  return url;
-}
 
 function failureText(error: unknown): string {
   return serverMessage(error) ?? messages.common.unknownError;

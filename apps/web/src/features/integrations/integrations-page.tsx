@@ -13,6 +13,7 @@ import { Card } from '../../components/ui/card.tsx';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { errorMessage } from '../../lib/api-error.ts';
+import { formatDate } from '../../lib/format.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useForm } from '../../lib/use-form.ts';
 import {
@@ -35,10 +36,6 @@ const statusLabels: Record<IntegrationStatus, string> = {
 };
 
 const emptyForm = { siteUrl: '', username: '', applicationPassword: '' };
-
-function formatDate(iso: string): string {
-  return new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
-}
 
 function ConnectForm() {
   const connect = useConnectWordPress();

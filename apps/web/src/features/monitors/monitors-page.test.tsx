@@ -22,6 +22,7 @@ const monitor: Monitor = {
   url: 'https://shop.example/',
   scope: 'site',
   maxPages: 25,
+  render: 'auto',
   every: 'day',
   createdAt: '2026-11-23T09:30:00.000Z',
   nextRunAt: '2026-11-25T09:30:00.000Z',
@@ -79,6 +80,9 @@ describe('monitors (/monitors)', () => {
     expect(within(card).getByRole('img')).toHaveAccessibleName(
       'Score history of https://shop.example/: 2 audits, from 50% to 67%, up 17 points; lowest 50%, highest 67%.',
     );
+    expect(
+      within(card).getByText('Render pages in a browser: Automatically, for pages built by scripts'),
+    ).toBeInTheDocument();
     const table = within(card).getByRole('table', { name: 'Scores of https://shop.example/, oldest first' });
     expect(within(table).getAllByRole('row')).toHaveLength(3);
     expect(
@@ -106,5 +110,33 @@ describe('monitors (/monitors)', () => {
     expect(await screen.findByText('Please enter a valid http or https URL')).toBeInTheDocument();
     expect(screen.getByRole('radio', { name: 'Every week' })).toBeChecked();
     expect(calls.filter((call) => call.method === 'POST')).toHaveLength(0);
+  });
+
+  it('asks for the audit form’s fields, render included, and sends them with how often', async () => {
+    const calls = mockApi({
+      'GET /monitors': () => json([]),
+      'POST /monitors': () => json({ ...monitor, render: 'never', every: 'week', scope: 'page' }, 201),
+    });
+    const user = userEvent.setup();
+    storeSession('jwt-1');
+    renderApp('/monitors');
+    await screen.findByRole('heading', { level: 1, name: 'Monitors' }, { timeout: 5000 });
+    const scope = screen.getByRole('group', { name: 'What to audit' });
+    expect(within(scope).getByRole('radio', { name: 'Whole site (linked pages)' })).toBeChecked();
+    expect(screen.getByLabelText('Max pages')).toHaveValue(25);
+    await user.type(screen.getByLabelText('Website URL'), 'https://shop.example/');
+    await user.click(within(scope).getByRole('radio', { name: 'This page' }));
+    const render = screen.getByRole('combobox', { name: 'Render pages in a browser' });
+    expect(render).toHaveValue('auto');
+    await user.selectOptions(render, 'Never, read the HTML as sent');
+    await user.click(screen.getByRole('button', { name: 'Start monitoring' }));
+    await vi.waitFor(() => expect(calls.filter((call) => call.method === 'POST')).toHaveLength(1));
+    expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
+      url: 'https://shop.example/',
+      scope: 'page',
+      maxPages: 25,
+      render: 'never',
+      every: 'week',
+    });
   });
 });

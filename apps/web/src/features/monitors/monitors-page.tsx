@@ -1,40 +1,37 @@
 import {
-  type AuditScope,
-  auditScopeSchema,
-  DEFAULT_AUDIT_MAX_PAGES,
-  MAX_AUDIT_PAGES,
-} from '@altwise/contracts/audit';
-import {
-  type CreateMonitorRequest,
   createMonitorRequestSchema,
   type Monitor,
   type MonitorDifference,
   type MonitorEvery,
+  type MonitorImage,
   type MonitorRunStatus,
   monitorEverySchema,
 } from '@altwise/contracts/monitors';
 import { routes } from '@altwise/contracts/routes';
-import { SCRAPE_URL_MAX_CHARS } from '@altwise/contracts/scrape';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { z } from 'zod';
+import {
+  emptySiteAuditText,
+  renderLabels,
+  SiteAuditFields,
+  scopeLabels,
+  siteAuditTextSchema,
+  toSiteAuditRequest,
+} from '../../components/site-audit-fields.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { notify } from '../../components/ui/notify.ts';
-import { TextField } from '../../components/ui/text-field.tsx';
+import { RadioGroup } from '../../components/ui/radio-group.tsx';
 import { errorMessage } from '../../lib/api-error.ts';
+import { formatDate, formatScore } from '../../lib/format.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useForm } from '../../lib/use-form.ts';
 import { useCreateMonitor, useDeleteMonitor, useMonitors } from './api/monitors.ts';
 import { ScoreChart } from './score-chart.tsx';
 
-const scopeLabels: Record<AuditScope, string> = {
-  page: 'This page',
-  site: 'Whole site (linked pages)',
-  sitemap: 'Sitemap',
-};
 const everyLabels: Record<MonitorEvery, string> = { day: 'Every day', week: 'Every week' };
 const runStatusLabels: Record<MonitorRunStatus, string> = {
   queued: 'Queued',
@@ -44,63 +41,16 @@ const runStatusLabels: Record<MonitorRunStatus, string> = {
   skipped: 'Skipped',
 };
 
-const formatScore = (score: number | null) => (score === null ? '–' : `${Math.round(score * 100)}%`);
-function formatDate(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime())
-    ? iso
-    : date.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
-}
 const images = (n: number) => `${n} image${n === 1 ? '' : 's'}`;
 
-/** The form's text values, read by the same contract the server checks. */
-const monitorFormSchema = z
-  .object({ url: z.string(), scope: z.string(), maxPages: z.string(), every: z.string() })
-  // The pipe checks scope and every; the casts only tell the types so. An empty max pages takes the default.
-  .transform(
-    ({ url, scope, maxPages, every }): CreateMonitorRequest => ({
-      url,
-      scope: scope as AuditScope,
-      every: every as MonitorEvery,
-      ...(maxPages.trim() === '' ? {} : { maxPages: Number(maxPages) }),
-    }),
-  )
+/** The form's text values, read by the same contract the server checks (POST /audits' fields and every). */
+const monitorFormSchema = siteAuditTextSchema
+  .extend({ every: z.string() })
+  // The pipe checks every; the cast only tells the type so.
+  .transform(({ every, ...site }) => ({ ...toSiteAuditRequest(site), every: every as MonitorEvery }))
   .pipe(createMonitorRequestSchema);
 
-const emptyForm = { url: '', scope: 'site', maxPages: String(DEFAULT_AUDIT_MAX_PAGES), every: 'week' };
-
-function RadioGroup<T extends string>(props: {
-  legend: string;
-  options: readonly T[];
-  labels: Record<T, string>;
-  field: { name: string; value: string; onChange: (event: React.ChangeEvent<HTMLInputElement>) => void };
-  error: string | undefined;
-  errorId: string;
-}) {
-  return (
-    <fieldset className="flex flex-col gap-2" aria-describedby={props.error ? props.errorId : undefined}>
-      <legend className="text-sm font-medium text-slate-900">{props.legend}</legend>
-      {props.options.map((option) => (
-        <label key={option} className="flex min-h-11 items-center gap-3 text-slate-900">
-          <input
-            type="radio"
-            name={props.field.name}
-            value={option}
-            checked={props.field.value === option}
-            onChange={props.field.onChange}
-            className="size-5 accent-indigo-700"
-          />
-          {props.labels[option]}
-        </label>
-      ))}
-      {props.error ? (
-        <p id={props.errorId} className="text-sm font-medium text-red-700">
-          {props.error}
-        </p>
-      ) : null}
-    </fieldset>
-  );
-}
+const emptyForm = { ...emptySiteAuditText, every: 'week' };
 
 function AddMonitorForm() {
   const create = useCreateMonitor();
@@ -121,40 +71,12 @@ function AddMonitorForm() {
 
   return (
     <form noValidate onSubmit={onValid} className="flex flex-col gap-5" aria-label="Watch a site">
-      <TextField
-        label="Website URL"
-        type="text"
-        inputMode="url"
-        autoComplete="url"
-        placeholder="https://example.com/"
-        maxLength={SCRAPE_URL_MAX_CHARS}
-        {...form.field('url')}
-      />
-      <RadioGroup
-        legend="What to audit"
-        options={auditScopeSchema.options}
-        labels={scopeLabels}
-        field={form.field('scope')}
-        error={form.field('scope').error}
-        errorId="monitor-scope-error"
-      />
-      <TextField
-        label="Max pages"
-        type="number"
-        inputMode="numeric"
-        min={1}
-        max={MAX_AUDIT_PAGES}
-        hint={`At most ${MAX_AUDIT_PAGES} pages. Each run counts as one audit.`}
-        className="max-w-xs"
-        {...form.field('maxPages')}
-      />
+      <SiteAuditFields field={form.field} maxPagesHint="Each run counts as one audit." />
       <RadioGroup
         legend="How often"
         options={monitorEverySchema.options}
         labels={everyLabels}
         field={form.field('every')}
-        error={form.field('every').error}
-        errorId="monitor-every-error"
       />
       {problem ? (
         <MessageBanner type="error" onDismiss={() => setProblem(null)}>
@@ -170,6 +92,22 @@ function AddMonitorForm() {
   );
 }
 
+function ImageList({ heading, images }: { heading: string; images: MonitorImage[] }) {
+  if (images.length === 0) return null;
+  return (
+    <>
+      <h4 className="mt-2 text-sm font-semibold text-slate-900">{heading}</h4>
+      <ul className="list-disc pl-5 text-sm break-all text-slate-700">
+        {images.map((image) => (
+          <li key={`${image.pageUrl} ${image.src}`}>
+            {image.src} on {image.pageUrl}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
 function Difference({ difference }: { difference: MonitorDifference }) {
   const change = difference.scoreChange === null ? null : Math.round(difference.scoreChange * 100);
   return (
@@ -182,30 +120,8 @@ function Difference({ difference }: { difference: MonitorDifference }) {
           : `, score ${change > 0 ? `up ${change}` : change < 0 ? `down ${-change}` : 'unchanged'}${change === 0 ? '' : ` point${Math.abs(change) === 1 ? '' : 's'}`}`}
         .
       </p>
-      {difference.newFailureImages.length > 0 ? (
-        <>
-          <h4 className="mt-2 text-sm font-semibold text-slate-900">Newly failing</h4>
-          <ul className="list-disc pl-5 text-sm break-all text-slate-700">
-            {difference.newFailureImages.map((image) => (
-              <li key={`${image.pageUrl} ${image.src}`}>
-                {image.src} on {image.pageUrl}
-              </li>
-            ))}
-          </ul>
-        </>
-      ) : null}
-      {difference.fixedImages.length > 0 ? (
-        <>
-          <h4 className="mt-2 text-sm font-semibold text-slate-900">Fixed</h4>
-          <ul className="list-disc pl-5 text-sm break-all text-slate-700">
-            {difference.fixedImages.map((image) => (
-              <li key={`${image.pageUrl} ${image.src}`}>
-                {image.src} on {image.pageUrl}
-              </li>
-            ))}
-          </ul>
-        </>
-      ) : null}
+      <ImageList heading="Newly failing" images={difference.newFailureImages} />
+      <ImageList heading="Fixed" images={difference.fixedImages} />
     </div>
   );
 }
@@ -221,6 +137,7 @@ function MonitorCard({ monitor, onDelete }: { monitor: Monitor; onDelete: (monit
         {everyLabels[monitor.every]} · {scopeLabels[monitor.scope]} · next audit{' '}
         {formatDate(monitor.nextRunAt)}
       </p>
+      <p className="text-sm text-slate-700">Render pages in a browser: {renderLabels[monitor.render]}</p>
       {run ? (
         <p className="mt-2 text-slate-900">
           Latest run: {runStatusLabels[run.status]}

@@ -5,14 +5,13 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
-import { notify } from '../../components/ui/notify.ts';
 import { serverMessage } from '../../lib/api-error.ts';
 import { useAuth } from '../../lib/auth.tsx';
-import { readUserId } from '../../lib/auth-storage.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useCreateCheckoutSession } from './api/create-checkout-session.ts';
 import { type CheckoutSelection, resolveCheckout } from './checkout-product.ts';
 import { formatUsd } from './pricing.ts';
+import { requestCheckout } from './use-start-checkout.ts';
 
 function summaryOf(selection: CheckoutSelection): { name: string; billing: string } {
   const { product, quantity } = selection;
@@ -59,19 +58,7 @@ function CheckoutForm({ selection }: { selection: CheckoutSelection }) {
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy) return;
-    checkout.mutate(
-      {
-        productId: selection.productId,
-        userId: readUserId() ?? undefined,
-        ...(selection.product.kind === 'pack' ? { quantity: selection.quantity } : {}),
-      },
-      {
-        onError: (error) => {
-          console.error('Checkout could not be started.', error);
-          notify.error(messages.checkout.failed);
-        },
-      },
-    );
+    requestCheckout(checkout, selection);
   };
 
   return (

@@ -2,7 +2,7 @@ import { messages } from '@altwise/contracts/messages';
 import { routes } from '@altwise/contracts/routes';
 import { Link, useSearchParams } from 'react-router';
 import { buttonClasses } from '../../components/ui/button.tsx';
-import { Spinner } from '../../components/ui/spinner.tsx';
+import { VerificationCard } from '../../components/ui/verification-card.tsx';
 import { isUnauthorized } from '../../lib/api-error.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useVerifyPayment } from './api/verify-payment.ts';
@@ -37,43 +37,32 @@ export function PaymentResultPage() {
   const outcome = useOutcome(paymentId);
 
   return (
-    <div className="mx-auto w-full max-w-md px-4 py-12 sm:py-16">
-      <div
-        className="rounded-xl border border-slate-200 bg-white p-6 text-center shadow-sm sm:p-8"
-        role="status"
-      >
-        {outcome.state === 'loading' ? (
-          <div className="flex flex-col items-center gap-4">
-            <Spinner className="size-8 text-indigo-700" />
-            <h1 className="text-2xl font-bold text-slate-900">{messages.payment.verifying}</h1>
-          </div>
-        ) : outcome.state === 'success' ? (
-          <>
-            <h1 className="text-2xl font-bold text-green-800">{messages.payment.success}</h1>
-            <p className="mt-4 text-slate-800">
-              Transaction ID:{' '}
-              <span className="font-mono font-semibold break-all">{outcome.transactionId}</span>
-            </p>
-            <Link to={routes.images} className={buttonClasses({ className: 'mt-6' })}>
-              Start using AI
-            </Link>
-          </>
-        ) : (
-          <>
-            <h1 className="text-2xl font-bold text-red-800">{outcome.message}</h1>
-            <p className="mt-4 text-slate-700">
-              {outcome.signIn ? 'Log in to see your payment. ' : ''}Your dashboard shows every payment and
-              your credits.
-            </p>
-            <Link
-              to={outcome.signIn ? routes.login : routes.dashboard}
-              className={buttonClasses({ variant: 'secondary', className: 'mt-6' })}
-            >
-              {outcome.signIn ? 'Log in' : 'Go to dashboard'}
-            </Link>
-          </>
-        )}
-      </div>
-    </div>
+    <VerificationCard loading={outcome.state === 'loading'} verifying={messages.payment.verifying}>
+      {outcome.state === 'loading' ? null : outcome.state === 'success' ? (
+        <>
+          <h1 className="text-2xl font-bold text-green-800">{messages.payment.success}</h1>
+          <p className="mt-4 text-slate-800">
+            Transaction ID: <span className="font-mono font-semibold break-all">{outcome.transactionId}</span>
+          </p>
+          <Link to={routes.images} className={buttonClasses({ className: 'mt-6' })}>
+            Start using AI
+          </Link>
+        </>
+      ) : (
+        <>
+          <h1 className="text-2xl font-bold text-red-800">{outcome.message}</h1>
+          <p className="mt-4 text-slate-700">
+            {outcome.signIn ? 'Log in to see your payment. ' : ''}Your dashboard shows every payment and your
+            credits.
+          </p>
+          <Link
+            to={outcome.signIn ? routes.login : routes.dashboard}
+            className={buttonClasses({ variant: 'secondary', className: 'mt-6' })}
+          >
+            {outcome.signIn ? 'Log in' : 'Go to dashboard'}
+          </Link>
+        </>
+      )}
+    </VerificationCard>
   );
 }

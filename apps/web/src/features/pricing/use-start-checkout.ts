@@ -3,7 +3,31 @@ import type { MouseEvent } from 'react';
 import { notify } from '../../components/ui/notify.ts';
 import { readUserId } from '../../lib/auth-storage.ts';
 import { useCreateCheckoutSession } from './api/create-checkout-session.ts';
-import { resolveCheckout } from './checkout-product.ts';
+import { type CheckoutSelection, resolveCheckout } from './checkout-product.ts';
+
+/**
+ * Asks for the hosted checkout of a selection (SPEC.md §4), from a pricing link or the checkout page:
+ * the request names the caller's user id and a pack's quantity; a failure is logged and toasted
+ * 'Failed to initiate checkout'. On success the mutation's own handler leaves for the provider.
+ */
+export function requestCheckout(
+  checkout: ReturnType<typeof useCreateCheckoutSession>,
+  selection: CheckoutSelection,
+): void {
+  checkout.mutate(
+    {
+      productId: selection.productId,
+      userId: readUserId() ?? undefined,
+      ...(selection.product.kind === 'pack' ? { quantity: selection.quantity } : {}),
+    },
+    {
+      onError: (error) => {
+        console.error('Checkout could not be started.', error);
+        notify.error(messages.checkout.failed);
+      },
+    },
+  );
+}
 
 /**
  * The pricing checkout of SPEC.md §4 for a signed-in person: a click on a checkout link creates the
@@ -26,19 +50,7 @@ export function useStartCheckout() {
       console.error(`Checkout: "${planParam}" is not a plan or product; nothing was requested.`);
       return;
     }
-    checkout.mutate(
-      {
-        productId: selection.productId,
-        userId: readUserId() ?? undefined,
-        ...(selection.product.kind === 'pack' ? { quantity: selection.quantity } : {}),
-      },
-      {
-        onError: (error) => {
-          console.error('Checkout could not be started.', error);
-          notify.error(messages.checkout.failed);
-        },
-      },
-    );
+    requestCheckout(checkout, selection);
   };
 
   return { onClick, isBusy: checkout.isPending || checkout.isSuccess, variables: checkout.variables };

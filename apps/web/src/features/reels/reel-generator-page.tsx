@@ -13,7 +13,7 @@ import {
 import { messages } from '@altwise/contracts/messages';
 import { MAX_STUDIO_PROMPT_CHARS, REEL_FILE_NAME } from '@altwise/contracts/studio';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { FileField, ProgressBar, SelectField, TextAreaField } from '../../components/ui/form-fields.tsx';
@@ -25,6 +25,7 @@ import { creditsQueryKey, useRemainingCredits } from '../../lib/credits.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { saveBlob } from '../../lib/save-file.ts';
 import { useEstimatedProgress } from '../../lib/use-estimated-progress.ts';
+import { useObjectUrls } from '../../lib/use-object-urls.ts';
 import { createReel, type ReelImage } from './api/create-reel.ts';
 import { useGenerateImages } from './api/generate-images.ts';
 import { generateStyledCaption } from './api/generate-styled-caption.ts';
@@ -45,19 +46,6 @@ const countOptions = Array.from({ length: MAX_GENERATED_IMAGES - MIN_GENERATED_I
 });
 const EXPECTED_GENERATION_MS = 5000;
 const EXPECTED_REEL_MS = 10_000;
-
-/** Object URLs for the chosen files' previews, revoked when the selection changes. */
-function useObjectUrls(files: readonly File[]): string[] {
-  const [urls, setUrls] = useState<string[]>([]);
-  useEffect(() => {
-    const next = files.map((file) => URL.createObjectURL(file));
-    setUrls(next);
-    return () => {
-      for (const url of next) URL.revokeObjectURL(url);
-    };
-  }, [files]);
-  return urls;
-}
 
 function failureText(error: unknown): string {
   return serverMessage(error) ?? messages.common.unknownError;

@@ -1,5 +1,5 @@
-import { useEffect } from 'react';
 import { createPortal } from 'react-dom';
+import { useInertApp } from '../../../components/ui/spinner-overlay.tsx';
 
 export type ProgressOverlayProps = {
   title: string;
@@ -17,16 +17,7 @@ export type ProgressOverlayProps = {
  * the stage and count are a polite live region, so a screen reader hears steps, not every percent.
  */
 export function ProgressOverlay({ title, percent, count, stage }: ProgressOverlayProps) {
-  useEffect(() => {
-    const app = document.getElementById('root');
-    if (!app) return;
-    app.setAttribute('inert', '');
-    app.setAttribute('aria-busy', 'true');
-    return () => {
-      app.removeAttribute('inert');
-      app.removeAttribute('aria-busy');
-    };
-  }, []);
+  useInertApp();
 
   const value = Math.max(0, Math.min(100, Math.round(percent)));
   return createPortal(

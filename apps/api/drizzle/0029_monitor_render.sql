@@ -1,0 +1,1 @@
+ALTER TABLE "monitors" ADD COLUMN "render" text DEFAULT 'auto' NOT NULL;

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
+import { isKnownWord, loadKnownWords } from './known-words.ts';
 
 /**
  * OCR for web graphics with the PP-OCRv4 detector and recogniser (ONNX, shipped in
@@ -27,7 +28,17 @@ export interface OcrLine {
   /** [x, y, width, height] in fractions of the image. */
   box: [number, number, number, number];
   /** The text regions the line was read from, left to right (a chart's labels stand apart). */
-  regions?: Array<{ text: string; box: [number, number, number, number] }>;
+  regions?: OcrRegion[];
+}
+
+/** One word (or a run of words the recogniser read together) as read. */
+export interface OcrRegion {
+  text: string;
+  box: [number, number, number, number];
+  /** Mean character confidence of the word, 0..100. */
+  confidence?: number;
+  /** Each run of letters in it is a word of the known-word list (known-words.ts); absent: not looked up. */
+  known?: boolean;
 }
 
 export interface OcrResult {
@@ -101,6 +112,8 @@ async function createModels(): Promise<OcrModels> {
     ort.InferenceSession.create(paths.detection, sessionOptions),
     ort.InferenceSession.create(paths.recognition, sessionOptions),
   ]);
+  // The word list that decides whether a photograph's text is quoted loads with the models.
+  loadKnownWords();
   const dictionary = readFileSync(paths.dictionary, 'utf8').split(/\r?\n/);
   if (dictionary.at(-1) === '') dictionary.pop();
   // PaddleOCR's layout: blank, the dictionary, then a space.
@@ -150,7 +163,7 @@ export async function readText(image: Buffer, options: ReadTextOptions): Promise
     reading.catch(() => {});
     return { ...emptyResult, timedOut: true };
   }
-  return acceptLines(outcome, options.minConfidence);
+  return acceptLines(outcome, options.minConfidence, isKnownWord);
 }
 
 /** A line as read, before filtering. Box in fractions of the image. */
@@ -707,7 +720,15 @@ export function tidyLineText(text: string): string {
   return tidy.trim();
 }
 
-export function acceptLines(read: ReadLine[], minConfidence: number): OcrResult {
+/**
+ * Keeps the words read surely enough and orders them into lines. With `isWord`, each word says
+ * whether its letters spell known words (a photograph's text is quoted only then, ADR 044).
+ */
+export function acceptLines(
+  read: ReadLine[],
+  minConfidence: number,
+  isWord?: (word: string) => boolean,
+): OcrResult {
   const lines: OcrLine[] = [];
   let confidenceSum = 0;
   let characters = 0;
@@ -732,7 +753,12 @@ export function acceptLines(read: ReadLine[], minConfidence: number): OcrResult 
       text,
       confidence: Math.round(confidence),
       box: [x0, y0, x1 - x0, y1 - y0],
-      regions: kept.map((w) => ({ text: w.text, box: w.box })),
+      regions: kept.map((w) => ({
+        text: w.text,
+        box: w.box,
+        confidence: Math.round(w.confidence),
+        ...(isWord ? { known: spellsWords(w.text, isWord) } : {}),
+      })),
     });
     confidenceSum += confidence * chars;
     characters += chars;
@@ -752,6 +778,12 @@ export function acceptLines(read: ReadLine[], minConfidence: number): OcrResult 
     lines,
     coverage: coverageOf(lines.map((l) => l.box)),
   };
+}
+
+/** Every run of letters in the word is a known word ("Saint-Valery" needs "saint" and "valery"). */
+function spellsWords(text: string, isWord: (word: string) => boolean): boolean {
+  const runs = text.match(/\p{L}+/gu) ?? [];
+  return runs.length > 0 && runs.every((run) => isWord(run));
 }
 
 /** Share of the image covered by the union of the boxes, on a 64×64 grid. */

@@ -101,12 +101,16 @@ export function loadOcr(): Promise<OcrModels> {
 
 async function createModels(): Promise<OcrModels> {
   const paths = ocrModelPaths();
-  // One intra-op thread: the pool already runs one engine thread per core.
+  // One intra-op thread: the pool already runs one engine thread per core. No memory pattern:
+  // onnxruntime plans and keeps one per input shape, and every image gives the detector a new one
+  // (measured: ~95 MB less peak RSS, no slower; ADR 044). The arena stays: without it each reading
+  // costs 15–30 ms more CPU for ~15 MB less at the peak.
   const sessionOptions: ort.InferenceSession.SessionOptions = {
     executionProviders: ['cpu'],
     intraOpNumThreads: 1,
     interOpNumThreads: 1,
     graphOptimizationLevel: 'all',
+    enableMemPattern: false,
   };
   const [detector, recogniser] = await Promise.all([
     ort.InferenceSession.create(paths.detection, sessionOptions),

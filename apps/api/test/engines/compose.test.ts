@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { PixelStats } from '../../src/engines/image-stats.ts';
-import { type ComposeInput, composeAltText, readsAsWords } from '../../src/engines/offline/compose.ts';
+import {
+  type ComposeInput,
+  composeAltText,
+  quotableInPhoto,
+  readsAsWords,
+} from '../../src/engines/offline/compose.ts';
+import { isKnownWord } from '../../src/engines/offline/known-words.ts';
 import type { DetectedFace, DetectedObject } from '../../src/engines/types.ts';
 
 const photoStats: PixelStats = {
@@ -202,7 +208,7 @@ describe('composer v2: page context and detections → sentence', () => {
       'legible text in the image is used even with a caption',
       {
         ...nothingSeen,
-        ocr: { text: 'HOMES NOT CAPITALISM', confidence: 88, words: 3, numbers: 0 },
+        ocr: read(['HOMES NOT CAPITALISM']),
         context: { caption: 'A protestor during a march for housing' },
       },
       'A protestor during a march for housing. Text: “HOMES NOT CAPITALISM”.',
@@ -416,6 +422,97 @@ describe('text, charts, logos and decorative images', () => {
     expect(compose({ width: 16, height: 16 }).decorative).toBe(true);
     expect(compose({ stats: { ...flat, uniform: true } }).decorative).toBe(true);
     expect(compose({ stats: { ...flat, uniform: true } }).altText).toBe('');
+  });
+});
+
+/** An OCR reading of a photograph's lines: every word at `confidence`, looked up in the known-word list. */
+function read(lines: string[], confidence = 95): ComposeInput['ocr'] {
+  const regions = lines.map((line) =>
+    line.split(' ').map((text) => ({ text, confidence, known: knownWord(text) })),
+  );
+  const words = regions.flat();
+  return {
+    text: lines.join('\n'),
+    confidence,
+    words: words.length,
+    numbers: words.filter((w) => /^\d/.test(w.text)).length,
+    coverage: 0.1,
+    lines: lines.map((text, i) => ({ text, regions: regions[i] ?? [] })),
+  };
+}
+
+/** As the OCR thread marks a word: every run of letters in the list. */
+function knownWord(text: string): boolean {
+  const runs = text.match(/\p{L}+/gu) ?? [];
+  return runs.length > 0 && runs.every(isKnownWord);
+}
+
+describe("quotableInPhoto: a photograph's text is quoted only when every word is sure and real", () => {
+  it.each([
+    ['garbled capitals in a mixed case pattern', ['HoNES', 'NOT'], ''],
+    ['word-shaped misreads that are no words', ['JOHN WEST', 'OSPRLYS', 'jower'], ''],
+    [
+      'a plaque read half right: picked lines would make a new sentence',
+      ['130h', 'Percy Abbott', 'Mageal', 'yenrs', 'Celebratiom'],
+      '',
+    ],
+    ['letters run together', ['TOPWINEPROOUCNGCOUNTRES', '2. ITALY', '3UNTEDSTATES'], ''],
+    ['one word alone', ['KEEL'], ''],
+    [
+      'a road sign read right',
+      ['15 NORTH', 'New Haven', 'NO COMMERCIAL', 'VEHICLES'],
+      '15 NORTH. New Haven. NO COMMERCIAL. VEHICLES',
+    ],
+    [
+      'a road sign with one line misread: that line is left out',
+      ['15SOUTH', '15 NORTH', 'New Haven', 'NO COMMERCIAL', 'VEHICLES'],
+      '15 NORTH. New Haven. NO COMMERCIAL. VEHICLES',
+    ],
+    ['a German sign', ['In diesem Haus wohnte'], 'In diesem Haus wohnte'],
+    ['a banner with a year and a hyphenated word', ['Open-air concert 2024'], 'Open-air concert 2024'],
+  ])('%s', (_, lines, expected) => {
+    expect(quotableInPhoto(read(lines))).toBe(expected);
+  });
+
+  it('a real word read unsurely (88 %) is not quoted: "Texis" may be "Texas" or not', () => {
+    expect(quotableInPhoto(read(['Woman Suffrage Association'], 88))).toBe('');
+    expect(quotableInPhoto(read(['Woman Suffrage Association'], 96))).toBe('Woman Suffrage Association');
+  });
+
+  it('without words and their confidence, only text read at 90 or more that reads as words', () => {
+    const plain = (text: string, confidence: number) => ({ text, confidence, words: 3, numbers: 0 });
+    expect(quotableInPhoto(plain('HOMES NOT CAPITALISM', 88))).toBe('');
+    expect(quotableInPhoto(plain('HOMES NOT CAPITALISM', 94))).toBe('HOMES NOT CAPITALISM');
+    expect(quotableInPhoto(plain('HoNES NOT', 99))).toBe('');
+  });
+
+  it('the alt of a photograph leaves misread text out and quotes text read right', () => {
+    expect(compose({ ...nothingSeen, ocr: read(['HoNES', 'NOT']) }).altText).toBe(
+      'Photograph in grey and brown tones.',
+    );
+    expect(compose({ ...nothingSeen, ocr: read(['HoNES', 'NOT']) }).textInImage).toBeUndefined();
+    expect(compose({ ...nothingSeen, ocr: read(['NO COMMERCIAL VEHICLES']) }).altText).toBe(
+      'Photograph of text reading “NO COMMERCIAL VEHICLES”',
+    );
+    expect(
+      compose({
+        ...nothingSeen,
+        ocr: read(['JOHN WEST', 'OSPRLYS', 'jower']),
+        context: { caption: 'Shane Williams playing for the Ospreys' },
+      }).altText,
+    ).toBe('Shane Williams playing for the Ospreys.');
+  });
+
+  it('a graphic keeps its text as read: the strict reading is for photographs only', () => {
+    const flat = { ...photoStats, flatShare: 0.9, colours: ['white', 'blue'] };
+    const result = compose({
+      ...nothingSeen,
+      stats: flat,
+      width: 300,
+      height: 80,
+      ocr: read(['SUMMR SALE'], 80),
+    });
+    expect(result.textInImage).toBe('SUMMR SALE');
   });
 });
 

@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAltTextEngine } from '../../src/engines/alt-text-engine.ts';
 import { defaultEngineOptions } from '../../src/engines/engine-options.ts';
+import { isKnownWord } from '../../src/engines/offline/known-words.ts';
 import {
   acceptLines,
   closeOcr,
@@ -277,6 +278,29 @@ describe('OCR models', () => {
 
 describe('OCR line filter', () => {
   const at = (x: number, y: number, w = 0.2, h = 0.1): [number, number, number, number] => [x, y, w, h];
+
+  it('marks each word with its confidence and whether its letters spell known words', () => {
+    const result = acceptLines(
+      [
+        {
+          words: [
+            { text: 'Open-air', confidence: 96.4, box: at(0, 0) },
+            { text: 'Mageal', confidence: 81, box: at(0.3, 0) },
+            { text: '1799', confidence: 99, box: at(0.6, 0) },
+            { text: 'Straße', confidence: 92, box: at(0.8, 0) },
+          ],
+        },
+      ],
+      70,
+      isKnownWord,
+    );
+    expect(result.lines[0]?.regions).toMatchObject([
+      { text: 'Open-air', confidence: 96, known: true },
+      { text: 'Mageal', confidence: 81, known: false },
+      { text: '1799', confidence: 99, known: false },
+      { text: 'Straße', confidence: 92, known: true },
+    ]);
+  });
 
   it('drops low-confidence words and texture read as symbols', () => {
     const result = acceptLines(

@@ -27,8 +27,17 @@ export interface TextReading {
   numbers: number;
   /** Share of the image's area inside the text's boxes, 0..1, when the OCR reports it. */
   coverage?: number;
-  /** The lines read, top to bottom, when the OCR reports them. */
-  lines?: ReadonlyArray<{ text: string }>;
+  /** The lines read, top to bottom, when the OCR reports them; with their words when it reads them. */
+  lines?: ReadonlyArray<{ text: string; regions?: ReadonlyArray<ReadWord> }>;
+}
+
+/** One word as the OCR read it (ocr.ts `OcrRegion`). */
+export interface ReadWord {
+  text: string;
+  /** Mean character confidence, 0..100. */
+  confidence?: number;
+  /** Its letters spell words of the known-word list; absent when not looked up. */
+  known?: boolean;
 }
 
 export interface ComposeInput {
@@ -125,9 +134,12 @@ export function composeAltText(input: ComposeInput): Composition {
     .sort((a, b) => b.area * b.score - a.area * a.score);
   const people = objects.filter((o) => o.label === 'person');
   const faces = acceptFaces(input.faces, objects);
-  const text = legibleText(input.ocr);
-  const firstLine = text ? (input.ocr.text.split('\n')[0]?.trim() ?? '') : '';
-  const kind = classifyKind(input, text);
+  const legible = legibleText(input.ocr);
+  const firstLine = legible ? (input.ocr.text.split('\n')[0]?.trim() ?? '') : '';
+  const kind = classifyKind(input, legible);
+  // A graphic's text is its content and is read as written; a photograph's (a sign, a shirt, a
+  // poster) is read badly and only quoted when every word of it is sure and real.
+  const text = kind === 'photo' && legible ? quotableInPhoto(input.ocr) : legible;
   const evidence = pixelReasons(input, kind, objects, faces, text);
   const base = { kind, objects, faces, contextUsed: [] as Array<keyof PageContext> };
 
@@ -474,7 +486,6 @@ function nameable(o: DetectedObject): boolean {
   );
 }
 
-/** OCR text worth quoting: read confidently, with at least one real word, not a stray number. */
 /**
  * Text read in a photograph is quoted only when it reads as words: signs, shirts and posters are
  * read badly, and garbled letters ("Tthnny entz", "HoNES") would be a claim the picture does not
@@ -491,6 +502,40 @@ export function readsAsWords(text: string): boolean {
       !/[b-df-hj-np-tv-xz]{4,}/iu.test(token),
   );
   return wordLike.length * 5 >= tokens.length * 4;
+}
+
+/** Confidence (0..100) every word of a photograph's quoted text needs: "Texis" at 88 is not "Texas". */
+const photoWordConfidence = 90;
+
+/**
+ * The part of a photograph's text that may be quoted (ADR 044, amendment): the lines whose every
+ * word was read with confidence ≥ 90 and is a number or a word of the known-word list, in one case
+ * pattern ("HoNES" is not), with nothing but closing punctuation attached ("&de", "15SOUTH"),
+ * and only when those lines hold two thirds of the words read. What is left must still read as
+ * words (`readsAsWords`). An OCR that reports no words with
+ * their confidence gives only text read at ≥ 90 overall that reads as words.
+ */
+export function quotableInPhoto(ocr: TextReading): string {
+  const lines = ocr.lines ?? [];
+  if (!lines.some((line) => line.regions?.length)) {
+    const text = tidyText(ocr.text);
+    return ocr.confidence >= photoWordConfidence && readsAsWords(text) ? text : '';
+  }
+  const sure = lines.filter((line) => line.regions?.length && line.regions.every(wordReadSurely));
+  // Lines picked out of a text mostly misread would make a sentence the picture does not say.
+  const wordsIn = (some: typeof lines) => some.reduce((n, line) => n + (line.regions?.length ?? 0), 0);
+  if (wordsIn(sure) * 3 < wordsIn(lines) * 2) return '';
+  const text = tidyText(sure.map((line) => line.text).join('\n'));
+  return readsAsWords(text) ? text : '';
+}
+
+function wordReadSurely(word: ReadWord): boolean {
+  if ((word.confidence ?? 0) < photoWordConfidence) return false;
+  const bare = word.text.replace(/[.,:;!?]$/, '');
+  if (/^[$€£]?\d{1,3}(?:[.,:]\d+)*%?$|^\d{4}$/.test(bare)) return true;
+  if (!/^\p{L}+(?:['’-]\p{L}+)*$/u.test(bare)) return false;
+  const oneCase = bare.split(/['’-]/).every((part) => /^(?:\p{Lu}+|\p{Ll}+|\p{Lu}\p{Ll}+)$/u.test(part));
+  return oneCase && word.known === true;
 }
 
 function legibleText(ocr: TextReading): string {

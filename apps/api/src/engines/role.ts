@@ -6,9 +6,16 @@ import {
   vagueLinkTexts,
   vaguePurposeTexts,
 } from '../lib/alt-rules.ts';
+import { pictogramRow, rowMeaning } from './image-row.ts';
 import { brandForHost } from './offline/brands.ts';
 import { pictogramConcept } from './offline/icons.ts';
-import { asThePageSays, asWritten, fileNameWords, isDescriptiveAlt } from './page-context.ts';
+import {
+  asThePageSays,
+  asWritten,
+  fileNameWords,
+  isDescriptiveAlt,
+  type PageTextField,
+} from './page-context.ts';
 import type { AltTextReason, PageContext } from './types.ts';
 
 /**
@@ -56,9 +63,16 @@ export interface ImageEvidence {
   imageText?: string;
   /** A brand or pictogram the image matched strongly (ADR 063): its name, or what a control made of it does. */
   mark?: { set: 'brand' | 'pictogram'; name: string; score: number };
+  /** The image's own size in pixels: a row of pictograms is a row of small pictures. */
+  size?: { width: number; height: number };
 }
 
+/** The longest side of a pictogram in a row (a rating's star, a progress dot). */
+export const ROW_PICTOGRAM_MAX_PX = 64;
+
 export function decideRole(context: PageContext, evidence: ImageEvidence = {}): RoleDecision {
+  const picture = partOfPicture(context);
+  if (picture) return picture;
   const role = context.role;
   if ((role === 'link' || role === 'button') && context.linkText) return besideControlText(context, role);
   if (role === 'link' || role === 'button') {
@@ -70,6 +84,8 @@ export function decideRole(context: PageContext, evidence: ImageEvidence = {}): 
   if (role === 'button' && context.linkTarget)
     return linkOnly(context, evidence.mark) ?? buttonOnly(context, evidence.mark);
   if (role === 'button') return buttonOnly(context, evidence.mark);
+  const row = inPictogramRow(context, evidence.size);
+  if (row) return row;
   const repeated = repeatedText(context);
   if (repeated) return repeated;
   if (role === 'figure') {
@@ -84,6 +100,68 @@ export function decideRole(context: PageContext, evidence: ImageEvidence = {}): 
     };
   }
   return { kind: 'describe', reasons: [] };
+}
+
+/**
+ * Part of a picture that has a name of its own (an element with role="img" or a graphics-* role,
+ * named by aria-label, aria-labelledby or title): WAI-ARIA makes its children presentational, so a
+ * screen reader announces that name and never this image's alt. alt="" says so honestly.
+ */
+function partOfPicture(context: PageContext): RoleDecision | undefined {
+  const name = context.partOfPicture;
+  if (!name) return undefined;
+  return {
+    kind: 'decorative',
+    confidence: 0.8,
+    reasons: [
+      {
+        source: 'role',
+        detail: `Part of a picture named “${name}” (role="img"): a screen reader announces that name, not this image, so alt="" is right`,
+      },
+    ],
+  };
+}
+
+/**
+ * One of a row of small pictograms that say one thing together (W3C "Groups of images": a rating's
+ * stars): the first image carries the row's meaning ("3.5 out of 5 stars", counted from the file
+ * names' full, half and empty states), the others are decorative. Only outside links and buttons,
+ * only for a picture at most ROW_PICTOGRAM_MAX_PX on its longest side, and only when every file name
+ * names the same pictogram (engines/image-row.ts): three product photos side by side are no group.
+ */
+function inPictogramRow(context: PageContext, size: ImageEvidence['size']): RoleDecision | undefined {
+  if (!context.imageRow || !size || Math.max(size.width, size.height) > ROW_PICTOGRAM_MAX_PX)
+    return undefined;
+  const row = pictogramRow(context.imageRow);
+  if (!row) return undefined;
+  const { position } = context.imageRow;
+  const names = `a row of ${row.size} “${row.kind}” pictograms (${context.imageRow.files.join(', ')})`;
+  if (position > 1)
+    return {
+      kind: 'decorative',
+      confidence: 0.7,
+      reasons: [
+        {
+          source: 'role',
+          detail: `Image ${position} of ${names}: the first image says what the row means, so alt="" avoids saying it piece by piece`,
+        },
+      ],
+    };
+  const meaning = rowMeaning(row);
+  if (!meaning) return undefined;
+  return {
+    kind: 'functional',
+    altText: meaning.text,
+    // A count from file names is evidence; a repeated picture's count may hide empty ones drawn alike.
+    confidence: meaning.counted ? 0.65 : 0.4,
+    reasons: [
+      {
+        source: 'role',
+        detail: `The first of ${names}: its alt text says what the whole row means${meaning.counted ? ', counted from the file names' : ''}`,
+      },
+      { source: 'fileName', detail: context.imageRow.files.join(', ') },
+    ],
+  };
 }
 
 /** Inside a link or button that has its own text: that text is the name; the image adds nothing. */
@@ -511,7 +589,7 @@ function unknownPurpose(control: 'link' | 'button'): RoleDecision {
 function repeatedText(context: PageContext): RoleDecision | undefined {
   const alt = context.existingAlt;
   if (!isDescriptiveAlt(alt, context.fileName)) return undefined;
-  const fields: Array<[keyof PageContext, string, number]> = [
+  const fields: Array<[PageTextField, string, number]> = [
     ['caption', 'caption', 0.8],
     ['linkText', 'link text', 0.8],
     ['surroundingText', 'text next to it', 0.7],

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { EngineOptions, OpenAiOptions } from '../engine-options.ts';
 import { EngineProviderError } from '../errors.ts';
 import { fitLongDescription } from '../long-description.ts';
-import { cleanContext } from '../page-context.ts';
+import { cleanContext, type PageTextField } from '../page-context.ts';
 import { pixelSignals } from '../pixel-signals.ts';
 import { altTextSystemPrompt, altTextUserPrompt, correctiveMessage } from '../prompts.ts';
 import { applyQualityRules } from '../quality-rules.ts';
@@ -426,7 +426,7 @@ export function readAnswer(content: string, maxLength: number, fileName?: string
   };
 }
 
-const contextSources: Array<[keyof PageContext, AltTextReason['source']]> = [
+const contextSources: Array<[PageTextField, AltTextReason['source']]> = [
   ['caption', 'caption'],
   ['existingAlt', 'existingAlt'],
   ['pageTitle', 'pageTitle'],

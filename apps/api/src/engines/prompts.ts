@@ -51,6 +51,7 @@ const contextLabels: Array<[keyof PageContext, string]> = [
   ['existingAlt', 'Existing alt text on the page'],
   ['fileName', 'File name (not a description)'],
   ['pageUrl', 'Page address'],
+  ['siteName', 'Site name'],
 ];
 
 /**
@@ -118,6 +119,10 @@ export function altTextUserPrompt(options: {
     context.length ? `Page context:\n${context.join('\n')}` : 'There is no page context for this image.',
   );
   lines.push(roleInstruction(options.context, options.decision));
+  if (options.context.siteLogo && options.context.role !== 'link' && options.context.role !== 'button')
+    lines.push(
+      'The image looks like the site’s own logo (in the page’s banner, called a logo): its alt text is the name it shows, else the site’s name; never "logo" or its colours.',
+    );
   const keywords = options.keywords?.map((keyword) => keyword.trim()).filter(Boolean) ?? [];
   if (keywords.length) {
     lines.push(

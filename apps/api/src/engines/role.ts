@@ -410,7 +410,11 @@ function linkOnly(context: PageContext, mark?: ImageEvidence['mark']): RoleDecis
   }
   // A brand's own spelling ("LinkedIn", "YouTube") beats the host's.
   const brand = sameSite ? undefined : brandForHost(url.hostname);
-  const site = brand ?? siteName(url.hostname, sameSite ? context.pageTitle : undefined);
+  // The site's own name for its home page: og:site_name first, then the title's or host's spelling.
+  const site =
+    brand ??
+    (sameSite ? context.siteName : undefined) ??
+    siteName(url.hostname, sameSite ? context.pageTitle : undefined);
   const segments = url.pathname.split('/').filter(Boolean).map(decodeSafely);
   const meaningful = segments.filter((segment) => !localeSegment.test(segment) && !homeSegment.test(segment));
   if (meaningful.length === 0) {
@@ -671,21 +675,32 @@ function isIdentifier(token: string): boolean {
 export function siteName(hostname: string, pageTitle?: string): string | null {
   const key = siteKey(hostname);
   if (!/\p{L}/u.test(key) || key.includes('.')) return null;
-  if (pageTitle) {
-    const squashed = key.replace(/-/g, '');
-    const tokens = pageTitle.split(/[\s|–—:·•/]+/).filter(Boolean);
-    for (let i = 0; i < tokens.length; i++) {
-      for (const span of [1, 2, 3]) {
-        const phrase = tokens.slice(i, i + span).join(' ');
-        const bare = phrase.replace(/[^\p{L}\p{N}]/gu, '');
-        if (bare.toLowerCase() === squashed) return phrase.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
-      }
-    }
-  }
+  const spelled = pageTitle ? siteNameInTitle(hostname, pageTitle) : null;
+  if (spelled) return spelled;
   return key
     .split('-')
     .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
     .join(' ');
+}
+
+/**
+ * The site's name as the page title spells it, when one to three of the title's words are the
+ * host's name ("News | AltWise" on altwise.app → "AltWise"); null when the title does not name the
+ * site: a title's other part may be anything.
+ */
+export function siteNameInTitle(hostname: string, pageTitle: string): string | null {
+  const key = siteKey(hostname);
+  if (!/\p{L}/u.test(key) || key.includes('.')) return null;
+  const squashed = key.replace(/-/g, '');
+  const tokens = pageTitle.split(/[\s|–—:·•/]+/).filter(Boolean);
+  for (let i = 0; i < tokens.length; i++) {
+    for (const span of [1, 2, 3]) {
+      const phrase = tokens.slice(i, i + span).join(' ');
+      const bare = phrase.replace(/[^\p{L}\p{N}]/gu, '');
+      if (bare.toLowerCase() === squashed) return phrase.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+    }
+  }
+  return null;
 }
 
 /** The registrable label of a host: "www.shop.example.co.uk" → "example". */

@@ -94,6 +94,10 @@ export function roleInstruction(context: PageContext, decision: RoleDecision): s
     lines.push(
       'Image role: in the page’s running content. Describe what the image conveys on this page; if it only repeats the text next to it, or is pure decoration, answer "decorative": true.',
     );
+    if (decision.kind === 'functional')
+      lines.push(
+        `${decision.reasons[0]?.detail ?? 'The page says what it means'}. Suggested alt text: “${decision.altText}”. Use it unless the image clearly shows otherwise.`,
+      );
   }
   if (decision.kind === 'decorative' && !context.linkText) {
     lines.push(

@@ -107,7 +107,8 @@ export function createOpenAiEngine(options: EngineOptions): AltTextEngine {
   ): Promise<AltTextResult> {
     const t0 = performance.now();
     const context = cleanContext(describe.context);
-    const decision = decideRole(context);
+    // The picture's size lets the role tell a row of small pictograms (a rating's stars) from photos.
+    const decision = decideRole(context, { size: { width: signals.width, height: signals.height } });
     const maxLength = describe.maxLength ?? options.defaultMaxLength;
     const language = describe.language ?? options.defaultLanguage;
     const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [

@@ -37,7 +37,8 @@ Options:
                        relative paths are relative to the manifest's folder
   --context-file <f>   JSON page context for every image: pageTitle, heading, caption,
                        surroundingText, linkTarget, linkText, existingAlt, pageUrl, role,
-                       fileName (a manifest line's context overrides it field by field)
+                       fileName, partOfPicture, imageRow {position, files}, siteName,
+                       siteLogo (a manifest line's context overrides it field by field)
   --json               one JSON line per image: {id, image, altText, decorative, confidence,
                        needsReview, reasons, engine, model, longDescription, textInImage?,
                        signals}

@@ -23,8 +23,10 @@ const given = <T extends object>(fields: T) =>
     [K in keyof T]?: Exclude<T[K], undefined | null>;
   };
 
-type TextKey = Exclude<keyof PageContext, 'role'>;
-const textKeys = pageContextSchema.keyof().options.filter((key): key is TextKey => key !== 'role');
+type TextKey = Exclude<keyof PageContext, 'role' | 'imageRow' | 'siteLogo'>;
+const textKeys = pageContextSchema
+  .keyof()
+  .options.filter((key): key is TextKey => key !== 'role' && key !== 'imageRow' && key !== 'siteLogo');
 
 /**
  * The page context a manifest line or `--context-file` may give: the contract's page context, each
@@ -34,6 +36,8 @@ export const contextSchema = z
   .strictObject({
     ...(Object.fromEntries(textKeys.map((key) => [key, text])) as Record<TextKey, typeof text>),
     role: pageContextSchema.shape.role.unwrap().nullish(),
+    imageRow: pageContextSchema.shape.imageRow.unwrap().nullish(),
+    siteLogo: z.boolean().nullish(),
   })
   .transform(given);
 

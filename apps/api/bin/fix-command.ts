@@ -114,9 +114,14 @@ function contextOf(page: AuditedPage, image: AuditedImage): PageContext {
     role: facts.role === 'content' ? undefined : facts.role,
     fileName: image.localFile ? basename(image.localFile) : undefined,
   };
-  return Object.fromEntries(
-    Object.entries(context).filter((entry): entry is [string, string] => Boolean(entry[1]?.trim())),
-  ) as PageContext;
+  return {
+    ...Object.fromEntries(
+      Object.entries(context).filter((entry): entry is [string, string] => Boolean(entry[1]?.trim())),
+    ),
+    ...(facts.imageRow ? { imageRow: facts.imageRow } : {}),
+    ...(facts.siteLogo ? { siteLogo: true } : {}),
+    ...(facts.siteName ? { siteName: facts.siteName } : {}),
+  } as PageContext;
 }
 
 /** The problems the page's checks still find on the image with `alt` in place (a fail means no). */

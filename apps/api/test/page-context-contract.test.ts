@@ -16,6 +16,10 @@ describe('the one page context', () => {
     existingAlt: 'boat',
     fileName: 'boat.jpg',
     pageUrl: 'https://example.com/',
+    partOfPicture: '4 of 5 stars',
+    imageRow: { position: 2, files: ['star-full.png', 'star-full.png', 'star-empty.png'] },
+    siteName: 'Harbour Times',
+    siteLogo: true,
   } as const;
 
   it('is read by the CLI manifest with every field of the contract, and no other', () => {
@@ -26,9 +30,31 @@ describe('the one page context', () => {
     expect(contextSchema.parse({ pageTitle: '  ', heading: null, role: null })).toEqual({});
   });
 
+  it('refuses an image row whose position is outside it, or that is not a row', () => {
+    const row = (imageRow: unknown) => contextSchema.safeParse({ imageRow });
+    expect(row({ position: 4, files: ['a.png', 'a.png', 'a.png'] }).error?.issues[0]?.message).toBe(
+      'The position must be one of the row’s images',
+    );
+    expect(row({ position: 1, files: ['a.png', 'a.png'] }).success).toBe(false);
+    expect(row({ position: 1, files: Array.from({ length: 11 }, () => 'a.png') }).success).toBe(false);
+    expect(row('1 of 3').success).toBe(false);
+  });
+
   it('gives the scraper the page’s part of it', () => {
     expect(scrapedImageContextSchema.keyof().options.slice().sort()).toEqual(
-      ['caption', 'heading', 'linkTarget', 'linkText', 'pageTitle', 'role', 'surroundingText'].sort(),
+      [
+        'caption',
+        'heading',
+        'linkTarget',
+        'linkText',
+        'pageTitle',
+        'role',
+        'surroundingText',
+        'partOfPicture',
+        'imageRow',
+        'siteName',
+        'siteLogo',
+      ].sort(),
     );
   });
 });

@@ -41,6 +41,15 @@ const pages: Record<string, (req: IncomingMessage, res: ServerResponse) => void>
       `<html><body>${Array.from({ length: 250 }, (_, i) => `<img src="/img/${i}.png">`).join('')}</body></html>`,
     );
   },
+  '/rating.html': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(`<html><head><title>Reviews</title><meta property="og:site_name" content="Harbour Shop"></head><body>
+      <header><img src="/img/logo.svg"></header>
+      <p>Rating: <img src="/img/star-full.png"> <img src="/img/star-full.png?2"> <img src="/img/star-empty.png"></p>
+      <div role="img" aria-labelledby="score"><img src="/img/fullstar.png"><img src="/img/emptystar.png"></div>
+      <span id="score">1 of 2</span>
+    </body></html>`);
+  },
   '/moved': (_req, res) => res.writeHead(302, { location: '/gallery/index.html' }).end(),
   '/image.png': (_req, res) => {
     res.writeHead(200, { 'content-type': 'image/png' });
@@ -140,6 +149,21 @@ describe('POST /users/scrape-and-generate', () => {
     });
     expect(rows[7]).toMatchObject({ alt: 'Inline', invalid: true, error: 'Invalid image source' });
     expect(rows[8]).toMatchObject({ invalid: true, error: 'Invalid image source' });
+  });
+
+  it('answers the structure around an image: its row, the role="img" it is part of, the site’s logo and name', async () => {
+    const response = await scrape(t, `${base}/rating.html`);
+    expect(response.statusCode).toBe(200);
+    const contexts = response.json().map((row: { context: object }) => row.context);
+    const files = ['star-full.png', 'star-full.png', 'star-empty.png'];
+    expect(contexts).toEqual([
+      expect.objectContaining({ pageTitle: 'Reviews', siteName: 'Harbour Shop', siteLogo: true }),
+      expect.objectContaining({ imageRow: { position: 1, files }, surroundingText: 'Rating:' }),
+      expect.objectContaining({ imageRow: { position: 2, files } }),
+      expect.objectContaining({ imageRow: { position: 3, files } }),
+      expect.objectContaining({ partOfPicture: '1 of 2' }),
+      expect.objectContaining({ partOfPicture: '1 of 2' }),
+    ]);
   });
 
   it('resolves against <base href>', async () => {

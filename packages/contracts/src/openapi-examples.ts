@@ -516,7 +516,21 @@ export const openApiExamples: ReadonlyArray<readonly [z.ZodType, unknown]> = [
       {
         src: 'https://shop.example.com/img/red-shoe.jpg',
         alt: '',
-        context: { pageTitle: 'Running shoes', caption: 'Red leather running shoe' },
+        context: { pageTitle: 'Running shoes', caption: 'Red leather running shoe', siteName: 'Shoe Shop' },
+        invalid: false,
+      },
+      {
+        src: 'https://shop.example.com/img/star-full.png',
+        alt: '',
+        context: {
+          pageTitle: 'Running shoes',
+          surroundingText: 'Rating:',
+          imageRow: {
+            position: 1,
+            files: ['star-full.png', 'star-full.png', 'star-full.png', 'star-half.png', 'star-empty.png'],
+          },
+          siteName: 'Shoe Shop',
+        },
         invalid: false,
       },
     ],

@@ -1,5 +1,10 @@
 import { z } from 'zod';
 
+/** Most images in a row the page context reports (a ten-star rating); longer rows are galleries. */
+export const MAX_IMAGE_ROW = 10;
+/** Longest file name kept for an image of a row. */
+const ROW_FILE_MAX_CHARS = 200;
+
 /**
  * What the page around an image tells the alt-text engine, every field optional (issue 22: the one
  * page-context type; the engines, the batch items, the scraper and the CLI all take `PageContext`).
@@ -31,5 +36,30 @@ export const pageContextSchema = z.object({
   fileName: z.string().optional(),
   /** The page the image is on (a CSV import's page_url, a scraped page). */
   pageUrl: z.string().optional(),
+  /**
+   * The accessible name of an enclosing element with role `img` or a `graphics-*` role (its
+   * aria-label, the text aria-labelledby points to, or its title): the image is one part of that
+   * picture, presentational by ARIA, and this name is what a screen reader announces instead.
+   */
+  partOfPicture: z.string().optional(),
+  /**
+   * A row of 3 to MAX_IMAGE_ROW images side by side in one element with only white space between them
+   * (the stars of a rating): this image's place in it (1 = first) and every image's file name, in
+   * order. Absent for an image that is not in such a row.
+   */
+  imageRow: z
+    .object({
+      position: z.number().int().min(1).max(MAX_IMAGE_ROW),
+      files: z.array(z.string().max(ROW_FILE_MAX_CHARS)).min(3).max(MAX_IMAGE_ROW),
+    })
+    .refine((row) => row.position <= row.files.length, 'The position must be one of the row’s images')
+    .optional(),
+  /** The site's name as the page gives it (`og:site_name`). */
+  siteName: z.string().optional(),
+  /**
+   * The image looks like the site's own logo: it sits in the page's banner (a `<header>` outside
+   * any article or section, or role=banner) and its file name, class or id says "logo".
+   */
+  siteLogo: z.boolean().optional(),
 });
 export type PageContext = z.infer<typeof pageContextSchema>;

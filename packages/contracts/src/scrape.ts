@@ -33,6 +33,10 @@ export const scrapedImageContextSchema = pageContextSchema.pick({
   linkTarget: true,
   role: true,
   linkText: true,
+  partOfPicture: true,
+  imageRow: true,
+  siteName: true,
+  siteLogo: true,
 });
 export type ScrapedImageContext = z.infer<typeof scrapedImageContextSchema>;
 

@@ -1,3 +1,4 @@
+import { pageContextSchema } from '@altwise/contracts/page-context';
 import {
   cameraName,
   imageExtension,
@@ -19,6 +20,15 @@ export function cleanContext(context: PageContext | undefined): PageContext {
   const cleaned: PageContext = {};
   if (!context) return cleaned;
   for (const [key, value] of Object.entries(context) as Array<[keyof PageContext, unknown]>) {
+    if (key === 'siteLogo') {
+      if (value === true) cleaned.siteLogo = true;
+      continue;
+    }
+    if (key === 'imageRow') {
+      const row = pageContextSchema.shape.imageRow.safeParse(value);
+      if (row.success && row.data) cleaned.imageRow = row.data;
+      continue;
+    }
     if (typeof value !== 'string') continue;
     const text = value
       .replace(/<[^>]*>/g, ' ')
@@ -28,10 +38,18 @@ export function cleanContext(context: PageContext | undefined): PageContext {
     if (!text) continue;
     if (key === 'role') {
       if (text === 'link' || text === 'button' || text === 'figure') cleaned.role = text;
-    } else cleaned[key] = text.slice(0, maxFieldLength);
+    } else cleaned[key as PageTextField] = text.slice(0, maxFieldLength);
   }
   return cleaned;
 }
+
+/** The page context's fields that hold text (not the role, the image row or the logo flag). */
+export type PageTextField = Exclude<
+  {
+    [K in keyof PageContext]-?: NonNullable<PageContext[K]> extends string ? K : never;
+  }[keyof PageContext],
+  'role'
+>;
 
 /** The rulebook's file-name test (lib/alt-rules.ts, ADR 054), re-exported for the engine's callers. */
 export { looksLikeFileName };

@@ -51,6 +51,7 @@ const contextLabels: Array<[keyof PageContext, string]> = [
   ['existingAlt', 'Existing alt text on the page'],
   ['fileName', 'File name (not a description)'],
   ['pageUrl', 'Page address'],
+  ['siteName', 'Site name'],
 ];
 
 /**
@@ -93,6 +94,10 @@ export function roleInstruction(context: PageContext, decision: RoleDecision): s
     lines.push(
       'Image role: in the page’s running content. Describe what the image conveys on this page; if it only repeats the text next to it, or is pure decoration, answer "decorative": true.',
     );
+    if (decision.kind === 'functional')
+      lines.push(
+        `${decision.reasons[0]?.detail ?? 'The page says what it means'}. Suggested alt text: “${decision.altText}”. Use it unless the image clearly shows otherwise.`,
+      );
   }
   if (decision.kind === 'decorative' && !context.linkText) {
     lines.push(
@@ -118,6 +123,10 @@ export function altTextUserPrompt(options: {
     context.length ? `Page context:\n${context.join('\n')}` : 'There is no page context for this image.',
   );
   lines.push(roleInstruction(options.context, options.decision));
+  if (options.context.siteLogo && options.context.role !== 'link' && options.context.role !== 'button')
+    lines.push(
+      'The image looks like the site’s own logo (in the page’s banner, called a logo): its alt text is the name it shows, else the site’s name; never "logo" or its colours.',
+    );
   const keywords = options.keywords?.map((keyword) => keyword.trim()).filter(Boolean) ?? [];
   if (keywords.length) {
     lines.push(

@@ -32,6 +32,7 @@ export function answerByRole(
   const decision = decideRole(context, {
     ...(image.imageText ? { imageText: image.imageText } : {}),
     ...(image.mark ? { mark: image.mark } : {}),
+    size: { width: image.prepared.original.width, height: image.prepared.original.height },
   });
   if (decision.kind === 'describe') return undefined;
   const ruled = applyQualityRules({

@@ -6,9 +6,16 @@ import {
   vagueLinkTexts,
   vaguePurposeTexts,
 } from '../lib/alt-rules.ts';
+import { pictogramRow, rowMeaning } from './image-row.ts';
 import { brandForHost } from './offline/brands.ts';
 import { pictogramConcept } from './offline/icons.ts';
-import { asThePageSays, asWritten, fileNameWords, isDescriptiveAlt } from './page-context.ts';
+import {
+  asThePageSays,
+  asWritten,
+  fileNameWords,
+  isDescriptiveAlt,
+  type PageTextField,
+} from './page-context.ts';
 import type { AltTextReason, PageContext } from './types.ts';
 
 /**
@@ -56,9 +63,16 @@ export interface ImageEvidence {
   imageText?: string;
   /** A brand or pictogram the image matched strongly (ADR 063): its name, or what a control made of it does. */
   mark?: { set: 'brand' | 'pictogram'; name: string; score: number };
+  /** The image's own size in pixels: a row of pictograms is a row of small pictures. */
+  size?: { width: number; height: number };
 }
 
+/** The longest side of a pictogram in a row (a rating's star, a progress dot). */
+export const ROW_PICTOGRAM_MAX_PX = 64;
+
 export function decideRole(context: PageContext, evidence: ImageEvidence = {}): RoleDecision {
+  const picture = partOfPicture(context);
+  if (picture) return picture;
   const role = context.role;
   if ((role === 'link' || role === 'button') && context.linkText) return besideControlText(context, role);
   if (role === 'link' || role === 'button') {
@@ -70,6 +84,8 @@ export function decideRole(context: PageContext, evidence: ImageEvidence = {}): 
   if (role === 'button' && context.linkTarget)
     return linkOnly(context, evidence.mark) ?? buttonOnly(context, evidence.mark);
   if (role === 'button') return buttonOnly(context, evidence.mark);
+  const row = inPictogramRow(context, evidence.size);
+  if (row) return row;
   const repeated = repeatedText(context);
   if (repeated) return repeated;
   if (role === 'figure') {
@@ -84,6 +100,68 @@ export function decideRole(context: PageContext, evidence: ImageEvidence = {}): 
     };
   }
   return { kind: 'describe', reasons: [] };
+}
+
+/**
+ * Part of a picture that has a name of its own (an element with role="img" or a graphics-* role,
+ * named by aria-label, aria-labelledby or title): WAI-ARIA makes its children presentational, so a
+ * screen reader announces that name and never this image's alt. alt="" says so honestly.
+ */
+function partOfPicture(context: PageContext): RoleDecision | undefined {
+  const name = context.partOfPicture;
+  if (!name) return undefined;
+  return {
+    kind: 'decorative',
+    confidence: 0.8,
+    reasons: [
+      {
+        source: 'role',
+        detail: `Part of a picture named “${name}” (role="img"): a screen reader announces that name, not this image, so alt="" is right`,
+      },
+    ],
+  };
+}
+
+/**
+ * One of a row of small pictograms that say one thing together (W3C "Groups of images": a rating's
+ * stars): the first image carries the row's meaning ("3.5 out of 5 stars", counted from the file
+ * names' full, half and empty states), the others are decorative. Only outside links and buttons,
+ * only for a picture at most ROW_PICTOGRAM_MAX_PX on its longest side, and only when every file name
+ * names the same pictogram (engines/image-row.ts): three product photos side by side are no group.
+ */
+function inPictogramRow(context: PageContext, size: ImageEvidence['size']): RoleDecision | undefined {
+  if (!context.imageRow || !size || Math.max(size.width, size.height) > ROW_PICTOGRAM_MAX_PX)
+    return undefined;
+  const row = pictogramRow(context.imageRow);
+  if (!row) return undefined;
+  const { position } = context.imageRow;
+  const names = `a row of ${row.size} “${row.kind}” pictograms (${context.imageRow.files.join(', ')})`;
+  if (position > 1)
+    return {
+      kind: 'decorative',
+      confidence: 0.7,
+      reasons: [
+        {
+          source: 'role',
+          detail: `Image ${position} of ${names}: the first image says what the row means, so alt="" avoids saying it piece by piece`,
+        },
+      ],
+    };
+  const meaning = rowMeaning(row);
+  if (!meaning) return undefined;
+  return {
+    kind: 'functional',
+    altText: meaning.text,
+    // A count from file names is evidence; a repeated picture's count may hide empty ones drawn alike.
+    confidence: meaning.counted ? 0.65 : 0.4,
+    reasons: [
+      {
+        source: 'role',
+        detail: `The first of ${names}: its alt text says what the whole row means${meaning.counted ? ', counted from the file names' : ''}`,
+      },
+      { source: 'fileName', detail: context.imageRow.files.join(', ') },
+    ],
+  };
 }
 
 /** Inside a link or button that has its own text: that text is the name; the image adds nothing. */
@@ -332,7 +410,11 @@ function linkOnly(context: PageContext, mark?: ImageEvidence['mark']): RoleDecis
   }
   // A brand's own spelling ("LinkedIn", "YouTube") beats the host's.
   const brand = sameSite ? undefined : brandForHost(url.hostname);
-  const site = brand ?? siteName(url.hostname, sameSite ? context.pageTitle : undefined);
+  // The site's own name for its home page: og:site_name first, then the title's or host's spelling.
+  const site =
+    brand ??
+    (sameSite ? context.siteName : undefined) ??
+    siteName(url.hostname, sameSite ? context.pageTitle : undefined);
   const segments = url.pathname.split('/').filter(Boolean).map(decodeSafely);
   const meaningful = segments.filter((segment) => !localeSegment.test(segment) && !homeSegment.test(segment));
   if (meaningful.length === 0) {
@@ -511,7 +593,7 @@ function unknownPurpose(control: 'link' | 'button'): RoleDecision {
 function repeatedText(context: PageContext): RoleDecision | undefined {
   const alt = context.existingAlt;
   if (!isDescriptiveAlt(alt, context.fileName)) return undefined;
-  const fields: Array<[keyof PageContext, string, number]> = [
+  const fields: Array<[PageTextField, string, number]> = [
     ['caption', 'caption', 0.8],
     ['linkText', 'link text', 0.8],
     ['surroundingText', 'text next to it', 0.7],
@@ -593,21 +675,32 @@ function isIdentifier(token: string): boolean {
 export function siteName(hostname: string, pageTitle?: string): string | null {
   const key = siteKey(hostname);
   if (!/\p{L}/u.test(key) || key.includes('.')) return null;
-  if (pageTitle) {
-    const squashed = key.replace(/-/g, '');
-    const tokens = pageTitle.split(/[\s|–—:·•/]+/).filter(Boolean);
-    for (let i = 0; i < tokens.length; i++) {
-      for (const span of [1, 2, 3]) {
-        const phrase = tokens.slice(i, i + span).join(' ');
-        const bare = phrase.replace(/[^\p{L}\p{N}]/gu, '');
-        if (bare.toLowerCase() === squashed) return phrase.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
-      }
-    }
-  }
+  const spelled = pageTitle ? siteNameInTitle(hostname, pageTitle) : null;
+  if (spelled) return spelled;
   return key
     .split('-')
     .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
     .join(' ');
+}
+
+/**
+ * The site's name as the page title spells it, when one to three of the title's words are the
+ * host's name ("News | AltWise" on altwise.app → "AltWise"); null when the title does not name the
+ * site: a title's other part may be anything.
+ */
+export function siteNameInTitle(hostname: string, pageTitle: string): string | null {
+  const key = siteKey(hostname);
+  if (!/\p{L}/u.test(key) || key.includes('.')) return null;
+  const squashed = key.replace(/-/g, '');
+  const tokens = pageTitle.split(/[\s|–—:·•/]+/).filter(Boolean);
+  for (let i = 0; i < tokens.length; i++) {
+    for (const span of [1, 2, 3]) {
+      const phrase = tokens.slice(i, i + span).join(' ');
+      const bare = phrase.replace(/[^\p{L}\p{N}]/gu, '');
+      if (bare.toLowerCase() === squashed) return phrase.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+    }
+  }
+  return null;
 }
 
 /** The registrable label of a host: "www.shop.example.co.uk" → "example". */

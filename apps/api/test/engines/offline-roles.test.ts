@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createAltTextEngine } from '../../src/engines/alt-text-engine.ts';
 import { defaultEngineOptions } from '../../src/engines/engine-options.ts';
@@ -12,6 +13,14 @@ import { defaultEngineOptions } from '../../src/engines/engine-options.ts';
 const engine = createAltTextEngine(defaultEngineOptions());
 afterAll(() => engine.close());
 const logo = await readFile(join(import.meta.dirname, '..', 'fixtures', 'images', 'astronaut.jpg'));
+/** A 22×20 rating star, as W3C's "Groups of images" example draws it. */
+const star = await sharp(
+  Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg" width="22" height="20"><path d="M11 1 L14 8 L21 8 L15 12 L17 19 L11 15 L5 19 L7 12 L1 8 L8 8 Z" fill="#f59e0b"/></svg>',
+  ),
+)
+  .png()
+  .toBuffer();
 
 describe('offline engine: role decisions win over the pixels', () => {
   it('names a home link’s only image for where it goes, with the reasons', async () => {
@@ -66,6 +75,28 @@ describe('offline engine: role decisions win over the pixels', () => {
     expect(result).toMatchObject({ altText: '', decorative: true });
     expect(result.reasons[0]?.source).toBe('caption');
     expect(result.signals.contextUsed).toEqual(['caption', 'role']);
+  });
+});
+
+describe('offline engine: parts of one thing (issue 19, ADR 065)', () => {
+  const files = ['star-full.png', 'star-full.png', 'star-full.png', 'star-half.png', 'star-empty.png'];
+
+  it('the first star of a rating row says the whole rating; the others are alt=""', async () => {
+    const first = await engine.describeImage(star, {
+      context: { surroundingText: 'Rating:', imageRow: { position: 1, files } },
+    });
+    expect(first).toMatchObject({ altText: '3.5 out of 5 stars', decorative: false, needsReview: false });
+    const fourth = await engine.describeImage(star, {
+      context: { surroundingText: 'Rating:', imageRow: { position: 4, files } },
+    });
+    expect(fourth).toMatchObject({ altText: '', decorative: true });
+    expect(fourth.reasons[0]?.detail).toMatch(/Image 4 of a row of 5 “star” pictograms/);
+  });
+
+  it('a photograph inside a named role="img" is alt="", and the reason names the picture', async () => {
+    const result = await engine.describeImage(logo, { context: { partOfPicture: 'Crew portrait, 1969' } });
+    expect(result).toMatchObject({ altText: '', decorative: true });
+    expect(result.reasons[0]?.detail).toMatch(/Crew portrait, 1969/);
   });
 });
 

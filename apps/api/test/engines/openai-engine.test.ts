@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createAltTextEngine } from '../../src/engines/alt-text-engine.ts';
 import { defaultEngineOptions, type OpenAiOptions } from '../../src/engines/engine-options.ts';
@@ -103,6 +104,28 @@ const promptOf = (sent: ChatRequest | undefined) =>
   ((sent?.messages[1]?.content ?? []) as UserPart[]).find((p) => p.type === 'text')?.text ?? '';
 
 describe('openai-compatible provider: the request', () => {
+  it('tells the model the structure: a part of a named role="img", the first of a row of stars, the site’s logo', async () => {
+    const star = await sharp(
+      Buffer.from(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="22" height="20"><circle cx="11" cy="10" r="8" fill="#f59e0b"/></svg>',
+      ),
+    )
+      .png()
+      .toBuffer();
+    const files = ['star-full.png', 'star-full.png', 'star-half.png'];
+    await engine().describeImage(photo, { context: { partOfPicture: 'Crew portrait, 1969' } });
+    await engine().describeImage(star, { context: { imageRow: { position: 1, files } } });
+    await engine().describeImage(photo, {
+      context: { siteLogo: true, siteName: 'Harbour Times', fileName: 'logo.png' },
+    });
+    const [part, row, logo] = requests.map(promptOf);
+    expect(part).toContain('Part of a picture named “Crew portrait, 1969” (role="img")');
+    expect(part).toContain('the image is then decorative (alt="")');
+    expect(row).toContain('Suggested alt text: “2.5 out of 3 stars”');
+    expect(logo).toContain('Site name: Harbour Times');
+    expect(logo).toContain('The image looks like the site’s own logo');
+  });
+
   it('carries every context field, the role and its W3C instruction, language, keywords, length, image and JSON format', async () => {
     handlers.push((_b, _q, res) =>
       answer(

@@ -133,6 +133,11 @@ export type AuditImageFactsRecord = {
   inHeader?: boolean;
   listMarker?: boolean;
   besideTextLink?: string;
+  /** The row of images (rating stars) it stands in: its place and every image's file name (issue 19). */
+  imageRow?: { position: number; files: string[] };
+  /** It looks like the site's own logo (in the banner, "logo" in its file name, class or id), and the site's name (og:site_name) when the page gives one. */
+  siteLogo?: boolean;
+  siteName?: string;
   /**
    * What the pixel check saw (ADR 037), set on every image of the audit with this src once it has
    * looked: `{}` when the pixels gave no evidence (photo without text, fetch or decode failed).

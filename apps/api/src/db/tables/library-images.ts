@@ -1,3 +1,4 @@
+import type { PageContext } from '@altwise/contracts/page-context';
 import { altOrigins } from '@altwise/contracts/provenance';
 import { sql } from 'drizzle-orm';
 import {
@@ -36,7 +37,7 @@ export const libraryImages = pgTable(
     /** The generation batch that produced the row, when it came from one. */
     batchId: uuid('batch_id'),
     /** What the engine was told about the image (page context, file name); reused by regenerate. */
-    context: jsonb('context').$type<Record<string, string>>(),
+    context: jsonb('context').$type<PageContext>(),
     /** Storage key of an uploaded image, so regenerate reads the bytes from storage. */
     fileKey: text('file_key'),
     /** How sure the engine was (0..1); null for rows written before confidence existed (ADR 018). */

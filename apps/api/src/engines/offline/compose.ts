@@ -8,6 +8,7 @@ import {
   mentionsAny,
 } from '../page-context.ts';
 import { removeFileNames } from '../quality-rules.ts';
+import { siteNameInTitle } from '../role.ts';
 import type { AltTextReason, DetectedFace, DetectedObject, ImageKind, PageContext } from '../types.ts';
 import { pictogramConcept } from './icons.ts';
 import { countPhrase, type Family, familyNoun, nounFor, wordsFor } from './vocabulary.ts';
@@ -198,6 +199,24 @@ export function composeAltText(input: ComposeInput): Composition {
       confidence: input.ocr.confidence >= 85 ? 0.7 : 0.55,
       reasons: evidence,
       textInImage: text,
+    };
+  }
+  const siteLogo = siteLogoName(context, text);
+  if (siteLogo && objects.length === 0 && faces.length === 0) {
+    // The site's own logo without legible words: the site's name, never its colours (issue 19, point 4).
+    return {
+      ...base,
+      kind: 'logo',
+      altText: siteLogo.name,
+      decorative: false,
+      confidence: siteLogo.fromTitle ? 0.5 : 0.6,
+      reasons: [
+        {
+          source: siteLogo.fromTitle ? 'pageTitle' : 'role',
+          detail: `The site’s own logo (in the page’s banner, called a logo): its alt text is the site’s name, “${siteLogo.name}”${siteLogo.fromTitle ? ', as the page title spells it' : ' (og:site_name)'}`,
+        },
+        ...evidence,
+      ],
     };
   }
   const markName = nameOfMark(input.mark);
@@ -853,6 +872,25 @@ function besideItsName(
       detail: `The text beside it says what ${context.fileName} illustrates: alt="" avoids saying it twice`,
     },
   };
+}
+
+/**
+ * The name an unlinked site logo stands for, when the scraper says the image is the site's own logo
+ * (PageContext.siteLogo) and the OCR read no words: the page's og:site_name, else the part of the
+ * page title that is the site's host name. A linked logo is named by its link (engines/role.ts); a
+ * logo whose words were read says them (an image of text).
+ */
+function siteLogoName(context: PageContext, text: string): { name: string; fromTitle: boolean } | undefined {
+  if (!context.siteLogo || context.role === 'link' || context.role === 'button' || text) return undefined;
+  if (context.siteName) return { name: context.siteName, fromTitle: false };
+  let host: string | undefined;
+  try {
+    host = context.pageUrl ? new URL(context.pageUrl).hostname : undefined;
+  } catch {
+    host = undefined;
+  }
+  const fromTitle = host && context.pageTitle ? siteNameInTitle(host, context.pageTitle) : null;
+  return fromTitle ? { name: fromTitle, fromTitle: true } : undefined;
 }
 
 /** What a recognised mark is called: a brand's title, a pictogram concept's name. */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { EngineOptions, OpenAiOptions } from '../engine-options.ts';
 import { EngineProviderError } from '../errors.ts';
 import { fitLongDescription } from '../long-description.ts';
-import { cleanContext } from '../page-context.ts';
+import { cleanContext, type PageTextField } from '../page-context.ts';
 import { pixelSignals } from '../pixel-signals.ts';
 import { altTextSystemPrompt, altTextUserPrompt, correctiveMessage } from '../prompts.ts';
 import { applyQualityRules } from '../quality-rules.ts';
@@ -107,7 +107,8 @@ export function createOpenAiEngine(options: EngineOptions): AltTextEngine {
   ): Promise<AltTextResult> {
     const t0 = performance.now();
     const context = cleanContext(describe.context);
-    const decision = decideRole(context);
+    // The picture's size lets the role tell a row of small pictograms (a rating's stars) from photos.
+    const decision = decideRole(context, { size: { width: signals.width, height: signals.height } });
     const maxLength = describe.maxLength ?? options.defaultMaxLength;
     const language = describe.language ?? options.defaultLanguage;
     const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
@@ -426,7 +427,7 @@ export function readAnswer(content: string, maxLength: number, fileName?: string
   };
 }
 
-const contextSources: Array<[keyof PageContext, AltTextReason['source']]> = [
+const contextSources: Array<[PageTextField, AltTextReason['source']]> = [
   ['caption', 'caption'],
   ['existingAlt', 'existingAlt'],
   ['pageTitle', 'pageTitle'],

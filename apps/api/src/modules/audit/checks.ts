@@ -82,6 +82,11 @@ export interface AuditImageFacts {
   listMarker?: boolean;
   /** The text of a text link to the same address beside the image's link (the link's block holds both). */
   besideTextLink?: string;
+  /** The row of images (rating stars) it stands in: its place and every image's file name (issue 19). */
+  imageRow?: { position: number; files: string[] };
+  /** It looks like the site's own logo (in the banner, "logo" in its file name, class or id), and the site's name (og:site_name) when the page gives one. */
+  siteLogo?: boolean;
+  siteName?: string;
 }
 
 /** The OCR confidence (0..100) below which text read in an image never fails an alt (`text-mismatch`). */

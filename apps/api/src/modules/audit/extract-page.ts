@@ -225,7 +225,7 @@ class TextBetween {
  * browser's accessibility tree gave it, where it gave one; others are named here.
  */
 export function readPage(html: string, pageUrl: URL, marker?: string): PageReading {
-  const { document, pageTitle, baseUrl, limits } = parsePage(html, pageUrl);
+  const { document, pageTitle, siteName, baseUrl, limits } = parsePage(html, pageUrl);
   const ids = new Map<string, Element>();
   const styles: Element[] = [];
   walkTree(document, (node) => {
@@ -303,7 +303,7 @@ export function readPage(html: string, pageUrl: URL, marker?: string): PageReadi
           : source
         : // An element without a file (an svg, an area, a role=img) is named by its place on the page.
           `${page}#${element.attribs.id ?? `${element.name}-${images.length + 1}`}`;
-    const context = contextOf(element, { pageTitle, heading }, pageUrl, cache);
+    const context = contextOf(element, { pageTitle, heading, siteName }, pageUrl, cache);
     const role: AuditImageFacts['role'] =
       kind === 'input-image' ? 'button' : kind === 'area' ? 'link' : (context.role ?? 'content');
     const hasAlt = kind === 'img' || kind === 'input-image' || kind === 'area';
@@ -329,6 +329,11 @@ export function readPage(html: string, pageUrl: URL, marker?: string): PageReadi
     if (context.caption) facts.caption = context.caption;
     if (context.surroundingText) facts.adjacentText = context.surroundingText;
     if (context.heading) facts.heading = context.heading;
+    if (context.imageRow) facts.imageRow = context.imageRow;
+    if (context.siteLogo) {
+      facts.siteLogo = true;
+      if (context.siteName) facts.siteName = context.siteName;
+    }
     const width = dimension(element.attribs.width);
     const height = dimension(element.attribs.height);
     if (width !== undefined) facts.width = width;

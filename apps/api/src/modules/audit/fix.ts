@@ -157,7 +157,7 @@ export function auditImageOrigin(suggestionOrigin: AltOrigin | null, alt: string
 }
 
 /** What the engine is told about an audit image: its page and its place on it. */
-export function contextOf(row: Pick<ImageRow, 'pageUrl' | 'alt' | 'role' | 'facts'>): Record<string, string> {
+export function contextOf(row: Pick<ImageRow, 'pageUrl' | 'alt' | 'role' | 'facts'>): GenerationItemContext {
   const { facts } = row;
   const context: Record<string, string | undefined> = {
     pageUrl: row.pageUrl,
@@ -169,9 +169,14 @@ export function contextOf(row: Pick<ImageRow, 'pageUrl' | 'alt' | 'role' | 'fact
     existingAlt: row.alt ?? facts.ariaLabel ?? facts.name ?? undefined,
     role: row.role === 'content' ? undefined : row.role,
   };
-  return Object.fromEntries(
-    Object.entries(context).filter((entry): entry is [string, string] => Boolean(entry[1]?.trim())),
-  );
+  return {
+    ...Object.fromEntries(
+      Object.entries(context).filter((entry): entry is [string, string] => Boolean(entry[1]?.trim())),
+    ),
+    ...(facts.imageRow ? { imageRow: facts.imageRow } : {}),
+    ...(facts.siteLogo ? { siteLogo: true } : {}),
+    ...(facts.siteName ? { siteName: facts.siteName } : {}),
+  };
 }
 
 const noSuchImage = () => notFound('There is no such image in this audit.');

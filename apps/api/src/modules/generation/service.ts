@@ -127,9 +127,11 @@ function toProgress(
   };
 }
 
-function dropEmpty(context: Record<string, string | undefined>): GenerationItemContext {
+function dropEmpty(context: GenerationItemContext): GenerationItemContext {
   return Object.fromEntries(
-    Object.entries(context).filter((entry): entry is [string, string] => Boolean(entry[1]?.trim())),
+    Object.entries(context).filter(
+      ([, value]) => value !== undefined && value !== null && (typeof value !== 'string' || value.trim()),
+    ),
   );
 }
 
@@ -171,7 +173,7 @@ export function createGenerationService(deps: {
       origin: item.result.origin ?? 'ai',
       engine: item.result.engine,
       model: item.result.model,
-      context: item.context as Record<string, string>,
+      context: item.context,
       fileKey: item.fileKey,
       confidence: item.result.confidence,
       reasons: item.result.reasons,

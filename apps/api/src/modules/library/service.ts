@@ -1,5 +1,6 @@
 import type { DeleteLibraryImagesResponse, LibraryImageRecord } from '@altwise/contracts/library';
 import { DEFAULT_LIBRARY_PAGE_SIZE } from '@altwise/contracts/limits';
+import type { PageContext } from '@altwise/contracts/page-context';
 import { type AltOrigin, editedOrigin } from '@altwise/contracts/provenance';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, DbExecutor } from '../../db/client.ts';
@@ -93,7 +94,7 @@ export type NewLibraryImageRow = {
   model?: string | null;
   batchId?: string | null;
   /** What the engine was told; regenerate reuses it. */
-  context?: Record<string, string> | null;
+  context?: PageContext | null;
   /** The stored upload behind `src`, deleted with the row. */
   fileKey?: string | null;
   /**

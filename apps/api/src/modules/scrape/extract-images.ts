@@ -1,4 +1,5 @@
 import { normalizeImageUrl } from '@altwise/contracts/image-urls';
+import { MAX_IMAGE_ROW } from '@altwise/contracts/page-context';
 import { INVALID_IMAGE_SOURCE, type ScrapedImage, type ScrapedImageContext } from '@altwise/contracts/scrape';
 import { DomHandler, DomUtils, Parser } from 'htmlparser2';
 
@@ -282,9 +283,133 @@ function nextElement(element: Element): Element | null {
 export type ContextCache = {
   adjacent: Map<Element, string>;
   figcaptions: Map<Element, Element | null>;
+  /** Per parent element, the rows of images among its children (see imageRowsIn). */
+  rows: Map<Element, Map<Element, ImageRow>>;
+  /** The page's elements by id, read once when an aria-labelledby needs them. */
+  ids?: Map<string, Element>;
 };
 
-export const newContextCache = (): ContextCache => ({ adjacent: new Map(), figcaptions: new Map() });
+export const newContextCache = (): ContextCache => ({
+  adjacent: new Map(),
+  figcaptions: new Map(),
+  rows: new Map(),
+});
+
+type ImageRow = { position: number; files: string[] };
+
+/** The last segment of an image's source, without query or fragment ("…/star-full.png?v=2" → "star-full.png"). */
+function sourceFileName(img: Element): string {
+  const source = chosenSource(img) ?? '';
+  if (/^data:/i.test(source)) return '';
+  const path = source.replace(/[?#].*$/, '');
+  const last = path.slice(path.lastIndexOf('/') + 1).slice(0, 400);
+  try {
+    return decodeURIComponent(last).slice(0, 200);
+  } catch {
+    return last.slice(0, 200);
+  }
+}
+
+/**
+ * The rows of images among `parent`'s children: runs of 3 to MAX_IMAGE_ROW `img` elements with
+ * only white space or comments between them (the stars of a rating, W3C "groups of images"). Read
+ * once per parent, so a page of many images in one element costs one pass over its children.
+ */
+function imageRowsIn(parent: Element, cache: ContextCache): Map<Element, ImageRow> {
+  const known = cache.rows.get(parent);
+  if (known) return known;
+  const rows = new Map<Element, ImageRow>();
+  let run: Element[] = [];
+  const close = () => {
+    if (run.length >= 3 && run.length <= MAX_IMAGE_ROW) {
+      const files = run.map(sourceFileName);
+      run.forEach((img, index) => {
+        rows.set(img, { position: index + 1, files });
+      });
+    }
+    run = [];
+  };
+  for (const child of parent.children) {
+    if (DomUtils.isTag(child) && child.name === 'img') run.push(child);
+    else if (DomUtils.isComment(child) || (DomUtils.isText(child) && !child.data.trim())) continue;
+    else close();
+  }
+  close();
+  cache.rows.set(parent, rows);
+  return rows;
+}
+
+/** Roles whose children are part of one picture (WAI-ARIA: children presentational). */
+function isPictureRole(element: Element): boolean {
+  const role = element.attribs.role?.trim().toLowerCase().split(/\s+/)[0] ?? '';
+  return role === 'img' || role.startsWith('graphics-');
+}
+
+/**
+ * The name of a `role="img"` (or graphics-*) element around the image: its aria-label, the text of
+ * the elements its aria-labelledby names (the page's ids read once), else its title. Empty when it
+ * has none.
+ */
+function pictureName(picture: Element, cache: ContextCache): string {
+  const label = squash((picture.attribs['aria-label'] ?? '').slice(0, MAX_TEXT_CHARS * 4));
+  if (label) return label.slice(0, MAX_TEXT_CHARS);
+  const labelledBy = (picture.attribs['aria-labelledby'] ?? '')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 10);
+  if (labelledBy.length > 0) {
+    if (!cache.ids) {
+      const ids = new Map<string, Element>();
+      let root: Element | Document = picture;
+      while (root.parent) root = root.parent as Element | Document;
+      walkTree(root, (node) => {
+        if (DomUtils.isTag(node) && node.attribs.id && !ids.has(node.attribs.id))
+          ids.set(node.attribs.id, node);
+        return undefined;
+      });
+      cache.ids = ids;
+    }
+    const ids = cache.ids;
+    const text = squash(
+      labelledBy
+        .map((id) => ids.get(id))
+        .filter((element): element is Element => Boolean(element))
+        .map((element) => textOf(element))
+        .join(' '),
+    ).slice(0, MAX_TEXT_CHARS);
+    if (text) return text;
+  }
+  return squash((picture.attribs.title ?? '').slice(0, MAX_TEXT_CHARS * 4)).slice(0, MAX_TEXT_CHARS);
+}
+
+/** Elements whose `<header>` is theirs, not the page's banner (HTML-AAM). */
+const sectioningTags = new Set(['article', 'aside', 'main', 'nav', 'section']);
+
+/** "logo" in a file name, class or id ("site-logo", "logo_main.png", "brandLogo"). */
+export const saysLogo = (text: string) => /logo/i.test(text);
+
+/**
+ * The image looks like the site's own logo: it sits in the page's banner (a `<header>` that no
+ * article, aside, main, nav or section holds, or role=banner) and its file name, or the class or id
+ * of it or its link, says "logo".
+ */
+function looksLikeSiteLogo(img: Element): boolean {
+  let banner = false;
+  let header = false;
+  let marked = saysLogo(
+    `${sourceFileName(img)} ${img.attribs.class ?? ''} ${img.attribs.id ?? ''}`.slice(0, 1000),
+  );
+  for (let node = img.parent; node && DomUtils.isTag(node); node = node.parent) {
+    const element = node as Element;
+    if (element.attribs.role?.trim().toLowerCase() === 'banner') banner = true;
+    if (element.name === 'header') header = true;
+    else if (sectioningTags.has(element.name)) header = false;
+    if (!marked && element.name === 'a')
+      marked = saysLogo(`${element.attribs.class ?? ''} ${element.attribs.id ?? ''}`.slice(0, 1000));
+  }
+  return marked && (banner || header);
+}
 
 /**
  * Text next to the image: the text of its block without the figure caption (that is `caption`);
@@ -329,7 +454,7 @@ function adjacentText(
 
 export function contextOf(
   img: Element,
-  base: { pageTitle: string; heading: string },
+  base: { pageTitle: string; heading: string; siteName?: string },
   pageUrl: URL,
   cache: ContextCache = newContextCache(),
 ): ScrapedImageContext {
@@ -367,6 +492,14 @@ export function contextOf(
   } else if (figure) {
     context.role = 'figure';
   }
+  const picture = closest(img, isPictureRole);
+  const name = picture ? pictureName(picture, cache) : '';
+  if (name) context.partOfPicture = name;
+  const parent = img.parent;
+  const row = parent && DomUtils.isTag(parent) ? imageRowsIn(parent, cache).get(img) : undefined;
+  if (row) context.imageRow = row;
+  if (base.siteName) context.siteName = base.siteName;
+  if (looksLikeSiteLogo(img)) context.siteLogo = true;
   return context;
 }
 
@@ -442,12 +575,19 @@ class BoundedParser extends Parser {
 export function parsePage(
   html: string,
   pageUrl: URL,
-): { document: Document; pageTitle: string; baseUrl: URL; limits: PageLimit[] } {
+): { document: Document; pageTitle: string; siteName: string; baseUrl: URL; limits: PageLimit[] } {
   const handler = new BoundedHandler();
   new BoundedParser(handler).end(html);
   const document = handler.root;
   const titleElement = findFirst(document, (element) => element.name === 'title');
   const pageTitle = titleElement ? textOf(titleElement) : '';
+  const siteNameElement = findFirst(
+    document,
+    (element) =>
+      element.name === 'meta' &&
+      (element.attribs.property ?? element.attribs.name ?? '').trim().toLowerCase() === 'og:site_name',
+  );
+  const siteName = squash((siteNameElement?.attribs.content ?? '').slice(0, MAX_TEXT_CHARS)).slice(0, 200);
   const baseElement = findFirst(
     document,
     (element) => element.name === 'base' && Boolean(element.attribs.href?.trim()),
@@ -460,7 +600,7 @@ export function parsePage(
       // An unparsable <base href> is ignored, as browsers do.
     }
   }
-  return { document, pageTitle, baseUrl, limits: [...handler.limits] };
+  return { document, pageTitle, siteName, baseUrl, limits: [...handler.limits] };
 }
 
 export function extractImages(html: string, pageUrl: URL, limit: number): ScrapedImage[] {
@@ -473,7 +613,7 @@ export function readImages(
   pageUrl: URL,
   limit: number,
 ): { images: ScrapedImage[]; limits: PageLimit[] } {
-  const { document, pageTitle, baseUrl, limits } = parsePage(html, pageUrl);
+  const { document, pageTitle, siteName, baseUrl, limits } = parsePage(html, pageUrl);
   const images: ScrapedImage[] = [];
   const seen = new Set<string>();
   const cache = newContextCache();
@@ -490,7 +630,7 @@ export function readImages(
         if (!seen.has(key)) {
           seen.add(key);
           const alt = node.attribs.alt?.trim() ?? '';
-          const context = contextOf(node, { pageTitle, heading }, pageUrl, cache);
+          const context = contextOf(node, { pageTitle, heading, siteName }, pageUrl, cache);
           images.push(
             resolved
               ? { src: resolved, alt, context, invalid: false }

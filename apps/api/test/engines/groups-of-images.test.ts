@@ -181,7 +181,7 @@ describe('a row of small pictograms: the first says what the row means, the rest
   it('an audit reads the same row, and its fix gives the engine the same context', () => {
     const reading = readPage(`<html><body>${rating}</body></html>`, pageUrl);
     const outcomes = reading.images.map((facts) =>
-      outcome(auditContextOf({ page_url: facts.pageUrl, alt: facts.alt, role: facts.role, facts }), star),
+      outcome(auditContextOf({ pageUrl: facts.pageUrl, alt: facts.alt, role: facts.role, facts }), star),
     );
     expect(outcomes).toEqual(['3.5 out of 5 stars', 'decorative', 'decorative', 'decorative', 'decorative']);
   });

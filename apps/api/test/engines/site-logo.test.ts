@@ -120,7 +120,7 @@ describe('an unlinked site logo without readable words gets the site’s name', 
       pageUrl,
     );
     const contexts = reading.images.map((facts) =>
-      auditContextOf({ page_url: facts.pageUrl, alt: facts.alt, role: facts.role, facts }),
+      auditContextOf({ pageUrl: facts.pageUrl, alt: facts.alt, role: facts.role, facts }),
     );
     expect(contexts.map((context) => [context.siteLogo, context.siteName])).toEqual([
       [true, 'Riverside Times'],

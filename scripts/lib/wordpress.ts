@@ -385,3 +385,36 @@ export async function createPost(
   );
   return { id: created.id, link: created.link, modified: created.modified_gmt };
 }
+
+/**
+ * A second user of the site with its own application password (made by the administrator, who may
+ * make one for any user), to test what a user with fewer capabilities can and cannot do.
+ */
+export async function createWordPressUser(
+  site: Site,
+  user: { username: string; role: 'administrator' | 'editor' | 'author' | 'contributor' },
+): Promise<Site & { id: number }> {
+  const created = await wordpressRest<{ id: number }>(site, '/wp/v2/users', {
+    json: {
+      username: user.username,
+      email: `${user.username}@example.com`,
+      password: randomBytes(12).toString('hex'),
+      roles: [user.role],
+    },
+  });
+  const password = await wordpressRest<{ password: string }>(
+    site,
+    `/wp/v2/users/${created.id}/application-passwords`,
+    { json: { name: 'altwise-tests' } },
+  );
+  return { id: created.id, url: site.url, username: user.username, applicationPassword: password.password };
+}
+
+/** Gives a user another role (the administrator's call). */
+export async function setWordPressRole(
+  site: Site,
+  userId: number,
+  role: 'administrator' | 'editor' | 'author' | 'contributor',
+): Promise<void> {
+  await wordpressRest(site, `/wp/v2/users/${userId}`, { json: { roles: [role] } });
+}

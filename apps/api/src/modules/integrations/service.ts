@@ -431,7 +431,7 @@ export function createIntegrationsService(deps: {
       if (change.field === 'alt_text') {
         const media = await client.get<RestMedia>(
           `/wp/v2/media/${change.mediaId}?context=edit`,
-          'reading an image',
+          `reading image ${change.mediaId}`,
         );
         current = media.body.alt_text ?? '';
       } else if (change.postId !== null) {
@@ -470,7 +470,8 @@ export function createIntegrationsService(deps: {
     }
     const route = `/wp/v2/media/${placement.mediaId}`;
     const current =
-      (await client.get<RestMedia>(`${route}?context=edit`, 'reading an image')).body.alt_text ?? '';
+      (await client.get<RestMedia>(`${route}?context=edit`, `reading image ${placement.mediaId}`)).body
+        .alt_text ?? '';
     if (!live && current === after) {
       tally.same++;
       return;
@@ -491,8 +492,15 @@ export function createIntegrationsService(deps: {
       return;
     }
     try {
-      const written = await client.post<RestMedia>(route, { alt_text: after }, 'writing an image’s alt text');
-      const check = await client.get<RestMedia>(`${route}?context=edit`, 'reading an image back');
+      const written = await client.post<RestMedia>(
+        route,
+        { alt_text: after },
+        `writing the alt text of image ${placement.mediaId}`,
+      );
+      const check = await client.get<RestMedia>(
+        `${route}?context=edit`,
+        `reading image ${placement.mediaId} back`,
+      );
       if (written.body.alt_text !== after || check.body.alt_text !== after)
         throw new WordPressError(
           'rejected',
@@ -656,7 +664,8 @@ export function createIntegrationsService(deps: {
       await step(tally, async () => {
         const route = `/wp/v2/media/${change.mediaId}`;
         const current =
-          (await client.get<RestMedia>(`${route}?context=edit`, 'reading an image')).body.alt_text ?? '';
+          (await client.get<RestMedia>(`${route}?context=edit`, `reading image ${change.mediaId}`)).body
+            .alt_text ?? '';
         if (current !== change.after) {
           tally.problems.push(
             `The alt text of image ${change.mediaId} was changed on WordPress after Altwise published it, so it was not undone.`,
@@ -666,7 +675,7 @@ export function createIntegrationsService(deps: {
         const written = await client.post<RestMedia>(
           route,
           { alt_text: change.before },
-          'restoring an image’s alt text',
+          `restoring the alt text of image ${change.mediaId}`,
         );
         if ((written.body.alt_text ?? '') !== change.before)
           throw new WordPressError(

@@ -24,6 +24,9 @@ export type ImportCursor = {
   auditId: string;
 };
 
+/** What a publish or undo run was asked to do, kept so a process that starts again resumes it. */
+export type PublishRequest = { imageIds?: string[]; undo?: string[] };
+
 /**
  * A connected WordPress site (issue 21, ADR 056). The application password is kept only as
  * AES-256-GCM ciphertext (`secret`), bound to the row's id; it is never returned.
@@ -45,6 +48,8 @@ export const integrations = pgTable(
     error: text('error'),
     notice: text('notice'),
     importCursor: jsonb('import_cursor').$type<ImportCursor>(),
+    /** The publish or undo under way (status `publishing`), sent again to the queue after a crash. */
+    publishRequest: jsonb('publish_request').$type<PublishRequest>(),
     mediaCount: integer('media_count'),
     imported: integer('imported').notNull().default(0),
     placements: integer('placements').notNull().default(0),

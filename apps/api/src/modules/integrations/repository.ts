@@ -77,6 +77,7 @@ export async function updateIntegration(
       | 'error'
       | 'notice'
       | 'importCursor'
+      | 'publishRequest'
       | 'mediaCount'
       | 'imported'
       | 'placements'
@@ -318,10 +319,12 @@ export async function findPlacement(
   return row;
 }
 
-export async function listImportingIds(db: DbExecutor): Promise<string[]> {
-  const rows = await db
-    .select({ id: integrations.id })
+/** Imports and publishes under way: after a crash, the next process sends them to the queue again. */
+export async function listUnfinishedRuns(
+  db: DbExecutor,
+): Promise<Pick<IntegrationRow, 'id' | 'status' | 'publishRequest'>[]> {
+  return db
+    .select({ id: integrations.id, status: integrations.status, publishRequest: integrations.publishRequest })
     .from(integrations)
-    .where(eq(integrations.status, 'importing'));
-  return rows.map((row) => row.id);
+    .where(inArray(integrations.status, ['importing', 'publishing']));
 }

@@ -36,12 +36,12 @@ import {
   insertIntegration,
   insertPendingChange,
   listChanges,
-  listImportingIds,
   listIntegrationsOf,
   listMedia,
   listPendingChanges,
   listPlacementsFor,
   listPosts,
+  listUnfinishedRuns,
   lockIntegration,
   markChangePublished,
   markChangeUndone,
@@ -60,8 +60,6 @@ import {
   type WordPressErrorReason,
 } from './wordpress-client.ts';
 
-/** Items per REST page (WordPress's most). */
-const PER_PAGE = 100;
 /** Most posts and pages of each type an import reads (500 pages of 100). */
 const MAX_PAGES_PER_STAGE = 500;
 /** Most audit pages an import makes (the library page and the posts that use its images). */
@@ -124,7 +122,7 @@ export function createIntegrationsService(deps: {
   audits: Pick<AuditService, 'recordWholeAudit' | 'approvedImages'>;
   box: CredentialBox;
   fetch: { allowPrivate: boolean };
-  settings: { requestsPerMinute: number; timeoutMs: number };
+  settings: { requestsPerMinute: number; timeoutMs: number; pageSize: number };
   logger: FastifyBaseLogger;
 }) {
   const { db, queue, logger } = deps;
@@ -218,7 +216,7 @@ export function createIntegrationsService(deps: {
     page: number,
   ): Promise<boolean> {
     const answer = await client.get<RestMedia[]>(
-      `/wp/v2/media?media_type=image&context=edit&per_page=${PER_PAGE}&page=${page}&orderby=id&order=asc`,
+      `/wp/v2/media?media_type=image&context=edit&per_page=${deps.settings.pageSize}&page=${page}&orderby=id&order=asc`,
       'reading the media library',
     );
     if (!Array.isArray(answer.body))
@@ -259,7 +257,7 @@ export function createIntegrationsService(deps: {
     let answer: Awaited<ReturnType<WordPressClient['get']>>;
     try {
       answer = await client.get<RestPost[]>(
-        `/wp/v2/${type}?context=edit&per_page=${PER_PAGE}&page=${page}&orderby=id&order=asc`,
+        `/wp/v2/${type}?context=edit&per_page=${deps.settings.pageSize}&page=${page}&orderby=id&order=asc`,
         `reading the ${type}`,
       );
     } catch (error) {
@@ -761,6 +759,7 @@ export function createIntegrationsService(deps: {
       const tally = job.undo ? await runUndo(row, job.undo) : await runPublish(row, job.imageIds);
       await updateIntegration(db, integrationId, {
         status: 'imported',
+        publishRequest: null,
         notice: summaryOf(tally, Boolean(job.undo), host),
         error: tally.problems.length > 0 ? tally.problems.slice(0, 10).join(' ') : null,
       });
@@ -768,6 +767,7 @@ export function createIntegrationsService(deps: {
       if (!(error instanceof WordPressError)) throw error;
       await updateIntegration(db, integrationId, {
         status: 'failed',
+        publishRequest: null,
         error: `${error.message} Nothing more was written; you can try again.`,
       });
     }
@@ -853,12 +853,14 @@ export function createIntegrationsService(deps: {
           'Nothing is approved yet: fix the import’s failing images and approve the alt text first.',
         );
       const row = await startRun(userId, id, async (tx, locked) => {
-        await updateIntegration(tx, locked.id, { status: 'publishing', error: null, notice: null });
-        await queue.send(
-          jobNames.publishIntegration,
-          { integrationId: locked.id, ...(ids ? { imageIds: ids } : {}) },
-          { tx },
-        );
+        const request = ids ? { imageIds: ids } : {};
+        await updateIntegration(tx, locked.id, {
+          status: 'publishing',
+          error: null,
+          notice: null,
+          publishRequest: request,
+        });
+        await queue.send(jobNames.publishIntegration, { integrationId: locked.id, ...request }, { tx });
       });
       return toIntegration(row);
     },
@@ -874,7 +876,12 @@ export function createIntegrationsService(deps: {
           `${undone} of the selected changes ${undone === 1 ? 'was' : 'were'} undone already; nothing was changed.`,
         );
       const row = await startRun(userId, id, async (tx, locked) => {
-        await updateIntegration(tx, locked.id, { status: 'publishing', error: null, notice: null });
+        await updateIntegration(tx, locked.id, {
+          status: 'publishing',
+          error: null,
+          notice: null,
+          publishRequest: { undo: ids },
+        });
         await queue.send(jobNames.publishIntegration, { integrationId: locked.id, undo: ids }, { tx });
       });
       return toIntegration(row);
@@ -901,8 +908,16 @@ export function createIntegrationsService(deps: {
 
     /** On worker start: imports and publishes a stopped process left under way are queued again. */
     async resumeUnfinished(): Promise<void> {
-      for (const integrationId of await listImportingIds(db))
-        await queue.send(jobNames.importIntegration, { integrationId });
+      for (const run of await listUnfinishedRuns(db)) {
+        if (run.status === 'importing')
+          await queue.send(jobNames.importIntegration, { integrationId: run.id });
+        // A publish resumes with what it was asked; its pending changes are settled first (no double write).
+        else
+          await queue.send(jobNames.publishIntegration, {
+            integrationId: run.id,
+            ...(run.publishRequest ?? {}),
+          });
+      }
     },
   };
 }

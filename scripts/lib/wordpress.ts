@@ -164,18 +164,50 @@ export async function startWordPress(): Promise<WordPressSite> {
   const socket = join(dir, 'mysql.sock');
   const tree = join(dir, 'wordpress');
   const children: ChildProcess[] = [];
-  // Detached (their own process groups), so they are ended here even if the tests stop early.
+  // Detached (their own process groups), so Ctrl-C in a terminal does not reach them: they are
+  // ended here when this process exits or is told to stop, and by a watchdog if it is killed.
   const killAll = () => {
     for (const child of children)
       try {
         if (child.pid) process.kill(-child.pid, 'SIGKILL');
       } catch {}
   };
+  const onSignal = (signal: NodeJS.Signals) => {
+    killAll();
+    rmSync(dir, { recursive: true, force: true });
+    process.removeListener(signal, onSignal);
+    // Alone, we keep the signal's usual end (the process dies); else the other listeners decide.
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  };
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
   process.once('exit', killAll);
+  for (const signal of signals) process.on(signal, onSignal);
+  let watchdog: ChildProcess | undefined;
   const stop = async () => {
     process.removeListener('exit', killAll);
+    for (const signal of signals) process.removeListener(signal, onSignal);
+    if (watchdog?.pid) process.kill(-watchdog.pid, 'SIGKILL');
     for (const child of children.reverse()) await stopProcess(child);
     rmSync(dir, { recursive: true, force: true });
+  };
+  /** A killed (SIGKILL) test process runs no handler: a shell polls it and ends the servers after it. */
+  const watch = () => {
+    const groups = children.flatMap((child) => (child.pid ? [`-${child.pid}`] : []));
+    watchdog = spawn(
+      'sh',
+      [
+        '-c',
+        'while kill -0 "$0" 2>/dev/null; do sleep 2; done; kill -KILL "$@" 2>/dev/null; rm -rf "$WATCHED_DIR"',
+        String(process.pid),
+        ...groups,
+      ],
+      {
+        stdio: 'ignore',
+        detached: true,
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', WATCHED_DIR: dir },
+      },
+    );
+    watchdog.unref();
   };
   try {
     // MariaDB refuses root unless told to run as root; as anyone else it runs as that user.
@@ -284,6 +316,7 @@ export async function startWordPress(): Promise<WordPressSite> {
     const body = (await created.json()) as { password?: string; message?: string };
     if (!created.ok || !body.password)
       throw new Error(`WordPress made no application password (${created.status}): ${body.message ?? ''}`);
+    watch();
     console.log(
       `[setup] WordPress started on ${url} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );

@@ -270,4 +270,72 @@ describe('an import and a publish stopped by a crash', () => {
       expect(raw).toContain(`alt="${change?.after}"`);
     }
   }, 150_000);
+
+  it('resumes a publish of edited words: the post WordPress wrote before the crash is not written again', async () => {
+    const items = (await api('GET', `/audits/${auditId}/images?pageSize=500`)).json().items as Item[];
+    const first = items.find((item) => item.pageUrl === posts[0]?.link);
+    const words = `A tide table pinned to the harbour office door, ${run}`;
+    const edited = await api('POST', `/audits/${auditId}/review`, {
+      imageIds: [first?.id],
+      action: 'edit',
+      altText: words,
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    const route = `POST /wp/v2/posts/${posts[0]?.id}`;
+    swallow = (call) => call === route;
+    const before = calls.length;
+    expect((await api('POST', `/integrations/${id}/publish`, { imageIds: [first?.id] })).statusCode).toBe(
+      202,
+    );
+    await waitFor(async () => held.length === 3, 30_000);
+    swallow = () => false;
+    await crashAndRestart();
+
+    const done = await settled(id);
+    expect(done.error).toBeNull();
+    expect(done.notice).toBe(`Published 0 alt texts to ${new URL(proxyUrl).host}. 1 was already there.`);
+    expect(calls.slice(before).filter((call) => call === route)).toHaveLength(1);
+    const raw = (
+      await wordpressRest<{ content: { raw: string } }>(site, `/wp/v2/posts/${posts[0]?.id}?context=edit`)
+    ).content.raw;
+    expect(raw).toContain(`alt="${words}"`);
+    // The one change of that place now records the edited words; its `before` is still the original.
+    const changes = (await api('GET', `/integrations/${id}/changes`)).json() as Array<{
+      postId?: number;
+      before: string;
+      after: string;
+    }>;
+    expect(changes.filter((change) => change.postId === posts[0]?.id)).toEqual([
+      expect.objectContaining({ before: 'IMG_900.png', after: words }),
+    ]);
+  }, 150_000);
+
+  it('resumes an undo: the original words WordPress got back before the crash are not written again', async () => {
+    const changes = (await api('GET', `/integrations/${id}/changes`)).json() as Array<{
+      id: string;
+      postId?: number;
+      undoneAt?: string;
+    }>;
+    const change = changes.find((item) => item.postId === posts[0]?.id);
+    const route = `POST /wp/v2/posts/${posts[0]?.id}`;
+    swallow = (call) => call === route;
+    const before = calls.length;
+    expect((await api('POST', `/integrations/${id}/undo`, { changeIds: [change?.id] })).statusCode).toBe(202);
+    await waitFor(async () => held.length === 4, 30_000);
+    swallow = () => false;
+    await crashAndRestart();
+
+    const done = await settled(id);
+    expect(done.error).toBeNull();
+    expect(calls.slice(before).filter((call) => call === route)).toHaveLength(1);
+    const raw = (
+      await wordpressRest<{ content: { raw: string } }>(site, `/wp/v2/posts/${posts[0]?.id}?context=edit`)
+    ).content.raw;
+    expect(raw).toContain('alt="IMG_900.png"');
+    const after = (await api('GET', `/integrations/${id}/changes`)).json() as typeof changes;
+    expect(after.find((item) => item.id === change?.id)?.undoneAt).toBeTruthy();
+    // Undone once: a second Undo of it is refused in words.
+    const twice = await api('POST', `/integrations/${id}/undo`, { changeIds: [change?.id] });
+    expect(twice.statusCode).toBe(409);
+  }, 150_000);
 });

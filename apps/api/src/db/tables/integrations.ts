@@ -24,6 +24,9 @@ export type ImportCursor = {
   auditId: string;
 };
 
+/** The value a live change is being rewritten to: new approved words, or its `before` for Undo. */
+export type ChangeWrite = { value: string; undo?: true };
+
 /** What a publish or undo run was asked to do, kept so a process that starts again resumes it. */
 export type PublishRequest = { imageIds?: string[]; undo?: string[] };
 
@@ -145,6 +148,11 @@ export const integrationChanges = pgTable(
     before: text('before').notNull(),
     after: text('after').notNull(),
     status: text('status', { enum: integrationChangeStatuses }).notNull().default('pending'),
+    /**
+     * A write to a live change under way (new words, or `before` for Undo), stored before the call so
+     * the run after a crash can tell whether WordPress made it (ADR 056).
+     */
+    writing: jsonb('writing').$type<ChangeWrite>(),
     publishedAt: timestamp('published_at', { withTimezone: true }),
     undoneAt: timestamp('undone_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

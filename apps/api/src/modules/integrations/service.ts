@@ -47,6 +47,7 @@ import {
   markChangeUndone,
   replacePlacements,
   resetImport,
+  setChangeWriting,
   setPostModified,
   updateIntegration,
   upsertMedia,
@@ -418,13 +419,18 @@ export function createIntegrationsService(deps: {
     return `/wp/v2/${post.postType}/${post.postId}`;
   }
 
-  /** A change a stopped process left pending: kept when WordPress shows it written, else forgotten. */
+  /**
+   * What a stopped process left under way: a new change is kept when WordPress shows it written, else
+   * forgotten; a live change being rewritten or undone takes the new value (or is undone) when
+   * WordPress has it, else stays as it was. A post we wrote gets its new `modified` recorded.
+   */
   async function settlePending(
     row: IntegrationRow,
     client: WordPressClient,
     mediaByUrl: Map<string, number>,
   ) {
     for (const change of await listPendingChanges(db, row.id)) {
+      const target = change.status === 'pending' ? change.after : (change.writing?.value ?? change.after);
       let current: string | null = null;
       if (change.field === 'alt_text') {
         const media = await client.get<RestMedia>(
@@ -436,16 +442,27 @@ export function createIntegrationsService(deps: {
         const post = await findPost(db, row.id, change.postId);
         const [placement] = await listPlacementsByIdOf(change);
         if (post && placement) {
-          const answer = await client.get<RestPost>(`${postRoute(post)}?context=edit`, 'reading a post');
-          current =
-            findOccurrence(answer.body.content?.raw ?? '', mediaByUrl, change.mediaId, placement.occurrence)
-              ?.alt ?? null;
-          if (current === change.after && answer.body.modified_gmt)
+          const answer = await client.get<RestPost>(
+            `${postRoute(post)}?context=edit`,
+            `reading “${post.title}”`,
+          );
+          const image = findOccurrence(
+            answer.body.content?.raw ?? '',
+            mediaByUrl,
+            change.mediaId,
+            placement.occurrence,
+          );
+          current = image ? (image.alt ?? '') : null;
+          if (current === target && answer.body.modified_gmt)
             await setPostModified(db, row.id, post.postId, answer.body.modified_gmt);
         }
       }
-      if (current === change.after) await markChangePublished(db, change.id);
-      else await deleteChange(db, change.id);
+      if (change.status === 'pending') {
+        if (current === target) await markChangePublished(db, change.id);
+        else await deleteChange(db, change.id);
+      } else if (current !== target) await setChangeWriting(db, [change.id], null);
+      else if (change.writing?.undo) await markChangeUndone(db, change.id);
+      else await markChangePublished(db, change.id, target);
     }
   }
 
@@ -470,7 +487,9 @@ export function createIntegrationsService(deps: {
     const current =
       (await client.get<RestMedia>(`${route}?context=edit`, `reading image ${placement.mediaId}`)).body
         .alt_text ?? '';
-    if (!live && current === after) {
+    if (current === after) {
+      // A live change whose new words a stopped run wrote but did not record: record them, write nothing.
+      if (live) await markChangePublished(db, live.id, after);
       tally.same++;
       return;
     }
@@ -489,6 +508,7 @@ export function createIntegrationsService(deps: {
       tally.same++;
       return;
     }
+    if (live) await setChangeWriting(db, [live.id], [{ value: after }]);
     try {
       const written = await client.post<RestMedia>(
         route,
@@ -508,6 +528,7 @@ export function createIntegrationsService(deps: {
       tally.written++;
     } catch (error) {
       if (!live) await deleteChange(db, change.id);
+      else await setChangeWriting(db, [live.id], null);
       throw error;
     }
   }
@@ -551,7 +572,8 @@ export function createIntegrationsService(deps: {
         continue;
       }
       const before = image.alt ?? '';
-      if (!live && before === after) {
+      if (before === after) {
+        if (live) await markChangePublished(db, live.id, after);
         tally.same++;
         continue;
       }
@@ -573,6 +595,12 @@ export function createIntegrationsService(deps: {
       });
       if (change) pending.push(change);
     }
+    const rewritten = writes.flatMap((write) => (write.live ? [write.live.id] : []));
+    await setChangeWriting(
+      db,
+      rewritten,
+      writes.flatMap((write) => (write.live ? [{ value: write.after }] : [])),
+    );
     try {
       const written = await client.post<RestPost>(
         postRoute(post),
@@ -610,6 +638,7 @@ export function createIntegrationsService(deps: {
       tally.written += writes.length;
     } catch (error) {
       for (const change of pending) await deleteChange(db, change.id);
+      await setChangeWriting(db, rewritten, null);
       throw error;
     }
   }
@@ -655,6 +684,8 @@ export function createIntegrationsService(deps: {
     const tally: PublishTally = { written: 0, same: 0, problems: [] };
     const client = clientFor(row);
     const mediaByUrl = mediaUrlMap(await listMedia(db, row.id));
+    // An undo a stopped process wrote is recorded first, so it is not written twice.
+    await settlePending(row, client, mediaByUrl);
     const changes = (await listChanges(db, row.id, changeIds)).filter(
       (change) => change.status === 'published',
     );
@@ -670,16 +701,22 @@ export function createIntegrationsService(deps: {
           );
           return;
         }
-        const written = await client.post<RestMedia>(
-          route,
-          { alt_text: change.before },
-          `restoring the alt text of image ${change.mediaId}`,
-        );
-        if ((written.body.alt_text ?? '') !== change.before)
-          throw new WordPressError(
-            'rejected',
-            `WordPress did not keep the restored alt text of image ${change.mediaId}.`,
+        await setChangeWriting(db, [change.id], [{ value: change.before, undo: true }]);
+        try {
+          const written = await client.post<RestMedia>(
+            route,
+            { alt_text: change.before },
+            `restoring the alt text of image ${change.mediaId}`,
           );
+          if ((written.body.alt_text ?? '') !== change.before)
+            throw new WordPressError(
+              'rejected',
+              `WordPress did not keep the restored alt text of image ${change.mediaId}.`,
+            );
+        } catch (error) {
+          await setChangeWriting(db, [change.id], null);
+          throw error;
+        }
         await markChangeUndone(db, change.id);
         tally.written++;
       });
@@ -724,17 +761,32 @@ export function createIntegrationsService(deps: {
           undone.push({ change, occurrence: placement.occurrence });
         }
         if (undone.length === 0) return;
-        await client.post<RestPost>(postRoute(post), { content: raw }, `restoring “${post.title}”`);
-        const back = await client.get<RestPost>(
-          `${postRoute(post)}?context=edit`,
-          `reading “${post.title}” back`,
+        const ids = undone.map(({ change }) => change.id);
+        await setChangeWriting(
+          db,
+          ids,
+          undone.map(({ change }) => ({ value: change.before, undo: true })),
         );
+        let back: Awaited<ReturnType<typeof client.get<RestPost>>>;
+        try {
+          await client.post<RestPost>(postRoute(post), { content: raw }, `restoring “${post.title}”`);
+          back = await client.get<RestPost>(
+            `${postRoute(post)}?context=edit`,
+            `reading “${post.title}” back`,
+          );
+        } catch (error) {
+          await setChangeWriting(db, ids, null);
+          throw error;
+        }
         const kept = back.body.content?.raw ?? '';
         for (const { change, occurrence } of undone) {
           if ((findOccurrence(kept, mediaByUrl, change.mediaId, occurrence)?.alt ?? '') === change.before) {
             await markChangeUndone(db, change.id);
             tally.written++;
-          } else tally.problems.push(`WordPress did not keep the restored alt text in “${post.title}”.`);
+          } else {
+            await setChangeWriting(db, [change.id], null);
+            tally.problems.push(`WordPress did not keep the restored alt text in “${post.title}”.`);
+          }
         }
         await setPostModified(db, row.id, post.postId, back.body.modified_gmt ?? '');
       });

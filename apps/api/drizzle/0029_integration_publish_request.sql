@@ -1,1 +1,0 @@
-ALTER TABLE "integrations" ADD COLUMN "publish_request" jsonb;

@@ -1,0 +1,2 @@
+ALTER TABLE "integration_changes" ADD COLUMN "writing" jsonb;--> statement-breakpoint
+ALTER TABLE "integrations" ADD COLUMN "publish_request" jsonb;

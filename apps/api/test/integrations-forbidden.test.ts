@@ -49,6 +49,7 @@ type Integration = {
   auditId: string | null;
   error: string | null;
   notice: string | null;
+  failures: { mediaId: number; postId: number | null; message: string }[];
 };
 type Change = { id: string; mediaId: number; postId?: number; field: string; before: string; after: string };
 type RestPost = { content: { raw: string }; modified_gmt: string };
@@ -160,6 +161,22 @@ describe('a user who lacks the capability to edit a post (WordPress answers 403)
     );
     expect(partly.error).toMatch(/Sorry, you are not allowed to edit this post/);
     expect(partly.error).toContain(`(HTTP 403) while reading image ${adminImage.id}`);
+    // Each place not written is recorded as failed, with why: the post's use and the attachment.
+    expect(partly.failures).toHaveLength(2);
+    expect(partly.failures).toEqual(
+      expect.arrayContaining([
+        {
+          mediaId: adminImage.id,
+          postId: adminPost.id,
+          message: expect.stringContaining(`(HTTP 403) while reading “The old quay ${run}”`),
+        },
+        {
+          mediaId: adminImage.id,
+          postId: null,
+          message: expect.stringContaining(`(HTTP 403) while reading image ${adminImage.id}`),
+        },
+      ]),
+    );
     // The administrator's post and image are untouched; the user's own post has its new words only.
     expect(await readPost(adminPost.id)).toEqual(adminBefore);
     expect(await readAlt(adminImage.id)).toBe('');
@@ -191,6 +208,7 @@ describe('a user who lacks the capability to edit a post (WordPress answers 403)
     expect((await api('POST', `/integrations/${id}/publish`, {})).statusCode).toBe(202);
     const done = await settled(id);
     expect(done.error).toBeNull();
+    expect(done.failures).toEqual([]);
     expect(done.notice).toBe(`Published 2 alt texts to ${new URL(site.url).host}. 1 was already there.`);
     const adminWords = wordsFor(adminPost.link);
     expect((await readPost(adminPost.id)).content.raw).toBe(

@@ -27,6 +27,9 @@ export type ImportCursor = {
 /** The value a live change is being rewritten to: new approved words, or its `before` for Undo. */
 export type ChangeWrite = { value: string; undo?: true };
 
+/** A place a publish or undo could not write: the attachment itself (`postId` null) or its use in a post. */
+export type PublishFailure = { mediaId: number; postId: number | null; message: string };
+
 /** What a publish or undo run was asked to do, kept so a process that starts again resumes it. */
 export type PublishRequest = { imageIds?: string[]; undo?: string[] };
 
@@ -51,6 +54,8 @@ export const integrations = pgTable(
     error: text('error'),
     notice: text('notice'),
     importCursor: jsonb('import_cursor').$type<ImportCursor>(),
+    /** The places the last publish or undo could not write, with why (at most 1000). */
+    failures: jsonb('failures').$type<PublishFailure[]>(),
     /** The publish or undo under way (status `publishing`), sent again to the queue after a crash. */
     publishRequest: jsonb('publish_request').$type<PublishRequest>(),
     mediaCount: integer('media_count'),

@@ -79,6 +79,7 @@ export async function updateIntegration(
       | 'notice'
       | 'importCursor'
       | 'publishRequest'
+      | 'failures'
       | 'mediaCount'
       | 'imported'
       | 'placements'
@@ -101,6 +102,7 @@ export async function resetImport(db: DbExecutor, id: string, cursor: ImportCurs
     status: 'importing',
     error: null,
     notice: null,
+    failures: [],
     importCursor: cursor,
     mediaCount: null,
     imported: 0,

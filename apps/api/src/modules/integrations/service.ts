@@ -66,6 +66,9 @@ const MAX_PAGES_PER_STAGE = 500;
 /** Most audit pages an import makes (the library page and the posts that use its images). */
 const MAX_AUDIT_PAGES = 500;
 
+/** Most failed places a publish or undo keeps (GET /integrations/{id} → failures). */
+const MAX_FAILURES = 1000;
+
 /** An import or publish that has not moved for this long is taken as stopped (its job gave up). */
 const STALE_RUN_MS = 30 * 60_000;
 
@@ -168,6 +171,7 @@ export function createIntegrationsService(deps: {
       lastImportAt: row.lastImportAt?.toISOString() ?? null,
       error: row.error,
       notice: row.notice,
+      failures: (row.failures ?? []).map((failure) => ({ ...failure })),
     };
   }
 
@@ -413,7 +417,23 @@ export function createIntegrationsService(deps: {
 
   // ── publish and undo ────────────────────────────────────────────────────────────────────
 
-  type PublishTally = { written: number; same: number; problems: string[] };
+  /** A place a publish or undo could not write: the attachment (no post) or its use in a post. */
+  type Place = { mediaId: number; postId: number | null };
+  type PublishTally = {
+    written: number;
+    same: number;
+    /** Said once each, for the integration's `error`. */
+    problems: string[];
+    /** Each place not written, with why (GET /integrations/{id} → failures). */
+    failed: (Place & { message: string })[];
+  };
+  const newTally = (): PublishTally => ({ written: 0, same: 0, problems: [], failed: [] });
+
+  /** Notes a problem once, and each place it kept from being written. */
+  function fail(tally: PublishTally, message: string, places: Place[]) {
+    tally.problems.push(message);
+    tally.failed.push(...places.map((place) => ({ ...place, message })));
+  }
 
   function postRoute(post: IntegrationPostRow): string {
     return `/wp/v2/${post.postType}/${post.postId}`;
@@ -543,8 +563,10 @@ export function createIntegrationsService(deps: {
   ) {
     const answer = await client.get<RestPost>(`${postRoute(post)}?context=edit`, `reading “${post.title}”`);
     if ((answer.body.modified_gmt ?? '') !== post.modified) {
-      tally.problems.push(
+      fail(
+        tally,
         `“${post.title}” was changed on WordPress after the import, while we publish, so nothing was written to it. Import the site again, then publish.`,
+        items.map(({ placement }) => ({ mediaId: placement.mediaId, postId: post.postId })),
       );
       return;
     }
@@ -566,9 +588,9 @@ export function createIntegrationsService(deps: {
       }
       const image = findOccurrence(raw, mediaByUrl, placement.mediaId, placement.occurrence);
       if (!image) {
-        tally.problems.push(
-          `An image of “${post.title}” is no longer in its content; import the site again.`,
-        );
+        fail(tally, `An image of “${post.title}” is no longer in its content; import the site again.`, [
+          { mediaId: placement.mediaId, postId: post.postId },
+        ]);
         continue;
       }
       const before = image.alt ?? '';
@@ -644,7 +666,7 @@ export function createIntegrationsService(deps: {
   }
 
   async function runPublish(row: IntegrationRow, imageIds: string[] | undefined): Promise<PublishTally> {
-    const tally: PublishTally = { written: 0, same: 0, problems: [] };
+    const tally = newTally();
     if (!row.auditId) return tally;
     const client = clientFor(row);
     const mediaByUrl = mediaUrlMap(await listMedia(db, row.id));
@@ -657,7 +679,9 @@ export function createIntegrationsService(deps: {
       const after = words.get(placement.auditImageId);
       if (after === undefined) continue;
       if (placement.postId === null) {
-        await step(tally, () => publishLibraryAlt(row, client, placement, after, tally));
+        await step(tally, [{ mediaId: placement.mediaId, postId: null }], () =>
+          publishLibraryAlt(row, client, placement, after, tally),
+        );
         continue;
       }
       byPost.set(placement.postId, [...(byPost.get(placement.postId) ?? []), { placement, after }]);
@@ -665,23 +689,27 @@ export function createIntegrationsService(deps: {
     for (const [postId, items] of byPost) {
       const post = await findPost(db, row.id, postId);
       if (!post) continue;
-      await step(tally, () => publishPost(row, client, post, items, mediaByUrl, tally));
+      await step(
+        tally,
+        items.map(({ placement }) => ({ mediaId: placement.mediaId, postId }) as Place),
+        () => publishPost(row, client, post, items, mediaByUrl, tally),
+      );
     }
     return tally;
   }
 
   /** One item's work: a failure of that item is noted and the rest goes on, unless nothing else can work. */
-  async function step(tally: PublishTally, work: () => Promise<void>) {
+  async function step(tally: PublishTally, places: Place[], work: () => Promise<void>) {
     try {
       await work();
     } catch (error) {
       if (!(error instanceof WordPressError) || fatalReasons.includes(error.reason)) throw error;
-      tally.problems.push(error.message);
+      fail(tally, error.message, places);
     }
   }
 
   async function runUndo(row: IntegrationRow, changeIds: string[]): Promise<PublishTally> {
-    const tally: PublishTally = { written: 0, same: 0, problems: [] };
+    const tally = newTally();
     const client = clientFor(row);
     const mediaByUrl = mediaUrlMap(await listMedia(db, row.id));
     // An undo a stopped process wrote is recorded first, so it is not written twice.
@@ -690,14 +718,16 @@ export function createIntegrationsService(deps: {
       (change) => change.status === 'published',
     );
     for (const change of changes.filter((item) => item.field === 'alt_text')) {
-      await step(tally, async () => {
+      await step(tally, [{ mediaId: change.mediaId, postId: null }], async () => {
         const route = `/wp/v2/media/${change.mediaId}`;
         const current =
           (await client.get<RestMedia>(`${route}?context=edit`, `reading image ${change.mediaId}`)).body
             .alt_text ?? '';
         if (current !== change.after) {
-          tally.problems.push(
+          fail(
+            tally,
             `The alt text of image ${change.mediaId} was changed on WordPress after Altwise published it, so it was not undone.`,
+            [{ mediaId: change.mediaId, postId: null }],
           );
           return;
         }
@@ -726,11 +756,14 @@ export function createIntegrationsService(deps: {
       if (change.field === 'content' && change.postId !== null)
         byPost.set(change.postId, [...(byPost.get(change.postId) ?? []), change]);
     for (const [postId, postChanges] of byPost) {
-      await step(tally, async () => {
+      const places = postChanges.map((change) => ({ mediaId: change.mediaId, postId }));
+      await step(tally, places, async () => {
         const post = await findPost(db, row.id, postId);
         if (!post) {
-          tally.problems.push(
+          fail(
+            tally,
             `Post ${postId} is no longer part of the import; import the site again to undo there.`,
+            places,
           );
           return;
         }
@@ -739,8 +772,10 @@ export function createIntegrationsService(deps: {
           `reading “${post.title}”`,
         );
         if ((answer.body.modified_gmt ?? '') !== post.modified) {
-          tally.problems.push(
+          fail(
+            tally,
             `“${post.title}” was changed on WordPress after Altwise published to it, so nothing was undone there.`,
+            places,
           );
           return;
         }
@@ -752,8 +787,10 @@ export function createIntegrationsService(deps: {
             ? findOccurrence(raw, mediaByUrl, change.mediaId, placement.occurrence)
             : undefined;
           if (!placement || !image || image.alt !== change.after) {
-            tally.problems.push(
+            fail(
+              tally,
               `An image of “${post.title}” changed after Altwise published it, so it was not undone.`,
+              [{ mediaId: change.mediaId, postId }],
             );
             continue;
           }
@@ -785,7 +822,9 @@ export function createIntegrationsService(deps: {
             tally.written++;
           } else {
             await setChangeWriting(db, [change.id], null);
-            tally.problems.push(`WordPress did not keep the restored alt text in “${post.title}”.`);
+            fail(tally, `WordPress did not keep the restored alt text in “${post.title}”.`, [
+              { mediaId: change.mediaId, postId },
+            ]);
           }
         }
         await setPostModified(db, row.id, post.postId, back.body.modified_gmt ?? '');
@@ -814,12 +853,14 @@ export function createIntegrationsService(deps: {
         publishRequest: null,
         notice: summaryOf(tally, Boolean(job.undo), host),
         error: tally.problems.length > 0 ? tally.problems.slice(0, 10).join(' ') : null,
+        failures: tally.failed.slice(0, MAX_FAILURES),
       });
     } catch (error) {
       if (!(error instanceof WordPressError)) throw error;
       await updateIntegration(db, integrationId, {
         status: 'failed',
         publishRequest: null,
+        failures: [],
         error: `${error.message} Nothing more was written; you can try again.`,
       });
     }
@@ -910,6 +951,7 @@ export function createIntegrationsService(deps: {
           status: 'publishing',
           error: null,
           notice: null,
+          failures: [],
           publishRequest: request,
         });
         await queue.send(jobNames.publishIntegration, { integrationId: locked.id, ...request }, { tx });
@@ -932,6 +974,7 @@ export function createIntegrationsService(deps: {
           status: 'publishing',
           error: null,
           notice: null,
+          failures: [],
           publishRequest: { undo: ids },
         });
         await queue.send(jobNames.publishIntegration, { integrationId: locked.id, undo: ids }, { tx });

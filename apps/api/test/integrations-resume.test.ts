@@ -155,6 +155,8 @@ afterAll(async () => {
 
 /** The process dies while a call to WordPress is under way: nothing more of it runs. */
 async function crashAndRestart() {
+  // The job in hand is left `active`, as a dead process leaves it (no 10 s wait for it to finish).
+  await app?.app.deps.queue.stop({ graceful: false });
   await app?.app.close();
   app = await startApp();
 }

@@ -152,18 +152,50 @@ export async function startWordPress(): Promise<WordPressSite> {
   const socket = join(dir, 'mysql.sock');
   const tree = join(dir, 'wordpress');
   const children: ChildProcess[] = [];
-  // Detached (their own process groups), so they are ended here even if the tests stop early.
+  // Detached (their own process groups), so Ctrl-C in a terminal does not reach them: they are
+  // ended here when this process exits or is told to stop, and by a watchdog if it is killed.
   const killAll = () => {
     for (const child of children)
       try {
         if (child.pid) process.kill(-child.pid, 'SIGKILL');
       } catch {}
   };
+  const onSignal = (signal: NodeJS.Signals) => {
+    killAll();
+    rmSync(dir, { recursive: true, force: true });
+    process.removeListener(signal, onSignal);
+    // Alone, we keep the signal's usual end (the process dies); else the other listeners decide.
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  };
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
   process.once('exit', killAll);
+  for (const signal of signals) process.on(signal, onSignal);
+  let watchdog: ChildProcess | undefined;
   const stop = async () => {
     process.removeListener('exit', killAll);
+    for (const signal of signals) process.removeListener(signal, onSignal);
+    if (watchdog?.pid) process.kill(-watchdog.pid, 'SIGKILL');
     for (const child of children.reverse()) await stopProcess(child);
     rmSync(dir, { recursive: true, force: true });
+  };
+  /** A killed (SIGKILL) test process runs no handler: a shell polls it and ends the servers after it. */
+  const watch = () => {
+    const groups = children.flatMap((child) => (child.pid ? [`-${child.pid}`] : []));
+    watchdog = spawn(
+      'sh',
+      [
+        '-c',
+        'while kill -0 "$0" 2>/dev/null; do sleep 2; done; kill -KILL "$@" 2>/dev/null; rm -rf "$WATCHED_DIR"',
+        String(process.pid),
+        ...groups,
+      ],
+      {
+        stdio: 'ignore',
+        detached: true,
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', WATCHED_DIR: dir },
+      },
+    );
+    watchdog.unref();
   };
   try {
     // MariaDB refuses root unless told to run as root; as anyone else it runs as that user.
@@ -272,6 +304,7 @@ export async function startWordPress(): Promise<WordPressSite> {
     const body = (await created.json()) as { password?: string; message?: string };
     if (!created.ok || !body.password)
       throw new Error(`WordPress made no application password (${created.status}): ${body.message ?? ''}`);
+    watch();
     console.log(
       `[setup] WordPress started on ${url} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
@@ -372,4 +405,37 @@ export async function createPost(
     { json: { title: post.title, content: post.content, status: 'publish' } },
   );
   return { id: created.id, link: created.link, modified: created.modified_gmt };
+}
+
+/**
+ * A second user of the site with its own application password (made by the administrator, who may
+ * make one for any user), to test what a user with fewer capabilities can and cannot do.
+ */
+export async function createWordPressUser(
+  site: Site,
+  user: { username: string; role: 'administrator' | 'editor' | 'author' | 'contributor' },
+): Promise<Site & { id: number }> {
+  const created = await wordpressRest<{ id: number }>(site, '/wp/v2/users', {
+    json: {
+      username: user.username,
+      email: `${user.username}@example.com`,
+      password: randomBytes(12).toString('hex'),
+      roles: [user.role],
+    },
+  });
+  const password = await wordpressRest<{ password: string }>(
+    site,
+    `/wp/v2/users/${created.id}/application-passwords`,
+    { json: { name: 'altwise-tests' } },
+  );
+  return { id: created.id, url: site.url, username: user.username, applicationPassword: password.password };
+}
+
+/** Gives a user another role (the administrator's call). */
+export async function setWordPressRole(
+  site: Site,
+  userId: number,
+  role: 'administrator' | 'editor' | 'author' | 'contributor',
+): Promise<void> {
+  await wordpressRest(site, `/wp/v2/users/${userId}`, { json: { roles: [role] } });
 }

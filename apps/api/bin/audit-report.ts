@@ -5,6 +5,7 @@ import {
   auditProblemLabels,
   auditProblemRules,
 } from '@altwise/contracts/audit-problems';
+import type { AltOrigin } from '@altwise/contracts/provenance';
 import { auditScore } from '../src/modules/audit/checks.ts';
 import type { AuditedImage, AuditedPage, Notice } from './audit-run.ts';
 import { displayPath } from './audit-sources.ts';
@@ -27,6 +28,8 @@ export interface JsonImage {
   element: AuditImageElement;
   role: string;
   alt: string | null;
+  /** Where the alt came from (ADR 057): `human` (the page's author wrote it), null without an alt. */
+  origin: AltOrigin | null;
   verdict: 'pass' | 'fail' | 'warning' | 'decorative';
   problems: Array<{ code: AuditProblemCode; severity: 'fail' | 'warning'; wcag: string[]; message: string }>;
 }
@@ -55,6 +58,10 @@ const wcagLinks: Record<string, string> = {
   '4.1.2': 'https://www.w3.org/WAI/WCAG22/Understanding/name-role-value.html',
 };
 
+/** The audit's rule (ADR 057): an alt found in the page or file is a person's words. */
+export const originOf = (image: AuditedImage): AltOrigin | null =>
+  image.facts.alt !== null ? 'human' : null;
+
 export function imageName(image: AuditedImage): string {
   return image.localFile ? displayPath(image.localFile) : image.facts.src;
 }
@@ -82,6 +89,7 @@ export function toJsonReport(targets: string[], pages: AuditedPage[], notices: N
         element: image.facts.element,
         role: image.facts.role,
         alt: image.facts.alt,
+        origin: originOf(image),
         verdict: image.verdict,
         problems: image.problems.map(({ code, severity, wcag, message }) => ({
           code,
@@ -181,7 +189,12 @@ export function sarifReport(pages: AuditedPage[], notices: Notice[], version: st
           level: problem.severity === 'fail' ? 'error' : 'warning',
           message: { text: problem.message },
           locations: [{ physicalLocation: physical }],
-          properties: { image: imageName(image), alt: image.facts.alt, wcag: problem.wcag },
+          properties: {
+            image: imageName(image),
+            alt: image.facts.alt,
+            origin: originOf(image),
+            wcag: problem.wcag,
+          },
         });
       }
   return {

@@ -1,3 +1,4 @@
+import type { AltOrigin } from '@altwise/contracts/provenance';
 import type { AltTextReason, AltTextResult } from '../src/engines/types.ts';
 import { csvRecord } from '../src/lib/csv.ts';
 
@@ -6,7 +7,7 @@ import { csvRecord } from '../src/lib/csv.ts';
  * person reads. Every item gets exactly one, described or not, so outputs line up with the inputs.
  */
 
-export type DescribedRow = { id: string; image: string } & Pick<
+export type DescribedRow = { id: string; image: string; origin: AltOrigin } & Pick<
   AltTextResult,
   'altText' | 'decorative' | 'confidence' | 'needsReview' | 'reasons' | 'engine' | 'model' | 'longDescription'
 > &
@@ -31,6 +32,9 @@ export function toDescribedRow(id: string, image: string, result: AltTextResult)
     model: result.model,
     // A chart's labels and values in reading order (ADR 050); null for other images.
     longDescription: result.longDescription,
+    // Where the alt text came from (ADR 057): `human` or `embedded` when the engine kept the
+    // page's or the file's words, else `ai`.
+    origin: result.origin ?? 'ai',
     // After the promised fields: what the engine read and saw, for whoever wants to dig.
     ...(result.textInImage ? { textInImage: result.textInImage } : {}),
     signals: result.signals,
@@ -65,12 +69,14 @@ export const csvColumns = [
   'model',
   'longDescription',
   'error',
+  'origin',
 ] as const;
 
 export const csvHeader = () => csvRecord([...csvColumns]);
 
 export function csvRow(row: OutputRow): string {
-  if (isFailed(row)) return csvRecord([row.id, row.image ?? '', '', '', '', '', '', '', '', '', row.error]);
+  if (isFailed(row))
+    return csvRecord([row.id, row.image ?? '', '', '', '', '', '', '', '', '', row.error, '']);
   return csvRecord([
     row.id,
     row.image,
@@ -83,6 +89,7 @@ export function csvRow(row: OutputRow): string {
     row.model,
     row.longDescription ?? '',
     '',
+    row.origin,
   ]);
 }
 

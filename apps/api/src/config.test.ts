@@ -68,6 +68,17 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads the WordPress import page size, 100 by default, refusing one WordPress would not answer', () => {
+    expect(loadConfig({}).integrations.pageSize).toBe(100);
+    expect(loadConfig({ WORDPRESS_PAGE_SIZE: '4' }).integrations.pageSize).toBe(4);
+    expect(problemsOf({ WORDPRESS_PAGE_SIZE: '500' }).join('\n')).toContain(
+      'WORDPRESS_PAGE_SIZE must be at most 100 (WordPress answers no more per page)',
+    );
+    expect(problemsOf({ WORDPRESS_PAGE_SIZE: 'all' }).join('\n')).toContain(
+      'WORDPRESS_PAGE_SIZE must be a number',
+    );
+  });
+
   it('lists every bad variable at once', () => {
     const problems = problemsOf({
       NODE_ENV: 'staging',

@@ -115,6 +115,15 @@ const envSchema = z.object({
       .max(300_000, 'WORDPRESS_TIMEOUT_MS must be at most 300000 (5 minutes)')
       .default(30_000),
   ),
+  WORDPRESS_PAGE_SIZE: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.coerce
+      .number({ error: 'WORDPRESS_PAGE_SIZE must be a number' })
+      .int('WORDPRESS_PAGE_SIZE must be a whole number')
+      .min(1, 'WORDPRESS_PAGE_SIZE must be at least 1')
+      .max(100, 'WORDPRESS_PAGE_SIZE must be at most 100 (WordPress answers no more per page)')
+      .default(100),
+  ),
   JWT_EXPIRES_IN: z
     .string()
     .regex(/^[1-9][0-9]*[smhdw]$/, 'JWT_EXPIRES_IN must be a number followed by s, m, h, d or w (e.g. 7d)')
@@ -303,6 +312,8 @@ export type AppConfig = {
     requestsPerMinute: number;
     /** One REST call, its answer included. */
     timeoutMs: number;
+    /** Media, posts or pages read per REST call while importing; the import's cursor moves by pages. */
+    pageSize: number;
   };
 };
 
@@ -556,6 +567,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       secret: e.INTEGRATIONS_SECRET,
       requestsPerMinute: e.WORDPRESS_REQUESTS_PER_MINUTE,
       timeoutMs: e.WORDPRESS_TIMEOUT_MS,
+      pageSize: e.WORDPRESS_PAGE_SIZE,
     },
   };
 }

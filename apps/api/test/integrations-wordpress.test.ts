@@ -287,11 +287,10 @@ describe('import, fix, publish and undo', () => {
     const started = await api(owner, 'POST', `/integrations/${id}/import`);
     expect(started.statusCode, started.body).toBe(202);
     const imported = await settled(id);
-    expect(imported, JSON.stringify(imported)).toMatchObject({
-      status: 'imported',
-      mediaCount: total,
-      imported: total,
-    });
+    expect(imported, JSON.stringify(imported)).toMatchObject({ status: 'imported' });
+    // Other files share the WordPress and may upload while this imports: every image it counted, at least.
+    expect(imported.imported).toBe(imported.mediaCount);
+    expect(imported.imported).toBeGreaterThanOrEqual(total);
     // This file's post uses two images, its page one image twice (other files' posts may add more).
     expect(imported.placements).toBeGreaterThanOrEqual(4);
     auditId = imported.auditId as string;

@@ -247,11 +247,13 @@ describe('outgoing webhooks', () => {
         src: `${base}/rocket.jpg`,
         status: 'done',
         altText: library.find((i) => i.src === `${base}/rocket.jpg`)?.altText,
+        origin: 'ai',
       }),
       expect.objectContaining({
         src: `${base}/camera.jpg`,
         status: 'done',
         altText: library.find((i) => i.src === `${base}/camera.jpg`)?.altText,
+        origin: 'ai',
       }),
     ]);
     expect(event.data.images[0].altText).toContain('Test description');
@@ -393,6 +395,7 @@ describe('outgoing webhooks', () => {
     expect(event.data.images[0]).toMatchObject({
       status: 'failed',
       altText: null,
+      origin: null,
       error: expect.any(String),
     });
     expect(hit?.headers['webhook-signature']).toBe(

@@ -66,6 +66,13 @@ export const integrationSchema = integrationSummarySchema.extend({
   error: z.string().nullable(),
   /** What the last publish or undo did, in words. */
   notice: z.string().nullable(),
+  /**
+   * Each place the last publish or undo could not write (the attachment's own alt text when
+   * `postId` is null, else its use in that post or page), with why in words; empty when all went.
+   */
+  failures: z.array(
+    z.object({ mediaId: z.number().int(), postId: z.number().int().nullable(), message: z.string() }),
+  ),
 });
 export type Integration = z.infer<typeof integrationSchema>;
 

@@ -803,8 +803,17 @@ export const openApiExamples: ReadonlyArray<readonly [z.ZodType, unknown]> = [
       placements: 315,
       auditId: ids.audit,
       lastImportAt: finishedAt,
-      error: null,
+      error:
+        'WordPress at blog.example.com does not let this user do this (HTTP 403) while reading “Our new office”. The user needs to be allowed to edit media and posts (an Editor or Administrator). WordPress said: “Sorry, you are not allowed to edit this post.”',
       notice: 'Published 12 alt texts to blog.example.com.',
+      failures: [
+        {
+          mediaId: 118,
+          postId: 42,
+          message:
+            'WordPress at blog.example.com does not let this user do this (HTTP 403) while reading “Our new office”. The user needs to be allowed to edit media and posts (an Editor or Administrator). WordPress said: “Sorry, you are not allowed to edit this post.”',
+        },
+      ],
     },
   ],
   [startIntegrationJobResponseSchema, { id: ids.integration, status: 'publishing' }],

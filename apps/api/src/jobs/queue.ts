@@ -33,7 +33,8 @@ export type JobState = 'created' | 'retry' | 'active' | 'completed' | 'cancelled
  */
 export interface JobQueue {
   start(): Promise<void>;
-  stop(): Promise<void>;
+  /** Waits (up to 10 s) for the jobs in hand; `graceful: false` leaves them as a crash would, for tests. */
+  stop(options?: { graceful?: boolean }): Promise<void>;
   send<N extends JobName>(name: N, data: JobPayloads[N], options?: SendJobOptions): Promise<string | null>;
   work<N extends JobName>(name: N, handler: JobHandler<N>, options?: WorkOptions): Promise<void>;
   schedule<N extends JobName>(name: N, cron: string, data: JobPayloads[N]): Promise<void>;
@@ -80,10 +81,10 @@ export function createJobQueue(options: QueueOptions): JobQueue {
       }
     },
 
-    async stop() {
+    async stop(stopOptions = {}) {
       if (!started) return;
       started = false;
-      await boss.stop({ graceful: true, timeout: 10_000 });
+      await boss.stop({ graceful: stopOptions.graceful ?? true, timeout: 10_000 });
     },
 
     send(name, data, sendOptions = {}) {

@@ -46,10 +46,13 @@ describe('altwise audit <folder> --format json', () => {
       verdict: 'pass',
       problems: [],
       alt: 'A rocket lifting off from the launch pad',
+      // The page's author wrote it (ADR 057).
+      origin: 'human',
     });
     expect(find('site/index.html', 'site/img/coffee.jpg')).toMatchObject({
       line: 11,
       alt: null,
+      origin: null,
       verdict: 'fail',
       problems: [{ code: 'missing', severity: 'fail', wcag: ['1.1.1'] }],
     });
@@ -162,6 +165,9 @@ describe('altwise audit <folder> in the other formats, exit codes', () => {
         result.locations[0]?.physicalLocation.artifactLocation.uri === 'site/docs/guide.md',
     );
     expect(guide.map((result: { ruleId: string }) => result.ruleId)).toEqual(['file-name', 'missing']);
+    // Each result says whose the alt is (ADR 057): the author's, or none.
+    expect(guide[0].properties).toMatchObject({ alt: 'chelsea.jpg', origin: 'human' });
+    expect(missing.properties).toMatchObject({ alt: null, origin: null });
   });
 
   it('writes JUnit XML with one test case per image and failures per --fail-on', () => {

@@ -21,6 +21,7 @@ let rows: {
   altText: string;
   reasons: { source: string; detail: string }[];
   longDescription: string | null;
+  origin: string;
 }[] = [];
 
 beforeAll(async () => {
@@ -61,6 +62,8 @@ describe('altwise describe with embedded metadata', () => {
       detail: `IPTC Alt Text (Accessibility): ${altText}`,
     });
     expect(row?.longDescription).toBe(extendedDescription);
+    // Kept from the file's metadata (ADR 057).
+    expect(row?.origin).toBe('embedded');
   });
 
   it('lets the page’s own alt win over the embedded one', () => {

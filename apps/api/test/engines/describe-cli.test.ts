@@ -185,6 +185,9 @@ describe('altwise describe --json over a folder and a manifest', () => {
       // A chart's long description, or null (ADR 050).
       expect(r.longDescription === null || typeof r.longDescription === 'string').toBe(true);
     }
+    // No page or file gave these images words: the engine wrote them (ADR 057).
+    expect(row('taylor').origin).toBe('ai');
+    expect(row('no-context').origin).toBe('ai');
     expect(row(join(dir, 'photos', 'sale-banner.png')).altText).toMatch(/Summer Sale/);
     expect(row(join(dir, 'photos', 'chart')).altText).not.toBe('');
     expect(row(awkwardId)).toMatchObject({ image: 'img/spacer.gif', decorative: true, altText: '' });
@@ -252,10 +255,16 @@ describe('altwise describe --csv over a folder and a manifest', () => {
       engine: 'offline',
       longDescription: '',
       error: '',
+      origin: 'ai',
     });
     expect(Number(record('taylor')?.confidence)).toBeGreaterThan(0);
     expect(record('taylor')?.needsReview).toMatch(/^(true|false)$/);
-    expect(record('gone')).toMatchObject({ altText: '', confidence: '', error: 'The file does not exist.' });
+    expect(record('gone')).toMatchObject({
+      altText: '',
+      confidence: '',
+      error: 'The file does not exist.',
+      origin: '',
+    });
     expect(record('typo')?.error).toMatch(/captoin/);
     // With --allow-private the URL is fetched and described.
     expect(record('remote')).toMatchObject({ altText: expect.stringMatching(/Summer Sale/), error: '' });

@@ -24,6 +24,15 @@ export type ImportCursor = {
   auditId: string;
 };
 
+/** The value a live change is being rewritten to: new approved words, or its `before` for Undo. */
+export type ChangeWrite = { value: string; undo?: true };
+
+/** A place a publish or undo could not write: the attachment itself (`postId` null) or its use in a post. */
+export type PublishFailure = { mediaId: number; postId: number | null; message: string };
+
+/** What a publish or undo run was asked to do, kept so a process that starts again resumes it. */
+export type PublishRequest = { imageIds?: string[]; undo?: string[] };
+
 /**
  * A connected WordPress site (issue 21, ADR 056). The application password is kept only as
  * AES-256-GCM ciphertext (`secret`), bound to the row's id; it is never returned.
@@ -45,6 +54,10 @@ export const integrations = pgTable(
     error: text('error'),
     notice: text('notice'),
     importCursor: jsonb('import_cursor').$type<ImportCursor>(),
+    /** The places the last publish or undo could not write, with why (at most 1000). */
+    failures: jsonb('failures').$type<PublishFailure[]>(),
+    /** The publish or undo under way (status `publishing`), sent again to the queue after a crash. */
+    publishRequest: jsonb('publish_request').$type<PublishRequest>(),
     mediaCount: integer('media_count'),
     imported: integer('imported').notNull().default(0),
     placements: integer('placements').notNull().default(0),
@@ -140,6 +153,11 @@ export const integrationChanges = pgTable(
     before: text('before').notNull(),
     after: text('after').notNull(),
     status: text('status', { enum: integrationChangeStatuses }).notNull().default('pending'),
+    /**
+     * A write to a live change under way (new words, or `before` for Undo), stored before the call so
+     * the run after a crash can tell whether WordPress made it (ADR 056).
+     */
+    writing: jsonb('writing').$type<ChangeWrite>(),
     publishedAt: timestamp('published_at', { withTimezone: true }),
     undoneAt: timestamp('undone_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -1,6 +1,7 @@
-import { and, asc, count, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, ne, or, sql } from 'drizzle-orm';
 import type { DbExecutor } from '../../db/client.ts';
 import {
+  type ChangeWrite,
   type ImportCursor,
   type IntegrationChangeRow,
   type IntegrationMediaRow,
@@ -77,6 +78,8 @@ export async function updateIntegration(
       | 'error'
       | 'notice'
       | 'importCursor'
+      | 'publishRequest'
+      | 'failures'
       | 'mediaCount'
       | 'imported'
       | 'placements'
@@ -99,6 +102,7 @@ export async function resetImport(db: DbExecutor, id: string, cursor: ImportCurs
     status: 'importing',
     error: null,
     notice: null,
+    failures: [],
     importCursor: cursor,
     mediaCount: null,
     imported: 0,
@@ -255,22 +259,40 @@ export async function insertPendingChange(
 export async function markChangePublished(db: DbExecutor, id: string, after?: string): Promise<void> {
   await db
     .update(integrationChanges)
-    .set({ status: 'published', publishedAt: new Date(), ...(after !== undefined ? { after } : {}) })
+    .set({
+      status: 'published',
+      publishedAt: new Date(),
+      writing: null,
+      ...(after !== undefined ? { after } : {}),
+    })
     .where(eq(integrationChanges.id, id));
 }
 
 export async function markChangeUndone(db: DbExecutor, id: string): Promise<void> {
   await db
     .update(integrationChanges)
-    .set({ status: 'undone', undoneAt: new Date() })
+    .set({ status: 'undone', undoneAt: new Date(), writing: null })
     .where(eq(integrationChanges.id, id));
+}
+
+/** Notes (or, with null, forgets) the write to a live change about to be made. */
+export async function setChangeWriting(
+  db: DbExecutor,
+  ids: string[],
+  writing: ChangeWrite[] | null,
+): Promise<void> {
+  for (const [at, id] of ids.entries())
+    await db
+      .update(integrationChanges)
+      .set({ writing: writing ? (writing[at] ?? null) : null })
+      .where(eq(integrationChanges.id, id));
 }
 
 export async function deleteChange(db: DbExecutor, id: string): Promise<void> {
   await db.delete(integrationChanges).where(eq(integrationChanges.id, id));
 }
 
-/** Changes that were about to be written when a process stopped. */
+/** Changes that were about to be written (new, or a live one rewritten or undone) when a process stopped. */
 export async function listPendingChanges(
   db: DbExecutor,
   integrationId: string,
@@ -279,7 +301,10 @@ export async function listPendingChanges(
     .select()
     .from(integrationChanges)
     .where(
-      and(eq(integrationChanges.integrationId, integrationId), eq(integrationChanges.status, 'pending')),
+      and(
+        eq(integrationChanges.integrationId, integrationId),
+        or(eq(integrationChanges.status, 'pending'), isNotNull(integrationChanges.writing)),
+      ),
     );
 }
 
@@ -318,10 +343,12 @@ export async function findPlacement(
   return row;
 }
 
-export async function listImportingIds(db: DbExecutor): Promise<string[]> {
-  const rows = await db
-    .select({ id: integrations.id })
+/** Imports and publishes under way: after a crash, the next process sends them to the queue again. */
+export async function listUnfinishedRuns(
+  db: DbExecutor,
+): Promise<Pick<IntegrationRow, 'id' | 'status' | 'publishRequest'>[]> {
+  return db
+    .select({ id: integrations.id, status: integrations.status, publishRequest: integrations.publishRequest })
     .from(integrations)
-    .where(eq(integrations.status, 'importing'));
-  return rows.map((row) => row.id);
+    .where(inArray(integrations.status, ['importing', 'publishing']));
 }

@@ -36,17 +36,18 @@ import {
   insertIntegration,
   insertPendingChange,
   listChanges,
-  listImportingIds,
   listIntegrationsOf,
   listMedia,
   listPendingChanges,
   listPlacementsFor,
   listPosts,
+  listUnfinishedRuns,
   lockIntegration,
   markChangePublished,
   markChangeUndone,
   replacePlacements,
   resetImport,
+  setChangeWriting,
   setPostModified,
   updateIntegration,
   upsertMedia,
@@ -60,12 +61,13 @@ import {
   type WordPressErrorReason,
 } from './wordpress-client.ts';
 
-/** Items per REST page (WordPress's most). */
-const PER_PAGE = 100;
 /** Most posts and pages of each type an import reads (500 pages of 100). */
 const MAX_PAGES_PER_STAGE = 500;
 /** Most audit pages an import makes (the library page and the posts that use its images). */
 const MAX_AUDIT_PAGES = 500;
+
+/** Most failed places a publish or undo keeps (GET /integrations/{id} → failures). */
+const MAX_FAILURES = 1000;
 
 /** An import or publish that has not moved for this long is taken as stopped (its job gave up). */
 const STALE_RUN_MS = 30 * 60_000;
@@ -124,7 +126,7 @@ export function createIntegrationsService(deps: {
   audits: Pick<AuditService, 'recordWholeAudit' | 'approvedImages'>;
   box: CredentialBox;
   fetch: { allowPrivate: boolean };
-  settings: { requestsPerMinute: number; timeoutMs: number };
+  settings: { requestsPerMinute: number; timeoutMs: number; pageSize: number };
   logger: FastifyBaseLogger;
 }) {
   const { db, queue, logger } = deps;
@@ -169,6 +171,7 @@ export function createIntegrationsService(deps: {
       lastImportAt: row.lastImportAt?.toISOString() ?? null,
       error: row.error,
       notice: row.notice,
+      failures: (row.failures ?? []).map((failure) => ({ ...failure })),
     };
   }
 
@@ -218,7 +221,7 @@ export function createIntegrationsService(deps: {
     page: number,
   ): Promise<boolean> {
     const answer = await client.get<RestMedia[]>(
-      `/wp/v2/media?media_type=image&context=edit&per_page=${PER_PAGE}&page=${page}&orderby=id&order=asc`,
+      `/wp/v2/media?media_type=image&context=edit&per_page=${deps.settings.pageSize}&page=${page}&orderby=id&order=asc`,
       'reading the media library',
     );
     if (!Array.isArray(answer.body))
@@ -259,7 +262,7 @@ export function createIntegrationsService(deps: {
     let answer: Awaited<ReturnType<WordPressClient['get']>>;
     try {
       answer = await client.get<RestPost[]>(
-        `/wp/v2/${type}?context=edit&per_page=${PER_PAGE}&page=${page}&orderby=id&order=asc`,
+        `/wp/v2/${type}?context=edit&per_page=${deps.settings.pageSize}&page=${page}&orderby=id&order=asc`,
         `reading the ${type}`,
       );
     } catch (error) {
@@ -414,40 +417,72 @@ export function createIntegrationsService(deps: {
 
   // ── publish and undo ────────────────────────────────────────────────────────────────────
 
-  type PublishTally = { written: number; same: number; problems: string[] };
+  /** A place a publish or undo could not write: the attachment (no post) or its use in a post. */
+  type Place = { mediaId: number; postId: number | null };
+  type PublishTally = {
+    written: number;
+    same: number;
+    /** Said once each, for the integration's `error`. */
+    problems: string[];
+    /** Each place not written, with why (GET /integrations/{id} → failures). */
+    failed: (Place & { message: string })[];
+  };
+  const newTally = (): PublishTally => ({ written: 0, same: 0, problems: [], failed: [] });
+
+  /** Notes a problem once, and each place it kept from being written. */
+  function fail(tally: PublishTally, message: string, places: Place[]) {
+    tally.problems.push(message);
+    tally.failed.push(...places.map((place) => ({ ...place, message })));
+  }
 
   function postRoute(post: IntegrationPostRow): string {
     return `/wp/v2/${post.postType}/${post.postId}`;
   }
 
-  /** A change a stopped process left pending: kept when WordPress shows it written, else forgotten. */
+  /**
+   * What a stopped process left under way: a new change is kept when WordPress shows it written, else
+   * forgotten; a live change being rewritten or undone takes the new value (or is undone) when
+   * WordPress has it, else stays as it was. A post we wrote gets its new `modified` recorded.
+   */
   async function settlePending(
     row: IntegrationRow,
     client: WordPressClient,
     mediaByUrl: Map<string, number>,
   ) {
     for (const change of await listPendingChanges(db, row.id)) {
+      const target = change.status === 'pending' ? change.after : (change.writing?.value ?? change.after);
       let current: string | null = null;
       if (change.field === 'alt_text') {
         const media = await client.get<RestMedia>(
           `/wp/v2/media/${change.mediaId}?context=edit`,
-          'reading an image',
+          `reading image ${change.mediaId}`,
         );
         current = media.body.alt_text ?? '';
       } else if (change.postId !== null) {
         const post = await findPost(db, row.id, change.postId);
         const [placement] = await listPlacementsByIdOf(change);
         if (post && placement) {
-          const answer = await client.get<RestPost>(`${postRoute(post)}?context=edit`, 'reading a post');
-          current =
-            findOccurrence(answer.body.content?.raw ?? '', mediaByUrl, change.mediaId, placement.occurrence)
-              ?.alt ?? null;
-          if (current === change.after && answer.body.modified_gmt)
+          const answer = await client.get<RestPost>(
+            `${postRoute(post)}?context=edit`,
+            `reading “${post.title}”`,
+          );
+          const image = findOccurrence(
+            answer.body.content?.raw ?? '',
+            mediaByUrl,
+            change.mediaId,
+            placement.occurrence,
+          );
+          current = image ? (image.alt ?? '') : null;
+          if (current === target && answer.body.modified_gmt)
             await setPostModified(db, row.id, post.postId, answer.body.modified_gmt);
         }
       }
-      if (current === change.after) await markChangePublished(db, change.id);
-      else await deleteChange(db, change.id);
+      if (change.status === 'pending') {
+        if (current === target) await markChangePublished(db, change.id);
+        else await deleteChange(db, change.id);
+      } else if (current !== target) await setChangeWriting(db, [change.id], null);
+      else if (change.writing?.undo) await markChangeUndone(db, change.id);
+      else await markChangePublished(db, change.id, target);
     }
   }
 
@@ -470,8 +505,11 @@ export function createIntegrationsService(deps: {
     }
     const route = `/wp/v2/media/${placement.mediaId}`;
     const current =
-      (await client.get<RestMedia>(`${route}?context=edit`, 'reading an image')).body.alt_text ?? '';
-    if (!live && current === after) {
+      (await client.get<RestMedia>(`${route}?context=edit`, `reading image ${placement.mediaId}`)).body
+        .alt_text ?? '';
+    if (current === after) {
+      // A live change whose new words a stopped run wrote but did not record: record them, write nothing.
+      if (live) await markChangePublished(db, live.id, after);
       tally.same++;
       return;
     }
@@ -490,9 +528,17 @@ export function createIntegrationsService(deps: {
       tally.same++;
       return;
     }
+    if (live) await setChangeWriting(db, [live.id], [{ value: after }]);
     try {
-      const written = await client.post<RestMedia>(route, { alt_text: after }, 'writing an image’s alt text');
-      const check = await client.get<RestMedia>(`${route}?context=edit`, 'reading an image back');
+      const written = await client.post<RestMedia>(
+        route,
+        { alt_text: after },
+        `writing the alt text of image ${placement.mediaId}`,
+      );
+      const check = await client.get<RestMedia>(
+        `${route}?context=edit`,
+        `reading image ${placement.mediaId} back`,
+      );
       if (written.body.alt_text !== after || check.body.alt_text !== after)
         throw new WordPressError(
           'rejected',
@@ -502,6 +548,7 @@ export function createIntegrationsService(deps: {
       tally.written++;
     } catch (error) {
       if (!live) await deleteChange(db, change.id);
+      else await setChangeWriting(db, [live.id], null);
       throw error;
     }
   }
@@ -516,8 +563,10 @@ export function createIntegrationsService(deps: {
   ) {
     const answer = await client.get<RestPost>(`${postRoute(post)}?context=edit`, `reading “${post.title}”`);
     if ((answer.body.modified_gmt ?? '') !== post.modified) {
-      tally.problems.push(
+      fail(
+        tally,
         `“${post.title}” was changed on WordPress after the import, while we publish, so nothing was written to it. Import the site again, then publish.`,
+        items.map(({ placement }) => ({ mediaId: placement.mediaId, postId: post.postId })),
       );
       return;
     }
@@ -539,13 +588,14 @@ export function createIntegrationsService(deps: {
       }
       const image = findOccurrence(raw, mediaByUrl, placement.mediaId, placement.occurrence);
       if (!image) {
-        tally.problems.push(
-          `An image of “${post.title}” is no longer in its content; import the site again.`,
-        );
+        fail(tally, `An image of “${post.title}” is no longer in its content; import the site again.`, [
+          { mediaId: placement.mediaId, postId: post.postId },
+        ]);
         continue;
       }
       const before = image.alt ?? '';
-      if (!live && before === after) {
+      if (before === after) {
+        if (live) await markChangePublished(db, live.id, after);
         tally.same++;
         continue;
       }
@@ -567,6 +617,12 @@ export function createIntegrationsService(deps: {
       });
       if (change) pending.push(change);
     }
+    const rewritten = writes.flatMap((write) => (write.live ? [write.live.id] : []));
+    await setChangeWriting(
+      db,
+      rewritten,
+      writes.flatMap((write) => (write.live ? [{ value: write.after }] : [])),
+    );
     try {
       const written = await client.post<RestPost>(
         postRoute(post),
@@ -604,12 +660,13 @@ export function createIntegrationsService(deps: {
       tally.written += writes.length;
     } catch (error) {
       for (const change of pending) await deleteChange(db, change.id);
+      await setChangeWriting(db, rewritten, null);
       throw error;
     }
   }
 
   async function runPublish(row: IntegrationRow, imageIds: string[] | undefined): Promise<PublishTally> {
-    const tally: PublishTally = { written: 0, same: 0, problems: [] };
+    const tally = newTally();
     if (!row.auditId) return tally;
     const client = clientFor(row);
     const mediaByUrl = mediaUrlMap(await listMedia(db, row.id));
@@ -622,7 +679,9 @@ export function createIntegrationsService(deps: {
       const after = words.get(placement.auditImageId);
       if (after === undefined) continue;
       if (placement.postId === null) {
-        await step(tally, () => publishLibraryAlt(row, client, placement, after, tally));
+        await step(tally, [{ mediaId: placement.mediaId, postId: null }], () =>
+          publishLibraryAlt(row, client, placement, after, tally),
+        );
         continue;
       }
       byPost.set(placement.postId, [...(byPost.get(placement.postId) ?? []), { placement, after }]);
@@ -630,49 +689,64 @@ export function createIntegrationsService(deps: {
     for (const [postId, items] of byPost) {
       const post = await findPost(db, row.id, postId);
       if (!post) continue;
-      await step(tally, () => publishPost(row, client, post, items, mediaByUrl, tally));
+      await step(
+        tally,
+        items.map(({ placement }) => ({ mediaId: placement.mediaId, postId }) as Place),
+        () => publishPost(row, client, post, items, mediaByUrl, tally),
+      );
     }
     return tally;
   }
 
   /** One item's work: a failure of that item is noted and the rest goes on, unless nothing else can work. */
-  async function step(tally: PublishTally, work: () => Promise<void>) {
+  async function step(tally: PublishTally, places: Place[], work: () => Promise<void>) {
     try {
       await work();
     } catch (error) {
       if (!(error instanceof WordPressError) || fatalReasons.includes(error.reason)) throw error;
-      tally.problems.push(error.message);
+      fail(tally, error.message, places);
     }
   }
 
   async function runUndo(row: IntegrationRow, changeIds: string[]): Promise<PublishTally> {
-    const tally: PublishTally = { written: 0, same: 0, problems: [] };
+    const tally = newTally();
     const client = clientFor(row);
     const mediaByUrl = mediaUrlMap(await listMedia(db, row.id));
+    // An undo a stopped process wrote is recorded first, so it is not written twice.
+    await settlePending(row, client, mediaByUrl);
     const changes = (await listChanges(db, row.id, changeIds)).filter(
       (change) => change.status === 'published',
     );
     for (const change of changes.filter((item) => item.field === 'alt_text')) {
-      await step(tally, async () => {
+      await step(tally, [{ mediaId: change.mediaId, postId: null }], async () => {
         const route = `/wp/v2/media/${change.mediaId}`;
         const current =
-          (await client.get<RestMedia>(`${route}?context=edit`, 'reading an image')).body.alt_text ?? '';
+          (await client.get<RestMedia>(`${route}?context=edit`, `reading image ${change.mediaId}`)).body
+            .alt_text ?? '';
         if (current !== change.after) {
-          tally.problems.push(
+          fail(
+            tally,
             `The alt text of image ${change.mediaId} was changed on WordPress after Altwise published it, so it was not undone.`,
+            [{ mediaId: change.mediaId, postId: null }],
           );
           return;
         }
-        const written = await client.post<RestMedia>(
-          route,
-          { alt_text: change.before },
-          'restoring an image’s alt text',
-        );
-        if ((written.body.alt_text ?? '') !== change.before)
-          throw new WordPressError(
-            'rejected',
-            `WordPress did not keep the restored alt text of image ${change.mediaId}.`,
+        await setChangeWriting(db, [change.id], [{ value: change.before, undo: true }]);
+        try {
+          const written = await client.post<RestMedia>(
+            route,
+            { alt_text: change.before },
+            `restoring the alt text of image ${change.mediaId}`,
           );
+          if ((written.body.alt_text ?? '') !== change.before)
+            throw new WordPressError(
+              'rejected',
+              `WordPress did not keep the restored alt text of image ${change.mediaId}.`,
+            );
+        } catch (error) {
+          await setChangeWriting(db, [change.id], null);
+          throw error;
+        }
         await markChangeUndone(db, change.id);
         tally.written++;
       });
@@ -682,11 +756,14 @@ export function createIntegrationsService(deps: {
       if (change.field === 'content' && change.postId !== null)
         byPost.set(change.postId, [...(byPost.get(change.postId) ?? []), change]);
     for (const [postId, postChanges] of byPost) {
-      await step(tally, async () => {
+      const places = postChanges.map((change) => ({ mediaId: change.mediaId, postId }));
+      await step(tally, places, async () => {
         const post = await findPost(db, row.id, postId);
         if (!post) {
-          tally.problems.push(
+          fail(
+            tally,
             `Post ${postId} is no longer part of the import; import the site again to undo there.`,
+            places,
           );
           return;
         }
@@ -695,8 +772,10 @@ export function createIntegrationsService(deps: {
           `reading “${post.title}”`,
         );
         if ((answer.body.modified_gmt ?? '') !== post.modified) {
-          tally.problems.push(
+          fail(
+            tally,
             `“${post.title}” was changed on WordPress after Altwise published to it, so nothing was undone there.`,
+            places,
           );
           return;
         }
@@ -708,8 +787,10 @@ export function createIntegrationsService(deps: {
             ? findOccurrence(raw, mediaByUrl, change.mediaId, placement.occurrence)
             : undefined;
           if (!placement || !image || image.alt !== change.after) {
-            tally.problems.push(
+            fail(
+              tally,
               `An image of “${post.title}” changed after Altwise published it, so it was not undone.`,
+              [{ mediaId: change.mediaId, postId }],
             );
             continue;
           }
@@ -717,17 +798,34 @@ export function createIntegrationsService(deps: {
           undone.push({ change, occurrence: placement.occurrence });
         }
         if (undone.length === 0) return;
-        await client.post<RestPost>(postRoute(post), { content: raw }, `restoring “${post.title}”`);
-        const back = await client.get<RestPost>(
-          `${postRoute(post)}?context=edit`,
-          `reading “${post.title}” back`,
+        const ids = undone.map(({ change }) => change.id);
+        await setChangeWriting(
+          db,
+          ids,
+          undone.map(({ change }) => ({ value: change.before, undo: true })),
         );
+        let back: Awaited<ReturnType<typeof client.get<RestPost>>>;
+        try {
+          await client.post<RestPost>(postRoute(post), { content: raw }, `restoring “${post.title}”`);
+          back = await client.get<RestPost>(
+            `${postRoute(post)}?context=edit`,
+            `reading “${post.title}” back`,
+          );
+        } catch (error) {
+          await setChangeWriting(db, ids, null);
+          throw error;
+        }
         const kept = back.body.content?.raw ?? '';
         for (const { change, occurrence } of undone) {
           if ((findOccurrence(kept, mediaByUrl, change.mediaId, occurrence)?.alt ?? '') === change.before) {
             await markChangeUndone(db, change.id);
             tally.written++;
-          } else tally.problems.push(`WordPress did not keep the restored alt text in “${post.title}”.`);
+          } else {
+            await setChangeWriting(db, [change.id], null);
+            fail(tally, `WordPress did not keep the restored alt text in “${post.title}”.`, [
+              { mediaId: change.mediaId, postId },
+            ]);
+          }
         }
         await setPostModified(db, row.id, post.postId, back.body.modified_gmt ?? '');
       });
@@ -752,13 +850,17 @@ export function createIntegrationsService(deps: {
       const tally = job.undo ? await runUndo(row, job.undo) : await runPublish(row, job.imageIds);
       await updateIntegration(db, integrationId, {
         status: 'imported',
+        publishRequest: null,
         notice: summaryOf(tally, Boolean(job.undo), host),
         error: tally.problems.length > 0 ? tally.problems.slice(0, 10).join(' ') : null,
+        failures: tally.failed.slice(0, MAX_FAILURES),
       });
     } catch (error) {
       if (!(error instanceof WordPressError)) throw error;
       await updateIntegration(db, integrationId, {
         status: 'failed',
+        publishRequest: null,
+        failures: [],
         error: `${error.message} Nothing more was written; you can try again.`,
       });
     }
@@ -844,12 +946,15 @@ export function createIntegrationsService(deps: {
           'Nothing is approved yet: fix the import’s failing images and approve the alt text first.',
         );
       const row = await startRun(userId, id, async (tx, locked) => {
-        await updateIntegration(tx, locked.id, { status: 'publishing', error: null, notice: null });
-        await queue.send(
-          jobNames.publishIntegration,
-          { integrationId: locked.id, ...(ids ? { imageIds: ids } : {}) },
-          { tx },
-        );
+        const request = ids ? { imageIds: ids } : {};
+        await updateIntegration(tx, locked.id, {
+          status: 'publishing',
+          error: null,
+          notice: null,
+          failures: [],
+          publishRequest: request,
+        });
+        await queue.send(jobNames.publishIntegration, { integrationId: locked.id, ...request }, { tx });
       });
       return toIntegration(row);
     },
@@ -865,7 +970,13 @@ export function createIntegrationsService(deps: {
           `${undone} of the selected changes ${undone === 1 ? 'was' : 'were'} undone already; nothing was changed.`,
         );
       const row = await startRun(userId, id, async (tx, locked) => {
-        await updateIntegration(tx, locked.id, { status: 'publishing', error: null, notice: null });
+        await updateIntegration(tx, locked.id, {
+          status: 'publishing',
+          error: null,
+          notice: null,
+          failures: [],
+          publishRequest: { undo: ids },
+        });
         await queue.send(jobNames.publishIntegration, { integrationId: locked.id, undo: ids }, { tx });
       });
       return toIntegration(row);
@@ -892,8 +1003,16 @@ export function createIntegrationsService(deps: {
 
     /** On worker start: imports and publishes a stopped process left under way are queued again. */
     async resumeUnfinished(): Promise<void> {
-      for (const integrationId of await listImportingIds(db))
-        await queue.send(jobNames.importIntegration, { integrationId });
+      for (const run of await listUnfinishedRuns(db)) {
+        if (run.status === 'importing')
+          await queue.send(jobNames.importIntegration, { integrationId: run.id });
+        // A publish resumes with what it was asked; its pending changes are settled first (no double write).
+        else
+          await queue.send(jobNames.publishIntegration, {
+            integrationId: run.id,
+            ...(run.publishRequest ?? {}),
+          });
+      }
     },
   };
 }

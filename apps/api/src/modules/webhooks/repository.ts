@@ -187,6 +187,7 @@ export async function findFinishedBatch(db: DbExecutor, batchId: string, maxImag
       error: generationItems.error,
       libraryImageId: generationItems.libraryImageId,
       altText: libraryImages.altText,
+      origin: libraryImages.origin,
     })
     .from(generationItems)
     .leftJoin(libraryImages, eq(libraryImages.id, generationItems.libraryImageId))

@@ -37,6 +37,7 @@ export async function webhooksRoutes(app: FastifyInstance, options: { webhooks: 
           'Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of ' +
           '"{id}.{timestamp}.{body}" keyed with the base64 part of the secret>`). A 2xx within 10 seconds is a success; ' +
           'anything else is retried with exponential backoff for up to 24 hours. Redirects are not followed. ' +
+          '`batch.completed` and `batch.failed` data: batchId, status, source, pageUrl, total, completed, failed, createdAt, finishedAt, `images: [{src, status, altText, origin, libraryImageId, error}]` (the first 1000, in order; `imagesTruncated` says when there are more; `origin` is human, embedded, ai, ai-reviewed or ai-edited (ADR 057), null without an alt text). ' +
           '`audit.completed` data: the audit’s id, url, scope, status, pagesScanned, imagesFound, score, counts, problems, createdAt, finishedAt, and, when a monitor started the audit, `monitor: {id, newFailures, fixed, scoreChange}` (the difference from the monitor’s previous completed run; nulls on its first; see GET /monitors/{id}). ' +
           '400 for a URL that is not http(s), or that resolves to a private or local address. ' +
           `At most ${WEBHOOK_ENDPOINTS_MAX} webhooks per account (409 beyond). Needs a signed-in session.`,

@@ -246,6 +246,8 @@ export function createWebhooksService(deps: {
             src: image.src,
             status: image.status,
             altText: image.altText ?? null,
+            // Where the alt text came from (ADR 057); null while there is none (a failed image).
+            origin: image.origin ?? null,
             libraryImageId: image.libraryImageId,
             error: image.error,
           })),

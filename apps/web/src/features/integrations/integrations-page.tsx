@@ -226,6 +226,21 @@ function SiteCard({ summary }: { summary: IntegrationSummary }) {
           ) : null}
           {site.notice ? <MessageBanner type="success">{site.notice}</MessageBanner> : null}
           {site.error ? <MessageBanner type="error">{site.error}</MessageBanner> : null}
+          {site.failures.length > 0 ? (
+            <div className="flex flex-col gap-1">
+              <h4 className="font-semibold text-slate-900">Places not written</h4>
+              <ul className="list-disc pl-6 text-slate-700">
+                {site.failures.map((failure) => (
+                  <li key={`${failure.mediaId}-${failure.postId ?? 'library'}`}>
+                    {failure.postId === null
+                      ? `Image ${failure.mediaId}, its alt text in the media library: `
+                      : `Image ${failure.mediaId} in post ${failure.postId}: `}
+                    {failure.message}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
         </div>
       ) : null}
       {problem ? (

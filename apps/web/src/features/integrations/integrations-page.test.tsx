@@ -1,0 +1,76 @@
+import type { Integration, IntegrationSummary } from '@altwise/contracts/integrations';
+import { screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { json, mockApi } from '../../test/mock-api.ts';
+import { renderApp, storeSession } from '../../test/render-app.tsx';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const summary: IntegrationSummary = {
+  id: '44444444-4444-4444-8444-444444444444',
+  kind: 'wordpress',
+  siteUrl: 'https://blog.example',
+  username: 'editor',
+  status: 'imported',
+  createdAt: '2026-11-25T09:00:00.000Z',
+};
+const partly: Integration = {
+  ...summary,
+  mediaCount: 3,
+  imported: 3,
+  placements: 2,
+  auditId: '55555555-5555-4555-8555-555555555555',
+  lastImportAt: '2026-11-25T09:05:00.000Z',
+  error: 'WordPress does not let this user do this (HTTP 403) while reading “The old quay”.',
+  notice: '2 changes published.',
+  failures: [
+    {
+      mediaId: 12,
+      postId: 7,
+      message: 'WordPress does not let this user do this (HTTP 403) while reading “The old quay”.',
+    },
+    {
+      mediaId: 12,
+      postId: null,
+      message: 'WordPress does not let this user do this (HTTP 403) while reading image 12.',
+    },
+  ],
+};
+
+describe('integrations (/integrations)', () => {
+  it('lists each place a publish could not write, naming the image and the post, after a 403', async () => {
+    mockApi({
+      'GET /integrations': () => json([summary]),
+      [`GET /integrations/${summary.id}`]: () => json(partly),
+      [`GET /integrations/${summary.id}/changes`]: () => json([]),
+    });
+    storeSession('jwt-1');
+    renderApp('/integrations');
+    await screen.findByRole('heading', { level: 1, name: 'Integrations' }, { timeout: 5000 });
+    const site = await screen.findByRole('region', { name: 'https://blog.example' });
+    const heading = await within(site).findByRole('heading', { name: 'Places not written' });
+    const list = heading.nextElementSibling as HTMLElement;
+    const items = within(list)
+      .getAllByRole('listitem')
+      .map((item) => item.textContent);
+    expect(items).toEqual([
+      'Image 12 in post 7: WordPress does not let this user do this (HTTP 403) while reading “The old quay”.',
+      'Image 12, its alt text in the media library: WordPress does not let this user do this (HTTP 403) while reading image 12.',
+    ]);
+  });
+
+  it('shows no such list when every place was written', async () => {
+    mockApi({
+      'GET /integrations': () => json([summary]),
+      [`GET /integrations/${summary.id}`]: () => json({ ...partly, error: null, failures: [] }),
+      [`GET /integrations/${summary.id}/changes`]: () => json([]),
+    });
+    storeSession('jwt-1');
+    renderApp('/integrations');
+    const site = await screen.findByRole('region', { name: 'https://blog.example' }, { timeout: 5000 });
+    await within(site).findByText('2 changes published.');
+    expect(within(site).queryByRole('heading', { name: 'Places not written' })).toBeNull();
+  });
+});

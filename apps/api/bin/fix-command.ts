@@ -8,6 +8,7 @@ import { readEmbeddedText, withEmbeddedAlt } from '../src/engines/embedded-text.
 import { engineOptionsFromEnv } from '../src/engines/engine-options.ts';
 import type { AltTextEngine, PageContext } from '../src/engines/types.ts';
 import { checkPageImages } from '../src/modules/audit/checks.ts';
+import { engineContext } from '../src/modules/audit/engine-context.ts';
 import { CommandUsageError, readFolderTargets } from './audit-command.ts';
 import { imageName } from './audit-report.ts';
 import {
@@ -103,25 +104,12 @@ function cannotFix(image: AuditedImage): string | undefined {
 /** The engine's page context for an image: what the audit read around it, as the product's fix gives. */
 function contextOf(page: AuditedPage, image: AuditedImage): PageContext {
   const { facts } = image;
-  const context: Record<string, string | undefined> = {
+  return engineContext(facts, {
     pageTitle: page.title,
-    heading: facts.heading,
-    caption: facts.caption,
-    surroundingText: facts.adjacentText,
-    linkTarget: facts.linkTarget,
-    linkText: facts.linkText,
     existingAlt: facts.alt ?? facts.ariaLabel,
-    role: facts.role === 'content' ? undefined : facts.role,
+    role: facts.role,
     fileName: image.localFile ? basename(image.localFile) : undefined,
-  };
-  return {
-    ...Object.fromEntries(
-      Object.entries(context).filter((entry): entry is [string, string] => Boolean(entry[1]?.trim())),
-    ),
-    ...(facts.imageRow ? { imageRow: facts.imageRow } : {}),
-    ...(facts.siteLogo ? { siteLogo: true } : {}),
-    ...(facts.siteName ? { siteName: facts.siteName } : {}),
-  } as PageContext;
+  });
 }
 
 /** The problems the page's checks still find on the image with `alt` in place (a fail means no). */

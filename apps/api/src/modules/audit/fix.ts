@@ -23,6 +23,7 @@ import { discardPreview } from '../files/preview.ts';
 import type { FilesService } from '../files/service.ts';
 import type { GenerationService } from '../generation/service.ts';
 import { addLibraryImages, replaceLibraryAltText } from '../library/service.ts';
+import { engineContext } from './engine-context.ts';
 import {
   type AuditFixImageRow,
   countReviews,
@@ -159,24 +160,11 @@ export function auditImageOrigin(suggestionOrigin: AltOrigin | null, alt: string
 /** What the engine is told about an audit image: its page and its place on it. */
 export function contextOf(row: Pick<ImageRow, 'pageUrl' | 'alt' | 'role' | 'facts'>): GenerationItemContext {
   const { facts } = row;
-  const context: Record<string, string | undefined> = {
+  return engineContext(facts, {
     pageUrl: row.pageUrl,
-    heading: facts.heading,
-    caption: facts.caption,
-    surroundingText: facts.adjacentText,
-    linkTarget: facts.linkTarget,
-    linkText: facts.linkText,
     existingAlt: row.alt ?? facts.ariaLabel ?? facts.name ?? undefined,
-    role: row.role === 'content' ? undefined : row.role,
-  };
-  return {
-    ...Object.fromEntries(
-      Object.entries(context).filter((entry): entry is [string, string] => Boolean(entry[1]?.trim())),
-    ),
-    ...(facts.imageRow ? { imageRow: facts.imageRow } : {}),
-    ...(facts.siteLogo ? { siteLogo: true } : {}),
-    ...(facts.siteName ? { siteName: facts.siteName } : {}),
-  };
+    role: row.role,
+  });
 }
 
 const noSuchImage = () => notFound('There is no such image in this audit.');

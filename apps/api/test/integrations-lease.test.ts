@@ -10,16 +10,17 @@ import { buildTestApp, createPostgresDatabase, type TestApp, waitFor } from './h
 import {
   type AuditItem,
   type Change,
+  connectAndImport,
   createPost,
+  fixAndApprove,
   imageBlock,
   integrationApi,
   openWordPress,
-  png,
   runTag,
   type SeededMedia,
   type SeededPost,
   startWordPressProxy,
-  uploadMedia,
+  uploadPng,
   type WordPressProxy,
 } from './wordpress-helpers.ts';
 
@@ -71,13 +72,7 @@ beforeAll(async () => {
   wp = await openWordPress();
   proxy = await startWordPressProxy(wp.site);
   for (const [i, color] of ['#2060a0', '#a06020'].entries())
-    media.push(
-      await uploadMedia(wp.site, {
-        name: `buoy-${run}-${i}.png`,
-        bytes: await png(color),
-        type: 'image/png',
-      }),
-    );
+    media.push(await uploadPng(wp.site, { name: `buoy-${run}-${i}.png`, color }));
   post = await createPost(wp.site, {
     title: `Buoys in the bay ${run}`,
     content: `<!-- wp:paragraph --><p>Red to port.</p><!-- /wp:paragraph -->\n\n${imageBlock(media[0] as SeededMedia, 'IMG_300.png')}`,
@@ -109,16 +104,13 @@ describe('one run per site at a time, across worker processes (the lease)', () =
   let id: string;
 
   it('two workers given the same publish write each change once, one change row each', async () => {
-    const connected = await api('POST', '/integrations/wordpress', {
+    const imported = await connectAndImport(api, settled, {
       siteUrl: proxy.url,
       username: wp.site.username,
       applicationPassword: wp.site.applicationPassword,
     });
-    expect(connected.statusCode, connected.body).toBe(201);
-    id = connected.json().id;
-    expect((await api('POST', `/integrations/${id}/import`)).statusCode).toBe(202);
-    const imported = await settled(id);
     expect(imported.status, JSON.stringify(imported)).toBe('imported');
+    id = imported.id;
     const auditId = imported.auditId as string;
 
     // This file's failing images: its two attachments in the library and the file name in its post.
@@ -128,23 +120,9 @@ describe('one run per site at a time, across worker processes (the lease)', () =
           item.pageUrl === post.link ||
           (item.pageUrl.endsWith('/upload.php') && media.some((m) => m.sourceUrl === item.src)),
       );
-    const failing = ours(
-      (await api('GET', `/audits/${auditId}/images?pageSize=500&verdict=fail`)).json().items as AuditItem[],
-    );
+    const { failing, approved: suggested } = await fixAndApprove(api, auditId, ours);
     expect(failing).toHaveLength(3);
-    expect(
-      (await api('POST', `/audits/${auditId}/fix`, { imageIds: failing.map((i) => i.id) })).statusCode,
-    ).toBe(202);
-    const suggested = await waitFor(async () => {
-      const items = ours(
-        (await api('GET', `/audits/${auditId}/images?pageSize=500&verdict=fail`)).json().items as AuditItem[],
-      );
-      return items.every((item) => item.suggestion) ? items : null;
-    }, 30_000);
     const ids = suggested.map((item) => item.id);
-    expect(
-      (await api('POST', `/audits/${auditId}/review`, { imageIds: ids, action: 'accept' })).statusCode,
-    ).toBe(200);
 
     // Slow answers, so the runs overlap: the queued job and both workers handed the same publish,
     // as when a worker restarts while another is mid-run and sends it to the queue again.

@@ -7,16 +7,16 @@ import { createTestEngine } from './generation-helpers.ts';
 import { buildTestApp, createPostgresDatabase, type TestApp, waitFor } from './helper.ts';
 import {
   createPost,
+  fixAndApprove,
   type AuditItem as Item,
   imageBlock,
   integrationApi,
   openWordPress,
-  png,
   runTag,
   type SeededMedia,
   type SeededPost,
   startWordPressProxy,
-  uploadMedia,
+  uploadPng,
   type WordPressProxy,
 } from './wordpress-helpers.ts';
 
@@ -60,10 +60,11 @@ beforeAll(async () => {
   proxy = await startWordPressProxy(wp.site);
   for (let i = 0; i < 12; i++)
     media.push(
-      await uploadMedia(wp.site, {
+      await uploadPng(wp.site, {
         name: `tide-${run}-${i}.png`,
-        bytes: await png(`rgb(${20 * i}, 90, ${255 - 20 * i})`, 16, 12),
-        type: 'image/png',
+        color: `rgb(${20 * i}, 90, ${255 - 20 * i})`,
+        width: 16,
+        height: 12,
       }),
     );
   for (const [i, item] of media.slice(0, 2).entries())
@@ -150,24 +151,8 @@ describe('an import and a publish stopped by a crash', () => {
           posts.some((post) => post.link === item.pageUrl) ||
           (item.pageUrl.endsWith('/upload.php') && media.slice(0, 4).some((m) => m.sourceUrl === item.src)),
       );
-    const failing = ours(
-      (await api('GET', `/audits/${auditId}/images?pageSize=500&verdict=fail`)).json().items as Item[],
-    );
+    const { failing, approved: suggested } = await fixAndApprove(api, auditId, ours);
     expect(failing).toHaveLength(6);
-    expect(
-      (await api('POST', `/audits/${auditId}/fix`, { imageIds: failing.map((i) => i.id) })).statusCode,
-    ).toBe(202);
-    const suggested = await waitFor(async () => {
-      const items = ours(
-        (await api('GET', `/audits/${auditId}/images?pageSize=500&verdict=fail`)).json().items as Item[],
-      );
-      return items.every((item) => item.suggestion) ? items : null;
-    }, 30_000);
-    const approved = await api('POST', `/audits/${auditId}/review`, {
-      imageIds: suggested.map((item) => item.id),
-      action: 'accept',
-    });
-    expect(approved.statusCode, approved.body).toBe(200);
 
     // The second alt text written to the library reaches WordPress; the answer never comes back.
     let mediaWrites = 0;

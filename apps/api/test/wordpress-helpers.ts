@@ -1,7 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
-import { startWordPress, type WordPressSite, wordpressRest } from '../../../scripts/lib/wordpress.ts';
+import {
+  type SeededMedia,
+  startWordPress,
+  uploadMedia,
+  type WordPressSite,
+  wordpressRest,
+} from '../../../scripts/lib/wordpress.ts';
 import type { TestUser } from './billing-helpers.ts';
 import { type TestApp, waitFor } from './helper.ts';
 
@@ -17,7 +23,6 @@ export {
   imageBlock,
   type SeededMedia,
   type SeededPost,
-  uploadMedia,
   type WordPressSite,
   wordpressRest,
 } from '../../../scripts/lib/wordpress.ts';
@@ -65,6 +70,22 @@ export const png = (color: string, width = 64, height = 48) =>
     .png()
     .toBuffer();
 
+/** A PNG of one colour uploaded to the media library as `as` (the site's administrator or another user). */
+export async function uploadPng(
+  as: Parameters<typeof uploadMedia>[0],
+  options: {
+    name: string;
+    color: string;
+    width?: number;
+    height?: number;
+    altText?: string;
+    caption?: string;
+  },
+): Promise<SeededMedia> {
+  const { color, width, height, ...rest } = options;
+  return uploadMedia(as, { ...rest, bytes: await png(color, width, height), type: 'image/png' });
+}
+
 /** The shared WordPress and what a suite reads back from it. */
 export async function openWordPress() {
   const site = await startWordPress();
@@ -104,6 +125,50 @@ export function integrationApi(
       return integration.status !== 'importing' && integration.status !== 'publishing' ? integration : null;
     }, options.timeoutMs ?? 90_000);
   return { call, settled };
+}
+
+/** Connects the site as `credentials` say and imports it; the integration once the import has ended. */
+export async function connectAndImport(
+  call: ReturnType<typeof integrationApi>['call'],
+  settled: ReturnType<typeof integrationApi>['settled'],
+  credentials: { siteUrl: string; username: string; applicationPassword: string },
+): Promise<Integration> {
+  const connected = await call('POST', '/integrations/wordpress', credentials);
+  if (connected.statusCode !== 201)
+    throw new Error(`connect answered ${connected.statusCode}: ${connected.body}`);
+  const { id } = connected.json() as Integration;
+  const started = await call('POST', `/integrations/${id}/import`);
+  if (started.statusCode !== 202) throw new Error(`import answered ${started.statusCode}: ${started.body}`);
+  return settled(id);
+}
+
+/**
+ * Fixes the import's failing images that `ours` keeps (this file's, on the shared WordPress), waits
+ * for every suggestion and approves them all, as a user does in the review. Answers the failing
+ * images as they were and the approved ones with their suggestions.
+ */
+export async function fixAndApprove(
+  call: ReturnType<typeof integrationApi>['call'],
+  auditId: string,
+  ours: (items: AuditItem[]) => AuditItem[],
+): Promise<{ failing: AuditItem[]; approved: AuditItem[] }> {
+  const read = async () =>
+    ours(
+      (await call('GET', `/audits/${auditId}/images?pageSize=500&verdict=fail`)).json().items as AuditItem[],
+    );
+  const failing = await read();
+  const fix = await call('POST', `/audits/${auditId}/fix`, { imageIds: failing.map((item) => item.id) });
+  if (fix.statusCode !== 202) throw new Error(`fix answered ${fix.statusCode}: ${fix.body}`);
+  const approved = await waitFor(async () => {
+    const items = await read();
+    return items.every((item) => item.suggestion) ? items : null;
+  }, 30_000);
+  const review = await call('POST', `/audits/${auditId}/review`, {
+    imageIds: approved.map((item) => item.id),
+    action: 'accept',
+  });
+  if (review.statusCode !== 200) throw new Error(`review answered ${review.statusCode}: ${review.body}`);
+  return { failing, approved };
 }
 
 /** `GET media 3` or `POST /wp/v2/media/12`: a call as the proxy saw it. */

@@ -7,9 +7,8 @@ import {
   type AuditItem,
   type Change,
   connectAndImport,
-  createPost,
+  createImagePost,
   fixAndApprove,
-  imageBlock,
   integrationApi,
   openWordPress,
   runTag,
@@ -50,20 +49,16 @@ beforeAll(async () => {
   ({ site, readPost, readAlt } = await openWordPress());
   editor = await createWordPressUser(site, { username: `editor-${run}`, role: 'editor' });
   adminImage = await uploadPng(site, { name: `quay-${run}.png`, color: '#306090', width: 40, height: 30 });
-  adminPost = await createPost(site, {
+  adminPost = await createImagePost(site, {
     title: `The old quay ${run}`,
-    content: [
-      '<!-- wp:paragraph --><p>The old quay was rebuilt in stone.</p><!-- /wp:paragraph -->',
-      imageBlock(adminImage, 'IMG_7001.png'),
-    ].join('\n\n'),
+    text: 'The old quay was rebuilt in stone.',
+    images: [[adminImage, 'IMG_7001.png']],
   });
   ownImage = await uploadPng(editor, { name: `nets-${run}.png`, color: '#b07020', width: 40, height: 30 });
-  ownPost = await createPost(editor, {
+  ownPost = await createImagePost(editor, {
     title: `Mending the nets ${run}`,
-    content: [
-      '<!-- wp:paragraph --><p>Nets are mended on the quay every winter.</p><!-- /wp:paragraph -->',
-      imageBlock(ownImage, 'IMG_7002.png'),
-    ].join('\n\n'),
+    text: 'Nets are mended on the quay every winter.',
+    images: [[ownImage, 'IMG_7002.png']],
   });
   t = await buildTestApp({
     env: { FETCH_ALLOW_PRIVATE: 'true', GENERATION_RETRY_DELAY_MS: '10' },

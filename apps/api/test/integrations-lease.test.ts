@@ -11,9 +11,8 @@ import {
   type AuditItem,
   type Change,
   connectAndImport,
-  createPost,
+  createImagePost,
   fixAndApprove,
-  imageBlock,
   integrationApi,
   openWordPress,
   runTag,
@@ -73,9 +72,10 @@ beforeAll(async () => {
   proxy = await startWordPressProxy(wp.site);
   for (const [i, color] of ['#2060a0', '#a06020'].entries())
     media.push(await uploadPng(wp.site, { name: `buoy-${run}-${i}.png`, color }));
-  post = await createPost(wp.site, {
+  post = await createImagePost(wp.site, {
     title: `Buoys in the bay ${run}`,
-    content: `<!-- wp:paragraph --><p>Red to port.</p><!-- /wp:paragraph -->\n\n${imageBlock(media[0] as SeededMedia, 'IMG_300.png')}`,
+    text: 'Red to port.',
+    images: [[media[0] as SeededMedia, 'IMG_300.png']],
   });
   let serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {

@@ -6,10 +6,9 @@ import { createUser, type TestUser } from './billing-helpers.ts';
 import { createTestEngine } from './generation-helpers.ts';
 import { buildTestApp, createPostgresDatabase, type TestApp, waitFor } from './helper.ts';
 import {
-  createPost,
+  createImagePost,
   fixAndApprove,
   type AuditItem as Item,
-  imageBlock,
   integrationApi,
   openWordPress,
   runTag,
@@ -69,9 +68,10 @@ beforeAll(async () => {
     );
   for (const [i, item] of media.slice(0, 2).entries())
     posts.push(
-      await createPost(wp.site, {
+      await createImagePost(wp.site, {
         title: `Tide table ${i + 1} ${run}`,
-        content: `<!-- wp:paragraph --><p>High water at dawn.</p><!-- /wp:paragraph -->\n\n${imageBlock(item, `IMG_90${i}.png`)}`,
+        text: 'High water at dawn.',
+        images: [[item, `IMG_90${i}.png`]],
       }),
     );
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'altwise-wp-resume-'));

@@ -19,6 +19,7 @@ import { type TestApp, waitFor } from './helper.ts';
  */
 
 export {
+  createImagePost,
   createPost,
   imageBlock,
   type SeededMedia,

@@ -102,6 +102,7 @@ afterAll(async () => {
 
 describe('one run per site at a time, across worker processes (the lease)', () => {
   let id: string;
+  let ids: string[];
 
   it('two workers given the same publish write each change once, one change row each', async () => {
     const imported = await connectAndImport(api, settled, {
@@ -122,16 +123,18 @@ describe('one run per site at a time, across worker processes (the lease)', () =
       );
     const { failing, approved: suggested } = await fixAndApprove(api, auditId, ours);
     expect(failing).toHaveLength(3);
-    const ids = suggested.map((item) => item.id);
+    ids = suggested.map((item) => item.id);
 
     // Slow answers, so the runs overlap: the queued job and both workers handed the same publish,
     // as when a worker restarts while another is mid-run and sends it to the queue again.
     proxy.delayMs = 150;
     const before = proxy.calls.length;
     expect((await api('POST', `/integrations/${id}/publish`, { imageIds: ids })).statusCode).toBe(202);
-    await Promise.all(
-      [first, second].map((app) => app?.app.deps.integrations.runPublish(id, { imageIds: ids })),
-    );
+    await Promise.all([
+      ...[first, second].map((app) => app?.app.deps.integrations.runPublish(id, { imageIds: ids })),
+      // The second worker restarts mid-run: the live run is not sent to the queue to run beside it.
+      second?.app.deps.integrations.resumeUnfinished(),
+    ]);
     const done = await settled(id);
     proxy.delayMs = 0;
     expect(done.error).toBeNull();
@@ -204,4 +207,43 @@ describe('one run per site at a time, across worker processes (the lease)', () =
     for (const item of media) expect(await wp.readAlt(item.id)).toBe('');
     expect((await wp.readPost(post.id)).content.raw).toContain('alt="IMG_300.png"');
   }, 150_000);
+  it('a run that lost its lease writes nothing more; the request is finished once the lease ends', async () => {
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      proxy.delayMs = 300;
+      const before = proxy.calls.length;
+      expect((await api('POST', `/integrations/${id}/publish`, { imageIds: ids })).statusCode).toBe(202);
+      await waitFor(async () => proxy.calls.slice(before).some((call) => call.startsWith('POST ')), 30_000);
+      // Another process takes the site for two seconds, as after a lease that ran out under a stalled run.
+      await client.query(
+        "update integrations set lease_owner = 'another-run', lease_until = now() + interval '2 seconds' where id = $1",
+        [id],
+      );
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const taken = proxy.calls.length;
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(proxy.calls.slice(taken).filter((call) => call.startsWith('POST '))).toEqual([]);
+      proxy.delayMs = 0;
+      // Once that lease has ended, the run sent again for then finishes the publish.
+      const done = await settled(id);
+      expect(done.error).toBeNull();
+      const writes = proxy.calls.slice(before).filter((call) => call.startsWith('POST '));
+      expect(writes.sort()).toEqual(
+        [
+          `POST /wp/v2/media/${media[0]?.id}`,
+          `POST /wp/v2/media/${media[1]?.id}`,
+          `POST /wp/v2/posts/${post.id}`,
+        ].sort(),
+      );
+      const live = ((await api('GET', `/integrations/${id}/changes`)).json() as Change[]).filter(
+        (change) => !change.undoneAt,
+      );
+      expect(live).toHaveLength(3);
+      for (const item of media) expect(await wp.readAlt(item.id)).toBeTruthy();
+    } finally {
+      proxy.delayMs = 0;
+      await client.end();
+    }
+  }, 60_000);
 });

@@ -646,6 +646,8 @@ export function createIntegrationsService(deps: {
       await markChangePublished(db, change.id, after);
       tally.written++;
     } catch (error) {
+      // A run that lost its lease may have written: the next run settles what it noted.
+      if (error instanceof LeaseLostError) throw error;
       if (!live) await deleteChange(db, change.id);
       else await setChangeWriting(db, [live.id], null);
       throw error;
@@ -758,6 +760,8 @@ export function createIntegrationsService(deps: {
       }
       tally.written += writes.length;
     } catch (error) {
+      // A run that lost its lease may have written: the next run settles what it noted.
+      if (error instanceof LeaseLostError) throw error;
       for (const change of pending) await deleteChange(db, change.id);
       await setChangeWriting(db, rewritten, null);
       throw error;
@@ -847,6 +851,8 @@ export function createIntegrationsService(deps: {
               `WordPress did not keep the restored alt text of image ${change.mediaId}.`,
             );
         } catch (error) {
+          // A run that lost its lease may have written: the next run settles what it noted.
+          if (error instanceof LeaseLostError) throw error;
           await setChangeWriting(db, [change.id], null);
           throw error;
         }
@@ -915,6 +921,8 @@ export function createIntegrationsService(deps: {
             `reading “${post.title}” back`,
           );
         } catch (error) {
+          // A run that lost its lease may have written: the next run settles what it noted.
+          if (error instanceof LeaseLostError) throw error;
           await setChangeWriting(db, ids, null);
           throw error;
         }

@@ -408,6 +408,34 @@ export async function createPost(
 }
 
 /**
+ * A published post (or page) of one paragraph and then one image block per image, each with the
+ * alt it is given: how the suites seed a page that uses the library's images.
+ */
+export function createImagePost(
+  site: Site,
+  post: { title: string; text: string; images: [SeededMedia, string][]; type?: 'posts' | 'pages' },
+): Promise<SeededPost> {
+  return createPost(site, {
+    title: post.title,
+    type: post.type,
+    content: [
+      `<!-- wp:paragraph --><p>${escapeAttribute(post.text)}</p><!-- /wp:paragraph -->`,
+      ...post.images.map(([media, alt]) => imageBlock(media, alt)),
+    ].join('\n\n'),
+  });
+}
+
+/** The raw block markup of a post, as the editor stores it. */
+export async function readPostRaw(
+  site: Site,
+  id: number,
+  type: 'posts' | 'pages' = 'posts',
+): Promise<string> {
+  return (await wordpressRest<{ content: { raw: string } }>(site, `/wp/v2/${type}/${id}?context=edit`))
+    .content.raw;
+}
+
+/**
  * A second user of the site with its own application password (made by the administrator, who may
  * make one for any user), to test what a user with fewer capabilities can and cannot do.
  */

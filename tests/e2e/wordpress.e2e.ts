@@ -2,14 +2,13 @@ import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  createPost,
-  imageBlock,
+  createImagePost,
+  readPostRaw,
   type SeededMedia,
   type SeededPost,
   startWordPress,
   uploadMedia,
   type WordPressSite,
-  wordpressRest,
 } from '../../scripts/lib/wordpress.ts';
 import { expectNoAxeViolations, launchBrowser, newContext } from './browser.ts';
 import { createSession, storeSession } from './session.ts';
@@ -27,9 +26,7 @@ let post: SeededPost;
 const run = Math.random().toString(36).slice(2, 8);
 const words = 'A yellow sun over a blue sky and a brown field';
 
-const postRaw = async () =>
-  (await wordpressRest<{ content: { raw: string } }>(site, `/wp/v2/posts/${post.id}?context=edit`)).content
-    .raw;
+const postRaw = () => readPostRaw(site, post.id);
 const postHtml = async () => (await fetch(`${site.url}/?p=${post.id}`)).text();
 
 beforeAll(async () => {
@@ -43,12 +40,10 @@ beforeAll(async () => {
     .png()
     .toBuffer();
   media = await uploadMedia(site, { name: `garden-${run}.png`, bytes, type: 'image/png' });
-  post = await createPost(site, {
+  post = await createImagePost(site, {
     title: `Spring in the garden ${run}`,
-    content: [
-      '<!-- wp:paragraph --><p>The first tulips opened this week by the pond.</p><!-- /wp:paragraph -->',
-      imageBlock(media, 'IMG_0001.png'),
-    ].join('\n\n'),
+    text: 'The first tulips opened this week by the pond.',
+    images: [[media, 'IMG_0001.png']],
   });
   browser = await launchBrowser();
 }, 180_000);

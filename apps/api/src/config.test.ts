@@ -79,6 +79,14 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads the WordPress run lease, two minutes by default, refusing one shorter than a second', () => {
+    expect(loadConfig({}).integrations.leaseMs).toBe(120_000);
+    expect(loadConfig({ WORDPRESS_LEASE_MS: '1000' }).integrations.leaseMs).toBe(1000);
+    expect(problemsOf({ WORDPRESS_LEASE_MS: '10' }).join('\n')).toContain(
+      'WORDPRESS_LEASE_MS must be at least 1000 (1 second)',
+    );
+  });
+
   it('lists every bad variable at once', () => {
     const problems = problemsOf({
       NODE_ENV: 'staging',

@@ -124,6 +124,15 @@ const envSchema = z.object({
       .max(100, 'WORDPRESS_PAGE_SIZE must be at most 100 (WordPress answers no more per page)')
       .default(100),
   ),
+  WORDPRESS_LEASE_MS: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.coerce
+      .number({ error: 'WORDPRESS_LEASE_MS must be a number' })
+      .int('WORDPRESS_LEASE_MS must be a whole number')
+      .min(1000, 'WORDPRESS_LEASE_MS must be at least 1000 (1 second)')
+      .max(3_600_000, 'WORDPRESS_LEASE_MS must be at most 3600000 (1 hour)')
+      .default(120_000),
+  ),
   JWT_EXPIRES_IN: z
     .string()
     .regex(/^[1-9][0-9]*[smhdw]$/, 'JWT_EXPIRES_IN must be a number followed by s, m, h, d or w (e.g. 7d)')
@@ -314,6 +323,8 @@ export type AppConfig = {
     timeoutMs: number;
     /** Media, posts or pages read per REST call while importing; the import's cursor moves by pages. */
     pageSize: number;
+    /** How long a run holds its site before another may take over (ms); renewed every quarter of it. */
+    leaseMs: number;
   };
 };
 
@@ -568,6 +579,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       requestsPerMinute: e.WORDPRESS_REQUESTS_PER_MINUTE,
       timeoutMs: e.WORDPRESS_TIMEOUT_MS,
       pageSize: e.WORDPRESS_PAGE_SIZE,
+      leaseMs: e.WORDPRESS_LEASE_MS,
     },
   };
 }

@@ -1,20 +1,22 @@
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createPost,
-  createWordPressUser,
-  imageBlock,
-  type SeededMedia,
-  type SeededPost,
-  setWordPressRole,
-  startWordPress,
-  uploadMedia,
-  type WordPressSite,
-  wordpressRest,
-} from '../../../scripts/lib/wordpress.ts';
+import { createWordPressUser, setWordPressRole } from '../../../scripts/lib/wordpress.ts';
 import { createUser, type TestUser } from './billing-helpers.ts';
 import { createTestEngine } from './generation-helpers.ts';
-import { buildTestApp, type TestApp, waitFor } from './helper.ts';
+import { buildTestApp, type TestApp } from './helper.ts';
+import {
+  type AuditItem,
+  type Change,
+  connectAndImport,
+  createImagePost,
+  fixAndApprove,
+  integrationApi,
+  openWordPress,
+  runTag,
+  type SeededMedia,
+  type SeededPost,
+  uploadPng,
+  type WordPressSite,
+} from './wordpress-helpers.ts';
 
 /**
  * Issue 21, "lacks the capability to edit a post (403)", against the real WordPress: the site is
@@ -25,70 +27,38 @@ import { buildTestApp, type TestApp, waitFor } from './helper.ts';
  */
 
 let site: WordPressSite;
+let readPost: Awaited<ReturnType<typeof openWordPress>>['readPost'];
+let readAlt: Awaited<ReturnType<typeof openWordPress>>['readAlt'];
 let t: TestApp;
 let owner: TestUser;
 /** The WordPress may be shared by the whole test run: this file's users, posts and files carry their own tag. */
-const run = Math.random().toString(36).slice(2, 8);
+const run = runTag();
 let editor: Awaited<ReturnType<typeof createWordPressUser>>;
 let adminImage: SeededMedia;
 let ownImage: SeededMedia;
 let adminPost: SeededPost;
 let ownPost: SeededPost;
 
-const api = async (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
-  t.app.inject({ method, url: `/api/v1${url}`, headers: owner.auth, ...(payload ? { payload } : {}) });
-
-const png = (color: string) =>
-  sharp({ create: { width: 40, height: 30, channels: 3, background: color } })
-    .png()
-    .toBuffer();
-
-type Integration = {
-  id: string;
-  status: string;
-  auditId: string | null;
-  error: string | null;
-  notice: string | null;
-  failures: { mediaId: number; postId: number | null; message: string }[];
-};
-type Change = { id: string; mediaId: number; postId?: number; field: string; before: string; after: string };
-type RestPost = { content: { raw: string }; modified_gmt: string };
-
-const settled = (id: string) =>
-  waitFor(async () => {
-    const integration = (await api('GET', `/integrations/${id}`)).json() as Integration;
-    return integration.status !== 'importing' && integration.status !== 'publishing' ? integration : null;
-  }, 60_000);
-const readPost = (id: number) => wordpressRest<RestPost>(site, `/wp/v2/posts/${id}?context=edit`);
-const readAlt = async (id: number) =>
-  (await wordpressRest<{ alt_text: string }>(site, `/wp/v2/media/${id}?context=edit`)).alt_text;
+const { call: api, settled } = integrationApi(
+  () => t,
+  () => owner,
+  { timeoutMs: 60_000 },
+);
 
 beforeAll(async () => {
-  site = await startWordPress();
+  ({ site, readPost, readAlt } = await openWordPress());
   editor = await createWordPressUser(site, { username: `editor-${run}`, role: 'editor' });
-  adminImage = await uploadMedia(site, {
-    name: `quay-${run}.png`,
-    bytes: await png('#306090'),
-    type: 'image/png',
-  });
-  adminPost = await createPost(site, {
+  adminImage = await uploadPng(site, { name: `quay-${run}.png`, color: '#306090', width: 40, height: 30 });
+  adminPost = await createImagePost(site, {
     title: `The old quay ${run}`,
-    content: [
-      '<!-- wp:paragraph --><p>The old quay was rebuilt in stone.</p><!-- /wp:paragraph -->',
-      imageBlock(adminImage, 'IMG_7001.png'),
-    ].join('\n\n'),
+    text: 'The old quay was rebuilt in stone.',
+    images: [[adminImage, 'IMG_7001.png']],
   });
-  ownImage = await uploadMedia(editor, {
-    name: `nets-${run}.png`,
-    bytes: await png('#b07020'),
-    type: 'image/png',
-  });
-  ownPost = await createPost(editor, {
+  ownImage = await uploadPng(editor, { name: `nets-${run}.png`, color: '#b07020', width: 40, height: 30 });
+  ownPost = await createImagePost(editor, {
     title: `Mending the nets ${run}`,
-    content: [
-      '<!-- wp:paragraph --><p>Nets are mended on the quay every winter.</p><!-- /wp:paragraph -->',
-      imageBlock(ownImage, 'IMG_7002.png'),
-    ].join('\n\n'),
+    text: 'Nets are mended on the quay every winter.',
+    images: [[ownImage, 'IMG_7002.png']],
   });
   t = await buildTestApp({
     env: { FETCH_ALLOW_PRIVATE: 'true', GENERATION_RETRY_DELAY_MS: '10' },
@@ -104,46 +74,26 @@ afterAll(async () => {
 
 describe('a user who lacks the capability to edit a post (WordPress answers 403)', () => {
   it('publishes the rest, names the post it may not edit, leaves it untouched, and a retry writes it once', async () => {
-    const connected = await api('POST', '/integrations/wordpress', {
+    const imported = await connectAndImport(api, settled, {
       siteUrl: site.url,
       username: editor.username,
       applicationPassword: editor.applicationPassword,
     });
-    expect(connected.statusCode, connected.body).toBe(201);
-    const { id } = connected.json() as Integration;
-    expect((await api('POST', `/integrations/${id}/import`)).statusCode).toBe(202);
-    const imported = await settled(id);
     expect(imported.status, JSON.stringify(imported)).toBe('imported');
+    const { id } = imported;
     const auditId = imported.auditId as string;
 
     // This file's three failing images: the administrator's attachment in the library, and the
     // use of each image in its post.
-    type Item = { id: string; pageUrl: string; src: string; suggestion: string | null };
-    const ours = (items: Item[]) =>
+    const ours = (items: AuditItem[]) =>
       items.filter(
         (item) =>
           item.pageUrl === adminPost.link ||
           item.pageUrl === ownPost.link ||
           (item.pageUrl.endsWith('/upload.php') && item.src === adminImage.sourceUrl),
       );
-    const failing = ours(
-      (await api('GET', `/audits/${auditId}/images?pageSize=500&verdict=fail`)).json().items as Item[],
-    );
+    const { failing, approved: suggested } = await fixAndApprove(api, auditId, ours);
     expect(failing).toHaveLength(3);
-    expect(
-      (await api('POST', `/audits/${auditId}/fix`, { imageIds: failing.map((i) => i.id) })).statusCode,
-    ).toBe(202);
-    const suggested = await waitFor(async () => {
-      const items = ours(
-        (await api('GET', `/audits/${auditId}/images?pageSize=500&verdict=fail`)).json().items as Item[],
-      );
-      return items.every((item) => item.suggestion) ? items : null;
-    }, 30_000);
-    const approved = await api('POST', `/audits/${auditId}/review`, {
-      imageIds: suggested.map((item) => item.id),
-      action: 'accept',
-    });
-    expect(approved.statusCode, approved.body).toBe(200);
     const wordsFor = (pageUrl: string) =>
       suggested.find((item) => item.pageUrl === pageUrl)?.suggestion as string;
 

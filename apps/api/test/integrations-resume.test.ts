@@ -1,46 +1,41 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createPost,
-  imageBlock,
-  type SeededMedia,
-  type SeededPost,
-  startWordPress,
-  uploadMedia,
-  type WordPressSite,
-  wordpressRest,
-} from '../../../scripts/lib/wordpress.ts';
 import { createUser, type TestUser } from './billing-helpers.ts';
 import { createTestEngine } from './generation-helpers.ts';
 import { buildTestApp, createPostgresDatabase, type TestApp, waitFor } from './helper.ts';
+import {
+  createImagePost,
+  fixAndApprove,
+  type AuditItem as Item,
+  integrationApi,
+  openWordPress,
+  runTag,
+  type SeededMedia,
+  type SeededPost,
+  startWordPressProxy,
+  uploadPng,
+  type WordPressProxy,
+} from './wordpress-helpers.ts';
 
 /**
  * Issue 21: the import and the publish are durable jobs that resume after a crash. The real
  * WordPress sits behind a small proxy that can swallow one answer: the request reaches WordPress
  * (a write is made) but the app never hears back, as when the process dies at that moment. The app
  * is then closed and a new one starts on the same database and DATA_DIR, as after a restart. A page
- * size of 4 makes this file's dozen images span several pages.
+ * size of 4 makes this file's dozen images span several pages; a one-second lease lets the new app
+ * take over the dead one's run at once (ADR 056).
  */
 
-let site: WordPressSite;
-let proxy: Server;
-let proxyUrl = '';
-/** Every call the apps made to WordPress: method, REST route and page. */
-const calls: string[] = [];
-/** Answers swallowed (the request reached WordPress; the app never hears back). */
-const held: ServerResponse[] = [];
-let swallow: (call: string) => boolean = () => false;
+let wp: Awaited<ReturnType<typeof openWordPress>>;
+let proxy: WordPressProxy;
 let dataDir: string;
 let sharedPostgres: { url: string; drop: () => Promise<void> } | undefined;
 let app: TestApp | undefined;
 let owner: TestUser;
 /** The WordPress may be shared by the whole test run: this file's files and posts carry their own tag. */
-const run = Math.random().toString(36).slice(2, 8);
+const run = runTag();
 const media: SeededMedia[] = [];
 const posts: SeededPost[] = [];
 
@@ -48,92 +43,35 @@ const env = () => ({
   FETCH_ALLOW_PRIVATE: 'true',
   GENERATION_RETRY_DELAY_MS: '10',
   WORDPRESS_PAGE_SIZE: '4',
+  WORDPRESS_LEASE_MS: '1000',
   // A swallowed answer keeps the old process waiting past the end of the test, like a dead one.
   WORDPRESS_TIMEOUT_MS: '300000',
   ...(sharedPostgres ? { DATABASE_URL: sharedPostgres.url } : {}),
 });
 const startApp = () => buildTestApp({ env: env(), dataDir, persistent: true, engine: createTestEngine() });
-
-const api = async (method: 'GET' | 'POST', url: string, payload?: object) => {
-  if (!app) throw new Error('no app');
-  return app.app.inject({
-    method,
-    url: `/api/v1${url}`,
-    headers: owner.auth,
-    ...(payload ? { payload } : {}),
-  });
-};
-
-type Integration = {
-  id: string;
-  status: string;
-  mediaCount: number | null;
-  imported: number;
-  auditId: string | null;
-  error: string | null;
-  notice: string | null;
-};
-type Item = { id: string; pageUrl: string; src: string; alt: string | null; suggestion: string | null };
-
-const settled = (id: string) =>
-  waitFor(async () => {
-    const integration = (await api('GET', `/integrations/${id}`)).json() as Integration;
-    return integration.status !== 'importing' && integration.status !== 'publishing' ? integration : null;
-  }, 90_000);
-
-/** `GET media 3` or `POST /wp/v2/media/12`: the call as the proxy saw it. */
-function describeCall(req: IncomingMessage): string {
-  const url = new URL(req.url ?? '/', 'http://proxy');
-  const route = url.searchParams.get('rest_route') ?? url.pathname.replace(/^\/wp-json/, '');
-  if (req.method === 'GET' && route === '/wp/v2/media') return `GET media ${url.searchParams.get('page')}`;
-  return `${req.method} ${route}`;
-}
+const { call: api, settled } = integrationApi(
+  () => app,
+  () => owner,
+);
 
 beforeAll(async () => {
-  site = await startWordPress();
-  const target = new URL(site.url);
-  proxy = createServer((req, res) => {
-    const call = describeCall(req);
-    calls.push(call);
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', async () => {
-      const answer = await fetch(new URL(req.url ?? '/', target), {
-        method: req.method,
-        headers: Object.fromEntries(
-          Object.entries(req.headers).filter(
-            (entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'host',
-          ),
-        ),
-        ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
-      });
-      const body = Buffer.from(await answer.arrayBuffer());
-      if (swallow(call)) {
-        held.push(res);
-        return;
-      }
-      const headers: Record<string, string> = {};
-      for (const name of ['content-type', 'x-wp-total', 'x-wp-totalpages'])
-        if (answer.headers.get(name)) headers[name] = answer.headers.get(name) as string;
-      res.writeHead(answer.status, headers).end(body);
-    });
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-
-  for (let i = 0; i < 12; i++) {
-    const bytes = await sharp({
-      create: { width: 16, height: 12, channels: 3, background: { r: 20 * i, g: 90, b: 255 - 20 * i } },
-    })
-      .png()
-      .toBuffer();
-    media.push(await uploadMedia(site, { name: `tide-${run}-${i}.png`, bytes, type: 'image/png' }));
-  }
+  wp = await openWordPress();
+  proxy = await startWordPressProxy(wp.site);
+  for (let i = 0; i < 12; i++)
+    media.push(
+      await uploadPng(wp.site, {
+        name: `tide-${run}-${i}.png`,
+        color: `rgb(${20 * i}, 90, ${255 - 20 * i})`,
+        width: 16,
+        height: 12,
+      }),
+    );
   for (const [i, item] of media.slice(0, 2).entries())
     posts.push(
-      await createPost(site, {
+      await createImagePost(wp.site, {
         title: `Tide table ${i + 1} ${run}`,
-        content: `<!-- wp:paragraph --><p>High water at dawn.</p><!-- /wp:paragraph -->\n\n${imageBlock(item, `IMG_90${i}.png`)}`,
+        text: 'High water at dawn.',
+        images: [[item, `IMG_90${i}.png`]],
       }),
     );
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'altwise-wp-resume-'));
@@ -145,12 +83,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.cleanup();
-  for (const res of held) res.destroy();
-  proxy?.closeAllConnections();
-  await new Promise<void>((resolve) => (proxy ? proxy.close(() => resolve()) : resolve()));
+  await proxy?.close();
   await sharedPostgres?.drop();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  await site?.stop();
+  await wp?.site.stop();
 });
 
 /** The process dies while a call to WordPress is under way: nothing more of it runs. */
@@ -167,32 +103,34 @@ describe('an import and a publish stopped by a crash', () => {
 
   it('resumes the import at the page it was on: every attachment imported exactly once', async () => {
     const connected = await api('POST', '/integrations/wordpress', {
-      siteUrl: proxyUrl,
-      username: site.username,
-      applicationPassword: site.applicationPassword,
+      siteUrl: proxy.url,
+      username: wp.site.username,
+      applicationPassword: wp.site.applicationPassword,
     });
     expect(connected.statusCode, connected.body).toBe(201);
     id = connected.json().id;
     // The third page of the media library is read by WordPress, but its answer never comes back.
-    swallow = (call) => call === 'GET media 3';
+    proxy.swallow = (call) => call === 'GET media 3';
     expect((await api('POST', `/integrations/${id}/import`)).statusCode).toBe(202);
-    await waitFor(async () => held.length === 1, 30_000).catch(async (error) => {
-      throw new Error(`${error}: ${calls.join(', ')} ${(await api('GET', `/integrations/${id}`)).body}`);
+    await waitFor(async () => proxy.held.length === 1, 30_000).catch(async (error) => {
+      throw new Error(
+        `${error}: ${proxy.calls.join(', ')} ${(await api('GET', `/integrations/${id}`)).body}`,
+      );
     });
     expect((await api('GET', `/integrations/${id}`)).json()).toMatchObject({
       status: 'importing',
       imported: 8,
     });
-    swallow = () => false;
+    proxy.swallow = () => false;
     await crashAndRestart();
 
     const done = await settled(id);
     expect(done, JSON.stringify(done)).toMatchObject({ status: 'imported', error: null });
     expect(done.imported).toBe(done.mediaCount);
     // Resumed at its cursor: pages 1 and 2 were read once, page 3 again after the restart.
-    expect(calls.filter((call) => call === 'GET media 1')).toHaveLength(1);
-    expect(calls.filter((call) => call === 'GET media 2')).toHaveLength(1);
-    expect(calls.filter((call) => call === 'GET media 3')).toHaveLength(2);
+    expect(proxy.calls.filter((call) => call === 'GET media 1')).toHaveLength(1);
+    expect(proxy.calls.filter((call) => call === 'GET media 2')).toHaveLength(1);
+    expect(proxy.calls.filter((call) => call === 'GET media 3')).toHaveLength(2);
     auditId = done.auditId as string;
     const images = (await api('GET', `/audits/${auditId}/images?pageSize=500`)).json().items as Item[];
     const library = images.filter((image) => image.pageUrl.endsWith('/wp-admin/upload.php'));
@@ -213,39 +151,23 @@ describe('an import and a publish stopped by a crash', () => {
           posts.some((post) => post.link === item.pageUrl) ||
           (item.pageUrl.endsWith('/upload.php') && media.slice(0, 4).some((m) => m.sourceUrl === item.src)),
       );
-    const failing = ours(
-      (await api('GET', `/audits/${auditId}/images?pageSize=500&verdict=fail`)).json().items as Item[],
-    );
+    const { failing, approved: suggested } = await fixAndApprove(api, auditId, ours);
     expect(failing).toHaveLength(6);
-    expect(
-      (await api('POST', `/audits/${auditId}/fix`, { imageIds: failing.map((i) => i.id) })).statusCode,
-    ).toBe(202);
-    const suggested = await waitFor(async () => {
-      const items = ours(
-        (await api('GET', `/audits/${auditId}/images?pageSize=500&verdict=fail`)).json().items as Item[],
-      );
-      return items.every((item) => item.suggestion) ? items : null;
-    }, 30_000);
-    const approved = await api('POST', `/audits/${auditId}/review`, {
-      imageIds: suggested.map((item) => item.id),
-      action: 'accept',
-    });
-    expect(approved.statusCode, approved.body).toBe(200);
 
     // The second alt text written to the library reaches WordPress; the answer never comes back.
     let mediaWrites = 0;
-    swallow = (call) => call.startsWith('POST /wp/v2/media/') && ++mediaWrites === 2;
-    const before = calls.length;
+    proxy.swallow = (call) => call.startsWith('POST /wp/v2/media/') && ++mediaWrites === 2;
+    const before = proxy.calls.length;
     expect((await api('POST', `/integrations/${id}/publish`, {})).statusCode).toBe(202);
-    await waitFor(async () => held.length === 2, 30_000);
-    swallow = () => false;
+    await waitFor(async () => proxy.held.length === 2, 30_000);
+    proxy.swallow = () => false;
     await crashAndRestart();
 
     const done = await settled(id);
     expect(done.error).toBeNull();
-    expect(done.notice).toBe(`Published 4 alt texts to ${new URL(proxyUrl).host}. 2 were already there.`);
+    expect(done.notice).toBe(`Published 4 alt texts to ${new URL(proxy.url).host}. 2 were already there.`);
     // Each attachment and each post was written exactly once, the swallowed write included.
-    const writes = calls.slice(before).filter((call) => call.startsWith('POST '));
+    const writes = proxy.calls.slice(before).filter((call) => call.startsWith('POST '));
     expect(writes).toHaveLength(6);
     expect(new Set(writes).size).toBe(6);
     const changes = (await api('GET', `/integrations/${id}/changes`)).json() as {
@@ -260,14 +182,11 @@ describe('an import and a publish stopped by a crash', () => {
     );
     const words = new Map(suggested.map((item) => [`${item.pageUrl}|${item.src}`, item.suggestion]));
     for (const item of media.slice(0, 4)) {
-      const alt = (await wordpressRest<{ alt_text: string }>(site, `/wp/v2/media/${item.id}?context=edit`))
-        .alt_text;
-      expect(alt).toBe(words.get(`${proxyUrl}/wp-admin/upload.php|${item.sourceUrl}`));
+      const alt = await wp.readAlt(item.id);
+      expect(alt).toBe(words.get(`${proxy.url}/wp-admin/upload.php|${item.sourceUrl}`));
     }
     for (const post of posts) {
-      const raw = (
-        await wordpressRest<{ content: { raw: string } }>(site, `/wp/v2/posts/${post.id}?context=edit`)
-      ).content.raw;
+      const raw = (await wp.readPost(post.id)).content.raw;
       const change = changes.find((c) => c.postId === post.id);
       expect(raw).toContain(`alt="${change?.after}"`);
     }
@@ -284,22 +203,20 @@ describe('an import and a publish stopped by a crash', () => {
     });
     expect(edited.statusCode, edited.body).toBe(200);
     const route = `POST /wp/v2/posts/${posts[0]?.id}`;
-    swallow = (call) => call === route;
-    const before = calls.length;
+    proxy.swallow = (call) => call === route;
+    const before = proxy.calls.length;
     expect((await api('POST', `/integrations/${id}/publish`, { imageIds: [first?.id] })).statusCode).toBe(
       202,
     );
-    await waitFor(async () => held.length === 3, 30_000);
-    swallow = () => false;
+    await waitFor(async () => proxy.held.length === 3, 30_000);
+    proxy.swallow = () => false;
     await crashAndRestart();
 
     const done = await settled(id);
     expect(done.error).toBeNull();
-    expect(done.notice).toBe(`Published 0 alt texts to ${new URL(proxyUrl).host}. 1 was already there.`);
-    expect(calls.slice(before).filter((call) => call === route)).toHaveLength(1);
-    const raw = (
-      await wordpressRest<{ content: { raw: string } }>(site, `/wp/v2/posts/${posts[0]?.id}?context=edit`)
-    ).content.raw;
+    expect(done.notice).toBe(`Published 0 alt texts to ${new URL(proxy.url).host}. 1 was already there.`);
+    expect(proxy.calls.slice(before).filter((call) => call === route)).toHaveLength(1);
+    const raw = (await wp.readPost(posts[0]?.id as number)).content.raw;
     expect(raw).toContain(`alt="${words}"`);
     // The one change of that place now records the edited words; its `before` is still the original.
     const changes = (await api('GET', `/integrations/${id}/changes`)).json() as Array<{
@@ -320,19 +237,17 @@ describe('an import and a publish stopped by a crash', () => {
     }>;
     const change = changes.find((item) => item.postId === posts[0]?.id);
     const route = `POST /wp/v2/posts/${posts[0]?.id}`;
-    swallow = (call) => call === route;
-    const before = calls.length;
+    proxy.swallow = (call) => call === route;
+    const before = proxy.calls.length;
     expect((await api('POST', `/integrations/${id}/undo`, { changeIds: [change?.id] })).statusCode).toBe(202);
-    await waitFor(async () => held.length === 4, 30_000);
-    swallow = () => false;
+    await waitFor(async () => proxy.held.length === 4, 30_000);
+    proxy.swallow = () => false;
     await crashAndRestart();
 
     const done = await settled(id);
     expect(done.error).toBeNull();
-    expect(calls.slice(before).filter((call) => call === route)).toHaveLength(1);
-    const raw = (
-      await wordpressRest<{ content: { raw: string } }>(site, `/wp/v2/posts/${posts[0]?.id}?context=edit`)
-    ).content.raw;
+    expect(proxy.calls.slice(before).filter((call) => call === route)).toHaveLength(1);
+    const raw = (await wp.readPost(posts[0]?.id as number)).content.raw;
     expect(raw).toContain('alt="IMG_900.png"');
     const after = (await api('GET', `/integrations/${id}/changes`)).json() as typeof changes;
     expect(after.find((item) => item.id === change?.id)?.undoneAt).toBeTruthy();

@@ -1,20 +1,22 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createPost,
-  imageBlock,
-  type SeededMedia,
-  type SeededPost,
-  startWordPress,
-  uploadMedia,
-  type WordPressSite,
-  wordpressRest,
-} from '../../../scripts/lib/wordpress.ts';
 import { createUser, type TestUser } from './billing-helpers.ts';
 import { createTestEngine } from './generation-helpers.ts';
 import { buildTestApp, type TestApp, waitFor } from './helper.ts';
+import {
+  type Change,
+  createPost,
+  imageBlock,
+  integrationApi,
+  openWordPress,
+  runTag,
+  type SeededMedia,
+  type SeededPost,
+  uploadPng,
+  type WordPressSite,
+  wordpressRest,
+} from './wordpress-helpers.ts';
 
 /**
  * Issue 21 against a real WordPress (Debian's packages on loopback, scripts/lib/wordpress.ts):
@@ -35,7 +37,7 @@ let flakyUrl = '';
 let flakyMode: '429' | '403' | 'html' = '429';
 const logLines: string[] = [];
 /** The WordPress may be shared by the whole test run: this file's posts and files carry their own tag. */
-const run = Math.random().toString(36).slice(2, 8);
+const run = runTag();
 const answers: string[] = [];
 /**
  * The good human alt, worded apart for each pass that shares the WordPress (PGlite, then Postgres):
@@ -49,69 +51,29 @@ let fileName: SeededMedia;
 let story: SeededPost;
 let about: SeededPost;
 
-const api = async (who: TestUser, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) => {
-  const response = await t.app.inject({
-    method,
-    url: `/api/v1${url}`,
-    headers: who.auth,
-    ...(payload ? { payload } : {}),
-  });
-  answers.push(response.body);
-  return response;
-};
-
-async function png(color: string): Promise<Buffer> {
-  return sharp({ create: { width: 64, height: 48, channels: 3, background: color } })
-    .png()
-    .toBuffer();
-}
-
-type Integration = {
-  id: string;
-  status: string;
-  mediaCount: number | null;
-  imported: number;
-  placements: number;
-  auditId: string | null;
-  error: string | null;
-  notice: string | null;
-};
-
-async function settled(id: string): Promise<Integration> {
-  return waitFor(async () => {
-    const integration = (await api(owner, 'GET', `/integrations/${id}`)).json() as Integration;
-    return integration.status !== 'importing' && integration.status !== 'publishing' ? integration : null;
-  }, 60_000);
-}
-
-type RestPost = { content: { raw: string }; modified_gmt: string };
-const readPost = (id: number) => wordpressRest<RestPost>(site, `/wp/v2/posts/${id}?context=edit`);
-const readPage = (id: number) => wordpressRest<RestPost>(site, `/wp/v2/pages/${id}?context=edit`);
-const readAlt = async (id: number) =>
-  (await wordpressRest<{ alt_text: string }>(site, `/wp/v2/media/${id}?context=edit`)).alt_text;
+const { call, settled } = integrationApi(
+  () => t,
+  () => owner,
+  { timeoutMs: 60_000, onAnswer: (body) => void answers.push(body) },
+);
+const api = (who: TestUser, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
+  call(method, url, payload, who);
+let readPost: Awaited<ReturnType<typeof openWordPress>>['readPost'];
+let readPage: Awaited<ReturnType<typeof openWordPress>>['readPage'];
+let readAlt: Awaited<ReturnType<typeof openWordPress>>['readAlt'];
 const renderedHtml = async (id: number) => (await fetch(`${site.url}/?p=${id}`)).text();
 const renderedPage = async (id: number) => (await fetch(`${site.url}/?page_id=${id}`)).text();
 
 beforeAll(async () => {
-  site = await startWordPress();
-  unset = await uploadMedia(site, {
-    name: `harbour-${run}.png`,
-    bytes: await png('#205080'),
-    type: 'image/png',
-  });
-  good = await uploadMedia(site, {
+  ({ site, readPost, readPage, readAlt } = await openWordPress());
+  unset = await uploadPng(site, { name: `harbour-${run}.png`, color: '#205080' });
+  good = await uploadPng(site, {
     name: `lighthouse-${run}.png`,
-    bytes: await png('#e0e0e0'),
-    type: 'image/png',
+    color: '#e0e0e0',
     altText: lighthouseAlt,
     caption: 'The lighthouse at dawn',
   });
-  fileName = await uploadMedia(site, {
-    name: `boats-${run}.png`,
-    bytes: await png('#c03020'),
-    type: 'image/png',
-    altText: 'IMG_2041.png',
-  });
+  fileName = await uploadPng(site, { name: `boats-${run}.png`, color: '#c03020', altText: 'IMG_2041.png' });
   story = await createPost(site, {
     title: `A morning at the harbour ${run}`,
     content: [
@@ -377,15 +339,7 @@ describe('import, fix, publish and undo', () => {
     expect(pageRaw).not.toMatch(/alt="(image|photo)"/);
     expect(await renderedPage(about.id)).not.toMatch(/alt="(image|photo)"/);
 
-    const changes = (await api(owner, 'GET', `/integrations/${id}/changes`)).json() as {
-      id: string;
-      mediaId: number;
-      postId?: number;
-      field: string;
-      before: string;
-      after: string;
-      undoneAt?: string;
-    }[];
+    const changes = (await api(owner, 'GET', `/integrations/${id}/changes`)).json() as Change[];
     expect(changes.length).toBe(Number(done.notice?.match(/Published (\d+)/)?.[1]));
     const storyChange = changes.find((change) => change.postId === story.id);
     expect(storyChange).toMatchObject({ field: 'content', before: 'DSC_0042.png', after: storyAlt });

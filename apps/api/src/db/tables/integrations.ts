@@ -58,6 +58,13 @@ export const integrations = pgTable(
     failures: jsonb('failures').$type<PublishFailure[]>(),
     /** The publish or undo under way (status `publishing`), sent again to the queue after a crash. */
     publishRequest: jsonb('publish_request').$type<PublishRequest>(),
+    /**
+     * The lease of the import, publish or undo running on this site (ADR 056 amendment): the run's
+     * random token and until when it holds the row. A run renews it while it works and stops writing
+     * once it lost it; another run waits until it has expired.
+     */
+    leaseOwner: text('lease_owner'),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
     mediaCount: integer('media_count'),
     imported: integer('imported').notNull().default(0),
     placements: integer('placements').notNull().default(0),

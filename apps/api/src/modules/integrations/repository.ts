@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNotNull, ne, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { DbExecutor } from '../../db/client.ts';
 import {
   type ChangeWrite,
@@ -346,9 +346,90 @@ export async function findPlacement(
 /** Imports and publishes under way: after a crash, the next process sends them to the queue again. */
 export async function listUnfinishedRuns(
   db: DbExecutor,
-): Promise<Pick<IntegrationRow, 'id' | 'status' | 'publishRequest'>[]> {
+): Promise<
+  (Pick<IntegrationRow, 'id' | 'status' | 'publishRequest' | 'leaseUntil'> & { leaseLive: boolean })[]
+> {
   return db
-    .select({ id: integrations.id, status: integrations.status, publishRequest: integrations.publishRequest })
+    .select({
+      id: integrations.id,
+      status: integrations.status,
+      publishRequest: integrations.publishRequest,
+      leaseUntil: integrations.leaseUntil,
+      leaseLive: sql<boolean>`coalesce(${integrations.leaseUntil} > now(), false)`,
+    })
     .from(integrations)
     .where(inArray(integrations.status, ['importing', 'publishing']));
+}
+
+const leaseEnd = (leaseMs: number) => sql`now() + make_interval(secs => ${leaseMs / 1000})`;
+
+/**
+ * Takes the site's lease for a run when nobody holds it or the holder's has expired (the database's
+ * clock decides, the same for every process). The row as it is now, or undefined when another run
+ * holds a live lease.
+ */
+export async function takeLease(
+  db: DbExecutor,
+  id: string,
+  owner: string,
+  leaseMs: number,
+): Promise<IntegrationRow | undefined> {
+  const [row] = await db
+    .update(integrations)
+    .set({ leaseOwner: owner, leaseUntil: leaseEnd(leaseMs) })
+    .where(
+      and(
+        eq(integrations.id, id),
+        or(isNull(integrations.leaseUntil), lt(integrations.leaseUntil, sql`now()`)),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+/** Extends the lease if `owner` still holds it; false when it was lost (expired and taken, or released). */
+export async function renewLease(
+  db: DbExecutor,
+  id: string,
+  owner: string,
+  leaseMs: number,
+): Promise<boolean> {
+  const rows = await db
+    .update(integrations)
+    .set({ leaseUntil: leaseEnd(leaseMs) })
+    .where(and(eq(integrations.id, id), eq(integrations.leaseOwner, owner)))
+    .returning({ id: integrations.id });
+  return rows.length > 0;
+}
+
+/** Until when someone holds the site's lease (null: nobody). */
+export async function findLeaseUntil(db: DbExecutor, id: string): Promise<Date | null> {
+  const [row] = await db
+    .select({ leaseUntil: integrations.leaseUntil, live: sql<boolean>`${integrations.leaseUntil} > now()` })
+    .from(integrations)
+    .where(eq(integrations.id, id));
+  return row?.live ? row.leaseUntil : null;
+}
+
+/** Ends a run: its last state written and the lease let go, only if `owner` still holds it. */
+export async function finishLeasedRun(
+  db: DbExecutor,
+  id: string,
+  owner: string,
+  values: Parameters<typeof updateIntegration>[2],
+): Promise<boolean> {
+  const rows = await db
+    .update(integrations)
+    .set({ ...values, leaseOwner: null, leaseUntil: null, updatedAt: new Date() })
+    .where(and(eq(integrations.id, id), eq(integrations.leaseOwner, owner)))
+    .returning({ id: integrations.id });
+  return rows.length > 0;
+}
+
+/** Lets the lease go without changing the run (a run that found nothing to do). */
+export async function releaseLease(db: DbExecutor, id: string, owner: string): Promise<void> {
+  await db
+    .update(integrations)
+    .set({ leaseOwner: null, leaseUntil: null })
+    .where(and(eq(integrations.id, id), eq(integrations.leaseOwner, owner)));
 }

@@ -30,9 +30,11 @@ import {
   deleteIntegrationOf,
   findIntegration,
   findIntegrationOf,
+  findLeaseUntil,
   findLiveChange,
   findPlacement,
   findPost,
+  finishLeasedRun,
   insertIntegration,
   insertPendingChange,
   listChanges,
@@ -45,10 +47,13 @@ import {
   lockIntegration,
   markChangePublished,
   markChangeUndone,
+  releaseLease,
+  renewLease,
   replacePlacements,
   resetImport,
   setChangeWriting,
   setPostModified,
+  takeLease,
   updateIntegration,
   upsertMedia,
   upsertPosts,
@@ -69,8 +74,21 @@ const MAX_AUDIT_PAGES = 500;
 /** Most failed places a publish or undo keeps (GET /integrations/{id} → failures). */
 const MAX_FAILURES = 1000;
 
-/** An import or publish that has not moved for this long is taken as stopped (its job gave up). */
+/** An import or publish that has not moved for this long, and holds no lease, is taken as stopped. */
 const STALE_RUN_MS = 30 * 60_000;
+
+/** A run's lease on its site was taken over (it expired) or could not be renewed: it stops writing. */
+class LeaseLostError extends Error {}
+
+type FinishRun = (values: Parameters<typeof updateIntegration>[2]) => Promise<void>;
+
+/** The hold a run has on its site (ADR 056 amendment): checked before every call, renewed before writes. */
+type Lease = {
+  /** Throws LeaseLostError once the heartbeat found the lease gone. */
+  check: () => void;
+  /** Renews the lease in the database now; throws LeaseLostError when another run holds it. */
+  hold: () => Promise<void>;
+};
 
 /** Failures after which nothing else of the same run can work: the run stops and says why. */
 const fatalReasons: WordPressErrorReason[] = [
@@ -126,19 +144,25 @@ export function createIntegrationsService(deps: {
   audits: Pick<AuditService, 'recordWholeAudit' | 'approvedImages'>;
   box: CredentialBox;
   fetch: { allowPrivate: boolean };
-  settings: { requestsPerMinute: number; timeoutMs: number; pageSize: number };
+  settings: { requestsPerMinute: number; timeoutMs: number; pageSize: number; leaseMs: number };
   logger: FastifyBaseLogger;
 }) {
   const { db, queue, logger } = deps;
   const limiterOf = createProviderLimiters(deps.settings.requestsPerMinute);
-  const clientOptions = (integrationId: string) => ({
+  const { leaseMs } = deps.settings;
+  const clientOptions = (integrationId: string, lease?: Lease) => ({
     allowPrivate: deps.fetch.allowPrivate,
     timeoutMs: deps.settings.timeoutMs,
-    beforeCall: () => limiterOf(integrationId).take(),
+    beforeCall: async (method: 'GET' | 'POST') => {
+      await limiterOf(integrationId).take();
+      // A run that lost its site reads nothing more and writes nothing more.
+      if (method === 'POST') await lease?.hold();
+      else lease?.check();
+    },
   });
   const integrationNotFound = () => notFound('There is no such integration.');
 
-  function clientFor(row: IntegrationRow): WordPressClient {
+  function clientFor(row: IntegrationRow, lease: Lease): WordPressClient {
     return createWordPressClient(
       {
         siteUrl: row.siteUrl,
@@ -146,8 +170,71 @@ export function createIntegrationsService(deps: {
         username: row.username,
         applicationPassword: deps.box.open(row.secret, row.id),
       },
-      clientOptions(row.id),
+      clientOptions(row.id, lease),
     );
+  }
+
+  /**
+   * Runs `work` holding the site's lease: one run per site at a time across every process. The
+   * lease is renewed every quarter of WORDPRESS_LEASE_MS while the run works. When another run holds
+   * a live lease, or this one loses its own, the job is sent again to start when that lease ends: it
+   * then finds the run finished (nothing to do) or takes over a run whose process died.
+   */
+  async function withLease(
+    integrationId: string,
+    again: (startAfter: Date) => Promise<unknown>,
+    work: (row: IntegrationRow, lease: Lease, finish: FinishRun) => Promise<void>,
+  ): Promise<void> {
+    const token = randomUUID();
+    const deferred = async () => {
+      const until = await findLeaseUntil(db, integrationId);
+      const row = await findIntegration(db, integrationId);
+      if (row?.status !== 'importing' && row?.status !== 'publishing') return;
+      await again(new Date((until?.getTime() ?? Date.now()) + 1000));
+      logger.info({ integration: integrationId, until }, 'integration run waits for the live one');
+    };
+    const row = await takeLease(db, integrationId, token, leaseMs);
+    if (!row) {
+      await deferred();
+      return;
+    }
+    let lost = false;
+    const renew = async () => {
+      const kept = await renewLease(db, integrationId, token, leaseMs).catch(() => false);
+      if (!kept) lost = true;
+      return kept;
+    };
+    const heartbeat = setInterval(() => void renew(), Math.max(250, Math.floor(leaseMs / 4)));
+    heartbeat.unref();
+    const lease: Lease = {
+      check() {
+        if (lost) throw new LeaseLostError();
+      },
+      async hold() {
+        if (lost || !(await renew())) throw new LeaseLostError();
+      },
+    };
+    const finish: FinishRun = async (values) => {
+      if (!(await finishLeasedRun(db, integrationId, token, values))) throw new LeaseLostError();
+    };
+    try {
+      if (row.status !== 'importing' && row.status !== 'publishing') {
+        await releaseLease(db, integrationId, token);
+        return;
+      }
+      await work(row, lease, finish);
+    } catch (error) {
+      if (error instanceof LeaseLostError) {
+        logger.warn({ integration: integrationId }, 'integration run lost its lease and stopped writing');
+        await deferred();
+        return;
+      }
+      // The job's retry (or the next run) may take the site at once.
+      await releaseLease(db, integrationId, token).catch(() => undefined);
+      throw error;
+    } finally {
+      clearInterval(heartbeat);
+    }
   }
 
   function toSummary(row: IntegrationRow): IntegrationSummary {
@@ -190,8 +277,9 @@ export function createIntegrationsService(deps: {
     return db.transaction(async (tx) => {
       const row = await lockIntegration(tx, id);
       if (!row || row.userId !== userId) throw integrationNotFound();
-      // A run whose process died and whose job gave up moves no more: after a while it may start again.
-      const stale = Date.now() - row.updatedAt.getTime() > STALE_RUN_MS;
+      // A run whose process died and whose job gave up moves no more and holds no live lease: after
+      // a while it may start again.
+      const stale = !(await findLeaseUntil(tx, id)) && Date.now() - row.updatedAt.getTime() > STALE_RUN_MS;
       if (row.status === 'importing' && !stale)
         throw conflict('This site is being imported. Please wait until the import is done.');
       if (row.status === 'publishing' && !stale)
@@ -378,11 +466,21 @@ export function createIntegrationsService(deps: {
   }
 
   async function runImport(integrationId: string): Promise<void> {
-    let row = await findIntegration(db, integrationId);
-    if (row?.status !== 'importing' || !row.importCursor) return;
-    const client = clientFor(row);
+    await withLease(
+      integrationId,
+      (startAfter) => queue.send(jobNames.importIntegration, { integrationId }, { startAfter }),
+      (row, lease, finish) => importLeased(row, lease, finish),
+    );
+  }
+
+  async function importLeased(leased: IntegrationRow, lease: Lease, finish: FinishRun): Promise<void> {
+    let row = leased;
+    const integrationId = row.id;
+    if (row.status !== 'importing' || !row.importCursor) return finish({});
+    const client = clientFor(row, lease);
     let cursor = row.importCursor;
     const save = async (next: typeof cursor) => {
+      lease.check();
       cursor = next;
       await updateIntegration(db, integrationId, { importCursor: next });
     };
@@ -399,8 +497,9 @@ export function createIntegrationsService(deps: {
         await save(more ? { ...cursor, page: cursor.page + 1 } : { ...cursor, stage: next, page: 1 });
       }
       row = (await findIntegration(db, integrationId)) ?? row;
+      await lease.hold();
       const placements = await landAudit(row, cursor.auditId);
-      await updateIntegration(db, integrationId, {
+      await finish({
         status: 'imported',
         importCursor: { ...cursor, stage: 'done' },
         auditId: cursor.auditId,
@@ -411,7 +510,7 @@ export function createIntegrationsService(deps: {
     } catch (error) {
       if (!(error instanceof WordPressError)) throw error;
       // Said in words; the cursor stays, so importing again starts afresh and nothing half-made is kept.
-      await updateIntegration(db, integrationId, { status: 'failed', error: error.message });
+      await finish({ status: 'failed', error: error.message });
     }
   }
 
@@ -547,6 +646,8 @@ export function createIntegrationsService(deps: {
       await markChangePublished(db, change.id, after);
       tally.written++;
     } catch (error) {
+      // A run that lost its lease may have written: the next run settles what it noted.
+      if (error instanceof LeaseLostError) throw error;
       if (!live) await deleteChange(db, change.id);
       else await setChangeWriting(db, [live.id], null);
       throw error;
@@ -659,16 +760,22 @@ export function createIntegrationsService(deps: {
       }
       tally.written += writes.length;
     } catch (error) {
+      // A run that lost its lease may have written: the next run settles what it noted.
+      if (error instanceof LeaseLostError) throw error;
       for (const change of pending) await deleteChange(db, change.id);
       await setChangeWriting(db, rewritten, null);
       throw error;
     }
   }
 
-  async function runPublish(row: IntegrationRow, imageIds: string[] | undefined): Promise<PublishTally> {
+  async function runPublish(
+    row: IntegrationRow,
+    lease: Lease,
+    imageIds: string[] | undefined,
+  ): Promise<PublishTally> {
     const tally = newTally();
     if (!row.auditId) return tally;
-    const client = clientFor(row);
+    const client = clientFor(row, lease);
     const mediaByUrl = mediaUrlMap(await listMedia(db, row.id));
     await settlePending(row, client, mediaByUrl);
     const approved = await deps.audits.approvedImages(row.userId, row.auditId, imageIds);
@@ -708,9 +815,9 @@ export function createIntegrationsService(deps: {
     }
   }
 
-  async function runUndo(row: IntegrationRow, changeIds: string[]): Promise<PublishTally> {
+  async function runUndo(row: IntegrationRow, lease: Lease, changeIds: string[]): Promise<PublishTally> {
     const tally = newTally();
-    const client = clientFor(row);
+    const client = clientFor(row, lease);
     const mediaByUrl = mediaUrlMap(await listMedia(db, row.id));
     // An undo a stopped process wrote is recorded first, so it is not written twice.
     await settlePending(row, client, mediaByUrl);
@@ -744,6 +851,8 @@ export function createIntegrationsService(deps: {
               `WordPress did not keep the restored alt text of image ${change.mediaId}.`,
             );
         } catch (error) {
+          // A run that lost its lease may have written: the next run settles what it noted.
+          if (error instanceof LeaseLostError) throw error;
           await setChangeWriting(db, [change.id], null);
           throw error;
         }
@@ -812,6 +921,8 @@ export function createIntegrationsService(deps: {
             `reading “${post.title}” back`,
           );
         } catch (error) {
+          // A run that lost its lease may have written: the next run settles what it noted.
+          if (error instanceof LeaseLostError) throw error;
           await setChangeWriting(db, ids, null);
           throw error;
         }
@@ -843,12 +954,28 @@ export function createIntegrationsService(deps: {
   }
 
   async function runPublishJob(integrationId: string, job: { imageIds?: string[]; undo?: string[] }) {
-    const row = await findIntegration(db, integrationId);
-    if (row?.status !== 'publishing') return;
+    await withLease(
+      integrationId,
+      (startAfter) => queue.send(jobNames.publishIntegration, { integrationId, ...job }, { startAfter }),
+      (row, lease, finish) => publishLeased(row, lease, finish, job),
+    );
+  }
+
+  async function publishLeased(
+    row: IntegrationRow,
+    lease: Lease,
+    finish: FinishRun,
+    job: { imageIds?: string[]; undo?: string[] },
+  ) {
+    if (row.status !== 'publishing') return finish({});
+    // What the run under way was asked (kept on the row): a job sent twice does the same work.
+    const request = row.publishRequest ?? job;
     const host = new URL(row.siteUrl).host;
     try {
-      const tally = job.undo ? await runUndo(row, job.undo) : await runPublish(row, job.imageIds);
-      await updateIntegration(db, integrationId, {
+      const tally = request.undo
+        ? await runUndo(row, lease, request.undo)
+        : await runPublish(row, lease, request.imageIds);
+      await finish({
         status: 'imported',
         publishRequest: null,
         notice: summaryOf(tally, Boolean(job.undo), host),
@@ -857,7 +984,7 @@ export function createIntegrationsService(deps: {
       });
     } catch (error) {
       if (!(error instanceof WordPressError)) throw error;
-      await updateIntegration(db, integrationId, {
+      await finish({
         status: 'failed',
         publishRequest: null,
         failures: [],
@@ -1001,17 +1128,25 @@ export function createIntegrationsService(deps: {
     runImport,
     runPublish: runPublishJob,
 
-    /** On worker start: imports and publishes a stopped process left under way are queued again. */
+    /**
+     * On worker start: imports and publishes a stopped process left under way are queued again. A
+     * run whose lease has expired is queued at once; one whose lease is live (another worker is on
+     * it, or a process that just died held it) only when that lease ends, and it then takes over
+     * only if nobody renewed it.
+     */
     async resumeUnfinished(): Promise<void> {
       for (const run of await listUnfinishedRuns(db)) {
+        const options =
+          run.leaseLive && run.leaseUntil ? { startAfter: new Date(run.leaseUntil.getTime() + 1000) } : {};
         if (run.status === 'importing')
-          await queue.send(jobNames.importIntegration, { integrationId: run.id });
+          await queue.send(jobNames.importIntegration, { integrationId: run.id }, options);
         // A publish resumes with what it was asked; its pending changes are settled first (no double write).
         else
-          await queue.send(jobNames.publishIntegration, {
-            integrationId: run.id,
-            ...(run.publishRequest ?? {}),
-          });
+          await queue.send(
+            jobNames.publishIntegration,
+            { integrationId: run.id, ...(run.publishRequest ?? {}) },
+            options,
+          );
       }
     },
   };

@@ -51,7 +51,7 @@ export type ClientOptions = {
   /** Per call, the answer's body included. */
   timeoutMs: number;
   /** Waits for this site's turn before each call (the per-site rate limit). */
-  beforeCall?: () => Promise<void>;
+  beforeCall?: (method: 'GET' | 'POST') => Promise<void>;
 };
 
 /** Most bytes one answer may have (a page of 100 posts with their content). */
@@ -243,7 +243,7 @@ export function createWordPressClient(site: WordPressSite, options: ClientOption
     what: string,
     json?: unknown,
   ): Promise<WordPressAnswer<T>> {
-    await options.beforeCall?.();
+    await options.beforeCall?.(method);
     const url = restUrl(site.siteUrl, style, route);
     const answer = await send(
       url,

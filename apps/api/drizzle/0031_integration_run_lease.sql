@@ -1,0 +1,2 @@
+ALTER TABLE "integrations" ADD COLUMN "lease_owner" text;--> statement-breakpoint
+ALTER TABLE "integrations" ADD COLUMN "lease_until" timestamp with time zone;

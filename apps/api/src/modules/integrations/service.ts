@@ -91,6 +91,16 @@ type Lease = {
 };
 
 /** Failures after which nothing else of the same run can work: the run stops and says why. */
+/** Answers that say WordPress refused a call: nothing it was asked to write landed (ADR 056). */
+const refusals: ReadonlySet<WordPressErrorReason> = new Set([
+  'refused-address',
+  'unauthorized',
+  'forbidden',
+  'not-found',
+  'rate-limited',
+  'rest-disabled',
+  'rejected',
+]);
 const fatalReasons: WordPressErrorReason[] = [
   'unauthorized',
   'refused-address',
@@ -585,6 +595,28 @@ export function createIntegrationsService(deps: {
     }
   }
 
+  /**
+   * After a failed write (ADR 056). When WordPress answered with a refusal (401, 403, 404, 429, the
+   * REST API off, a private address, or our own read-back finding its words not kept), nothing
+   * landed and the notes are forgotten. When the outcome is unknown (a time-out, a broken
+   * connection, a server error or a garbled answer), what WordPress now has decides each noted
+   * change, so a write that landed stays in the change log, where Undo reaches it; when WordPress
+   * cannot be read either, the notes stay for the next run to settle first.
+   */
+  async function settleAfterFailure(
+    row: IntegrationRow,
+    client: WordPressClient,
+    error: unknown,
+    forget: () => Promise<void>,
+  ) {
+    if (error instanceof WordPressError && refusals.has(error.reason)) return forget();
+    try {
+      await settlePending(row, client, mediaUrlMap(await listMedia(db, row.id)));
+    } catch {
+      // Left as noted: the next publish or undo settles it first.
+    }
+  }
+
   async function listPlacementsByIdOf(change: IntegrationChangeRow): Promise<IntegrationPlacementRow[]> {
     const placement = await findPlacement(db, change.placementId);
     return placement ? [placement] : [];
@@ -648,8 +680,10 @@ export function createIntegrationsService(deps: {
     } catch (error) {
       // A run that lost its lease may have written: the next run settles what it noted.
       if (error instanceof LeaseLostError) throw error;
-      if (!live) await deleteChange(db, change.id);
-      else await setChangeWriting(db, [live.id], null);
+      await settleAfterFailure(row, client, error, async () => {
+        if (!live) await deleteChange(db, change.id);
+        else await setChangeWriting(db, [live.id], null);
+      });
       throw error;
     }
   }
@@ -762,8 +796,10 @@ export function createIntegrationsService(deps: {
     } catch (error) {
       // A run that lost its lease may have written: the next run settles what it noted.
       if (error instanceof LeaseLostError) throw error;
-      for (const change of pending) await deleteChange(db, change.id);
-      await setChangeWriting(db, rewritten, null);
+      await settleAfterFailure(row, client, error, async () => {
+        for (const change of pending) await deleteChange(db, change.id);
+        await setChangeWriting(db, rewritten, null);
+      });
       throw error;
     }
   }
@@ -853,7 +889,7 @@ export function createIntegrationsService(deps: {
         } catch (error) {
           // A run that lost its lease may have written: the next run settles what it noted.
           if (error instanceof LeaseLostError) throw error;
-          await setChangeWriting(db, [change.id], null);
+          await settleAfterFailure(row, client, error, () => setChangeWriting(db, [change.id], null));
           throw error;
         }
         await markChangeUndone(db, change.id);
@@ -923,7 +959,7 @@ export function createIntegrationsService(deps: {
         } catch (error) {
           // A run that lost its lease may have written: the next run settles what it noted.
           if (error instanceof LeaseLostError) throw error;
-          await setChangeWriting(db, ids, null);
+          await settleAfterFailure(row, client, error, () => setChangeWriting(db, ids, null));
           throw error;
         }
         const kept = back.body.content?.raw ?? '';

@@ -376,6 +376,20 @@ describe('text, charts, logos and decorative images', () => {
     expect(result.altText).toBe('Chart titled “Monthly visitors 2024” in blue and orange.');
   });
 
+  it('leaves out a chart title whose words run together, a misread of small print (hostile: "fApparFerCapitato")', () => {
+    const result = compose({
+      stats: { ...flat, colours: ['white', 'blue', 'orange'] },
+      ocr: {
+        text: 'fApparFerCapitato the Cha BangadeshdaPaistanand Lana\n$80.00\n$60.00\n$40.00\n1989 1999 2009',
+        confidence: 90,
+        words: 12,
+        numbers: 6,
+      },
+    });
+    expect(result.kind).toBe('chart');
+    expect(result.altText).toBe('Chart in blue and orange.');
+  });
+
   it('gives a small graphic with a word (a logo) that word, never "logo"', () => {
     const result = compose({
       stats: flat,

@@ -715,7 +715,10 @@ function describeGraphic(
       // Transparency and size do not make a picture a logo: without a name read, say less.
       return text ? asWritten(firstLine) : describeScene('illustration', stats);
     case 'chart': {
-      const title = text && !/^\W*[\d.,%$€£\s]+$/.test(firstLine) ? ` titled ${quote(firstLine)}` : '';
+      // A title whose words run together ("fApparFerCapitato") is a misread of small print: say less.
+      const runTogether = /\p{Ll}\p{Lu}/u.test(firstLine);
+      const title =
+        text && !runTogether && !/^\W*[\d.,%$€£\s]+$/.test(firstLine) ? ` titled ${quote(firstLine)}` : '';
       return `Chart${title}${chartColours.length ? ` in ${joinList(chartColours)}` : ''}`;
     }
     case 'screenshot':

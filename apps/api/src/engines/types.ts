@@ -102,6 +102,13 @@ export interface AltTextResult {
   reasons: AltTextReason[];
   /** confidence below the configured review threshold (ALT_TEXT_REVIEW_THRESHOLD): a person should look. */
   needsReview: boolean;
+  /**
+   * The engine found nothing it can stand behind (lib/publishable.ts, ADR 067): `altText` is '' (and
+   * `decorative` false), and a person's words are needed. Absent or false when the engine wrote an alt.
+   */
+  needsWords?: boolean;
+  /** With `needsWords`: why, in words a person can act on ("Nothing in or around this image …"). */
+  needsWordsReason?: string;
   textInImage?: string;
   /**
    * For a chart, diagram or other complex image: its labels and values (or parts) in reading order,

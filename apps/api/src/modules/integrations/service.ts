@@ -154,7 +154,13 @@ export function createIntegrationsService(deps: {
   audits: Pick<AuditService, 'recordWholeAudit' | 'approvedImages'>;
   box: CredentialBox;
   fetch: { allowPrivate: boolean };
-  settings: { requestsPerMinute: number; timeoutMs: number; pageSize: number; leaseMs: number };
+  settings: {
+    requestsPerMinute: number;
+    timeoutMs: number;
+    pageSize: number;
+    leaseMs: number;
+    maxAnswerBytes: number;
+  };
   logger: FastifyBaseLogger;
 }) {
   const { db, queue, logger } = deps;
@@ -163,6 +169,7 @@ export function createIntegrationsService(deps: {
   const clientOptions = (integrationId: string, lease?: Lease) => ({
     allowPrivate: deps.fetch.allowPrivate,
     timeoutMs: deps.settings.timeoutMs,
+    maxAnswerBytes: deps.settings.maxAnswerBytes,
     beforeCall: async (method: 'GET' | 'POST') => {
       await limiterOf(integrationId).take();
       // A run that lost its site reads nothing more and writes nothing more.

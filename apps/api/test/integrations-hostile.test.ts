@@ -26,7 +26,7 @@ beforeAll(async () => {
     env: { FETCH_ALLOW_PRIVATE: 'true', WORDPRESS_REQUESTS_PER_MINUTE: '100000' },
   });
   owner = await createUser(t, 5);
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await t?.cleanup();
@@ -107,4 +107,114 @@ describe('a WordPress answer too large or too deep to read', () => {
     );
     expect(worstMs).toBeLessThan(1000);
   });
+});
+
+describe('an import a site would never let end', () => {
+  it('stops a media library claiming a million pages at 5,000 images, saying so', async () => {
+    const endless = await site({
+      '/wp/v2/media': (query) => {
+        const page = Number(query.get('page'));
+        return json(mediaItems(endless.url, (page - 1) * 100 + 1, 100), {
+          'x-wp-total': '100000000',
+          'x-wp-totalpages': '1000000',
+        });
+      },
+    });
+    const integration = await settled(await startImport(endless.url));
+    expect(integration.status).toBe('imported');
+    expect(integration.imported).toBe(5000);
+    expect(integration.notice).toBe(
+      'Only the first 5,000 images were imported. An import keeps at most 5,000 images of a site’s media library.',
+    );
+    expect(endless.calls.filter((made) => made.startsWith('GET /wp/v2/media')).length).toBe(50);
+  }, 90_000);
+
+  it('ends an import whose one page holds 50,000 images, or one id twice, with every image stored once', async () => {
+    const vast = await site({
+      '/wp/v2/media': () => json(mediaItems(vast.url, 1, 50_000), { 'x-wp-totalpages': '1' }),
+      // 2,000 posts in one answer (1,900 ids, some twice), each using one image: stored in chunks.
+      '/wp/v2/posts': (query) =>
+        query.get('page') === '1'
+          ? json(
+              Array.from({ length: 2_000 }, (_, at) => ({
+                id: 100_000 + (at % 1_900),
+                title: { raw: `Post ${at}` },
+                content: {
+                  raw: `<img class="wp-image-${(at % 50) + 1}" src="${vast.url}/wp-content/uploads/photo-${(at % 50) + 1}.png">`,
+                  rendered: '<p>Hi</p>',
+                },
+              })),
+              { 'x-wp-totalpages': '1' },
+            )
+          : json([]),
+    });
+    const repeated = await site({
+      '/wp/v2/media': () =>
+        json([...mediaItems(repeated.url, 7, 2), ...mediaItems(repeated.url, 7, 1)], {
+          'x-wp-totalpages': '1',
+        }),
+    });
+    const [first, second] = await Promise.all([startImport(vast.url), startImport(repeated.url)]);
+    const large = await settled(first as string);
+    expect(large.status).toBe('imported');
+    expect(large.error).toBeNull();
+    expect(large.imported).toBe(5000);
+    expect(large.notice).toMatch(/^Only the first 5,000 images were imported\./);
+    const twice = await settled(second as string);
+    expect(twice.status).toBe('imported');
+    expect(twice.imported).toBe(2);
+  }, 120_000);
+
+  it('ends in words, not "importing", when the database refuses what a site answered', async () => {
+    const nul = await site({
+      '/wp/v2/media': () =>
+        json([{ ...mediaItems(nul.url, 1, 1)[0], title: { raw: 'Bad \u0000 title' } }], {
+          'x-wp-totalpages': '1',
+        }),
+    });
+    const integration = await settled(await startImport(nul.url));
+    expect(integration.status).toBe('failed');
+    expect(integration.error).toMatch(
+      /^The import of 127\.0\.0\.1:\d+ stopped: Altwise could not store what the site answered\. Import again/,
+    );
+  }, 90_000);
+});
+
+describe('a post link that is not a web address', () => {
+  it('audits a post whose link is javascript: at the site’s own ?p= address', async () => {
+    const linked = await site({
+      '/wp/v2/media': () => json(mediaItems(linked.url, 1, 1), { 'x-wp-totalpages': '1' }),
+      '/wp/v2/posts': (query) =>
+        query.get('page') === '1'
+          ? json(
+              [
+                { id: 41, link: 'javascript:alert(document.cookie)//' },
+                { id: 42, link: 'data:text/html,<script>alert(1)</script>' },
+                { id: 43, link: 'not a url' },
+                { id: 44, link: `${linked.url}/a-real-post/` },
+              ].map((post) => ({
+                ...post,
+                title: { raw: `Post ${post.id}` },
+                content: {
+                  raw: `<img class="wp-image-1" src="${linked.url}/wp-content/uploads/photo-1.png">`,
+                  rendered: `<img src="${linked.url}/wp-content/uploads/photo-1.png">`,
+                },
+              })),
+            )
+          : json([]),
+    });
+    const integration = await settled(await startImport(linked.url));
+    expect(integration.status).toBe('imported');
+    const items = (await call('GET', `/audits/${integration.auditId}/images?pageSize=500`)).json()
+      .items as AuditItem[];
+    expect([...new Set(items.map((item) => item.pageUrl))].sort()).toEqual(
+      [
+        `${linked.url}/?p=41`,
+        `${linked.url}/?p=42`,
+        `${linked.url}/?p=43`,
+        `${linked.url}/a-real-post/`,
+        `${linked.url}/wp-admin/upload.php`,
+      ].sort(),
+    );
+  }, 90_000);
 });

@@ -18,6 +18,7 @@ import type {
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import { jobNames } from '../../jobs/names.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
+import { SandboxLimitError } from '../../lib/sandbox.ts';
 import { createProviderLimiters } from '../../lib/throttle.ts';
 import { assertPublicAddress, parseFetchableUrl, SafeFetchError } from '../../net/safe-fetch.ts';
 import type { AuditService } from '../audit/service.ts';
@@ -66,8 +67,13 @@ import {
   type WordPressErrorReason,
 } from './wordpress-client.ts';
 
-/** Most posts and pages of each type an import reads (500 pages of 100). */
+/** Most pages of media, of posts and of pages an import reads (500 pages of 100; ADR 070). */
 const MAX_PAGES_PER_STAGE = 500;
+/**
+ * Most images an import keeps (ADR 070): a library's first 5,000 by id. The audit's library page
+ * checks at most 1,000 of them (MAX_AUDIT_IMAGES_PER_PAGE); the rest are found through the posts.
+ */
+const MAX_MEDIA_PER_IMPORT = 5_000;
 /** Most audit pages an import makes (the library page and the posts that use its images). */
 const MAX_AUDIT_PAGES = 500;
 
@@ -129,13 +135,33 @@ type RestPost = {
   content?: { raw?: string; rendered?: string };
 };
 
+/** The address when it is an http(s) one: a post's `link` becomes an audit page's URL. */
+function webLink(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
 function escapeHtml(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/** A field a site answered, when it is text (a hostile site may answer anything in its place). */
+function textOf(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
 /** Text without tags, for captions and descriptions WordPress stores as HTML. */
-function plainText(value: string | undefined): string {
-  return (value ?? '')
+function plainText(value: unknown): string {
+  return (textOf(value) ?? '')
     .replace(/<[^>]*>/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
@@ -331,30 +357,43 @@ export function createIntegrationsService(deps: {
     );
     if (!Array.isArray(answer.body))
       throw new WordPressError('not-json', 'The media library did not answer with a list.');
-    const rows: IntegrationMediaRow[] = answer.body
-      .filter((item) => typeof item.id === 'number' && typeof item.source_url === 'string')
-      .map((item) => ({
-        integrationId: row.id,
-        mediaId: item.id,
-        sourceUrl: item.source_url ?? '',
-        urls: [
-          item.source_url ?? '',
-          ...Object.values(item.media_details?.sizes ?? {}).flatMap((size) =>
-            typeof size?.source_url === 'string' ? [size.source_url] : [],
-          ),
-        ],
-        altText: item.alt_text ?? '',
-        title: item.title?.raw ?? plainText(item.title?.rendered),
-        caption: plainText(item.caption?.raw ?? item.caption?.rendered),
-        description: plainText(item.description?.raw),
-      }));
+    const items = (answer.body as unknown[]).filter(
+      (item): item is RestMedia =>
+        isObject(item) && Number.isSafeInteger(item.id) && typeof item.source_url === 'string',
+    );
+    const room = Math.max(0, MAX_MEDIA_PER_IMPORT - (await countMedia(db, row.id)));
+    const rows: IntegrationMediaRow[] = items.slice(0, room).map((item) => ({
+      integrationId: row.id,
+      mediaId: item.id,
+      sourceUrl: item.source_url ?? '',
+      urls: [
+        item.source_url ?? '',
+        ...Object.values(isObject(item.media_details?.sizes) ? item.media_details.sizes : {}).flatMap(
+          (size) => (isObject(size) && typeof size.source_url === 'string' ? [size.source_url] : []),
+        ),
+      ],
+      altText: textOf(item.alt_text) ?? '',
+      title: textOf(item.title?.raw) ?? plainText(item.title?.rendered),
+      caption: plainText(textOf(item.caption?.raw) ?? item.caption?.rendered),
+      description: plainText(item.description?.raw),
+    }));
     await upsertMedia(db, rows);
     const total = Number(answer.headers['x-wp-total']);
+    const imported = await countMedia(db, row.id);
+    const more = page < totalPagesOf(answer.headers) && answer.body.length > 0;
+    // A library larger than an import keeps (or a site that never says its last page) stops here.
+    const capped =
+      items.length > room || (more && (imported >= MAX_MEDIA_PER_IMPORT || page >= MAX_PAGES_PER_STAGE));
     await updateIntegration(db, row.id, {
-      imported: await countMedia(db, row.id),
-      ...(Number.isFinite(total) ? { mediaCount: total } : {}),
+      imported,
+      ...(Number.isSafeInteger(total) && total >= 0 ? { mediaCount: total } : {}),
+      ...(capped
+        ? {
+            notice: `Only the first ${imported.toLocaleString('en')} images were imported. An import keeps at most ${MAX_MEDIA_PER_IMPORT.toLocaleString('en')} images of a site’s media library.`,
+          }
+        : {}),
     });
-    return page < totalPagesOf(answer.headers) && answer.body.length > 0;
+    return more && !capped;
   }
 
   async function importPostPage(
@@ -375,10 +414,12 @@ export function createIntegrationsService(deps: {
       if (error instanceof WordPressError && error.status === 400 && page > 1) return false;
       throw error;
     }
-    const posts = Array.isArray(answer.body) ? (answer.body as RestPost[]) : [];
+    const posts = Array.isArray(answer.body) ? (answer.body as unknown[]) : [];
     const rows: IntegrationPostRow[] = [];
-    for (const post of posts) {
-      const raw = post.content?.raw ?? '';
+    for (const post of posts.filter(
+      (item): item is RestPost => isObject(item) && Number.isSafeInteger(item.id),
+    )) {
+      const raw = textOf(post.content?.raw) ?? '';
       const images = listContentImages(raw, mediaByUrl)
         .filter((image) => image.mediaId !== null)
         .map((image) => ({ mediaId: image.mediaId as number, alt: image.alt }));
@@ -387,10 +428,10 @@ export function createIntegrationsService(deps: {
         integrationId: row.id,
         postId: post.id,
         postType: type,
-        title: post.title?.raw ?? plainText(post.title?.rendered),
-        link: post.link ?? `${row.siteUrl.replace(/\/+$/, '')}/?p=${post.id}`,
-        modified: post.modified_gmt ?? '',
-        rendered: post.content?.rendered ?? '',
+        title: textOf(post.title?.raw) ?? plainText(post.title?.rendered),
+        link: webLink(post.link) ?? `${row.siteUrl.replace(/\/+$/, '')}/?p=${post.id}`,
+        modified: textOf(post.modified_gmt) ?? '',
+        rendered: textOf(post.content?.rendered) ?? '',
         images,
       });
     }
@@ -525,9 +566,20 @@ export function createIntegrationsService(deps: {
         error: null,
       });
     } catch (error) {
-      if (!(error instanceof WordPressError)) throw error;
-      // Said in words; the cursor stays, so importing again starts afresh and nothing half-made is kept.
-      await finish({ status: 'failed', error: error.message });
+      // Lost its site, or the process stops: another run or the job's retry goes on.
+      if (error instanceof LeaseLostError || (error instanceof SandboxLimitError && error.limit === 'closed'))
+        throw error;
+      // Anything else ends the import in words (ADR 070), not in an import that never ends: a site's
+      // answer the database refused, say. The cursor stays, so importing again starts afresh.
+      if (!(error instanceof WordPressError))
+        logger.error({ err: error, integration: integrationId }, 'wordpress import failed');
+      await finish({
+        status: 'failed',
+        error:
+          error instanceof WordPressError
+            ? error.message
+            : `The import of ${new URL(row.siteUrl).host} stopped: Altwise could not store what the site answered. Import again to try once more.`,
+      });
     }
   }
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from './billing-helpers.ts';
 import { type FakeWordPress, json, mediaItems, startFakeWordPress } from './fake-wordpress.ts';
 import { watchHealth } from './health-watch.ts';
-import { buildTestApp, type TestApp } from './helper.ts';
+import { buildTestApp, type TestApp, waitFor } from './helper.ts';
 import { type AuditItem, type Integration, integrationApi } from './wordpress-helpers.ts';
 
 /**
@@ -217,4 +217,48 @@ describe('a post link that is not a web address', () => {
       ].sort(),
     );
   }, 90_000);
+});
+
+describe('import slots shared between users', () => {
+  it('imports another user’s 7 images at once while one user’s two endless imports hold both slots', async () => {
+    let ended = false;
+    const endless = async () => {
+      const started: FakeWordPress = await site({
+        '/wp/v2/media': async (query) => {
+          if (ended) return { status: 500, body: '{"code":"gone","message":"Gone."}' };
+          await new Promise((resolve) => setTimeout(resolve, 600));
+          const page = Number(query.get('page'));
+          return json(mediaItems(started.url, (page - 1) * 100 + 1, 100), { 'x-wp-totalpages': '1000000' });
+        },
+      });
+      return started;
+    };
+    const hogs = await Promise.all([startImport((await endless()).url), startImport((await endless()).url)]);
+    // Both of the first user's imports have the process's two slots.
+    await waitFor(async () => {
+      const states = await Promise.all(
+        hogs.map(async (id) => (await call('GET', `/integrations/${id}`)).json() as Integration),
+      );
+      return states.every((state) => state.imported > 0);
+    }, 30_000);
+    const other = await createUser(t, 5);
+    const small = await site({
+      '/wp/v2/media': () => json(mediaItems(small.url, 1, 7), { 'x-wp-total': '7', 'x-wp-totalpages': '1' }),
+    });
+    const started = performance.now();
+    const id = await startImport(small.url, other);
+    const done = await waitFor(async () => {
+      const integration = (await call('GET', `/integrations/${id}`, undefined, other)).json() as Integration;
+      return integration.status === 'importing' ? null : integration;
+    }, 15_000);
+    const seconds = (performance.now() - started) / 1000;
+    expect(done.status).toBe('imported');
+    expect(done.imported).toBe(7);
+    expect(seconds).toBeLessThan(15);
+    // The first user's imports were still under way: the slot was shared, not freed by their end.
+    for (const hog of hogs)
+      expect(((await call('GET', `/integrations/${hog}`)).json() as Integration).status).toBe('importing');
+    ended = true;
+    for (const hog of hogs) expect((await settled(hog)).status).toBe('failed');
+  }, 120_000);
 });

@@ -18,6 +18,7 @@ import type {
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import { jobNames } from '../../jobs/names.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
+import { createFairSlots, SlotsClosedError } from '../../lib/fair-slots.ts';
 import { SandboxLimitError } from '../../lib/sandbox.ts';
 import { createProviderLimiters } from '../../lib/throttle.ts';
 import { assertPublicAddress, parseFetchableUrl, SafeFetchError } from '../../net/safe-fetch.ts';
@@ -74,6 +75,10 @@ const MAX_PAGES_PER_STAGE = 500;
  * checks at most 1,000 of them (MAX_AUDIT_IMAGES_PER_PAGE); the rest are found through the posts.
  */
 const MAX_MEDIA_PER_IMPORT = 5_000;
+/** Imports that run at once in one process, shared fairly between users (ADR 070). */
+const IMPORT_SLOTS = 2;
+/** How long an import job of a user who already has one waiting for a slot waits before it asks again. */
+const IMPORT_RETRY_MS = 10_000;
 /** Most audit pages an import makes (the library page and the posts that use its images). */
 const MAX_AUDIT_PAGES = 500;
 
@@ -191,6 +196,7 @@ export function createIntegrationsService(deps: {
 }) {
   const { db, queue, logger } = deps;
   const limiterOf = createProviderLimiters(deps.settings.requestsPerMinute);
+  const importSlots = createFairSlots(IMPORT_SLOTS);
   const { leaseMs } = deps.settings;
   const clientOptions = (integrationId: string, lease?: Lease) => ({
     allowPrivate: deps.fetch.allowPrivate,
@@ -523,15 +529,37 @@ export function createIntegrationsService(deps: {
     return placements.filter((placement) => placement.postId !== null).length;
   }
 
+  /**
+   * An import job: it waits for one of the process's import slots, shared fairly between users
+   * (ADR 070), then imports under the site's lease, giving its slot up between two pages when another
+   * user waits with none. A job of a user who already has one waiting comes back later instead of
+   * holding a worker too, so other users' jobs are still taken from the queue.
+   */
   async function runImport(integrationId: string): Promise<void> {
-    await withLease(
-      integrationId,
-      (startAfter) => queue.send(jobNames.importIntegration, { integrationId }, { startAfter }),
-      (row, lease, finish) => importLeased(row, lease, finish),
-    );
+    const again = (startAfter: Date) =>
+      queue.send(jobNames.importIntegration, { integrationId }, { startAfter });
+    const owner = (await findIntegration(db, integrationId))?.userId;
+    if (!owner) return;
+    if (importSlots.isWaiting(owner)) {
+      await again(new Date(Date.now() + IMPORT_RETRY_MS));
+      return;
+    }
+    await importSlots.acquire(owner);
+    try {
+      await withLease(integrationId, again, (row, lease, finish) =>
+        importLeased(row, lease, finish, () => importSlots.yieldTurn(owner)),
+      );
+    } finally {
+      importSlots.release(owner);
+    }
   }
 
-  async function importLeased(leased: IntegrationRow, lease: Lease, finish: FinishRun): Promise<void> {
+  async function importLeased(
+    leased: IntegrationRow,
+    lease: Lease,
+    finish: FinishRun,
+    nextTurn: () => Promise<void>,
+  ): Promise<void> {
     let row = leased;
     const integrationId = row.id;
     if (row.status !== 'importing' || !row.importCursor) return finish({});
@@ -546,6 +574,7 @@ export function createIntegrationsService(deps: {
       while (cursor.stage === 'media') {
         const more = await importMediaPage(row, client, cursor.page);
         await save(more ? { ...cursor, page: cursor.page + 1 } : { ...cursor, stage: 'posts', page: 1 });
+        await nextTurn();
       }
       const mediaByUrl = mediaUrlMap(await listMedia(db, integrationId));
       while (cursor.stage === 'posts' || cursor.stage === 'pages') {
@@ -553,6 +582,7 @@ export function createIntegrationsService(deps: {
         const more = await importPostPage(row, client, type, cursor.page, mediaByUrl);
         const next = type === 'posts' ? ('pages' as const) : ('audit' as const);
         await save(more ? { ...cursor, page: cursor.page + 1 } : { ...cursor, stage: next, page: 1 });
+        await nextTurn();
       }
       row = (await findIntegration(db, integrationId)) ?? row;
       await lease.hold();
@@ -566,8 +596,12 @@ export function createIntegrationsService(deps: {
         error: null,
       });
     } catch (error) {
-      // Lost its site, or the process stops: another run or the job's retry goes on.
-      if (error instanceof LeaseLostError || (error instanceof SandboxLimitError && error.limit === 'closed'))
+      // Lost its site or its slot (the process stops): another run or the job's retry goes on.
+      if (
+        error instanceof LeaseLostError ||
+        error instanceof SlotsClosedError ||
+        (error instanceof SandboxLimitError && error.limit === 'closed')
+      )
         throw error;
       // Anything else ends the import in words (ADR 070), not in an import that never ends: a site's
       // answer the database refused, say. The cursor stays, so importing again starts afresh.
@@ -1221,6 +1255,8 @@ export function createIntegrationsService(deps: {
 
     /** Job handlers. */
     runImport,
+    /** Import jobs waiting for a slot give up (their jobs retry); the process is stopping. */
+    close: () => importSlots.close(),
     runPublish: runPublishJob,
 
     /**

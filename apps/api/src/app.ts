@@ -468,6 +468,8 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     await instance.deps.audits
       .close()
       .catch((error) => instance.log.error({ err: error }, 'stopping audits failed'));
+    // Imports waiting for a slot give up (their jobs retry); the running ones finish their job below.
+    instance.deps.integrations.close();
     // Workers finish their current job before the database goes away.
     await instance.deps.queue
       .stop()

@@ -110,8 +110,21 @@ export async function resetImport(db: DbExecutor, id: string, cursor: ImportCurs
   });
 }
 
+/** Rows per INSERT: one statement for a whole page of 50,000 overflowed the stack (ADR 070). */
+const UPSERT_CHUNK = 500;
+
+/** The last row of each key: one INSERT … ON CONFLICT may not touch the same row twice. */
+function lastOfEach<T>(rows: T[], key: (row: T) => number): T[] {
+  return [...new Map(rows.map((row) => [key(row), row])).values()];
+}
+
 export async function upsertMedia(db: DbExecutor, rows: IntegrationMediaRow[]): Promise<void> {
-  if (rows.length === 0) return;
+  const unique = lastOfEach(rows, (row) => row.mediaId);
+  for (let at = 0; at < unique.length; at += UPSERT_CHUNK)
+    await upsertMediaChunk(db, unique.slice(at, at + UPSERT_CHUNK));
+}
+
+async function upsertMediaChunk(db: DbExecutor, rows: IntegrationMediaRow[]): Promise<void> {
   await db
     .insert(integrationMedia)
     .values(rows)
@@ -145,7 +158,12 @@ export async function listMedia(db: DbExecutor, integrationId: string): Promise<
 }
 
 export async function upsertPosts(db: DbExecutor, rows: IntegrationPostRow[]): Promise<void> {
-  if (rows.length === 0) return;
+  const unique = lastOfEach(rows, (row) => row.postId);
+  for (let at = 0; at < unique.length; at += UPSERT_CHUNK)
+    await upsertPostsChunk(db, unique.slice(at, at + UPSERT_CHUNK));
+}
+
+async function upsertPostsChunk(db: DbExecutor, rows: IntegrationPostRow[]): Promise<void> {
   await db
     .insert(integrationPosts)
     .values(rows)

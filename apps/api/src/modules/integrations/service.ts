@@ -18,6 +18,8 @@ import type {
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import { jobNames } from '../../jobs/names.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
+import { createFairSlots, SlotsClosedError } from '../../lib/fair-slots.ts';
+import { SandboxLimitError } from '../../lib/sandbox.ts';
 import { createProviderLimiters } from '../../lib/throttle.ts';
 import { assertPublicAddress, parseFetchableUrl, SafeFetchError } from '../../net/safe-fetch.ts';
 import type { AuditService } from '../audit/service.ts';
@@ -66,8 +68,17 @@ import {
   type WordPressErrorReason,
 } from './wordpress-client.ts';
 
-/** Most posts and pages of each type an import reads (500 pages of 100). */
+/** Most pages of media, of posts and of pages an import reads (500 pages of 100; ADR 070). */
 const MAX_PAGES_PER_STAGE = 500;
+/**
+ * Most images an import keeps (ADR 070): a library's first 5,000 by id. The audit's library page
+ * checks at most 1,000 of them (MAX_AUDIT_IMAGES_PER_PAGE); the rest are found through the posts.
+ */
+const MAX_MEDIA_PER_IMPORT = 5_000;
+/** Imports that run at once in one process, shared fairly between users (ADR 070). */
+const IMPORT_SLOTS = 2;
+/** How long an import job of a user who already has one waiting for a slot waits before it asks again. */
+const IMPORT_RETRY_MS = 10_000;
 /** Most audit pages an import makes (the library page and the posts that use its images). */
 const MAX_AUDIT_PAGES = 500;
 
@@ -129,13 +140,33 @@ type RestPost = {
   content?: { raw?: string; rendered?: string };
 };
 
+/** The address when it is an http(s) one: a post's `link` becomes an audit page's URL. */
+function webLink(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
 function escapeHtml(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/** A field a site answered, when it is text (a hostile site may answer anything in its place). */
+function textOf(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
 /** Text without tags, for captions and descriptions WordPress stores as HTML. */
-function plainText(value: string | undefined): string {
-  return (value ?? '')
+function plainText(value: unknown): string {
+  return (textOf(value) ?? '')
     .replace(/<[^>]*>/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
@@ -154,15 +185,23 @@ export function createIntegrationsService(deps: {
   audits: Pick<AuditService, 'recordWholeAudit' | 'approvedImages'>;
   box: CredentialBox;
   fetch: { allowPrivate: boolean };
-  settings: { requestsPerMinute: number; timeoutMs: number; pageSize: number; leaseMs: number };
+  settings: {
+    requestsPerMinute: number;
+    timeoutMs: number;
+    pageSize: number;
+    leaseMs: number;
+    maxAnswerBytes: number;
+  };
   logger: FastifyBaseLogger;
 }) {
   const { db, queue, logger } = deps;
   const limiterOf = createProviderLimiters(deps.settings.requestsPerMinute);
+  const importSlots = createFairSlots(IMPORT_SLOTS);
   const { leaseMs } = deps.settings;
   const clientOptions = (integrationId: string, lease?: Lease) => ({
     allowPrivate: deps.fetch.allowPrivate,
     timeoutMs: deps.settings.timeoutMs,
+    maxAnswerBytes: deps.settings.maxAnswerBytes,
     beforeCall: async (method: 'GET' | 'POST') => {
       await limiterOf(integrationId).take();
       // A run that lost its site reads nothing more and writes nothing more.
@@ -324,30 +363,43 @@ export function createIntegrationsService(deps: {
     );
     if (!Array.isArray(answer.body))
       throw new WordPressError('not-json', 'The media library did not answer with a list.');
-    const rows: IntegrationMediaRow[] = answer.body
-      .filter((item) => typeof item.id === 'number' && typeof item.source_url === 'string')
-      .map((item) => ({
-        integrationId: row.id,
-        mediaId: item.id,
-        sourceUrl: item.source_url ?? '',
-        urls: [
-          item.source_url ?? '',
-          ...Object.values(item.media_details?.sizes ?? {}).flatMap((size) =>
-            typeof size?.source_url === 'string' ? [size.source_url] : [],
-          ),
-        ],
-        altText: item.alt_text ?? '',
-        title: item.title?.raw ?? plainText(item.title?.rendered),
-        caption: plainText(item.caption?.raw ?? item.caption?.rendered),
-        description: plainText(item.description?.raw),
-      }));
+    const items = (answer.body as unknown[]).filter(
+      (item): item is RestMedia =>
+        isObject(item) && Number.isSafeInteger(item.id) && typeof item.source_url === 'string',
+    );
+    const room = Math.max(0, MAX_MEDIA_PER_IMPORT - (await countMedia(db, row.id)));
+    const rows: IntegrationMediaRow[] = items.slice(0, room).map((item) => ({
+      integrationId: row.id,
+      mediaId: item.id,
+      sourceUrl: item.source_url ?? '',
+      urls: [
+        item.source_url ?? '',
+        ...Object.values(isObject(item.media_details?.sizes) ? item.media_details.sizes : {}).flatMap(
+          (size) => (isObject(size) && typeof size.source_url === 'string' ? [size.source_url] : []),
+        ),
+      ],
+      altText: textOf(item.alt_text) ?? '',
+      title: textOf(item.title?.raw) ?? plainText(item.title?.rendered),
+      caption: plainText(textOf(item.caption?.raw) ?? item.caption?.rendered),
+      description: plainText(item.description?.raw),
+    }));
     await upsertMedia(db, rows);
     const total = Number(answer.headers['x-wp-total']);
+    const imported = await countMedia(db, row.id);
+    const more = page < totalPagesOf(answer.headers) && answer.body.length > 0;
+    // A library larger than an import keeps (or a site that never says its last page) stops here.
+    const capped =
+      items.length > room || (more && (imported >= MAX_MEDIA_PER_IMPORT || page >= MAX_PAGES_PER_STAGE));
     await updateIntegration(db, row.id, {
-      imported: await countMedia(db, row.id),
-      ...(Number.isFinite(total) ? { mediaCount: total } : {}),
+      imported,
+      ...(Number.isSafeInteger(total) && total >= 0 ? { mediaCount: total } : {}),
+      ...(capped
+        ? {
+            notice: `Only the first ${imported.toLocaleString('en')} images were imported. An import keeps at most ${MAX_MEDIA_PER_IMPORT.toLocaleString('en')} images of a site’s media library.`,
+          }
+        : {}),
     });
-    return page < totalPagesOf(answer.headers) && answer.body.length > 0;
+    return more && !capped;
   }
 
   async function importPostPage(
@@ -368,10 +420,12 @@ export function createIntegrationsService(deps: {
       if (error instanceof WordPressError && error.status === 400 && page > 1) return false;
       throw error;
     }
-    const posts = Array.isArray(answer.body) ? (answer.body as RestPost[]) : [];
+    const posts = Array.isArray(answer.body) ? (answer.body as unknown[]) : [];
     const rows: IntegrationPostRow[] = [];
-    for (const post of posts) {
-      const raw = post.content?.raw ?? '';
+    for (const post of posts.filter(
+      (item): item is RestPost => isObject(item) && Number.isSafeInteger(item.id),
+    )) {
+      const raw = textOf(post.content?.raw) ?? '';
       const images = listContentImages(raw, mediaByUrl)
         .filter((image) => image.mediaId !== null)
         .map((image) => ({ mediaId: image.mediaId as number, alt: image.alt }));
@@ -380,10 +434,10 @@ export function createIntegrationsService(deps: {
         integrationId: row.id,
         postId: post.id,
         postType: type,
-        title: post.title?.raw ?? plainText(post.title?.rendered),
-        link: post.link ?? `${row.siteUrl.replace(/\/+$/, '')}/?p=${post.id}`,
-        modified: post.modified_gmt ?? '',
-        rendered: post.content?.rendered ?? '',
+        title: textOf(post.title?.raw) ?? plainText(post.title?.rendered),
+        link: webLink(post.link) ?? `${row.siteUrl.replace(/\/+$/, '')}/?p=${post.id}`,
+        modified: textOf(post.modified_gmt) ?? '',
+        rendered: textOf(post.content?.rendered) ?? '',
         images,
       });
     }
@@ -475,15 +529,37 @@ export function createIntegrationsService(deps: {
     return placements.filter((placement) => placement.postId !== null).length;
   }
 
+  /**
+   * An import job: it waits for one of the process's import slots, shared fairly between users
+   * (ADR 070), then imports under the site's lease, giving its slot up between two pages when another
+   * user waits with none. A job of a user who already has one waiting comes back later instead of
+   * holding a worker too, so other users' jobs are still taken from the queue.
+   */
   async function runImport(integrationId: string): Promise<void> {
-    await withLease(
-      integrationId,
-      (startAfter) => queue.send(jobNames.importIntegration, { integrationId }, { startAfter }),
-      (row, lease, finish) => importLeased(row, lease, finish),
-    );
+    const again = (startAfter: Date) =>
+      queue.send(jobNames.importIntegration, { integrationId }, { startAfter });
+    const owner = (await findIntegration(db, integrationId))?.userId;
+    if (!owner) return;
+    if (importSlots.isWaiting(owner)) {
+      await again(new Date(Date.now() + IMPORT_RETRY_MS));
+      return;
+    }
+    await importSlots.acquire(owner);
+    try {
+      await withLease(integrationId, again, (row, lease, finish) =>
+        importLeased(row, lease, finish, () => importSlots.yieldTurn(owner)),
+      );
+    } finally {
+      importSlots.release(owner);
+    }
   }
 
-  async function importLeased(leased: IntegrationRow, lease: Lease, finish: FinishRun): Promise<void> {
+  async function importLeased(
+    leased: IntegrationRow,
+    lease: Lease,
+    finish: FinishRun,
+    nextTurn: () => Promise<void>,
+  ): Promise<void> {
     let row = leased;
     const integrationId = row.id;
     if (row.status !== 'importing' || !row.importCursor) return finish({});
@@ -498,6 +574,7 @@ export function createIntegrationsService(deps: {
       while (cursor.stage === 'media') {
         const more = await importMediaPage(row, client, cursor.page);
         await save(more ? { ...cursor, page: cursor.page + 1 } : { ...cursor, stage: 'posts', page: 1 });
+        await nextTurn();
       }
       const mediaByUrl = mediaUrlMap(await listMedia(db, integrationId));
       while (cursor.stage === 'posts' || cursor.stage === 'pages') {
@@ -505,6 +582,7 @@ export function createIntegrationsService(deps: {
         const more = await importPostPage(row, client, type, cursor.page, mediaByUrl);
         const next = type === 'posts' ? ('pages' as const) : ('audit' as const);
         await save(more ? { ...cursor, page: cursor.page + 1 } : { ...cursor, stage: next, page: 1 });
+        await nextTurn();
       }
       row = (await findIntegration(db, integrationId)) ?? row;
       await lease.hold();
@@ -518,9 +596,24 @@ export function createIntegrationsService(deps: {
         error: null,
       });
     } catch (error) {
-      if (!(error instanceof WordPressError)) throw error;
-      // Said in words; the cursor stays, so importing again starts afresh and nothing half-made is kept.
-      await finish({ status: 'failed', error: error.message });
+      // Lost its site or its slot (the process stops): another run or the job's retry goes on.
+      if (
+        error instanceof LeaseLostError ||
+        error instanceof SlotsClosedError ||
+        (error instanceof SandboxLimitError && error.limit === 'closed')
+      )
+        throw error;
+      // Anything else ends the import in words (ADR 070), not in an import that never ends: a site's
+      // answer the database refused, say. The cursor stays, so importing again starts afresh.
+      if (!(error instanceof WordPressError))
+        logger.error({ err: error, integration: integrationId }, 'wordpress import failed');
+      await finish({
+        status: 'failed',
+        error:
+          error instanceof WordPressError
+            ? error.message
+            : `The import of ${new URL(row.siteUrl).host} stopped: Altwise could not store what the site answered. Import again to try once more.`,
+      });
     }
   }
 
@@ -1162,6 +1255,8 @@ export function createIntegrationsService(deps: {
 
     /** Job handlers. */
     runImport,
+    /** Import jobs waiting for a slot give up (their jobs retry); the process is stopping. */
+    close: () => importSlots.close(),
     runPublish: runPublishJob,
 
     /**

@@ -17,7 +17,9 @@ let commonPasswords: Set<string> | undefined;
 /** The shipped list (about 18,000 entries long enough to pass the length rule), built on first use. */
 function commonPasswordSet(): Set<string> {
   commonPasswords ??= new Set(
-    dictionary['passwords-common'].filter((entry) => entry.length >= PASSWORD_MIN).map((entry) => entry.toLowerCase()),
+    dictionary['passwords-common']
+      .filter((entry) => entry.length >= PASSWORD_MIN)
+      .map((entry) => entry.toLowerCase()),
   );
   return commonPasswords;
 }
@@ -43,7 +45,8 @@ export function passwordStrength(password: string): PasswordStrength {
   const distinct = new Set(password).size;
   const kinds = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^a-zA-Z0-9]/].filter((kind) => kind.test(password)).length;
   if (password.length >= 16 && distinct >= 8) return { score: 3, label: 'Strong' };
-  if (password.length >= 12 && distinct >= 6) return { score: kinds >= 2 ? 3 : 2, label: kinds >= 2 ? 'Strong' : 'Fair' };
+  if (password.length >= 12 && distinct >= 6)
+    return { score: kinds >= 2 ? 3 : 2, label: kinds >= 2 ? 'Strong' : 'Fair' };
   if (distinct < 4) return { score: 1, label: 'Weak' };
   return { score: kinds >= 3 ? 2 : 1, label: kinds >= 3 ? 'Fair' : 'Weak' };
 }

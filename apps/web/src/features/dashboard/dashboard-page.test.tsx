@@ -347,7 +347,10 @@ describe('dashboard', () => {
       'href',
       '/integrations',
     );
-    expect(within(steps).getByRole('link', { name: 'Upload images' })).toHaveAttribute('href', '/upload-images');
+    expect(within(steps).getByRole('link', { name: 'Upload images' })).toHaveAttribute(
+      'href',
+      '/upload-images',
+    );
     expect(await within(steps).findByText('1 of 3 done.')).toBeInTheDocument();
     const auditStep = within(steps).getByRole('link', { name: 'Audit your site' }).closest('li');
     expect(auditStep).toHaveTextContent('Done');

@@ -423,6 +423,21 @@ describe('a fix the credits do not cover', () => {
   });
 });
 
+describe('a fix of as many as the credits cover', () => {
+  it('fixes the first N failing images with limit, and says how many are left', async () => {
+    const poor = await createUser(t, 1);
+    const auditId = await completedAudit(poor);
+    expect((await api(poor, 'POST', `/audits/${auditId}/fix`, {})).statusCode).toBe(402);
+    const response = await api(poor, 'POST', `/audits/${auditId}/fix`, { limit: 1 });
+    expect(response.statusCode).toBe(202);
+    expect(response.json()).toMatchObject({ creditsReserved: 1, remainingCredits: 0, remaining: 2 });
+    expect(response.json().images).toHaveLength(1);
+    const refused = await api(poor, 'POST', `/audits/${auditId}/fix`, { limit: 0 });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toContain('The limit must be at least 1');
+  });
+});
+
 describe('two fixes of the same audit at once', () => {
   it('queue each failing image once: the second finds nothing left to fix (409)', async () => {
     const user = await createUser(t, 10);

@@ -57,11 +57,13 @@ describe('buildAuditCsv', () => {
     const csv = buildAuditCsv([
       row(),
       row({ existingAlt: null, verdict: 'fail', problemCodes: ['missing'] }),
+      row({ existingAlt: '', verdict: 'decorative', problemCodes: [] }),
     ]);
     expect(bodyOf(csv)).toBe(
-      'Page URL,Image URL,Existing alt,Verdict,Problem codes,WCAG criteria,Suggested alt,Review state,Long description,Origin\r\n' +
-        'https://shop.example/blog/spring,https://shop.example/media/tulips.jpg,IMG_2041.jpg,fail,file-name; repeated,1.1.1,Red tulips in a glass vase,pending,,\r\n' +
-        'https://shop.example/blog/spring,https://shop.example/media/tulips.jpg,,fail,missing,1.1.1,Red tulips in a glass vase,pending,,\r\n',
+      'Page URL,Image URL,Existing alt,Verdict,Problem codes,WCAG criteria,Suggested alt,Review state,Long description,Origin,Alt attribute\r\n' +
+        'https://shop.example/blog/spring,https://shop.example/media/tulips.jpg,IMG_2041.jpg,fail,file-name; repeated,1.1.1,Red tulips in a glass vase,pending,,,present\r\n' +
+        'https://shop.example/blog/spring,https://shop.example/media/tulips.jpg,,fail,missing,1.1.1,Red tulips in a glass vase,pending,,,missing\r\n' +
+        'https://shop.example/blog/spring,https://shop.example/media/tulips.jpg,,decorative,,1.1.1,Red tulips in a glass vase,pending,,,empty\r\n',
     );
     expect(auditReportColumns.map((column) => column.key)).toEqual([
       'pageUrl',
@@ -74,6 +76,7 @@ describe('buildAuditCsv', () => {
       'reviewState',
       'longDescription',
       'origin',
+      'altAttribute',
     ]);
   });
 

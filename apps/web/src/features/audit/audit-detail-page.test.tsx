@@ -446,6 +446,20 @@ describe('audit detail (/audit/:id)', () => {
     );
   });
 
+  it('disables Download images with alt text, saying why, until a suggestion is approved', async () => {
+    mockApi({
+      ...noPages,
+      [`GET ${base}`]: () => json(makeAudit()),
+      [`GET ${base}/images`]: imagesHandler(() => [missing, good]),
+    });
+    await openDetail();
+    const button = screen.getByRole('button', { name: 'Download images with alt text' });
+    expect(button).toBeDisabled();
+    expect(button).toHaveAccessibleDescription(
+      'Download images with alt text is available once you accept or edit at least one suggestion.',
+    );
+  });
+
   it('downloads the images with their alt text as a zip, and shows the origin of a suggestion', async () => {
     const suggested = makeImage(2, {
       suggestion: 'A red kite over a moor',
@@ -453,7 +467,8 @@ describe('audit detail (/audit/:id)', () => {
       origin: 'ai-reviewed',
     });
     const calls = mockApi({
-      [`GET ${base}`]: () => json(makeAudit()),
+      [`GET ${base}`]: () =>
+        json(makeAudit({ reviews: { pending: 0, accepted: 1, rejected: 0, edited: 0 } })),
       [`GET ${base}/images`]: imagesHandler(() => [good, suggested]),
       [`GET ${base}/images-with-alt.zip`]: () =>
         new Response('PK zip', { headers: { 'Content-Type': 'application/zip' } }),

@@ -292,6 +292,8 @@ export function AuditDetailPage() {
 
   const data = audit.data;
   const finished = isAuditFinished(data);
+  // The zip carries approved alt text only (ADR 064): with none approved it would hold nothing new.
+  const approved = data.reviews.accepted + data.reviews.edited;
   return (
     <div className="mx-auto max-w-6xl px-4 py-10 sm:py-14">
       <Link
@@ -355,7 +357,8 @@ export function AuditDetailPage() {
         <Button
           variant="secondary"
           size="sm"
-          disabled={!finished}
+          disabled={!finished || approved === 0}
+          aria-describedby={finished && approved === 0 ? 'download-images-reason' : undefined}
           isLoading={exporting === 'images'}
           loadingText="Writing alt text into the images..."
           onClick={(event) => {
@@ -369,6 +372,11 @@ export function AuditDetailPage() {
           Printable report
         </ButtonLink>
       </div>
+      {finished && approved === 0 ? (
+        <p id="download-images-reason" className="mt-2 text-sm text-slate-700">
+          Download images with alt text is available once you accept or edit at least one suggestion.
+        </p>
+      ) : null}
 
       <Summary audit={data} />
       <FixPanel audit={data} selected={selected} batchId={batchId} onFixStarted={setBatchId} />

@@ -1,7 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { guardFormula } from '../src/lib/csv.ts';
-import { type AuditReportRow, auditReportColumns, buildAuditCsv } from '../src/modules/audit/report.ts';
+import {
+  type AuditReportRow,
+  altAttributeOf,
+  auditReportColumns,
+  buildAuditCsv,
+} from '../src/modules/audit/report.ts';
 
 /** The audit's CSV export (issue 13, point 5): what a spreadsheet or a CSV reader gets. */
 
@@ -110,6 +115,7 @@ describe('buildAuditCsv', () => {
       '',
       '',
       '',
+      'empty',
     ]);
   });
 
@@ -182,6 +188,7 @@ describe('buildAuditCsv', () => {
               guardFormula(original.reviewState ?? ''),
               guardFormula(original.longDescription ?? ''),
               guardFormula(original.origin ?? ''),
+              altAttributeOf(original.existingAlt),
             ]);
           }
         },

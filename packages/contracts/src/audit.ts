@@ -319,6 +319,16 @@ const auditImageIdsSchema = z
  */
 export const fixAuditRequestSchema = z.strictObject({
   imageIds: auditImageIdsSchema.optional(),
+  /**
+   * Without `imageIds`: fix at most this many failing images (the first in page order), so a balance
+   * too small for all of them still fixes what it can ("Fix N of M now").
+   */
+  limit: z
+    .number()
+    .int('The limit must be a whole number')
+    .min(1, 'The limit must be at least 1')
+    .max(MAX_AUDIT_FIX_IMAGES, `The limit must be at most ${MAX_AUDIT_FIX_IMAGES}`)
+    .optional(),
 });
 export type FixAuditRequest = z.infer<typeof fixAuditRequestSchema>;
 

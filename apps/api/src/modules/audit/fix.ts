@@ -226,7 +226,7 @@ export function createAuditFixer(deps: {
             );
         } else {
           // Locked first, then read: two fixes at once never queue an image twice.
-          const unfixed = await selectUnfixedFailing(tx, auditId, MAX_AUDIT_FIX_IMAGES);
+          const unfixed = await selectUnfixedFailing(tx, auditId, request.limit ?? MAX_AUDIT_FIX_IMAGES);
           images = unfixed.images;
           if (images.length === 0)
             throw conflict('No failing image is left to fix: each has a suggestion or is being fixed.');

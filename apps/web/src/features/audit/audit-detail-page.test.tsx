@@ -212,6 +212,45 @@ describe('audit detail (/audit/:id)', () => {
     expect(await screen.findByText('Suggestions written: 1 of 1. Review them below.')).toBeInTheDocument();
   });
 
+  it('offers Buy credits with a way back, and Fix N of M now, when credits are short', async () => {
+    const calls = mockApi({
+      ...noPages,
+      [`GET ${base}`]: () => json(makeAudit()),
+      [`GET ${base}/images`]: imagesHandler(() => [missing, fileName, good]),
+      'GET /credits/remaining': () => json({ success: true, imageCredits: 1 }),
+      [`POST ${base}/fix`]: (call) =>
+        call.body && 'limit' in (call.body as object)
+          ? json(
+              {
+                batchId: 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb',
+                images: [imageId(1)],
+                creditsReserved: 1,
+                remainingCredits: 0,
+                remaining: 1,
+              },
+              202,
+            )
+          : json({ message: 'Insufficient credits', code: 'INSUFFICIENT_CREDITS' }, 402),
+    });
+    const user = userEvent.setup();
+    await openDetail();
+    await screen.findByText(/You have 1 credit\./);
+    await user.click(screen.getByRole('button', { name: 'Fix failing images' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Insufficient credits');
+    expect(within(alert).getByRole('link', { name: 'Buy credits' })).toHaveAttribute(
+      'href',
+      `/plans?returnTo=${encodeURIComponent(`/audit/${auditId}`)}`,
+    );
+    await user.click(within(alert).getByRole('button', { name: 'Fix 1 of 2 now' }));
+    await waitFor(() =>
+      expect(calls.filter((call) => call.path === `${base}/fix`).at(-1)?.body).toEqual({ limit: 1 }),
+    );
+    expect(
+      await findToast('Writing suggestions for 1 image; 1 more failing images are left for a next fix'),
+    ).toBeInTheDocument();
+  });
+
   it('accepts one suggestion and keeps focus on its button; bulk-rejects a selection', async () => {
     let state: AuditImage['reviewState'] = 'pending';
     const calls = mockApi({
@@ -407,6 +446,20 @@ describe('audit detail (/audit/:id)', () => {
     );
   });
 
+  it('disables Download images with alt text, saying why, until a suggestion is approved', async () => {
+    mockApi({
+      ...noPages,
+      [`GET ${base}`]: () => json(makeAudit()),
+      [`GET ${base}/images`]: imagesHandler(() => [missing, good]),
+    });
+    await openDetail();
+    const button = screen.getByRole('button', { name: 'Download images with alt text' });
+    expect(button).toBeDisabled();
+    expect(button).toHaveAccessibleDescription(
+      'Download images with alt text is available once you accept or edit at least one suggestion.',
+    );
+  });
+
   it('downloads the images with their alt text as a zip, and shows the origin of a suggestion', async () => {
     const suggested = makeImage(2, {
       suggestion: 'A red kite over a moor',
@@ -414,7 +467,8 @@ describe('audit detail (/audit/:id)', () => {
       origin: 'ai-reviewed',
     });
     const calls = mockApi({
-      [`GET ${base}`]: () => json(makeAudit()),
+      [`GET ${base}`]: () =>
+        json(makeAudit({ reviews: { pending: 0, accepted: 1, rejected: 0, edited: 0 } })),
       [`GET ${base}/images`]: imagesHandler(() => [good, suggested]),
       [`GET ${base}/images-with-alt.zip`]: () =>
         new Response('PK zip', { headers: { 'Content-Type': 'application/zip' } }),

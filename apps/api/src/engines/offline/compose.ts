@@ -456,6 +456,25 @@ function nameable(o: DetectedObject): boolean {
 }
 
 /**
+ * Without word-level readings: the words of three letters or more are mostly shaped like words (one
+ * case pattern, a vowel, no run of four consonants); a text with no such word (a number) passes.
+ */
+function shapedLikeWords(text: string): boolean {
+  const tokens = text.match(/\p{L}{3,}/gu) ?? [];
+  if (tokens.length === 0) return true;
+  return tokens.filter(wordShaped).length >= tokens.length * graphicKnownWordShare;
+}
+
+function wordShaped(token: string): boolean {
+  return (
+    /^(?:\p{Lu}+|\p{Ll}+|\p{Lu}\p{Ll}+)$/u.test(token) &&
+    /[aeiouyäöüéèàáíóú]/iu.test(token) &&
+    // "Monthly" and "strengths" have four consonants in a row; five is a misread.
+    !/[b-df-hj-np-tv-xz]{5,}/iu.test(token)
+  );
+}
+
+/**
  * Text read in a photograph is quoted only when it reads as words: signs, shirts and posters are
  * read badly, and garbled letters ("Tthnny entz", "HoNES") would be a claim the picture does not
  * support. At least two words of three letters or more, four in five of them shaped like words
@@ -692,7 +711,7 @@ function lineIsWords(
   pageWords: ReadonlySet<string> = new Set(),
 ): boolean {
   const regions = (line?.regions ?? []).filter((word) => /\p{L}{3}/u.test(word.text));
-  if (regions.length === 0) return line?.regions ? true : readsAsWords(text) || !/\p{L}{3}/u.test(text);
+  if (regions.length === 0) return line?.regions ? true : shapedLikeWords(text);
   // A name the page itself spells ("Auslan", "CITYLIGHTS" on a page about City Lights) is a word here.
   const onPage = (word: ReadWord) => {
     const bare = word.text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
@@ -732,8 +751,7 @@ export function pageWordsOf(context: PageContext): Set<string> {
  */
 export function graphicTextIsWords(ocr: TextReading, pageWords?: ReadonlySet<string>): boolean {
   const lines = ocr.lines ?? [];
-  if (!lines.some((line) => line.regions?.length))
-    return readsAsWords(ocr.text) || !/\p{L}{3}/u.test(ocr.text);
+  if (!lines.some((line) => line.regions?.length)) return shapedLikeWords(ocr.text);
   return lineIsWords({ regions: lines.flatMap((line) => line.regions ?? []) }, ocr.text, pageWords);
 }
 

@@ -460,7 +460,8 @@ function nameable(o: DetectedObject): boolean {
  * case pattern, a vowel, no run of four consonants); a text with no such word (a number) passes.
  */
 function shapedLikeWords(text: string): boolean {
-  const tokens = text.match(/\p{L}{3,}/gu) ?? [];
+  // Acronyms ("PDF", "HTML" of "HTML5") are names, not misreads: they do not count.
+  const tokens = (text.match(/\p{L}{3,}/gu) ?? []).filter((token) => !/^\p{Lu}{2,4}$/u.test(token));
   if (tokens.length === 0) return true;
   return tokens.filter(wordShaped).length >= tokens.length * graphicKnownWordShare;
 }
@@ -710,7 +711,10 @@ function lineIsWords(
   text: string,
   pageWords: ReadonlySet<string> = new Set(),
 ): boolean {
-  const regions = (line?.regions ?? []).filter((word) => /\p{L}{3}/u.test(word.text));
+  // Acronyms ("PDF", "HTML5") and words with digits are names, not misreads: they do not count.
+  const regions = (line?.regions ?? []).filter(
+    (word) => /\p{L}{3}/u.test(word.text) && !/\d/.test(word.text) && !/^\p{Lu}{2,4}\W*$/u.test(word.text),
+  );
   if (regions.length === 0) return line?.regions ? true : shapedLikeWords(text);
   // A name the page itself spells ("Auslan", "CITYLIGHTS" on a page about City Lights) is a word here.
   const onPage = (word: ReadWord) => {

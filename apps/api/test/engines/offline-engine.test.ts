@@ -160,11 +160,12 @@ describe('offline engine on links and buttons (issue 19)', () => {
     expect(phone).toMatchObject({ altText: 'Telephone', decorative: false });
   });
 
-  it('flags a plain image link it cannot name: never alt="" (a link needs a name) nor colours', async () => {
+  it('a plain image link it cannot name needs words: never alt="" (a link needs a name) nor colours', async () => {
     const result = await engine.describeImage(await fixture('plain-background.png'), {
       context: { role: 'link', linkTarget: 'javascript:void(0)', pageUrl: page },
     });
-    expect(result).toMatchObject({ altText: 'Unlabelled link', decorative: false, needsReview: true });
+    expect(result).toMatchObject({ altText: '', decorative: false, needsReview: true, needsWords: true });
+    expect(result.needsWordsReason).toBeTruthy();
   });
 });
 

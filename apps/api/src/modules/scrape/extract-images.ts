@@ -489,6 +489,10 @@ export function contextOf(
         // An unparsable href is no context.
       }
     }
+    // A "more" arrow or teaser picture alone in its link names the story it belongs to: the heading
+    // or bold teaser of its own list item, cell, row or article, so several arrows on one page differ.
+    const teaser = text ? '' : teaserHeadingOf(control.element);
+    if (teaser) context.heading = teaser;
   } else if (figure) {
     context.role = 'figure';
   }
@@ -501,6 +505,25 @@ export function contextOf(
   if (base.siteName) context.siteName = base.siteName;
   if (looksLikeSiteLogo(img)) context.siteLogo = true;
   return context;
+}
+
+/** Blocks that hold one teaser: a list item, a table cell or row, an article. */
+const teaserBlocks = new Set(['li', 'td', 'tr', 'article']);
+
+/**
+ * The heading, or failing that the bold text, of the list item, table cell, row or article a link
+ * sits in, outside the link itself; '' when the link is in none or the block has neither.
+ */
+function teaserHeadingOf(link: Element): string {
+  const block = closest(link, (element) => teaserBlocks.has(element.name));
+  if (!block) return '';
+  const outsideLink = (element: Element) => !closest(element, (e) => e === link);
+  for (const wanted of [headingTags, new Set(['strong', 'b'])]) {
+    const found = findFirst(block, (element) => wanted.has(element.name) && outsideLink(element));
+    const text = found ? textOf(found) : '';
+    if (text) return text;
+  }
+  return '';
 }
 
 /**

@@ -305,6 +305,9 @@ describe('audit detail (/audit/:id)', () => {
         confidence: 0.64,
         needsReview: true,
         reasons: [{ source: 'ocr', detail: 'Visitors per month; Jan 1,200; Feb 1,500; Mar 1,800' }],
+        needsWords: false,
+        needsWordsReason: null,
+        publishable: true,
       },
     });
     const calls = mockApi({

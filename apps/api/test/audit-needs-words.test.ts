@@ -89,7 +89,7 @@ beforeAll(async () => {
   t = await buildTestApp({ env: { FETCH_ALLOW_PRIVATE: 'true', GENERATION_RETRY_DELAY_MS: '10' }, engine });
   owner = await createUser(t, 10);
   stranger = await createUser(t, 10);
-}, 60_000);
+}, 240_000);
 
 afterAll(async () => {
   await t?.cleanup();
@@ -109,17 +109,17 @@ describe('a fix whose engine found nothing to stand behind', () => {
     await waitFor(async () => {
       const audit = (await api(owner, 'GET', `/audits/${auditId}`)).json();
       return audit.status === 'completed' ? audit : null;
-    }, 20_000);
+    }, 120_000);
     const fix = await api(owner, 'POST', `/audits/${auditId}/fix`, {});
     expect(fix.statusCode).toBe(202);
     await waitFor(async () => {
       const batch = (await api(owner, 'GET', `/images/batches/${fix.json().batchId}`)).json();
       return batch.finishedAt ? batch : null;
-    }, 20_000);
+    }, 120_000);
     const images = await imagesOf(owner, auditId);
     coffee = bySrc(images, 'coffee.jpg');
     camera = bySrc(images, 'camera.jpg');
-  }, 60_000);
+  }, 240_000);
 
   it('stores no alt with the reason and the grounds, and says where the image is used', () => {
     expect(camera).toMatchObject({

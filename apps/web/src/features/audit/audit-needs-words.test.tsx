@@ -69,7 +69,11 @@ const imagesHandler = (images: AuditImage[]) => () => json({ items: images, tota
 async function openDetail() {
   storeSession('jwt-1');
   renderApp(`/audit/${auditId}`);
-  await screen.findByRole('heading', { level: 1, name: 'Audit of https://shop.example/' }, { timeout: 5000 });
+  await screen.findByRole(
+    'heading',
+    { level: 1, name: 'Audit of https://shop.example/' },
+    { timeout: 20_000 },
+  );
 }
 
 describe('reviewing images that need words', () => {
@@ -80,7 +84,7 @@ describe('reviewing images that need words', () => {
       [`GET ${base}/images`]: imagesHandler([needsWords, sure]),
     });
     await openDetail();
-    const table = await screen.findByRole('table');
+    const table = await screen.findByRole('table', {}, { timeout: 10_000 });
     expect(within(table).getByRole('columnheader', { name: 'Confidence' })).toBeInTheDocument();
     const rows = await within(table).findAllByRole('row');
     const first = rows.find((row) => within(row).queryByText('Image 1'));
@@ -133,7 +137,9 @@ describe('reviewing images that need words', () => {
       imageIds: [imageId(1)],
       action: 'decorative',
     });
-    expect(await screen.findByRole('status', { name: '' })).toHaveTextContent('Marked as decorative');
+    expect(
+      await screen.findByText('Marked as decorative', { selector: 'p[role="status"]' }),
+    ).toBeInTheDocument();
   }, 30_000);
 
   it('approves all, skipping those that need words, and says how many in a polite live region', async () => {

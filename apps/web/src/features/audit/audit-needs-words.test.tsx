@@ -84,7 +84,7 @@ describe('reviewing images that need words', () => {
       [`GET ${base}/images`]: imagesHandler([needsWords, sure]),
     });
     await openDetail();
-    const table = await screen.findByRole('table', {}, { timeout: 10_000 });
+    const table = await screen.findByRole('table', { name: /Audited images/ }, { timeout: 10_000 });
     expect(within(table).getByRole('columnheader', { name: 'Confidence' })).toBeInTheDocument();
     const rows = await within(table).findAllByRole('row');
     const first = rows.find((row) => within(row).queryByText('Image 1'));

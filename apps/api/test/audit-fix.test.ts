@@ -153,8 +153,15 @@ describe('fixing and reviewing an audit', () => {
       reviewState: 'pending',
       fixStatus: null,
       // The reviewer sees how sure the engine was and what it went on (issue 19, point 9).
-      // (the test engine is 90 % sure and gives no reasons).
-      suggestionEvidence: { confidence: 0.9, needsReview: false, reasons: [] },
+      // (the test engine is 90 % sure and names the model as its grounds).
+      suggestionEvidence: {
+        confidence: 0.9,
+        needsReview: false,
+        reasons: [{ source: 'model', detail: 'test-engine' }],
+        needsWords: false,
+        needsWordsReason: null,
+        publishable: true,
+      },
     });
     expect(bySrc(after, 'camera.jpg')).toMatchObject({ reviewState: 'pending', fixStatus: null });
     expect(bySrc(after, 'gone.jpg')).toMatchObject({

@@ -57,6 +57,10 @@ describe('GET /images/altText', () => {
       confidence: null,
       needsReview: false,
       reasons: [],
+      // No grounds and no person's words: it may not go live (ADR 067), but it has words.
+      needsWords: false,
+      needsWordsReason: null,
+      publishable: false,
       longDescription: null,
       thumbnailUrl: null,
     };
@@ -149,6 +153,9 @@ describe('PATCH /images/altText/{id}', () => {
       confidence: null,
       needsReview: false,
       reasons: [],
+      needsWords: false,
+      needsWordsReason: null,
+      publishable: true,
       longDescription: null,
       thumbnailUrl: null,
     });

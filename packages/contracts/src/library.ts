@@ -36,6 +36,14 @@ export const libraryImageSchema = z.object({
   confidence: z.number().min(0).max(1).nullable(),
   needsReview: z.boolean(),
   reasons: z.array(altTextReasonSchema),
+  /**
+   * The engine found nothing it can stand behind: `alt_text` is empty and a person's words are
+   * needed; `needsWordsReason` says why (null otherwise). `publishable`: whether the alt text may go
+   * live by the publishable rule (ADR 067); exports and downloads leave out the others (ADR 068).
+   */
+  needsWords: z.boolean(),
+  needsWordsReason: z.string().nullable(),
+  publishable: z.boolean(),
   longDescription: longDescriptionSchema,
   /**
    * A small stored preview (at most 320 px on the long side, WebP) served by this app at `/files/…`,

@@ -137,3 +137,74 @@ export function judgePublishable(input: PublishableInput): PublishableVerdict {
   if (!input.reasons.some((reason) => groundedSources.has(reason.source))) return fail('ungrounded');
   return { publishable: true };
 }
+
+/** What an engine result carries that decides how it is stored (engines/types.ts AltTextResult). */
+export interface EngineAltResult {
+  altText: string;
+  decorative: boolean;
+  origin?: AltOrigin;
+  reasons: PublishableInput['reasons'];
+  needsWords?: boolean;
+  needsWordsReason?: string;
+}
+
+/** How an engine result is stored as a suggestion (ADR 068). */
+export interface StoredSuggestion {
+  /** The engine's alt, or '' when it may not go live. */
+  altText: string;
+  needsWords: boolean;
+  /** Why a person's words are needed; null when they are not. */
+  needsWordsReason: string | null;
+}
+
+/**
+ * Every path that stores an engine's result as a suggestion (an audit fix, a library image from a
+ * batch or a regenerate) goes through this (ADR 068): a result the engine marked `needsWords`, or
+ * one the publishable rule refuses, is kept with no alt and the reason, so no filler waits to be
+ * approved by a click; the grounds stay in the result's reasons for the reviewer.
+ */
+export function suggestionToStore(
+  result: EngineAltResult,
+  context?: PublishableInput['context'],
+): StoredSuggestion {
+  if (result.needsWords)
+    return {
+      altText: '',
+      needsWords: true,
+      needsWordsReason: result.needsWordsReason?.trim() || unpublishableMessages['needs-words'],
+    };
+  const verdict = judgePublishable({
+    altText: result.altText,
+    decorative: result.decorative,
+    origin: result.origin ?? 'ai',
+    reasons: result.reasons,
+    context,
+  });
+  if (verdict.publishable) return { altText: result.altText, needsWords: false, needsWordsReason: null };
+  return { altText: '', needsWords: true, needsWordsReason: verdict.message };
+}
+
+/** One image a publishing path refused, as the API's 409 lists it and the CLI prints it. */
+export interface UnpublishableImage {
+  imageId: string;
+  code: UnpublishableCode;
+  message: string;
+}
+
+/**
+ * The images among `items` whose verdict says no, in order: what a path that publishes a named set
+ * answers with (409 UNPUBLISHABLE_ALT), or leaves out when it publishes "all".
+ */
+export function listUnpublishable<T>(
+  items: readonly T[],
+  idOf: (item: T) => string,
+  verdictOf: (item: T) => PublishableVerdict,
+): UnpublishableImage[] {
+  const refused: UnpublishableImage[] = [];
+  for (const item of items) {
+    const verdict = verdictOf(item);
+    if (!verdict.publishable)
+      refused.push({ imageId: idOf(item), code: verdict.code, message: verdict.message });
+  }
+  return refused;
+}

@@ -156,6 +156,11 @@ export type AuditSuggestionDetails = {
   confidence: number | null;
   reasons: AltTextReason[] | null;
   needsReview: boolean;
+  /** The engine found nothing to stand behind: the suggestion is '' and a person's words are needed (ADR 068). */
+  needsWords?: boolean;
+  needsWordsReason?: string | null;
+  /** A person marked the image decorative on purpose: its '' alt may go live (ADR 068). */
+  decorative?: boolean;
 };
 export type AuditReviewState = (typeof auditReviewStates)[number];
 

@@ -12,13 +12,15 @@ import { MAX_AUDIT_FIX_IMAGES } from '@altwise/contracts/audit';
 import type { AuditProblem } from '@altwise/contracts/audit-problems';
 import { type AltOrigin, approvedOrigin, editedOrigin } from '@altwise/contracts/provenance';
 import type { Database } from '../../db/client.ts';
-import type {
-  AuditImageFactsRecord,
-  AuditReviewState,
-  AuditSuggestionDetails,
-} from '../../db/tables/audits.ts';
+import type { AuditImageFactsRecord } from '../../db/tables/audits.ts';
 import type { GenerationItemContext } from '../../db/tables/generation-items.ts';
-import { conflict, notFound } from '../../errors.ts';
+import { conflict, notFound, unpublishableAlt } from '../../errors.ts';
+import {
+  judgePublishable,
+  listUnpublishable,
+  type PublishableVerdict,
+  suggestionToStore,
+} from '../../lib/publishable.ts';
 import { discardPreview } from '../files/preview.ts';
 import type { FilesService } from '../files/service.ts';
 import type { GenerationService } from '../generation/service.ts';
@@ -57,11 +59,49 @@ type ImageRow = AuditFixImageRow;
  * and evidence. None for an edited suggestion: its words are the user's, not the engine's.
  */
 export function suggestionEvidenceOf(
-  details: AuditSuggestionDetails | null,
-  reviewState: AuditReviewState | null,
+  row: Pick<ImageRow, 'suggestion' | 'suggestionDetails' | 'reviewState' | 'origin' | 'src' | 'facts'>,
 ): AuditSuggestionEvidence | null {
-  if (!details || reviewState === null || reviewState === 'edited') return null;
-  return { confidence: details.confidence, needsReview: details.needsReview, reasons: details.reasons ?? [] };
+  const details = row.suggestionDetails;
+  if (!details || row.reviewState === null || row.reviewState === 'edited') return null;
+  return {
+    confidence: details.confidence,
+    needsReview: details.needsReview,
+    reasons: details.reasons ?? [],
+    needsWords: details.needsWords === true && (row.suggestion ?? '') === '' && !details.decorative,
+    needsWordsReason: details.needsWords && !details.decorative ? (details.needsWordsReason ?? null) : null,
+    publishable: judgeSuggestion(row).publishable,
+  };
+}
+
+/** The file name at the end of an image's address, for the publishable rule's file-name check. */
+function fileNameOf(src: string): string | undefined {
+  try {
+    const path = new URL(src).pathname;
+    return decodeURIComponent(path.slice(path.lastIndexOf('/') + 1)) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether an audit image's suggestion may go live (ADR 067), from what is stored: its text, origin,
+ * evidence, the decorative mark and what the page said around it. Exported for the publishing paths
+ * (WordPress, the CLI) that read audit images.
+ */
+export function judgeSuggestion(
+  row: Pick<ImageRow, 'suggestion' | 'suggestionDetails' | 'origin' | 'src' | 'facts'>,
+): PublishableVerdict {
+  return judgePublishable({
+    altText: row.suggestion ?? '',
+    decorative: row.suggestionDetails?.decorative === true,
+    origin: row.origin ?? 'ai',
+    reasons: row.suggestionDetails?.reasons ?? [],
+    context: {
+      heading: row.facts.heading,
+      siteName: row.facts.siteName,
+      fileName: fileNameOf(row.src),
+    },
+  });
 }
 
 /** Whether the image's latest fix is under way, failed (refunded), or neither. */
@@ -139,8 +179,14 @@ export function toAuditImage(row: ShownImageRow): AuditImage {
     origin: auditImageOrigin(row.origin, row.alt),
     fixStatus: fixStatusOf(row.itemStatus),
     thumbnailUrl: row.thumbnailUrl,
-    suggestionEvidence: suggestionEvidenceOf(row.suggestionDetails, row.reviewState),
+    suggestionEvidence: suggestionEvidenceOf(row),
     screenshotUrl: screenshotUrlOf(row.auditId, row.id, row.screenshotKey),
+    usedIn: {
+      heading: row.facts.heading?.trim() || null,
+      caption: row.facts.caption?.trim() || null,
+      linkTarget: row.facts.linkTarget?.trim() || null,
+      linkText: row.facts.linkText?.trim() || null,
+    },
   };
 }
 
@@ -180,18 +226,27 @@ export function createAuditFixer(deps: {
 
   // A fix's finished image waits on its audit image for the user's review (ADR 030); the batch's
   // claims, retries, refunds and settlement stay generation's.
-  generation.registerLander('audit', async (executor, claim, { result, thumbnail }) => {
+  generation.registerLander('audit', async (executor, claim, { result, thumbnail, context }) => {
+    // Nothing it can stand behind is stored as no alt and the reason, never as filler (ADR 068).
+    const stored = suggestionToStore(result, {
+      pageTitle: context?.pageTitle,
+      heading: context?.heading,
+      fileName: context?.fileName,
+      siteName: context?.siteName,
+    });
     const { landed, keptThumbnail } = await landFixSuggestion(executor, claim, {
-      altText: result.altText,
+      altText: stored.altText,
       origin: result.origin ?? 'ai',
-      longDescription: result.longDescription ?? null,
+      longDescription: stored.needsWords ? null : (result.longDescription ?? null),
       thumbnail,
       details: {
         engine: result.engine,
         model: result.model,
         confidence: result.confidence,
         reasons: result.reasons,
-        needsReview: result.needsReview,
+        needsReview: result.needsReview || stored.needsWords,
+        needsWords: stored.needsWords,
+        needsWordsReason: stored.needsWordsReason,
       },
     });
     // A preview no row took: the runner deletes it when nothing landed, this when the image had one.
@@ -259,6 +314,7 @@ export function createAuditFixer(deps: {
     async review(userId: string, auditId: string, request: ReviewAuditRequest): Promise<ReviewAuditResponse> {
       await ownedAudit(userId, auditId);
       const ids = [...new Set(request.imageIds)];
+      let skipped = 0;
       await db.transaction(async (tx) => {
         const images = await selectFixImages(tx, auditId, ids, true);
         if (images.length < ids.length) throw noSuchImage();
@@ -278,17 +334,35 @@ export function createAuditFixer(deps: {
           await rejectSuggestions(tx, auditId, ids);
           return;
         }
-        for (const image of images) {
-          const edited = request.action === 'edit';
-          const altText = edited ? (request.altText ?? '') : (image.suggestion ?? '');
+        let landing = images;
+        if (request.action === 'accept') {
+          // Only alt text we can stand behind is approved (ADR 067): a named set with any other is
+          // refused whole; "approve all" leaves those pending and counts them (ADR 068).
+          const refused = listUnpublishable(images, (image) => image.id, judgeSuggestion);
+          if (refused.length > 0 && !request.skipUnpublishable) throw unpublishableAlt(refused, 'approve');
+          const refusedIds = new Set(refused.map((image) => image.imageId));
+          landing = images.filter((image) => !refusedIds.has(image.id));
+          skipped = refused.length;
+        }
+        for (const image of landing) {
+          const edited = request.action === 'edit' || request.action === 'decorative';
+          const decorative = request.action === 'decorative';
+          const altText = decorative
+            ? ''
+            : request.action === 'edit'
+              ? (request.altText ?? '')
+              : (image.suggestion ?? '');
           // An edit that leaves the long description out keeps the suggestion's (ADR 050).
           const longDescription =
             edited && request.longDescription !== undefined ? request.longDescription : image.longDescription;
           const details = image.suggestionDetails;
           const suggested = image.origin ?? 'ai';
-          const origin = edited
-            ? editedOrigin(suggested, image.suggestion ?? '', altText)
-            : approvedOrigin(suggested);
+          // Decorative on purpose is a person's decision: `alt=""` is their word (ADR 068).
+          const origin: AltOrigin = decorative
+            ? 'human'
+            : edited
+              ? editedOrigin(suggested, image.suggestion ?? '', altText)
+              : approvedOrigin(suggested);
           // A person's own words carry no engine verdict; an accepted suggestion keeps the engine's,
           // and counts as reviewed.
           const verdict = edited
@@ -331,11 +405,23 @@ export function createAuditFixer(deps: {
             origin,
             longDescription,
             libraryImageId: libraryImageId ?? null,
+            // A person's words or decorative mark answer a needs-words image (ADR 068).
+            ...(edited
+              ? {
+                  details: {
+                    ...(details ?? { engine: null, model: null, confidence: null, reasons: null }),
+                    needsReview: false,
+                    needsWords: false,
+                    needsWordsReason: null,
+                    decorative,
+                  },
+                }
+              : {}),
           });
         }
       });
       const items = (await selectFixImages(db, auditId, ids, false)).map(toAuditImage);
-      return { items, reviews: await countReviews(db, auditId) };
+      return { items, reviews: await countReviews(db, auditId), skipped };
     },
   };
 }

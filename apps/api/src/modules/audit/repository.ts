@@ -635,13 +635,17 @@ export async function markSuggestionLanded(
     origin: AltOrigin;
     longDescription: string | null;
     libraryImageId: string | null;
+    /** Replaces the stored details when given (a decorative mark, words over a needs-words image). */
+    details?: AuditSuggestionDetails;
   },
 ): Promise<void> {
+  const details = landed.details ? JSON.stringify(landed.details) : null;
   await queryRows(
     tx,
     sql`update audit_images
         set review_state = ${landed.state}, origin = ${landed.origin}, library_image_id = ${landed.libraryImageId},
-            suggestion = ${landed.altText}, long_description = ${landed.longDescription}
+            suggestion = ${landed.altText}, long_description = ${landed.longDescription},
+            suggestion_details = coalesce(${details}::jsonb, suggestion_details)
         where id = ${imageId}`,
   );
 }

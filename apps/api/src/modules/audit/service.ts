@@ -28,7 +28,13 @@ import type { FetchSettings } from '../scrape/service.ts';
 import { spokenOf } from './announcements.ts';
 import { createAuditRunner, scoreOf, toStoredImage } from './audit-runner.ts';
 import { createCrawler } from './crawler.ts';
-import { auditImageOrigin, createAuditFixer, type FixGeneration, toAuditImage } from './fix.ts';
+import {
+  auditImageOrigin,
+  createAuditFixer,
+  type FixGeneration,
+  judgeSuggestion,
+  toAuditImage,
+} from './fix.ts';
 import { type PageSandbox, pageLimitNote, unreadablePageNote } from './page-sandbox.ts';
 import { createPixelChecker, type ImageTextReader } from './pixel-check.ts';
 import { createAuditPreviewKeeper } from './previews.ts';
@@ -122,6 +128,23 @@ export async function listAuditAltTexts(
   const bySrc = new Map<string, AuditAltText>();
   for (const row of rows) {
     const approved = row.reviewState === 'accepted' || row.reviewState === 'edited';
+    // An approved text that may not go live (ADR 067) is not written: no filler leaves (ADR 068).
+    const verdict = approved ? judgeSuggestion(row) : null;
+    if (verdict && !verdict.publishable) {
+      const known = bySrc.get(row.src);
+      if (!known)
+        bySrc.set(row.src, {
+          src: row.src,
+          pageUrl: row.pageUrl,
+          altText: null,
+          longDescription: null,
+          origin: null,
+          engine: null,
+          model: null,
+          missing: verdict.message,
+        });
+      continue;
+    }
     const passing = row.verdict === 'pass' && row.alt !== null && row.alt.trim() !== '';
     const image: AuditAltText = approved
       ? {
@@ -414,7 +437,10 @@ export function createAuditService(deps: {
           verdict: image.verdict,
           problemCodes: image.problems.map((problem) => problem.code),
           wcag: [...new Set(image.problems.flatMap((problem) => problem.wcag))].sort(),
-          ...(image.suggestion !== null ? { suggestedAlt: image.suggestion } : {}),
+          // A suggestion that may not go live is left out of the file (ADR 067, 068).
+          ...(image.suggestion !== null && judgeSuggestion(image).publishable
+            ? { suggestedAlt: image.suggestion }
+            : {}),
           ...(image.longDescription !== null ? { longDescription: image.longDescription } : {}),
           ...(image.reviewState ? { reviewState: image.reviewState } : {}),
           ...(origin ? { origin } : {}),

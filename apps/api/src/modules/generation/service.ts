@@ -24,6 +24,7 @@ import { jobNames } from '../../jobs/names.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { createRunScheduler } from '../../jobs/run-scheduler.ts';
 import { csvRecord } from '../../lib/csv.ts';
+import { suggestionToStore } from '../../lib/publishable.ts';
 import { createProviderLimiters, Semaphore } from '../../lib/throttle.ts';
 import {
   getCreditBalance,
@@ -164,12 +165,14 @@ export function createGenerationService(deps: {
     logger,
   };
   /** The one landing generation does itself: the library row, in one guarded statement (ADR 015). */
-  const landInLibrary: ItemLander = (executor, claim, item) =>
-    landItem(executor, claim, {
+  const landInLibrary: ItemLander = (executor, claim, item) => {
+    // Nothing the engine can stand behind is stored as no alt, for a person's words (ADR 068).
+    const stored = suggestionToStore(item.result, item.context);
+    return landItem(executor, claim, {
       id: randomUUID(),
       userId: item.userId,
       src: item.src,
-      altText: item.result.altText,
+      altText: stored.altText,
       origin: item.result.origin ?? 'ai',
       engine: item.result.engine,
       model: item.result.model,
@@ -177,11 +180,12 @@ export function createGenerationService(deps: {
       fileKey: item.fileKey,
       confidence: item.result.confidence,
       reasons: item.result.reasons,
-      needsReview: item.result.needsReview,
-      longDescription: item.result.longDescription ?? null,
+      needsReview: item.result.needsReview || stored.needsWords,
+      longDescription: stored.needsWords ? null : (item.result.longDescription ?? null),
       thumbnailKey: item.thumbnail?.key ?? null,
       thumbnailUrl: item.thumbnail?.url ?? null,
     });
+  };
   /**
    * How each source's finished images land (ADR 043). Registered when the process is built, not
    * per request: a batch outlives its request (a resumed or adopted batch runs in another process).
@@ -511,15 +515,17 @@ export function createGenerationService(deps: {
         });
         thumbnail = await storePreview(files, userId, preview);
         const record = await db.transaction(async (tx) => {
+          // Nothing it can stand behind is stored as no alt, for a person's words (ADR 068).
+          const stored = suggestionToStore(result, image.context ?? undefined);
           const row = await setLibraryAltText(tx, userId, imageId, {
-            altText: result.altText,
+            altText: stored.altText,
             origin: result.origin ?? 'ai',
             engine: result.engine,
             model: result.model,
             confidence: result.confidence,
             reasons: result.reasons,
-            needsReview: result.needsReview,
-            longDescription: result.longDescription ?? null,
+            needsReview: result.needsReview || stored.needsWords,
+            longDescription: stored.needsWords ? null : (result.longDescription ?? null),
             thumbnail,
           });
           // False only when the recovery job refunded it first (a call slower than the lease): the

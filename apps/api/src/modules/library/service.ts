@@ -6,8 +6,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database, DbExecutor } from '../../db/client.ts';
 import type { LibraryImage } from '../../db/tables/library-images.ts';
 import type { AltTextReason } from '../../engines/types.ts';
-import { notFound } from '../../errors.ts';
+import { notFound, unpublishableAlt } from '../../errors.ts';
 import { setBounded } from '../../lib/bounded-map.ts';
+import { judgePublishable, type PublishableVerdict } from '../../lib/publishable.ts';
 import {
   countLibraryImagesOf,
   deleteLibraryImagesOf,
@@ -58,7 +59,32 @@ function startBefore(
 
 const imageNotFound = () => notFound('There is no such image in your library.');
 
+/**
+ * Whether a library image's alt text may go live (ADR 067), from what is stored. A library row has no
+ * decorative flag of its own: an empty alt a person set (origin `human`, the audit's "Mark as
+ * decorative") is decorative on purpose; an empty alt from an engine needs words (ADR 068).
+ * Exported for the publishing paths (exports, downloads, webhooks, WordPress, the CLI).
+ */
+export function judgeLibraryImage(
+  row: Pick<LibraryImage, 'altText' | 'origin' | 'reasons' | 'src'> & Partial<Pick<LibraryImage, 'context'>>,
+): PublishableVerdict {
+  return judgePublishable({
+    altText: row.altText,
+    decorative: row.altText.trim() === '' && row.origin === 'human',
+    origin: row.origin,
+    reasons: row.reasons ?? [],
+    context: {
+      pageTitle: row.context?.pageTitle,
+      heading: row.context?.heading,
+      fileName: row.context?.fileName ?? row.src.replace(/[?#].*$/, '').replace(/^.*\//, ''),
+      siteName: row.context?.siteName,
+    },
+  });
+}
+
 function toRecord(row: ListedLibraryImage): LibraryImageRecord {
+  const verdict = judgeLibraryImage(row);
+  const needsWords = !verdict.publishable && verdict.code === 'needs-words';
   return {
     id: row.id,
     src: row.src,
@@ -67,6 +93,9 @@ function toRecord(row: ListedLibraryImage): LibraryImageRecord {
     confidence: row.confidence,
     needsReview: row.needsReview,
     reasons: row.reasons ?? [],
+    needsWords,
+    needsWordsReason: needsWords ? verdict.message : null,
+    publishable: verdict.publishable,
     longDescription: row.longDescription ?? null,
     thumbnailUrl: row.thumbnailUrl,
   };
@@ -346,6 +375,12 @@ export function createLibraryService(deps: {
      * becomes `ai-reviewed` (ADR 057); nothing else changes.
      */
     async approveAltText(userId: string, id: string): Promise<LibraryImageRecord> {
+      const before = await findLibraryImageOf(db, userId, id);
+      if (!before) throw imageNotFound();
+      // Only alt text we can stand behind is approved (ADR 067): an empty or filler one needs words.
+      const verdict = judgeLibraryImage(before);
+      if (!verdict.publishable)
+        throw unpublishableAlt([{ imageId: id, code: verdict.code, message: verdict.message }], 'approve');
       const row = await updateLibraryImage(db, userId, id, {
         needsReview: false,
         approved: true,

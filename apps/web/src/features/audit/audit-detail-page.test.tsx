@@ -121,7 +121,7 @@ describe('audit detail (/audit/:id)', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((header) => header.textContent),
-    ).toEqual(['', 'Image', 'Existing alt', 'Suggestion', 'Verdict', 'Problems', 'Review']);
+    ).toEqual(['', 'Image', 'Existing alt', 'Suggestion', 'Confidence', 'Verdict', 'Problems', 'Review']);
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows).toHaveLength(3);
     expect(rows[0]).toHaveTextContent(/Fail.*missing \(fail, WCAG 1\.1\.1\)The image has no alt attribute\./);
@@ -344,6 +344,9 @@ describe('audit detail (/audit/:id)', () => {
         confidence: 0.64,
         needsReview: true,
         reasons: [{ source: 'ocr', detail: 'Visitors per month; Jan 1,200; Feb 1,500; Mar 1,800' }],
+        needsWords: false,
+        needsWordsReason: null,
+        publishable: true,
       },
     });
     const calls = mockApi({

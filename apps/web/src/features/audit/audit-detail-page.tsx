@@ -296,6 +296,12 @@ export function AuditDetailPage() {
   const approved = data.reviews.accepted + data.reviews.edited;
   return (
     <div className="mx-auto max-w-6xl px-4 py-10 sm:py-14">
+      <a
+        href="#audit-images-heading"
+        className="sr-only focus:not-sr-only focus:mb-2 focus:inline-block focus:rounded focus:bg-white focus:p-2 focus:text-indigo-800 focus:underline"
+      >
+        Skip to the images table
+      </a>
       <Link
         to={routes.audit}
         className="text-sm text-indigo-800 underline underline-offset-2 hover:no-underline"

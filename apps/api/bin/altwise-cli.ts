@@ -181,8 +181,10 @@ async function describeItem(
     // Alt text embedded in the file is the human's alt here too (ADR 055).
     const embedded = await readEmbeddedText(bytes);
     const context = withEmbeddedAlt(item.context ?? {}, embedded);
+    // --language wins over the language of the image's place a manifest line gives (ADR 071).
+    const language = settings.describe.language ?? context.language;
     const result = withEmbeddedEvidence(
-      await engine.describeImage(bytes, { ...settings.describe, context }),
+      await engine.describeImage(bytes, { ...settings.describe, ...(language ? { language } : {}), context }),
       context,
       embedded,
     );

@@ -8,6 +8,7 @@ import { createAltTextEngine } from '../src/engines/alt-text-engine.ts';
 import { readEmbeddedText, withEmbeddedAlt } from '../src/engines/embedded-text.ts';
 import { engineOptionsFromEnv } from '../src/engines/engine-options.ts';
 import type { AltTextEngine, AltTextResult, PageContext } from '../src/engines/types.ts';
+import { normaliseForComparison } from '../src/lib/alt-rules.ts';
 import { judgePublishable, type UnpublishableCode, unpublishableMessages } from '../src/lib/publishable.ts';
 import { checkPageImages } from '../src/modules/audit/checks.ts';
 import { engineContext } from '../src/modules/audit/engine-context.ts';
@@ -163,6 +164,23 @@ function contextOf(page: AuditedPage, image: AuditedImage, language: string | un
   return language ? { ...context, language } : context;
 }
 
+const primaryLanguage = (tag: string) => (tag.split('-')[0] ?? tag).toLowerCase();
+
+/**
+ * The language the engine wrote in when it is not the one of the image's place (ADR 071): an alt in
+ * another language than its page is read out wrongly. Text read from the image as it is, a person's
+ * words and an empty alt have no language of the engine's.
+ */
+function otherLanguage(result: AltTextResult, placement: string | undefined): string | undefined {
+  if (!placement || result.decorative || !result.altText.trim()) return undefined;
+  const written = result.signals?.language || 'en';
+  if (primaryLanguage(written) === primaryLanguage(placement)) return undefined;
+  if (result.origin === 'human' || result.origin === 'embedded') return undefined;
+  const asRead = result.textInImage ? normaliseForComparison(result.textInImage) : '';
+  if (asRead && normaliseForComparison(result.altText) === asRead) return undefined;
+  return written;
+}
+
 /**
  * Whether the engine's answer may be written (lib/publishable.ts, ADR 067): the engine's own
  * needs-words answer, else the publishable rule on its text. A filler sentence is never written.
@@ -174,6 +192,12 @@ function needsWords(
 ): { code: UnpublishableCode; reason: string } | undefined {
   if (result.needsWords)
     return { code: 'needs-words', reason: result.needsWordsReason ?? unpublishableMessages['needs-words'] };
+  const language = otherLanguage(result, context.language);
+  if (language)
+    return {
+      code: 'needs-words',
+      reason: `The page is in ${context.language} and the engine wrote ${language}: it needs your words in ${context.language}.`,
+    };
   const verdict = judgePublishable({
     altText: result.decorative ? '' : result.altText,
     decorative: result.decorative,
@@ -440,6 +464,13 @@ export async function runFix(argv: string[]): Promise<number> {
           continue;
         }
         const after = done.result.decorative ? '' : done.result.altText.trim();
+        const edit = image.located?.edit as AltEdit;
+        if (!after && edit.kind === 'markdown') {
+          // `![](src)` is a missing alt, not a decorative one (ADR 071): only <img alt=""> says that.
+          const why = 'the engine finds it decorative, which Markdown says only with <img alt="">';
+          leave(page, image, why, `${place}: ${imageName(image)} was left alone: ${why}; write it by hand.`);
+          continue;
+        }
         const failing = stillFails(page, image, after);
         if (failing.length > 0) {
           const shown = after ? `“${after}”` : 'alt=""';
@@ -452,7 +483,6 @@ export async function runFix(argv: string[]): Promise<number> {
           continue;
         }
         const source = page.source as SourcePage;
-        const edit = image.located?.edit as AltEdit;
         changes.push({
           source,
           image,

@@ -44,20 +44,6 @@ export function createMetadataWriter(outDir: string, exiftool: string) {
     result: AltTextResult,
   ): Promise<{ file?: string; error?: string }> {
     if (result.decorative) return { error: 'decorative (alt=""): no alt text to write' };
-    // Only a publishable alt goes into a file (lib/publishable.ts, ADR 067): never filler.
-    const verdict = result.needsWords
-      ? {
-          publishable: false as const,
-          message: result.needsWordsReason ?? unpublishableMessages['needs-words'],
-        }
-      : judgePublishable({
-          altText: result.altText,
-          decorative: false,
-          origin: result.origin ?? 'ai',
-          reasons: result.reasons,
-          context: { fileName: path.basename(sourcePath ?? image) },
-        });
-    if (!verdict.publishable) return { error: `needs your words: ${verdict.message}` };
     const type = detectImageType(bytes);
     if (!isWritableType(type))
       return { error: `ExifTool writes JPEG, PNG, WebP and GIF here, not ${type ?? 'this file'}` };
@@ -68,6 +54,20 @@ export function createMetadataWriter(outDir: string, exiftool: string) {
       const target = path.join(dir, name);
       if (sourcePath && (await realpath(sourcePath).catch(() => sourcePath)) === target)
         return { error: `the copy would overwrite the original ${sourcePath}; choose another folder` };
+      // Only a publishable alt goes into a file (lib/publishable.ts, ADR 067): never filler.
+      const verdict = result.needsWords
+        ? {
+            publishable: false as const,
+            message: result.needsWordsReason ?? unpublishableMessages['needs-words'],
+          }
+        : judgePublishable({
+            altText: result.altText,
+            decorative: false,
+            origin: result.origin ?? 'ai',
+            reasons: result.reasons,
+            context: { fileName: path.basename(sourcePath ?? image) },
+          });
+      if (!verdict.publishable) return { error: `needs your words: ${verdict.message}` };
       const written = await writeAltMetadata({ exiftool, tempDir: scratch }, bytes, type, {
         altText: result.altText,
         longDescription: result.longDescription,

@@ -37,6 +37,7 @@ export const scrapedImageContextSchema = pageContextSchema.pick({
   imageRow: true,
   siteName: true,
   siteLogo: true,
+  language: true,
 });
 export type ScrapedImageContext = z.infer<typeof scrapedImageContextSchema>;
 

@@ -87,6 +87,8 @@ export interface AuditImageFacts {
   /** It looks like the site's own logo (in the banner, "logo" in its file name, class or id), and the site's name (og:site_name) when the page gives one. */
   siteLogo?: boolean;
   siteName?: string;
+  /** The language of the image's place: its own or nearest ancestor's `lang`, else `<html lang>` (ADR 071). */
+  language?: string;
 }
 
 /** The OCR confidence (0..100) below which text read in an image never fails an alt (`text-mismatch`). */

@@ -330,6 +330,7 @@ export function readPage(html: string, pageUrl: URL, marker?: string): PageReadi
     if (context.surroundingText) facts.adjacentText = context.surroundingText;
     if (context.heading) facts.heading = context.heading;
     if (context.imageRow) facts.imageRow = context.imageRow;
+    if (context.language) facts.language = context.language;
     if (context.siteLogo) {
       facts.siteLogo = true;
       if (context.siteName) facts.siteName = context.siteName;

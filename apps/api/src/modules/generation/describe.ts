@@ -129,12 +129,14 @@ export async function describeOnce(deps: DescribeDeps, image: ImageToDescribe): 
   // busy, so the provider always has GENERATION_CONCURRENCY requests in flight (issue 15).
   const { prepared, embedded } = await loadAndPrepare(deps, image);
   const context = withEmbeddedAlt(withFileName(image), embedded);
+  // The language asked for, else the language of the image's place on its page (ADR 071).
+  const language = image.language ?? context.language;
   const release = await deps.engineSlots.acquire();
   try {
     await deps.limiter.take();
     const result = await prepared.describe({
       ...(image.prompt ? { prompt: image.prompt } : {}),
-      ...(image.language ? { language: image.language } : {}),
+      ...(language ? { language } : {}),
       ...(image.keywords?.length ? { keywords: image.keywords } : {}),
       context,
     });

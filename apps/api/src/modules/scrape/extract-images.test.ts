@@ -75,3 +75,26 @@ describe('reading hostile pages', () => {
     }
   });
 });
+
+describe('the language of an image’s place (ADR 071)', () => {
+  const read = (html: string) => readImages(html, page, 200).images.map((image) => image.context.language);
+
+  it('takes the image’s own lang, else its nearest ancestor’s, else <html lang>', () => {
+    const html = `<html lang="fr"><body>
+      <img src="/a.jpg">
+      <div lang="ja"><p><img src="/b.jpg"></p><img src="/c.jpg" lang="en-GB"></div>
+      <section xml:lang="de"><img src="/d.jpg"></section>
+    </body></html>`;
+    expect(read(html)).toEqual(['fr', 'ja', 'en-GB', 'de']);
+  });
+
+  it('reads en_US as en-US, and an empty or malformed lang as unknown (the search stops there)', () => {
+    const html = `<html lang="fr"><body>
+      <div lang="en_US"><img src="/a.jpg"></div>
+      <div lang=""><img src="/b.jpg"></div>
+      <div lang="not a language"><img src="/c.jpg"></div>
+    </body></html>`;
+    expect(read(html)).toEqual(['en-US', undefined, undefined]);
+    expect(read('<img src="/a.jpg">')).toEqual([undefined]);
+  });
+});

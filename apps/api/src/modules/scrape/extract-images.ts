@@ -1,5 +1,5 @@
 import { normalizeImageUrl } from '@altwise/contracts/image-urls';
-import { MAX_IMAGE_ROW } from '@altwise/contracts/page-context';
+import { languageTagOf, MAX_IMAGE_ROW } from '@altwise/contracts/page-context';
 import { INVALID_IMAGE_SOURCE, type ScrapedImage, type ScrapedImageContext } from '@altwise/contracts/scrape';
 import { DomHandler, DomUtils, Parser } from 'htmlparser2';
 
@@ -214,6 +214,21 @@ function closest(node: Element, test: (element: Element) => boolean): Element | 
     current = current.parent;
   }
   return null;
+}
+
+/**
+ * The language of an element's place (ADR 071): the `lang` (or `xml:lang`) of the element or its
+ * nearest ancestor that has one, `<html lang>` included. An empty or malformed value means the
+ * language is unknown, as in HTML, and the search stops there.
+ */
+export function languageOf(element: Element): string | undefined {
+  for (let current: Element | null = element; current; ) {
+    const value = current.attribs.lang ?? current.attribs['xml:lang'];
+    if (value !== undefined) return languageTagOf(value);
+    const parent: Element['parent'] = current.parent;
+    current = parent && DomUtils.isTag(parent) ? parent : null;
+  }
+  return undefined;
 }
 
 /** The nearest link (`a[href]`) or button (`button`, `role="button"`) around the image, if any. */
@@ -504,6 +519,8 @@ export function contextOf(
   if (row) context.imageRow = row;
   if (base.siteName) context.siteName = base.siteName;
   if (looksLikeSiteLogo(img)) context.siteLogo = true;
+  const language = languageOf(img);
+  if (language) context.language = language;
   return context;
 }
 

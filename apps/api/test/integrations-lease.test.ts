@@ -5,7 +5,6 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres } from '../../../scripts/lib/postgres.ts';
 import { createUser, type TestUser } from './billing-helpers.ts';
-import { createTestEngine } from './generation-helpers.ts';
 import { buildTestApp, createPostgresDatabase, type TestApp, waitFor } from './helper.ts';
 import {
   type AuditItem,
@@ -13,6 +12,7 @@ import {
   connectAndImport,
   createImagePost,
   fixAndApprove,
+  groundedEngine,
   integrationApi,
   openWordPress,
   runTag,
@@ -54,7 +54,7 @@ const startApp = () =>
     },
     // One DATA_DIR: the apps share the session and integration secrets, as a deployment's processes do.
     dataDir,
-    engine: createTestEngine(),
+    engine: groundedEngine(),
   });
 const { call: api, settled } = integrationApi(
   () => first,

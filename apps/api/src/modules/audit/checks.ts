@@ -87,6 +87,8 @@ export interface AuditImageFacts {
   /** It looks like the site's own logo (in the banner, "logo" in its file name, class or id), and the site's name (og:site_name) when the page gives one. */
   siteLogo?: boolean;
   siteName?: string;
+  /** The page's language (`<html lang>`, a BCP 47 tag), when it says one: the language alt text is written in. */
+  language?: string;
 }
 
 /** The OCR confidence (0..100) below which text read in an image never fails an alt (`text-mismatch`). */

@@ -85,6 +85,7 @@ export async function updateIntegration(
       | 'placements'
       | 'auditId'
       | 'lastImportAt'
+      | 'progress'
     >
   >,
 ): Promise<void> {
@@ -254,6 +255,18 @@ export async function insertPendingChange(
     .onConflictDoNothing()
     .returning();
   return row ?? null;
+}
+
+/** The origin and evidence of the words a live change is being rewritten to (ADR 069). */
+export async function setChangeProvenance(
+  db: DbExecutor,
+  id: string,
+  provenance: Pick<IntegrationChangeRow, 'origin' | 'reasons'>,
+): Promise<void> {
+  await db
+    .update(integrationChanges)
+    .set({ origin: provenance.origin, reasons: provenance.reasons })
+    .where(eq(integrationChanges.id, id));
 }
 
 export async function markChangePublished(db: DbExecutor, id: string, after?: string): Promise<void> {

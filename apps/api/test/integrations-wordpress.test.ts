@@ -377,7 +377,9 @@ describe('import, fix, publish and undo', () => {
       reviewState: string | null;
     }[];
     // Undoing its change put the post's image back to pending (ADR 069): it is approved again here.
-    const storyImage = images.find((image) => image.pageUrl === story.link && image.reviewState === 'pending');
+    const storyImage = images.find(
+      (image) => image.pageUrl === story.link && image.reviewState === 'pending',
+    );
     expect(storyImage).toBeTruthy();
     const edited = await api(owner, 'POST', `/audits/${auditId}/review`, {
       imageIds: [storyImage?.id],

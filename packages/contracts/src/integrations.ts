@@ -163,6 +163,9 @@ export const integrationChangeSchema = z.object({
   /** The post or page whose content was changed; absent for the attachment's alt_text. */
   postId: z.number().int().optional(),
   postTitle: z.string().optional(),
+  /** The attachment's file name and address (its thumbnail), while the import still knows it. */
+  fileName: z.string().optional(),
+  src: z.string().optional(),
   field: integrationChangeFieldSchema,
   before: z.string(),
   after: z.string(),

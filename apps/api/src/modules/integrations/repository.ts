@@ -325,15 +325,26 @@ export async function listChanges(
   db: DbExecutor,
   integrationId: string,
   ids?: string[],
-): Promise<(IntegrationChangeRow & { postTitle: string | null })[]> {
+): Promise<(IntegrationChangeRow & { postTitle: string | null; sourceUrl: string | null })[]> {
   const rows = await db
-    .select({ change: integrationChanges, postTitle: integrationPosts.title })
+    .select({
+      change: integrationChanges,
+      postTitle: integrationPosts.title,
+      sourceUrl: integrationMedia.sourceUrl,
+    })
     .from(integrationChanges)
     .leftJoin(
       integrationPosts,
       and(
         eq(integrationPosts.integrationId, integrationChanges.integrationId),
         eq(integrationPosts.postId, integrationChanges.postId),
+      ),
+    )
+    .leftJoin(
+      integrationMedia,
+      and(
+        eq(integrationMedia.integrationId, integrationChanges.integrationId),
+        eq(integrationMedia.mediaId, integrationChanges.mediaId),
       ),
     )
     .where(
@@ -345,7 +356,7 @@ export async function listChanges(
     )
     .orderBy(desc(integrationChanges.createdAt), asc(integrationChanges.id))
     .limit(1000);
-  return rows.map((row) => ({ ...row.change, postTitle: row.postTitle }));
+  return rows.map((row) => ({ ...row.change, postTitle: row.postTitle, sourceUrl: row.sourceUrl }));
 }
 
 export async function findPlacement(

@@ -1427,6 +1427,9 @@ export function createIntegrationsService(deps: {
         mediaId: change.mediaId,
         ...(change.postId !== null ? { postId: change.postId } : {}),
         ...(change.postTitle !== null ? { postTitle: change.postTitle } : {}),
+        ...(change.sourceUrl !== null
+          ? { fileName: fileNameOfUrl(change.sourceUrl), src: change.sourceUrl }
+          : {}),
         field: change.field,
         before: change.before,
         after: change.after,

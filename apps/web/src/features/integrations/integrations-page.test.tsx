@@ -25,6 +25,7 @@ const partly: Integration = {
   lastImportAt: '2026-11-25T09:05:00.000Z',
   error: 'WordPress does not let this user do this (HTTP 403) while reading “The old quay”.',
   notice: '2 changes published.',
+  progress: { written: 0, failed: 2, total: 2 },
   failures: [
     {
       mediaId: 12,

@@ -103,6 +103,7 @@ afterAll(async () => {
 describe('one run per site at a time, across worker processes (the lease)', () => {
   let id: string;
   let ids: string[];
+  let auditId: string;
 
   it('two workers given the same publish write each change once, one change row each', async () => {
     const imported = await connectAndImport(api, settled, {
@@ -112,7 +113,7 @@ describe('one run per site at a time, across worker processes (the lease)', () =
     });
     expect(imported.status, JSON.stringify(imported)).toBe('imported');
     id = imported.id;
-    const auditId = imported.auditId as string;
+    auditId = imported.auditId as string;
 
     // This file's failing images: its two attachments in the library and the file name in its post.
     const ours = (items: AuditItem[]) =>
@@ -211,6 +212,9 @@ describe('one run per site at a time, across worker processes (the lease)', () =
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
     try {
+      // The undo put its images back to pending (ADR 069): they are approved again first.
+      const reviewed = await api('POST', `/audits/${auditId}/review`, { imageIds: ids, action: 'accept' });
+      expect(reviewed.statusCode, reviewed.body).toBe(200);
       proxy.delayMs = 300;
       const before = proxy.calls.length;
       expect((await api('POST', `/integrations/${id}/publish`, { imageIds: ids })).statusCode).toBe(202);

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWordPressUser, setWordPressRole } from '../../../scripts/lib/wordpress.ts';
 import { createUser, type TestUser } from './billing-helpers.ts';
-import { createTestEngine } from './generation-helpers.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 import {
   type AuditItem,
@@ -9,6 +8,7 @@ import {
   connectAndImport,
   createImagePost,
   fixAndApprove,
+  groundedEngine,
   integrationApi,
   openWordPress,
   runTag,
@@ -62,7 +62,7 @@ beforeAll(async () => {
   });
   t = await buildTestApp({
     env: { FETCH_ALLOW_PRIVATE: 'true', GENERATION_RETRY_DELAY_MS: '10' },
-    engine: createTestEngine(),
+    engine: groundedEngine(),
   });
   owner = await createUser(t, 20);
 }, 180_000);

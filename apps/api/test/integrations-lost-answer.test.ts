@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from './billing-helpers.ts';
-import { createTestEngine } from './generation-helpers.ts';
 import { buildTestApp, type TestApp, waitFor } from './helper.ts';
 import {
   type AuditItem,
   connectAndImport,
   fixAndApprove,
+  groundedEngine,
   integrationApi,
   openWordPress,
   runTag,
@@ -45,7 +45,7 @@ beforeAll(async () => {
   });
   app = await buildTestApp({
     env: { FETCH_ALLOW_PRIVATE: 'true', GENERATION_RETRY_DELAY_MS: '10', WORDPRESS_TIMEOUT_MS: '1500' },
-    engine: createTestEngine(),
+    engine: groundedEngine(),
   });
   owner = await createUser(app, 20);
 }, 180_000);

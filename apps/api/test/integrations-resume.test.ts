@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from './billing-helpers.ts';
-import { createTestEngine } from './generation-helpers.ts';
 import { buildTestApp, createPostgresDatabase, type TestApp, waitFor } from './helper.ts';
 import {
   createImagePost,
   fixAndApprove,
+  groundedEngine,
   type AuditItem as Item,
   integrationApi,
   openWordPress,
@@ -48,7 +48,7 @@ const env = () => ({
   WORDPRESS_TIMEOUT_MS: '300000',
   ...(sharedPostgres ? { DATABASE_URL: sharedPostgres.url } : {}),
 });
-const startApp = () => buildTestApp({ env: env(), dataDir, persistent: true, engine: createTestEngine() });
+const startApp = () => buildTestApp({ env: env(), dataDir, persistent: true, engine: groundedEngine() });
 const { call: api, settled } = integrationApi(
   () => app,
   () => owner,

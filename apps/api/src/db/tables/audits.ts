@@ -138,6 +138,8 @@ export type AuditImageFactsRecord = {
   /** It looks like the site's own logo (in the banner, "logo" in its file name, class or id), and the site's name (og:site_name) when the page gives one. */
   siteLogo?: boolean;
   siteName?: string;
+  /** The page's `<html lang>` (ADR 069): the language its alt text is written in. */
+  language?: string;
   /**
    * What the pixel check saw (ADR 037), set on every image of the audit with this src once it has
    * looked: `{}` when the pixels gave no evidence (photo without text, fetch or decode failed).

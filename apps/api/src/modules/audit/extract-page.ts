@@ -220,6 +220,18 @@ class TextBetween {
   }
 }
 
+/** The `<html lang>` of the page when it is a plausible BCP 47 tag (`en-US`, `de`); undefined otherwise. */
+function pageLanguageOf(document: Parameters<typeof walkTree>[0]): string | undefined {
+  let lang: string | undefined;
+  walkTree(document, (node) => {
+    if (!DomUtils.isTag(node)) return undefined;
+    if (node.name !== 'html') return 'skip';
+    lang = node.attribs.lang?.trim();
+    return 'stop';
+  });
+  return lang && /^[a-z]{2,3}(?:-[a-z0-9]{2,8})*$/i.test(lang) ? lang : undefined;
+}
+
 /**
  * `marker`: a rendered page's marks (render/page-marks.ts). A marked element's name is the one the
  * browser's accessibility tree gave it, where it gave one; others are named here.
@@ -238,6 +250,7 @@ export function readPage(html: string, pageUrl: URL, marker?: string): PageReadi
   const style = createStyleReader(readStyleRules(styleTextOf(styles)));
   const names = createNameReader(ids, style);
   const cache = newContextCache();
+  const language = pageLanguageOf(document);
   const page = pageKey(pageUrl);
   const images: AuditImageFacts[] = [];
   const marks: (number | null)[] = [];
@@ -340,6 +353,7 @@ export function readPage(html: string, pageUrl: URL, marker?: string): PageReadi
     if (width !== undefined) facts.width = width;
     if (height !== undefined) facts.height = height;
     Object.assign(facts, markupHints(element, baseUrl));
+    if (language) facts.language = language;
     images.push(facts);
     return facts;
   };

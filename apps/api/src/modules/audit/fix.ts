@@ -213,6 +213,40 @@ export function contextOf(row: Pick<ImageRow, 'pageUrl' | 'alt' | 'role' | 'fact
   });
 }
 
+/** How much an image's place says about it: a caption, the text beside it, a link, a heading. */
+function contextWeight(image: Pick<ImageRow, 'facts'>): number {
+  const { facts } = image;
+  return (
+    (facts.caption ? 4 : 0) +
+    (facts.adjacentText ? 4 : 0) +
+    (facts.linkTarget ? 2 : 0) +
+    (facts.heading ? 1 : 0)
+  );
+}
+
+/**
+ * The images of a fix grouped by what they show and the role their place gives them (ADR 069): the
+ * same file at the same link target is described once, from the use that says most about it (a post
+ * with a caption and a paragraph beats a media library with none), and every use gets those words.
+ * A use that links elsewhere gets its own description, since the link's purpose is its alt.
+ */
+export function describeOnce(
+  images: ImageRow[],
+): { itemId: string; described: ImageRow; images: ImageRow[] }[] {
+  const groups = new Map<string, { itemId: string; described: ImageRow; images: ImageRow[] }>();
+  for (const image of images) {
+    const key = `${image.src}\u0000${image.facts.linkTarget ?? ''}`;
+    const group = groups.get(key);
+    if (!group) {
+      groups.set(key, { itemId: randomUUID(), described: image, images: [image] });
+      continue;
+    }
+    group.images.push(image);
+    if (contextWeight(image) > contextWeight(group.described)) group.described = image;
+  }
+  return [...groups.values()];
+}
+
 const noSuchImage = () => notFound('There is no such image in this audit.');
 const auditNotFound = () => notFound('There is no such audit.');
 
@@ -287,13 +321,18 @@ export function createAuditFixer(deps: {
             throw conflict('No failing image is left to fix: each has a suggestion or is being fixed.');
           remaining = Math.max(0, unfixed.total - images.length);
         }
-        const links = images.map((image) => ({ imageId: image.id, itemId: randomUUID() }));
-        const items = images.map((image, n) => ({
-          id: links[n]?.itemId,
-          src: image.src,
+        // One description per distinct image (ADR 069): its uses share one item and one credit.
+        const groups = describeOnce(images);
+        const links = groups.flatMap((group) =>
+          group.images.map((image) => ({ imageId: image.id, itemId: group.itemId })),
+        );
+        const items = groups.map((group) => ({
+          id: group.itemId,
+          src: group.described.src,
           fileKey: null,
-          context: contextOf(image) as GenerationItemContext,
-          language,
+          context: contextOf(group.described) as GenerationItemContext,
+          // The page's own language (its `<html lang>`), else the account's (ADR 069).
+          language: group.described.facts.language ?? language,
         }));
         // Throws 402 (Insufficient credits) before anything is stored.
         const batch = await generation.startGenerationBatch(tx, { userId, source: 'audit', items });

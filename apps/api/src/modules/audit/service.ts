@@ -20,6 +20,7 @@ import { AppError, badRequest, notFound } from '../../errors.ts';
 import { jobNames } from '../../jobs/names.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { createRunScheduler } from '../../jobs/run-scheduler.ts';
+import { judgePublishable, type UnpublishableCode } from '../../lib/publishable.ts';
 import { SandboxLimitError } from '../../lib/sandbox.ts';
 import { assertPublicAddress, parseFetchableUrl, SafeFetchError } from '../../net/safe-fetch.ts';
 import type { StoredObject } from '../../storage/file-storage.ts';
@@ -42,6 +43,7 @@ import type { BrowserPool } from './render/browser-pool.ts';
 import { createScreenshotKeeper } from './render/screenshots.ts';
 import { type AuditReportRow, buildAuditCsv, buildAuditXlsx } from './report.ts';
 import {
+  type ApprovedImageRow,
   auditsStartedSince,
   countActiveAudits,
   countRenderedPages,
@@ -63,6 +65,7 @@ import {
   listUnfinishedAuditIds,
   lockUser,
   summarizeImages,
+  unapproveImages,
 } from './repository.ts';
 
 /** How many audits GET /audits lists. */
@@ -97,6 +100,55 @@ function reportBaseName(url: string, createdAt: Date): string {
 }
 
 export type AuditService = ReturnType<typeof createAuditService>;
+
+/** What a caller knows of words Altwise wrote to a site (ADR 069): their origin and the evidence. */
+export type WrittenByUs = {
+  origin: AltOrigin;
+  reasons: { source: string; detail: string; score?: number }[];
+  fileName?: string;
+};
+
+/** Which audit problem an unpublishable verdict shows as (ADR 069). */
+const unpublishableProblem: Record<UnpublishableCode, 'vague' | 'file-name' | 'missing'> = {
+  'needs-words': 'missing',
+  'kind-and-tone': 'vague',
+  'file-name': 'file-name',
+  'title-prefix': 'vague',
+  ungrounded: 'vague',
+};
+
+/**
+ * An image whose alt Altwise wrote (ADR 069): it keeps the origin the change log knows and is
+ * judged like any suggestion; words that may not go live fail, whatever the checks said of them.
+ */
+function judgeOurWords<T extends ReturnType<typeof toStoredImage>>(stored: T, ours: WrittenByUs): T {
+  const verdict = judgePublishable({
+    altText: stored.alt ?? '',
+    decorative: false,
+    origin: ours.origin,
+    reasons: ours.reasons,
+    context: {
+      ...(stored.facts.heading ? { heading: stored.facts.heading } : {}),
+      ...(ours.fileName ? { fileName: ours.fileName } : {}),
+    },
+  });
+  if (verdict.publishable) return { ...stored, origin: ours.origin };
+  const code = unpublishableProblem[verdict.code];
+  return {
+    ...stored,
+    origin: ours.origin,
+    verdict: 'fail',
+    problems: [
+      ...stored.problems.filter((problem) => problem.code !== code),
+      {
+        code,
+        severity: 'fail',
+        wcag: ['1.1.1'],
+        message: `Altwise wrote this alt text earlier. ${verdict.message}`,
+      },
+    ],
+  };
+}
 
 /** An audit image with the alt text the user can publish, as the download with alt text reads it. */
 export type AuditAltText = {
@@ -458,7 +510,18 @@ export function createAuditService(deps: {
      */
     async recordWholeAudit(
       userId: string,
-      audit: { auditId: string; url: string; notices: string[]; pages: { url: string; html: string }[] },
+      audit: {
+        auditId: string;
+        url: string;
+        notices: string[];
+        pages: { url: string; html: string }[];
+        /**
+         * Words Altwise itself wrote to the site earlier (ADR 069), found again by the import: the
+         * image keeps that origin (never "written by a person") and fails when the words may not go
+         * live, so no score counts our own ungrounded text as done.
+         */
+        writtenByUs?: (pageUrl: string, src: string, alt: string) => WrittenByUs | undefined;
+      },
     ): Promise<{ id: string; pageUrl: string; position: number; src: string }[]> {
       if (await findAuditOf(db, userId, audit.auditId)) return listImagePlaces(db, audit.auditId);
       const notices = [...audit.notices];
@@ -475,9 +538,11 @@ export function createAuditService(deps: {
         for (const limit of reading.limits) notices.push(pageLimitNote(page.url, limit));
         pages.push({
           url: page.url,
-          images: reading.images.map((facts, position) =>
-            toStoredImage(facts, position, reading.verdicts[position]),
-          ),
+          images: reading.images.map((facts, position) => {
+            const stored = toStoredImage(facts, position, reading.verdicts[position]);
+            const ours = stored.alt ? audit.writtenByUs?.(page.url, stored.src, stored.alt) : undefined;
+            return ours ? judgeOurWords(stored, ours) : stored;
+          }),
         });
       }
       await db.transaction(async (tx) => {
@@ -498,14 +563,19 @@ export function createAuditService(deps: {
       return listImagePlaces(db, audit.auditId);
     },
 
-    /** The accepted or edited images of one of the caller's audits (all, or these), with their words. */
-    async approvedImages(
-      userId: string,
-      auditId: string,
-      imageIds?: string[],
-    ): Promise<{ id: string; altText: string }[]> {
+    /**
+     * The accepted or edited images of one of the caller's audits (all, or these), with their words,
+     * their origin and the engine's evidence (for the publishable rule, ADR 067).
+     */
+    async approvedImages(userId: string, auditId: string, imageIds?: string[]): Promise<ApprovedImageRow[]> {
       if (!(await findAuditOf(db, userId, auditId))) throw auditNotFound();
       return listApprovedImages(db, auditId, imageIds);
+    },
+
+    /** Puts these approved images of the caller's audit back to pending (an Undo, ADR 069). */
+    async unapproveImages(userId: string, auditId: string, imageIds: string[]): Promise<number> {
+      if (!(await findAuditOf(db, userId, auditId))) throw auditNotFound();
+      return unapproveImages(db, auditId, imageIds);
     },
 
     /** The job handler: runs one audit to its end (or until this process stops). */

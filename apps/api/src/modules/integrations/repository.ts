@@ -85,6 +85,7 @@ export async function updateIntegration(
       | 'placements'
       | 'auditId'
       | 'lastImportAt'
+      | 'progress'
     >
   >,
 ): Promise<void> {
@@ -274,6 +275,18 @@ export async function insertPendingChange(
   return row ?? null;
 }
 
+/** The origin and evidence of the words a live change is being rewritten to (ADR 069). */
+export async function setChangeProvenance(
+  db: DbExecutor,
+  id: string,
+  provenance: Pick<IntegrationChangeRow, 'origin' | 'reasons'>,
+): Promise<void> {
+  await db
+    .update(integrationChanges)
+    .set({ origin: provenance.origin, reasons: provenance.reasons })
+    .where(eq(integrationChanges.id, id));
+}
+
 export async function markChangePublished(db: DbExecutor, id: string, after?: string): Promise<void> {
   await db
     .update(integrationChanges)
@@ -330,15 +343,26 @@ export async function listChanges(
   db: DbExecutor,
   integrationId: string,
   ids?: string[],
-): Promise<(IntegrationChangeRow & { postTitle: string | null })[]> {
+): Promise<(IntegrationChangeRow & { postTitle: string | null; sourceUrl: string | null })[]> {
   const rows = await db
-    .select({ change: integrationChanges, postTitle: integrationPosts.title })
+    .select({
+      change: integrationChanges,
+      postTitle: integrationPosts.title,
+      sourceUrl: integrationMedia.sourceUrl,
+    })
     .from(integrationChanges)
     .leftJoin(
       integrationPosts,
       and(
         eq(integrationPosts.integrationId, integrationChanges.integrationId),
         eq(integrationPosts.postId, integrationChanges.postId),
+      ),
+    )
+    .leftJoin(
+      integrationMedia,
+      and(
+        eq(integrationMedia.integrationId, integrationChanges.integrationId),
+        eq(integrationMedia.mediaId, integrationChanges.mediaId),
       ),
     )
     .where(
@@ -350,7 +374,7 @@ export async function listChanges(
     )
     .orderBy(desc(integrationChanges.createdAt), asc(integrationChanges.id))
     .limit(1000);
-  return rows.map((row) => ({ ...row.change, postTitle: row.postTitle }));
+  return rows.map((row) => ({ ...row.change, postTitle: row.postTitle, sourceUrl: row.sourceUrl }));
 }
 
 export async function findPlacement(

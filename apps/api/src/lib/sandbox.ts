@@ -53,7 +53,16 @@ export interface SandboxOptions {
   maxQueue?: number;
   /** An idle thread is stopped after this long (it keeps its parsers warm until then). */
   idleMs?: number;
+  /**
+   * Threads kept alive however long they idle, started by `warmUp()`: a thread's start (loading the
+   * parsers' modules) costs hundreds of milliseconds, which the first request would otherwise wait
+   * for (docs/benchmarks.md, bench:pipeline).
+   */
+  keepWarm?: number;
 }
+
+/** The task a warm-up sends: every sandbox worker answers it, with no handler of its own. */
+const WARM_UP_TASK = '__warmUp';
 
 interface Request {
   id: number;
@@ -87,6 +96,8 @@ export interface Sandbox<H extends SandboxHandlers> {
     input: Parameters<H[K]>[0],
     options?: { timeoutMs?: number },
   ): Promise<Awaited<ReturnType<H[K]>>>;
+  /** Starts the `keepWarm` threads and resolves once each has loaded its modules and answered. */
+  warmUp(): Promise<void>;
   /** Threads alive now (for tests and health). */
   readonly threads: number;
   close(): Promise<void>;
@@ -100,6 +111,7 @@ export function createSandbox<H extends SandboxHandlers>(
   const queue: Task[] = [];
   const maxQueue = options.maxQueue ?? 256;
   const idleMs = options.idleMs ?? 30_000;
+  const keepWarm = Math.min(options.keepWarm ?? 0, options.size);
   let nextId = 1;
   let closed = false;
 
@@ -163,7 +175,7 @@ export function createSandbox<H extends SandboxHandlers>(
   function startIdleTimer(thread: Thread) {
     clearTimeout(thread.idleTimer);
     thread.idleTimer = setTimeout(() => {
-      if (thread.busy || thread.retired) return;
+      if (thread.busy || thread.retired || threads.length <= keepWarm) return;
       retire(thread);
       void thread.worker.terminate();
     }, idleMs);
@@ -200,24 +212,32 @@ export function createSandbox<H extends SandboxHandlers>(
     }
   }
 
+  function enqueue(name: string, input: unknown, timeoutMs: number): Promise<unknown> {
+    if (closed) return Promise.reject(new SandboxLimitError('closed', 'The server is shutting down.'));
+    if (queue.length >= maxQueue) {
+      return Promise.reject(
+        new SandboxLimitError('busy', 'Too much untrusted input is being processed; try again shortly.'),
+      );
+    }
+    return new Promise((resolve, reject) => {
+      queue.push({ name, input, timeoutMs, resolve, reject });
+      dispatch();
+    });
+  }
+
   return {
+    async warmUp() {
+      // One task per kept thread, sent together: each idle or new thread takes one.
+      await Promise.all(
+        Array.from({ length: Math.max(0, keepWarm - threads.length) }, () =>
+          enqueue(WARM_UP_TASK, null, options.timeoutMs),
+        ),
+      );
+    },
     run(name, input, runOptions) {
-      if (closed) return Promise.reject(new SandboxLimitError('closed', 'The server is shutting down.'));
-      if (queue.length >= maxQueue) {
-        return Promise.reject(
-          new SandboxLimitError('busy', 'Too much untrusted input is being processed; try again shortly.'),
-        );
-      }
-      return new Promise((resolve, reject) => {
-        queue.push({
-          name,
-          input,
-          timeoutMs: runOptions?.timeoutMs ?? options.timeoutMs,
-          resolve: resolve as (value: unknown) => void,
-          reject,
-        });
-        dispatch();
-      });
+      return enqueue(name, input, runOptions?.timeoutMs ?? options.timeoutMs) as Promise<
+        Awaited<ReturnType<H[typeof name]>>
+      >;
     },
     get threads() {
       return threads.length;
@@ -248,7 +268,10 @@ export function serveSandbox(handlers: SandboxHandlers): void {
   port.on('message', async (request: Request) => {
     let response: Response;
     try {
-      const handler = handlers[request.name] as ((input: unknown) => unknown) | undefined;
+      const handler =
+        request.name === WARM_UP_TASK
+          ? () => true
+          : (handlers[request.name] as ((input: unknown) => unknown) | undefined);
       if (!handler) throw new Error(`No sandbox handler named ${request.name}.`);
       response = { id: request.id, ok: true, result: await handler(request.input) };
     } catch (error) {

@@ -461,9 +461,10 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   }
 
   // The page reader's thread loads its parsers now, not inside the first scrape or audit
-  // (docs/benchmarks.md, bench:pipeline). A failure here only leaves the first read to start it.
+  // (docs/benchmarks.md, bench:pipeline); a failure only leaves the first read to start it.
+  // Not awaited: the app is ready at once, and a page read sent meanwhile waits for this thread.
   app.addHook('onReady', async () => {
-    await pages.warmUp().catch((error) => app.log.warn({ err: error }, 'starting the page reader failed'));
+    pages.warmUp().catch((error) => app.log.warn({ err: error }, 'starting the page reader failed'));
   });
 
   app.addHook('onClose', async (instance) => {

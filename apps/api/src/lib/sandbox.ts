@@ -96,7 +96,10 @@ export interface Sandbox<H extends SandboxHandlers> {
     input: Parameters<H[K]>[0],
     options?: { timeoutMs?: number },
   ): Promise<Awaited<ReturnType<H[K]>>>;
-  /** Starts the `keepWarm` threads and resolves once each has loaded its modules and answered. */
+  /**
+   * Starts the `keepWarm` threads and resolves once each has loaded its modules and answered; tasks
+   * sent meanwhile wait for it instead of starting threads of their own.
+   */
   warmUp(): Promise<void>;
   /** Threads alive now (for tests and health). */
   readonly threads: number;
@@ -112,6 +115,8 @@ export function createSandbox<H extends SandboxHandlers>(
   const maxQueue = options.maxQueue ?? 256;
   const idleMs = options.idleMs ?? 30_000;
   const keepWarm = Math.min(options.keepWarm ?? 0, options.size);
+  /** The kept threads' start under way (warmUp), which new tasks wait for. */
+  let warming: Promise<void> | undefined;
   let nextId = 1;
   let closed = false;
 
@@ -226,18 +231,26 @@ export function createSandbox<H extends SandboxHandlers>(
   }
 
   return {
-    async warmUp() {
+    warmUp() {
       // One task per kept thread, sent together: each idle or new thread takes one.
-      await Promise.all(
+      warming ??= Promise.all(
         Array.from({ length: Math.max(0, keepWarm - threads.length) }, () =>
           enqueue(WARM_UP_TASK, null, options.timeoutMs),
         ),
-      );
+      )
+        .then(() => {})
+        .finally(() => {
+          warming = undefined;
+        });
+      return warming;
     },
     run(name, input, runOptions) {
-      return enqueue(name, input, runOptions?.timeoutMs ?? options.timeoutMs) as Promise<
-        Awaited<ReturnType<H[typeof name]>>
-      >;
+      const timeoutMs = runOptions?.timeoutMs ?? options.timeoutMs;
+      // A task sent while the kept threads start waits for them rather than starting another.
+      const ready = warming?.catch(() => {});
+      return (
+        ready ? ready.then(() => enqueue(name, input, timeoutMs)) : enqueue(name, input, timeoutMs)
+      ) as Promise<Awaited<ReturnType<H[typeof name]>>>;
     },
     get threads() {
       return threads.length;

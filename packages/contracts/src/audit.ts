@@ -222,6 +222,11 @@ export const auditImageSchema = z.object({
       confidence: z.number().min(0).max(1).nullable(),
       needsReview: z.boolean(),
       reasons: z.array(altTextReasonSchema),
+      /**
+       * The suggestion is an earlier answer for the same image bytes in the same context (ADR 073),
+       * given again at no credit; absent for a fresh answer.
+       */
+      reused: z.literal(true).optional(),
     })
     .nullable(),
   /**

@@ -156,6 +156,8 @@ export type AuditSuggestionDetails = {
   confidence: number | null;
   reasons: AltTextReason[] | null;
   needsReview: boolean;
+  /** Answered from an earlier result for the same bytes in the same context, at no credit (ADR 073). */
+  reused?: boolean;
 };
 export type AuditReviewState = (typeof auditReviewStates)[number];
 

@@ -47,7 +47,7 @@ import {
 /** What the audit needs of generation: its one batch start and the registry of landers. */
 export type FixGeneration = Pick<
   GenerationService,
-  'startGenerationBatch' | 'runAfterCommit' | 'resolveLanguage' | 'registerLander'
+  'startGenerationBatch' | 'runAfterCommit' | 'resolveLanguage' | 'registerLander' | 'recordApprovedWords'
 >;
 
 type ImageRow = AuditFixImageRow;
@@ -61,7 +61,12 @@ export function suggestionEvidenceOf(
   reviewState: AuditReviewState | null,
 ): AuditSuggestionEvidence | null {
   if (!details || reviewState === null || reviewState === 'edited') return null;
-  return { confidence: details.confidence, needsReview: details.needsReview, reasons: details.reasons ?? [] };
+  return {
+    confidence: details.confidence,
+    needsReview: details.needsReview,
+    reasons: details.reasons ?? [],
+    ...(details.reused ? { reused: true as const } : {}),
+  };
 }
 
 /** Whether the image's latest fix is under way, failed (refunded), or neither. */
@@ -187,6 +192,7 @@ export function createAuditFixer(deps: {
       longDescription: result.longDescription ?? null,
       thumbnail,
       details: {
+        ...(result.reused ? { reused: true } : {}),
         engine: result.engine,
         model: result.model,
         confidence: result.confidence,
@@ -325,6 +331,13 @@ export function createAuditFixer(deps: {
                 },
               ])
             )[0]?.id;
+          // The next copy of these bytes in this context is answered with the person's words (ADR 073).
+          if (image.generationItemId)
+            await generation.recordApprovedWords(tx, userId, image.generationItemId, {
+              altText,
+              origin,
+              longDescription,
+            });
           await markSuggestionLanded(tx, image.id, {
             state: edited ? 'edited' : 'accepted',
             altText,

@@ -23,8 +23,8 @@ import { AppError, badRequest, conflict, notFound } from '../../errors.ts';
 import { jobNames } from '../../jobs/names.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { createFairSlots, SlotsClosedError } from '../../lib/fair-slots.ts';
-import { SandboxLimitError } from '../../lib/sandbox.ts';
 import { judgePublishable } from '../../lib/publishable.ts';
+import { SandboxLimitError } from '../../lib/sandbox.ts';
 import { createProviderLimiters } from '../../lib/throttle.ts';
 import { assertPublicAddress, parseFetchableUrl, SafeFetchError } from '../../net/safe-fetch.ts';
 import type { AuditService, WrittenByUs } from '../audit/service.ts';
@@ -613,6 +613,7 @@ export function createIntegrationsService(deps: {
     }
   }
 
+  /**
    * An import job: it waits for one of the process's import slots, shared fairly between users
    * (ADR 070), then imports under the site's lease, giving its slot up between two pages when another
    * user waits with none. A job of a user who already has one waiting comes back later instead of

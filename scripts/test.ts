@@ -19,6 +19,9 @@ const bin = (name: string) => join(root, 'node_modules', '.bin', name);
 process.env.PATH = `${join(root, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`;
 const reportDir = join(root, '.tmp', 'test-reports');
 const only = process.argv.slice(2);
+// Vitest runs one file at a time on a 2-core machine (cores - 1). Most API files wait on a database,
+// a WordPress or a browser more than they compute, so two at once finish sooner (docs/benchmarks.md).
+const workers = [`--maxWorkers=${process.env.TEST_MAX_WORKERS ?? '2'}`];
 
 type Totals = { passed: number; failed: number; skipped: number };
 const totals: Totals = { passed: 0, failed: 0, skipped: 0 };
@@ -60,6 +63,7 @@ function vitest(name: string, projects: string[], env: NodeJS.ProcessEnv = {}, e
         '--reporter=default',
         '--reporter=json',
         `--outputFile.json=${outputFile}`,
+        ...workers,
         ...extra,
       ],
       { env, cwd: root },

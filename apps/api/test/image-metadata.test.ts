@@ -266,8 +266,8 @@ describe('POST /images/altText/with-alt.zip', () => {
           model: 'm1',
         },
         { src: `${base}/img/spacer.gif?x=../../etc/passwd`, altText: 'A spacer', origin: 'ai-edited' },
-        { src: `${base}/img/gone.jpg`, altText: 'Gone' },
-        { src: `${base}/img/not-an-image.png`, altText: 'Not an image' },
+        { src: `${base}/img/gone.jpg`, altText: 'A harbour at dusk' },
+        { src: `${base}/img/not-an-image.png`, altText: 'A lighthouse on a cliff' },
       ]),
     );
     const [theirs] = await t.app.deps.database.db.transaction((tx) =>

@@ -96,7 +96,7 @@ async function addRows(user: TestUser, count: number, flagged: (index: number) =
       addLibraryImages(tx, user.id, [
         {
           src: `https://example.com/${index}.jpg`,
-          altText: `Image ${index}`,
+          altText: `Harbour view ${index}`,
           engine: 'offline',
           confidence: review ? 0.2 : 0.8,
           reasons: [{ source: 'ocr', detail: `image ${index}` }],
@@ -165,7 +165,7 @@ describe('a batch stores each result’s confidence, reasons and review flag', (
         reasons: [],
         needsWords: false,
         needsWordsReason: null,
-        publishable: false,
+        publishable: true,
         longDescription: null,
         thumbnailUrl: null,
       },
@@ -221,7 +221,7 @@ describe('POST /images/altText/{id}/approve', () => {
     expect(response.json()).toEqual({
       id: flagged,
       src: 'https://example.com/1.jpg',
-      alt_text: 'Image 1',
+      alt_text: 'Harbour view 1',
       // Approved unchanged: an engine's text is now reviewed (ADR 057).
       origin: 'ai-reviewed',
       confidence: 0.2,

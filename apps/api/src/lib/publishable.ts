@@ -35,6 +35,11 @@ export interface PublishableInput {
   origin: AltOrigin;
   /** The evidence the engine used (AltTextReason), most important first. */
   reasons: ReadonlyArray<{ source: string; detail: string; score?: number }>;
+  /**
+   * false for a row written before the evidence was recorded: its grounds are unknown, so only the
+   * never-publishable shapes (kind and tone, file name, title in front) are refused. Default true.
+   */
+  evidenceRecorded?: boolean;
   /** What the page said about the image. */
   context?: { pageTitle?: string; heading?: string; fileName?: string; siteName?: string };
 }
@@ -129,7 +134,14 @@ export function judgePublishable(input: PublishableInput): PublishableVerdict {
   });
   if (!text) return input.decorative ? { publishable: true } : fail('needs-words');
   // A person's own words (written, kept from the page or the file, or saved after an edit) go live.
-  const personWords = input.origin === 'human' || input.origin === 'embedded' || input.origin === 'ai-edited';
+  // A person's own words (written, kept, saved after an edit) or an engine's words a person approved
+  // go live; so does a text whose evidence was never recorded, when its shape is not filler.
+  const personWords =
+    input.origin === 'human' ||
+    input.origin === 'embedded' ||
+    input.origin === 'ai-edited' ||
+    input.origin === 'ai-reviewed' ||
+    input.evidenceRecorded === false;
   if (isKindAndToneSentence(text)) return fail('kind-and-tone');
   if (echoesFileName(text, input.context?.fileName)) return fail('file-name');
   if (hasTitlePrefix(text, input.context)) return fail('title-prefix');

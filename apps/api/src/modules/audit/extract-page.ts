@@ -353,7 +353,7 @@ export function readPage(html: string, pageUrl: URL, marker?: string): PageReadi
     if (width !== undefined) facts.width = width;
     if (height !== undefined) facts.height = height;
     Object.assign(facts, markupHints(element, baseUrl));
-    if (language) facts.language = language;
+    if (language && !facts.language) facts.language = language;
     images.push(facts);
     return facts;
   };

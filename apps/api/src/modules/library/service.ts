@@ -1,7 +1,7 @@
 import type { DeleteLibraryImagesResponse, LibraryImageRecord } from '@altwise/contracts/library';
 import { DEFAULT_LIBRARY_PAGE_SIZE } from '@altwise/contracts/limits';
 import type { PageContext } from '@altwise/contracts/page-context';
-import { type AltOrigin, editedOrigin } from '@altwise/contracts/provenance';
+import { type AltOrigin, approvedOrigin, editedOrigin } from '@altwise/contracts/provenance';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, DbExecutor } from '../../db/client.ts';
 import type { LibraryImage } from '../../db/tables/library-images.ts';
@@ -66,12 +66,14 @@ const imageNotFound = () => notFound('There is no such image in your library.');
  * Exported for the publishing paths (exports, downloads, webhooks, WordPress, the CLI).
  */
 export function judgeLibraryImage(
-  row: Pick<LibraryImage, 'altText' | 'origin' | 'reasons' | 'src'> & Partial<Pick<LibraryImage, 'context'>>,
+  row: Pick<LibraryImage, 'altText' | 'origin' | 'reasons' | 'src'> &
+    Partial<Pick<LibraryImage, 'context' | 'confidence'>>,
 ): PublishableVerdict {
   return judgePublishable({
     altText: row.altText,
     decorative: row.altText.trim() === '' && row.origin === 'human',
     origin: row.origin,
+    evidenceRecorded: !(row.reasons == null || (row.reasons.length === 0 && row.confidence == null)),
     reasons: row.reasons ?? [],
     context: {
       pageTitle: row.context?.pageTitle,
@@ -378,8 +380,10 @@ export function createLibraryService(deps: {
       const before = await findLibraryImageOf(db, userId, id);
       if (!before) throw imageNotFound();
       // Only alt text we can stand behind is approved (ADR 067): an empty or filler one needs words.
-      const verdict = judgeLibraryImage(before);
-      if (!verdict.publishable)
+      // A person approving the words stands behind them (ADR 068); an empty alt from an engine has no
+      // words to approve. Exports and downloads still judge the words before they leave.
+      const verdict = judgeLibraryImage({ ...before, origin: approvedOrigin(before.origin) });
+      if (!verdict.publishable && verdict.code === 'needs-words')
         throw unpublishableAlt([{ imageId: id, code: verdict.code, message: verdict.message }], 'approve');
       const row = await updateLibraryImage(db, userId, id, {
         needsReview: false,

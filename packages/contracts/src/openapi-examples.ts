@@ -78,6 +78,7 @@ import {
   integrationSummarySchema,
   listChangesResponseSchema,
   listIntegrationsResponseSchema,
+  publishPreviewResponseSchema,
   publishRequestSchema,
   startIntegrationJobResponseSchema,
   undoRequestSchema,
@@ -818,6 +819,26 @@ export const openApiExamples: ReadonlyArray<readonly [z.ZodType, unknown]> = [
   ],
   [startIntegrationJobResponseSchema, { id: ids.integration, status: 'publishing' }],
   [publishRequestSchema, { imageIds: [ids.auditImage] }],
+  [
+    publishPreviewResponseSchema,
+    {
+      items: [
+        {
+          imageId: ids.auditImage,
+          mediaId: 12,
+          fileName: 'harbour.jpg',
+          src: 'https://blog.example.com/wp-content/uploads/harbour.jpg',
+          postId: 41,
+          postTitle: 'A morning at the harbour',
+          field: 'content',
+          before: '',
+          after: 'Fishing boats moored in the harbour at sunrise',
+        },
+      ],
+      heldBack: [],
+      unchanged: 0,
+    },
+  ],
   [undoRequestSchema, { changeIds: [ids.change] }],
   [
     listChangesResponseSchema,

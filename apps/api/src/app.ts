@@ -237,7 +237,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   let engine: AltTextEngine | undefined;
   /** The audit's pixel reader when the alt-text engine is not the offline one (ADR 037). */
   let pixelEngine: AltTextEngine | undefined;
-  // Creating the pool costs nothing; its one kept thread starts when the app is ready (below).
+  // Threads start on the first page read, so creating the pool costs nothing.
   const pages = createPageSandbox(options.pageLimits);
   // The browser starts with the first rendered page, so creating the pool costs nothing either.
   const chromiumPath = findChromium(config.render.chromiumPath ?? 'off');
@@ -459,13 +459,6 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     await database.close().catch(() => {});
     throw error;
   }
-
-  // The page reader's thread loads its parsers now, not inside the first scrape or audit
-  // (docs/benchmarks.md, bench:pipeline); a failure only leaves the first read to start it.
-  // Not awaited: the app is ready at once, and a page read sent meanwhile waits for this thread.
-  app.addHook('onReady', async () => {
-    pages.warmUp().catch((error) => app.log.warn({ err: error }, 'starting the page reader failed'));
-  });
 
   app.addHook('onClose', async (instance) => {
     // Batches under way stop claiming images and finish the ones in hand; the rest resume later.

@@ -53,16 +53,7 @@ export interface SandboxOptions {
   maxQueue?: number;
   /** An idle thread is stopped after this long (it keeps its parsers warm until then). */
   idleMs?: number;
-  /**
-   * Threads kept alive however long they idle, started by `warmUp()`: a thread's start (loading the
-   * parsers' modules) costs hundreds of milliseconds, which the first request would otherwise wait
-   * for (docs/benchmarks.md, bench:pipeline).
-   */
-  keepWarm?: number;
 }
-
-/** The task a warm-up sends: every sandbox worker answers it, with no handler of its own. */
-const WARM_UP_TASK = '__warmUp';
 
 interface Request {
   id: number;
@@ -96,11 +87,6 @@ export interface Sandbox<H extends SandboxHandlers> {
     input: Parameters<H[K]>[0],
     options?: { timeoutMs?: number },
   ): Promise<Awaited<ReturnType<H[K]>>>;
-  /**
-   * Starts the `keepWarm` threads and resolves once each has loaded its modules and answered; tasks
-   * sent meanwhile wait for it instead of starting threads of their own.
-   */
-  warmUp(): Promise<void>;
   /** Threads alive now (for tests and health). */
   readonly threads: number;
   close(): Promise<void>;
@@ -114,9 +100,6 @@ export function createSandbox<H extends SandboxHandlers>(
   const queue: Task[] = [];
   const maxQueue = options.maxQueue ?? 256;
   const idleMs = options.idleMs ?? 30_000;
-  const keepWarm = Math.min(options.keepWarm ?? 0, options.size);
-  /** The kept threads' start under way (warmUp), which new tasks wait for. */
-  let warming: Promise<void> | undefined;
   let nextId = 1;
   let closed = false;
 
@@ -180,7 +163,7 @@ export function createSandbox<H extends SandboxHandlers>(
   function startIdleTimer(thread: Thread) {
     clearTimeout(thread.idleTimer);
     thread.idleTimer = setTimeout(() => {
-      if (thread.busy || thread.retired || threads.length <= keepWarm) return;
+      if (thread.busy || thread.retired) return;
       retire(thread);
       void thread.worker.terminate();
     }, idleMs);
@@ -217,40 +200,24 @@ export function createSandbox<H extends SandboxHandlers>(
     }
   }
 
-  function enqueue(name: string, input: unknown, timeoutMs: number): Promise<unknown> {
-    if (closed) return Promise.reject(new SandboxLimitError('closed', 'The server is shutting down.'));
-    if (queue.length >= maxQueue) {
-      return Promise.reject(
-        new SandboxLimitError('busy', 'Too much untrusted input is being processed; try again shortly.'),
-      );
-    }
-    return new Promise((resolve, reject) => {
-      queue.push({ name, input, timeoutMs, resolve, reject });
-      dispatch();
-    });
-  }
-
   return {
-    warmUp() {
-      // One task per kept thread, sent together: each idle or new thread takes one.
-      warming ??= Promise.all(
-        Array.from({ length: Math.max(0, keepWarm - threads.length) }, () =>
-          enqueue(WARM_UP_TASK, null, options.timeoutMs),
-        ),
-      )
-        .then(() => {})
-        .finally(() => {
-          warming = undefined;
-        });
-      return warming;
-    },
     run(name, input, runOptions) {
-      const timeoutMs = runOptions?.timeoutMs ?? options.timeoutMs;
-      // A task sent while the kept threads start waits for them rather than starting another.
-      const ready = warming?.catch(() => {});
-      return (
-        ready ? ready.then(() => enqueue(name, input, timeoutMs)) : enqueue(name, input, timeoutMs)
-      ) as Promise<Awaited<ReturnType<H[typeof name]>>>;
+      if (closed) return Promise.reject(new SandboxLimitError('closed', 'The server is shutting down.'));
+      if (queue.length >= maxQueue) {
+        return Promise.reject(
+          new SandboxLimitError('busy', 'Too much untrusted input is being processed; try again shortly.'),
+        );
+      }
+      return new Promise((resolve, reject) => {
+        queue.push({
+          name,
+          input,
+          timeoutMs: runOptions?.timeoutMs ?? options.timeoutMs,
+          resolve: resolve as (value: unknown) => void,
+          reject,
+        });
+        dispatch();
+      });
     },
     get threads() {
       return threads.length;
@@ -281,10 +248,7 @@ export function serveSandbox(handlers: SandboxHandlers): void {
   port.on('message', async (request: Request) => {
     let response: Response;
     try {
-      const handler =
-        request.name === WARM_UP_TASK
-          ? () => true
-          : (handlers[request.name] as ((input: unknown) => unknown) | undefined);
+      const handler = handlers[request.name] as ((input: unknown) => unknown) | undefined;
       if (!handler) throw new Error(`No sandbox handler named ${request.name}.`);
       response = { id: request.id, ok: true, result: await handler(request.input) };
     } catch (error) {

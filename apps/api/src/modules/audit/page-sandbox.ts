@@ -20,8 +20,6 @@ export const PAGE_SANDBOX_OPTIONS: SandboxOptions = {
   timeoutMs: 10_000,
   maxOldGenerationMb: 256,
   maxQueue: 256,
-  // One thread stays started: a scrape never waits for a thread to load the parsers (docs/benchmarks.md).
-  keepWarm: 1,
 };
 
 export type PageSandboxLimits = Pick<SandboxOptions, 'timeoutMs' | 'maxOldGenerationMb'>;

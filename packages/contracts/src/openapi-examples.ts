@@ -175,6 +175,9 @@ const libraryImage = {
     { source: 'caption', detail: 'Red leather running shoe' },
     { source: 'detection', detail: 'shoe', score: 0.93 },
   ],
+  needsWords: false,
+  needsWordsReason: null,
+  publishable: true,
   longDescription: null,
   thumbnailUrl:
     'https://altwise.example.com/files/previews/2026-11/0b9e6c1e-5d0a-4f4e-9a7e-2f1c3d4b5a69.webp',
@@ -284,7 +287,11 @@ const auditImage = {
     confidence: 0.82,
     needsReview: false,
     reasons: [{ source: 'detection', detail: 'shoe', score: 0.91 }],
+    needsWords: false,
+    needsWordsReason: null,
+    publishable: true,
   },
+  usedIn: { heading: 'Running shoes', caption: null, linkTarget: null, linkText: null },
   screenshotUrl: `/api/v1/audits/${ids.audit}/images/${ids.auditImage}/screenshot`,
 };
 
@@ -807,6 +814,7 @@ export const openApiExamples: ReadonlyArray<readonly [z.ZodType, unknown]> = [
       error:
         'WordPress at blog.example.com does not let this user do this (HTTP 403) while reading “Our new office”. The user needs to be allowed to edit media and posts (an Editor or Administrator). WordPress said: “Sorry, you are not allowed to edit this post.”',
       notice: 'Published 12 alt texts to blog.example.com.',
+      progress: { written: 12, failed: 1, total: 13 },
       failures: [
         {
           mediaId: 118,

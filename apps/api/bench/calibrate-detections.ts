@@ -3,7 +3,7 @@
  * alt text and reports, per score band, how often a detection agrees with the reference, that is
  * the reference alt (or its caption) names the detected thing. The thresholds in
  * src/engines/calibration.ts are read off this table.
- *   node apps/api/bench/calibrate-detections.ts --set ../shared/quality-dev
+ *   node apps/api/bench/calibrate-detections.ts --set <path to the quality-dev set>
  */
 
 import { readFile } from 'node:fs/promises';

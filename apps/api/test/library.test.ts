@@ -57,10 +57,10 @@ describe('GET /images/altText', () => {
       confidence: null,
       needsReview: false,
       reasons: [],
-      // No grounds and no person's words: it may not go live (ADR 067), but it has words.
+      // No evidence was ever recorded and the words are not filler: it may go live (ADR 067).
       needsWords: false,
       needsWordsReason: null,
-      publishable: false,
+      publishable: true,
       longDescription: null,
       thumbnailUrl: null,
     };

@@ -6,14 +6,12 @@ import { TextAreaField } from '../../components/ui/form-fields.tsx';
 import { LargePreview, wideDialog } from '../../components/ui/image-preview.tsx';
 import { LongDescriptionField } from '../../components/ui/long-description-field.tsx';
 import { OriginLabel } from '../../components/ui/origin-label.tsx';
-import { formatPercent, ReviewDetails, reasonLabel } from '../../components/ui/review-details.tsx';
-
-/** The three questions that lead to good alt text (ADR 068). */
-export const needsWordsQuestions = [
-  'What is it for?',
-  'Is there text in it?',
-  'What would a visitor miss?',
-] as const;
+import {
+  formatPercent,
+  needsWordsQuestions,
+  ReviewDetails,
+  reasonLabel,
+} from '../../components/ui/review-details.tsx';
 
 /**
  * For an image the engine could not describe (ADR 068): why, what it did find with its scores,
@@ -75,8 +73,8 @@ function NeedsWordsGuide({ image }: { image: AuditImage }) {
 }
 
 /**
- * Edit a suggestion before accepting it: the picture large (issue 19), beside it the existing alt and
- * the suggestion, the suggestion in an editable textarea, its long description below (issue 19, with
+ * Edit a suggestion before accepting it: the picture large, beside it the existing alt and
+ * the suggestion, the suggestion in an editable textarea, its long description below (with
  * "Copy markup"), and the engine's confidence and evidence. Saving sends the review action `edit` with
  * both.
  */

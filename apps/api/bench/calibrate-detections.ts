@@ -3,24 +3,25 @@
  * alt text and reports, per score band, how often a detection agrees with the reference, that is
  * the reference alt (or its caption) names the detected thing. The thresholds in
  * src/engines/calibration.ts are read off this table.
- *   node apps/api/bench/calibrate-detections.ts --set <path to the quality-dev set>
+ *   node apps/api/bench/calibrate-detections.ts --set quality-dev
  */
 
 import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { engineOptionsFromEnv } from '../src/engines/engine-options.ts';
 import { measurePixels } from '../src/engines/image-stats.ts';
 import { nounFor, wordsFor } from '../src/engines/offline/vocabulary.ts';
 import { WorkerPool } from '../src/engines/offline/worker-pool.ts';
 import { encodePng, prepareImage } from '../src/engines/prepare-image.ts';
+import { resolveSet } from './lib/sets.ts';
 
 const { values } = parseArgs({ options: { set: { type: 'string' } } });
 if (!values.set) {
   process.stderr.write('usage: node apps/api/bench/calibrate-detections.ts --set <folder>\n');
   process.exit(2);
 }
-const setDir = resolve(process.env.INIT_CWD ?? process.cwd(), values.set);
+const setDir = resolveSet(values.set);
 const refs = JSON.parse(await readFile(join(setDir, 'refs.json'), 'utf8')) as Array<{
   file: string;
   alt: string;

@@ -1,7 +1,7 @@
 /**
- * Alt-text quality eval (issues 11 and 19): runs the configured engine (offline unless ALT_TEXT_ENGINE
+ * Alt-text quality eval: runs the configured engine (offline unless ALT_TEXT_ENGINE
  * says otherwise) over a quality set and prints the set's numbers.
- *   npm run eval:quality -- --set ../shared/quality-dev [--out .tmp/eval-quality.jsonl] [--limit N]
+ *   npm run eval:quality -- --set quality-dev [--out .tmp/eval-quality.jsonl] [--limit N]
  * A photo set is a folder with refs.json ({file, alt, caption, article, context}[]) and images/<file>;
  * each image runs twice, (a) alone and (b) with the context a real page gives, built through the
  * product's own scraper code; its README defines the metric (see recall.ts).
@@ -30,6 +30,7 @@ import {
   judgePublishable,
 } from '../src/lib/publishable.ts';
 import { extractImages } from '../src/modules/scrape/extract-images.ts';
+import { resolveSet } from './lib/sets.ts';
 import { contentWordRecall } from './recall.ts';
 import {
   type GraphicKind,
@@ -60,7 +61,7 @@ if (!values.set) {
 }
 // npm runs scripts from the root; INIT_CWD is where the command was typed.
 const base = process.env.INIT_CWD ?? process.cwd();
-const setDir = resolve(base, values.set);
+const setDir = resolveSet(values.set);
 const outFile = resolve(base, values.out);
 const allRefs = (JSON.parse(await readFile(join(setDir, 'refs.json'), 'utf8')) as unknown[]).slice(
   0,

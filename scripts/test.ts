@@ -1,7 +1,7 @@
 /**
  * `npm test`: everything, in order — typecheck, lint, unit and API tests on PGlite, the API suite
  * again on a real Postgres server, the production build, then the browser journeys in Chromium.
- * A throw-away WordPress (issue 21) is started once and shared by the API suites and the journeys.
+ * A throw-away WordPress is started once and shared by the API suites and the journeys.
  * Missing system dependencies (Postgres, Chromium, WordPress, ExifTool) are installed or named, never skipped.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -74,7 +74,7 @@ function vitest(name: string, projects: string[], env: NodeJS.ProcessEnv = {}, e
 }
 
 let postgres: PostgresServer | undefined;
-/** One throw-away WordPress for the whole run (issue 21): the API suites and the journeys share it. */
+/** One throw-away WordPress for the whole run: the API suites and the journeys share it. */
 let wordpress: WordPressSite | undefined;
 async function wordpressForRun() {
   wordpress ??= await startWordPress();

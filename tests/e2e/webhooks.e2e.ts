@@ -31,7 +31,7 @@ afterAll(async () => {
   await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
 });
 
-describe('webhooks in /account (issue 14)', () => {
+describe('webhooks in /account', () => {
   it('adds a webhook, receives a signed batch.completed, sees it delivered, and deletes the webhook', async () => {
     const session = await createSession();
     const context = await newContext(browser);

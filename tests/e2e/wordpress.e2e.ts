@@ -14,7 +14,7 @@ import { expectNoAxeViolations, launchBrowser, newContext } from './browser.ts';
 import { createSession, storeSession } from './session.ts';
 
 /**
- * Issue 21 in the browser, against a real WordPress on loopback (the e2e server runs with
+ * In the browser, against a real WordPress on loopback (the e2e server runs with
  * FETCH_ALLOW_PRIVATE): connect, import, fix, approve, publish, undo; then the REST API and the
  * rendered post say what was written. The site may be shared by the run: this file's post and
  * image carry their own tag.
@@ -53,7 +53,7 @@ afterAll(async () => {
   await site?.stop();
 });
 
-describe('publishing to WordPress, as a site owner does it (issue 21)', () => {
+describe('publishing to WordPress, as a site owner does it', () => {
   it('connects, imports, fixes, approves, publishes and undoes one change', async () => {
     const context = await newContext(browser);
     const page = await context.newPage();

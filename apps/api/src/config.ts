@@ -314,7 +314,7 @@ export type AppConfig = {
     timeoutMs: number;
   };
   /**
-   * Rendered audits (issue 20, ADR 061): CHROMIUM_PATH, Debian's /usr/bin/chromium when unset,
+   * Rendered audits (ADR 061): CHROMIUM_PATH, Debian's /usr/bin/chromium when unset,
    * `off` for none. A path where no browser is found means no rendering (render: "always" is refused).
    */
   render: { chromiumPath: string | null };

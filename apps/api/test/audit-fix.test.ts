@@ -152,7 +152,7 @@ describe('fixing and reviewing an audit', () => {
       suggestion: expect.stringMatching(/^Test description of IMG_2041\.jpg/),
       reviewState: 'pending',
       fixStatus: null,
-      // The reviewer sees how sure the engine was and what it went on (issue 19, point 9).
+      // The reviewer sees how sure the engine was and what it went on (point 9).
       // (the test engine is 90 % sure and names the model as its grounds).
       suggestionEvidence: {
         confidence: 0.9,

@@ -8,7 +8,7 @@ import {
   buildAuditCsv,
 } from '../src/modules/audit/report.ts';
 
-/** The audit's CSV export (issue 13, point 5): what a spreadsheet or a CSV reader gets. */
+/** The audit's CSV export (point 5): what a spreadsheet or a CSV reader gets. */
 
 /** An RFC 4180 reader, written here independently of the writer so that the round trip means something. */
 function parseCsv(text: string): string[][] {

@@ -19,7 +19,7 @@ import {
 } from './wordpress-helpers.ts';
 
 /**
- * Issue 21, "lacks the capability to edit a post (403)", against the real WordPress: the site is
+ * "Lacks the capability to edit a post (403)", against the real WordPress: the site is
  * connected as an Editor, imported, fixed and approved; then the administrator makes that user an
  * Author, who may edit only their own posts and files. Publishing writes the user's own post, names
  * the administrator's post and image it may not write, leaves them untouched, and a retry after the

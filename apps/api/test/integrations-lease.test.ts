@@ -24,7 +24,7 @@ import {
 } from './wordpress-helpers.ts';
 
 /**
- * Issue 21, ADR 056's lease: an import, publish or undo holds its site's row (owner token and
+ * ADR 056's lease: an import, publish or undo holds its site's row (owner token and
  * `lease_until`, renewed while it works), so two worker processes never run the same site at once.
  * Two apps share one Postgres database, as two workers do (the lease is the database's: on PGlite,
  * one process, this file starts a throw-away Postgres). A one-second lease keeps the file fast.

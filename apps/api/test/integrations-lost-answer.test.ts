@@ -16,7 +16,7 @@ import {
 } from './wordpress-helpers.ts';
 
 /**
- * Issue 21, "write nothing partial … and lose nothing": a write WordPress makes whose answer never
+ * "Write nothing partial … and lose nothing": a write WordPress makes whose answer never
  * comes back (a time-out after the request was sent) is not forgotten. The real WordPress sits behind
  * a proxy that swallows that one answer; the app, still running, times out after 1.5 s, reads what
  * WordPress now has, and keeps the change in its log, where Undo reaches it (ADR 056).

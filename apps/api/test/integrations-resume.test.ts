@@ -20,7 +20,7 @@ import {
 } from './wordpress-helpers.ts';
 
 /**
- * Issue 21: the import and the publish are durable jobs that resume after a crash. The real
+ * The import and the publish are durable jobs that resume after a crash. The real
  * WordPress sits behind a small proxy that can swallow one answer: the request reaches WordPress
  * (a write is made) but the app never hears back, as when the process dies at that moment. The app
  * is then closed and a new one starts on the same database and DATA_DIR, as after a restart. A page

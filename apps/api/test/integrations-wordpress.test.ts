@@ -19,7 +19,7 @@ import {
 } from './wordpress-helpers.ts';
 
 /**
- * Issue 21 against a real WordPress (Debian's packages on loopback, scripts/lib/wordpress.ts):
+ * Against a real WordPress (Debian's packages on loopback, scripts/lib/wordpress.ts):
  * connect, import, fix, approve, publish into the attachment and the post, undo, and the bad
  * answers a site can give.
  */

@@ -9,7 +9,7 @@ import { createTestEngine, multipartBody, waitForBatch } from './generation-help
 import { buildTestApp, type TestApp } from './helper.ts';
 
 /**
- * Issue 11: every library row carries the engine's confidence, its reasons and a needs-review flag;
+ * Every library row carries the engine's confidence, its reasons and a needs-review flag;
  * the library lists and filters by the flag, and a person's approval or edit clears it.
  */
 

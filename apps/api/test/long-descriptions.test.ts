@@ -11,7 +11,7 @@ import { createTestEngine, uploadImages, waitForBatch } from './generation-helpe
 import { buildTestApp, type TestApp, waitFor } from './helper.ts';
 
 /**
- * Long descriptions (issue 19, point 5; ADR 050): an engine's long description for a chart is stored
+ * Long descriptions (point 5; ADR 050): an engine's long description for a chart is stored
  * with the library row and the audit suggestion, answered by the API, edited by PATCH and review,
  * and exported (results.csv, the audit report as CSV and xlsx).
  */

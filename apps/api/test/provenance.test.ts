@@ -10,7 +10,7 @@ import { createTestEngine, multipartBody, uploadImages, waitForBatch } from './g
 import { buildTestApp, type TestApp, waitFor } from './helper.ts';
 
 /**
- * Provenance (issue 21, point 4; ADR 057): every alt text says where it came from, through the API,
+ * Provenance (point 4; ADR 057): every alt text says where it came from, through the API,
  * the batch results and the audit report: `human`, `embedded`, `ai`, `ai-reviewed`, `ai-edited`.
  */
 

@@ -13,7 +13,7 @@ import { createTestEngine } from './generation-helpers.ts';
 import { type TestApp, waitFor } from './helper.ts';
 
 /**
- * The setup the WordPress suites share (issue 21): the one real WordPress of the test run
+ * The setup the WordPress suites share: the one real WordPress of the test run
  * (scripts/lib/wordpress.ts), a tag for this file's posts and files (the site is shared by every
  * suite and by both the PGlite and the Postgres pass), the integration API as a caller sees it, and
  * a proxy that records and can swallow the calls an app makes to WordPress.

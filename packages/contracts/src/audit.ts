@@ -13,7 +13,7 @@ import { altOriginSchema } from './provenance.ts';
 import { pageUrlSchema } from './scrape.ts';
 
 /**
- * Alt-text audits of a page, a site or a sitemap (issue 13, ADR 026): free, run in the background,
+ * Alt-text audits of a page, a site or a sitemap (ADR 026): free, run in the background,
  * one verdict per image with its problems.
  */
 
@@ -34,7 +34,7 @@ export const auditScopeSchema = z.enum(['page', 'site', 'sitemap'], {
 export type AuditScope = z.infer<typeof auditScopeSchema>;
 
 /**
- * When an audit renders a page in a headless browser before reading it (issue 20, ADR 061): `auto`
+ * When an audit renders a page in a headless browser before reading it (ADR 061): `auto`
  * renders a page whose HTML has no images but runs scripts, `always` every page, `never` none.
  */
 export const auditRenderSchema = z.enum(['auto', 'always', 'never'], {
@@ -208,13 +208,13 @@ export const auditImageSchema = z.object({
   origin: altOriginSchema.nullable(),
   fixStatus: auditFixStatusSchema.nullable(),
   /**
-   * A small stored preview served by this app at `/files/…` (issue 19), made when the audit fetched
+   * A small stored preview served by this app at `/files/…`, made when the audit fetched
    * the image (pixel check) or a fix described it; null until then.
    */
   thumbnailUrl: z.string().nullable(),
   /**
    * With a suggestion: how sure the engine was (0..1, null when it did not say), whether a person
-   * should look at it, and the evidence it used (issue 19, point 9), as the library rows carry them.
+   * should look at it, and the evidence it used (point 9), as the library rows carry them.
    * Null without a suggestion, and for an edited suggestion (the words are the user's).
    * `needsWords`: the engine found nothing it can stand behind, so the suggestion is empty and a
    * person's words are needed; `needsWordsReason` says why (null otherwise); `publishable`: whether

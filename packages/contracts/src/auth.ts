@@ -4,7 +4,7 @@ import { languageSchema } from './generation.ts';
 import { messages } from './messages.ts';
 import { isCommonPassword, PASSWORD_MIN, passwordRuleMessages } from './password-rules.ts';
 
-/** Length caps every account field shares (issue 3: names ≤ 100, email ≤ 254, password ≤ 256). */
+/** Length caps every account field shares (names ≤ 100, email ≤ 254, password ≤ 256). */
 export const NAME_MAX = 100;
 export const EMAIL_MAX = 254;
 export const PASSWORD_MAX = 256;
@@ -119,7 +119,7 @@ export type ProfileUser = z.infer<typeof profileUserSchema>;
 export const updateProfileRequestSchema = z.strictObject({
   firstName: requiredText(m.register.firstNameRequired, NAME_MAX, 'First name'),
   lastName: requiredText(m.register.lastNameRequired, NAME_MAX, 'Last name'),
-  /** The account's default alt-text language (issue 14); empty or null clears it, absent keeps it. */
+  /** The account's default alt-text language; empty or null clears it, absent keeps it. */
   defaultLanguage: z
     .union([z.literal(''), languageSchema])
     .nullable()

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { SCRAPE_URL_MAX_CHARS } from './scrape.ts';
 
 /**
- * Integrations (issue 21, ADR 056): a WordPress site connected with an application password, its
+ * Integrations (ADR 056): a WordPress site connected with an application password, its
  * media library imported as a normal audit, approved alt text published back and undone.
  */
 

@@ -120,7 +120,7 @@ import {
 } from './webhooks.ts';
 
 /**
- * One realistic example per request body and per success answer of the /api/v1 routes (issue 14),
+ * One realistic example per request body and per success answer of the /api/v1 routes,
  * next to the contracts they illustrate. Only the API imports this module: `registerOpenApiExamples()`
  * attaches each example to its schema in zod's global registry, so the OpenAPI document
  * (apps/api/openapi.json) shows it wherever the schema is used, and the web bundle carries none of it.

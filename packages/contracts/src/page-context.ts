@@ -21,7 +21,7 @@ export function languageTagOf(value: string | undefined | null): string | undefi
 }
 
 /**
- * What the page around an image tells the alt-text engine, every field optional (issue 22: the one
+ * What the page around an image tells the alt-text engine, every field optional (the one
  * page-context type; the engines, the batch items, the scraper and the CLI all take `PageContext`).
  * The scraper's answer carries the page's part of it (`scrapedImageContextSchema` in scrape.ts).
  */

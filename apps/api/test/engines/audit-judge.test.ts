@@ -6,7 +6,7 @@ import type { AltTextResult, PageContext } from '../../src/engines/types.ts';
 import { checkPageImages } from '../../src/modules/audit/checks.ts';
 
 /**
- * One rulebook (issue 19 point 8, ADR 054): what the engine writes passes the audit's own checks in
+ * One rulebook (point 8, ADR 054): what the engine writes passes the audit's own checks in
  * its context, and an alt that would fail them is never handed back silently.
  */
 

@@ -6,7 +6,7 @@ import { decideRole } from '../../src/engines/role.ts';
 import type { PageContext } from '../../src/engines/types.ts';
 
 /**
- * Issue 19: the images websites are made of. A table of page contexts and what the OCR read →
+ * The images websites are made of. A table of page contexts and what the OCR read →
  * the alt text the offline engine writes. The OCR result is given directly, so these rules hold
  * whatever OCR reads the pixels.
  */

@@ -17,7 +17,7 @@ import { users } from './users.ts';
 export const integrationStatuses = ['connected', 'importing', 'imported', 'publishing', 'failed'] as const;
 export type IntegrationStatusValue = (typeof integrationStatuses)[number];
 
-/** Where an import is: the stage it works on and the next page of that stage (issue 21, ADR 056). */
+/** Where an import is: the stage it works on and the next page of that stage (ADR 056). */
 export type ImportCursor = {
   stage: 'media' | 'posts' | 'pages' | 'audit' | 'done';
   page: number;
@@ -38,7 +38,7 @@ export type PublishProgress = { written: number; failed: number; total: number }
 export type PublishRequest = { imageIds?: string[]; undo?: string[] };
 
 /**
- * A connected WordPress site (issue 21, ADR 056). The application password is kept only as
+ * A connected WordPress site (ADR 056). The application password is kept only as
  * AES-256-GCM ciphertext (`secret`), bound to the row's id; it is never returned.
  */
 export const integrations = pgTable(

@@ -210,7 +210,7 @@ export function composeAltText(input: ComposeInput): Composition {
   }
   const siteLogo = siteLogoName(context, text);
   if (siteLogo && objects.length === 0 && faces.length === 0) {
-    // The site's own logo without legible words: the site's name, never its colours (issue 19, point 4).
+    // The site's own logo without legible words: the site's name, never its colours (point 4).
     return {
       ...base,
       kind: 'logo',

@@ -78,7 +78,7 @@ export function createOfflineEngine(options: EngineOptions): AltTextEngine {
             ocr: { minConfidence: options.offline.ocrMinConfidence, timeoutMs: options.offline.ocrTimeoutMs },
             marks: markSized,
           });
-    // The only content of a link or button: the text in the image is its best name (issue 19), so
+    // The only content of a link or button: the text in the image is its best name, so
     // the models run first; any other image the role can decide costs no detection or OCR.
     const onlyContent = controlOnly(cleanContext(describe.context));
     let models = onlyContent ? await runModels() : undefined;
@@ -118,7 +118,7 @@ export function createOfflineEngine(options: EngineOptions): AltTextEngine {
       ...(models?.mark ? { mark: models.mark } : {}),
       ...clothing(prepared, models?.faces ?? []),
     });
-    // A chart read by the OCR (issue 19, ADR 050): its kind, title and range as the alt, its labels
+    // A chart read by the OCR (ADR 050): its kind, title and range as the alt, its labels
     // and values as the long description. The page's own words (a caption, an existing alt) still lead.
     const chart =
       composition.kind === 'chart' && models?.ocr.lines?.length
@@ -149,7 +149,7 @@ export function createOfflineEngine(options: EngineOptions): AltTextEngine {
     // A chart's title is used only when its words are words (ADR 067); otherwise the composer decides.
     const chartAlt = chart && (!chart.title || titleIsWords(chart.title, models?.ocr.lines)) ? chart.alt : '';
     const composedAlt = chartAlt && !pageWorded ? chartAlt : composition.altText;
-    // SEO keywords only where they name something seen or stated by the page (issue 14).
+    // SEO keywords only where they name something seen or stated by the page.
     const worded = composition.decorative
       ? { altText: composedAlt, reasons: [] }
       : addTruthfulKeywords({

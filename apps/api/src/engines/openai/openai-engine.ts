@@ -87,7 +87,7 @@ export function createOpenAiEngine(options: EngineOptions): AltTextEngine {
   }
 
   /**
-   * The image's own work, before any engine slot is taken (issue 15): decode, shrink and encode
+   * The image's own work, before any engine slot is taken: decode, shrink and encode
    * (model-image.ts), the data URL and the pixel signals. What describe() then does per call is the
    * prompt and the model call; the input bytes and pixels are not kept.
    */

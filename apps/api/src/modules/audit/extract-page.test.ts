@@ -5,7 +5,7 @@ import { engineContext } from './engine-context.ts';
 import { MAX_AUDIT_IMAGES_PER_PAGE, readPage } from './extract-page.ts';
 import { pageLimitNote } from './page-sandbox.ts';
 
-/** Issue 22: what readPage cuts from a hostile page, it reports. */
+/** What readPage cuts from a hostile page, it reports. */
 const page = new URL('https://harbour.test/gallery');
 
 describe('readPage limits', () => {
@@ -86,7 +86,7 @@ describe('readPage markup hints', () => {
   });
 });
 
-/** Issue 20: every image-like element, named the way browsers name it. */
+/** Every image-like element, named the way browsers name it. */
 const site = new URL('https://harbour.test/tours/');
 
 describe('readPage element kinds', () => {

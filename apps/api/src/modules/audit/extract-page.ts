@@ -28,7 +28,7 @@ import { readBrowserName } from './render/page-marks.ts';
 /**
  * What an audit reads from one HTML page, with the scraper's parser and context rules
  * (scrape/extract-images.ts), in document order (duplicates kept: each is its own element): every
- * image-like element (issue 20) — `<img>` (also in a `<picture>`), `<input type=image>`, `<area
+ * image-like element — `<img>` (also in a `<picture>`), `<input type=image>`, `<area
  * href>` of an image map, an inline `<svg>` that is an image (role img or graphics-*, a name, or the
  * only content of a link or button), an element with `role=img`, an `<object>` showing an image,
  * and a CSS background image on an element that carries a `title` or `aria-label` or is the only
@@ -39,7 +39,7 @@ import { readBrowserName } from './render/page-marks.ts';
  * page's same-origin links, for a site audit, and its screen-reader preview (announcements.ts).
  * Nothing is run.
  *
- * Hostile pages cost linear work (issue 22): the parse is bounded (scrape/extract-images.ts), names
+ * Hostile pages cost linear work: the parse is bounded (scrape/extract-images.ts), names
  * are bounded (accessible-names.ts), each labelling element's text is read once per page, and the
  * CSS read is bounded (page-styles.ts). readPage runs in a worker thread (page-worker.ts).
  */

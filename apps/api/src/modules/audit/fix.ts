@@ -39,7 +39,7 @@ import {
 } from './repository.ts';
 
 /**
- * Fixing an audit's failing images and reviewing the suggestions (issue 13, points 3 and 4; ADR
+ * Fixing an audit's failing images and reviewing the suggestions (points 3 and 4; ADR
  * 030). A fix is an ordinary generation batch (source `audit`: one credit per image reserved up
  * front, refunded per image that fails, 402 with nothing queued when short), started through
  * generation's one primitive (ADR 043), whose results land on the audit images as pending
@@ -55,7 +55,7 @@ export type FixGeneration = Pick<
 type ImageRow = AuditFixImageRow;
 
 /**
- * What the reviewer sees beside a suggestion (issue 19, point 9): the engine's confidence, review flag
+ * What the reviewer sees beside a suggestion (point 9): the engine's confidence, review flag
  * and evidence. None for an edited suggestion: its words are the user's, not the engine's.
  */
 export function suggestionEvidenceOf(
@@ -112,7 +112,7 @@ export function fixStatusOf(itemStatus: string | null | undefined): AuditFixStat
 }
 
 /**
- * An image's element kind and accessible name (issue 20). The name is stored only when it is not
+ * An image's element kind and accessible name. The name is stored only when it is not
  * the ARIA label or the alt already stored (a title, an svg's <title>). Images audited before names
  * were computed have no source stored: theirs is read the way the checks read it then (ARIA label,
  * else alt).

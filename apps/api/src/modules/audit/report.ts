@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs';
 import { csvByteOrderMark, csvRecord } from '../../lib/csv.ts';
 
 /**
- * The audit's exports (issue 13, point 5): one row per image. Pure: rows in, file body out, so the
+ * The audit's exports (point 5): one row per image. Pure: rows in, file body out, so the
  * route only sets the headers. ADR 025 records the choices (column names, the formula guard, the BOM).
  */
 

@@ -298,7 +298,7 @@ export async function findImageScreenshot(
   return row;
 }
 
-/** The pages of an audit in the order they are visited, with their image counts (issue 20). */
+/** The pages of an audit in the order they are visited, with their image counts. */
 export async function listAuditPages(db: DbExecutor, auditId: string) {
   return db
     .select({
@@ -732,7 +732,7 @@ export async function landAuditPreview(
 }
 
 /**
- * An audit that arrives whole (a WordPress import, issue 21): the audit, its pages (scanned) and
+ * An audit that arrives whole (a WordPress import): the audit, its pages (scanned) and
  * their images in one transaction, with the id the caller chose, so a retried import that already
  * landed finds it instead of making a second one. Answers the images as stored.
  */

@@ -242,14 +242,14 @@ export async function listAuditAltTexts(
 }
 
 /**
- * Alt-text audits (issue 13, ADR 026): free, limited per user, run by the durable `audit.run` job,
+ * Alt-text audits (ADR 026): free, limited per user, run by the durable `audit.run` job,
  * readable by their owner only.
  */
 export function createAuditService(deps: {
   db: Database;
   queue: JobQueue;
   fetch: FetchSettings;
-  /** The process's page reader (worker threads, issue 22). */
+  /** The process's page reader (worker threads). */
   pages: PageSandbox;
   /** Whether this process runs audits (PROCESS_ROLE all or worker). */
   runsWorkers: boolean;
@@ -503,7 +503,7 @@ export function createAuditService(deps: {
     },
 
     /**
-     * An audit of pages another module read (a WordPress import, issue 21): each page's HTML is
+     * An audit of pages another module read (a WordPress import): each page's HTML is
      * read and checked in the page sandbox like a crawled page, then the audit lands completed in
      * one transaction under `auditId`. Landing the same id again changes nothing. Answers where
      * each image is (page URL and position), for the caller to map images to its own items.

@@ -100,7 +100,7 @@ export type StartedGenerationBatch = {
 /** Rows of an import read back and inserted per chunk. */
 const IMPORT_CHUNK = 1_000;
 
-/** What a request says about the language and keywords of its alt text (issue 14). */
+/** What a request says about the language and keywords of its alt text. */
 type Wording = { language?: string; keywords?: string[] };
 
 const batchNotFound = () => notFound('There is no such generation batch.');
@@ -327,7 +327,7 @@ export function createGenerationService(deps: {
       request: z.output<typeof generateAltTextRequestSchema>,
     ): Promise<StartBatchResponse> {
       const language = await resolveLanguage(userId, request.language);
-      // `x.png` and `x.png#frag` are one image: one row, one credit (issue 22).
+      // `x.png` and `x.png#frag` are one image: one row, one credit.
       const items = uniqueImageUrls(request.selectedImages, (image) => image.src).map((image) => ({
         src: normalizeImageUrl(image.src),
         fileKey: null,

@@ -26,7 +26,7 @@ import {
 } from './exiftool.ts';
 
 /**
- * Image files that carry their alt text (issue 21, point 2; ADR 064): one library image, a selection
+ * Image files that carry their alt text (point 2; ADR 064): one library image, a selection
  * of them, or a whole audit's images, each a copy with the approved alt text written in by ExifTool,
  * a zip with a manifest.csv. The stored originals are never changed.
  */

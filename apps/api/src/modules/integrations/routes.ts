@@ -17,7 +17,7 @@ import type { IntegrationsService } from './service.ts';
 
 const tags = ['integrations'];
 
-/** Connected WordPress sites (issue 21, ADR 056), under /api/v1. */
+/** Connected WordPress sites (ADR 056), under /api/v1. */
 export async function integrationsRoutes(
   app: FastifyInstance,
   options: { integrations: IntegrationsService },

@@ -208,7 +208,7 @@ function plainText(value: unknown): string {
 export type IntegrationsService = ReturnType<typeof createIntegrationsService>;
 
 /**
- * Connected WordPress sites (issue 21, ADR 056): connect with an application password (checked at
+ * Connected WordPress sites (ADR 056): connect with an application password (checked at
  * once, kept encrypted), import the media library and its placements as a normal audit, publish
  * approved alt text into the attachment and the posts, and undo any change.
  */

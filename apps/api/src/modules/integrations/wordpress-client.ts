@@ -7,7 +7,7 @@ import { type AnswerReading, MAX_ANSWER_DEPTH, MAX_ANSWER_VALUES } from './answe
 import type { AnswerHandlers } from './answer-worker.ts';
 
 /**
- * A WordPress REST client that authenticates with an application password (issue 21, ADR 056).
+ * A WordPress REST client that authenticates with an application password (ADR 056).
  * Every call goes under the fetcher's SSRF rules (net/safe-fetch.ts): http or https only, every
  * resolved address checked in the socket's lookup, no redirect followed. Every failure is a
  * WordPressError whose message says in words what happened and never carries the credential.

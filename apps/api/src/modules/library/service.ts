@@ -103,7 +103,7 @@ function toRecord(row: ListedLibraryImage): LibraryImageRecord {
   };
 }
 
-/** What an engine said about an alt text it wrote (AltTextResult): stored with the row (issue 11). */
+/** What an engine said about an alt text it wrote (AltTextResult): stored with the row. */
 export type AltTextVerdict = {
   /** 0..1; null when unknown (rows written before engines reported it). */
   confidence?: number | null;

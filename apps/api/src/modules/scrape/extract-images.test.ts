@@ -2,7 +2,7 @@ import { DomUtils, parseDocument } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
 import { MAX_PAGE_DEPTH, MAX_PAGE_NODES, parsePage, readImages, squash, textOf } from './extract-images.ts';
 
-/** Issue 22: a page's shape cannot make reading it quadratic or overflow the stack. */
+/** A page's shape cannot make reading it quadratic or overflow the stack. */
 const page = new URL('https://harbour.test/news/');
 const timed = <T>(work: () => T): { result: T; ms: number } => {
   const started = performance.now();

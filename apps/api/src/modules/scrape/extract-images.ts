@@ -10,7 +10,7 @@ import { DomHandler, DomUtils, Parser } from 'htmlparser2';
  * `data:` and other non-http sources kept as invalid rows, and the page context around it.
  * The HTML is parsed, never run.
  *
- * Pages are untrusted (issue 22, ADR 048): the parse keeps at most MAX_PAGE_NODES nodes and
+ * Pages are untrusted (ADR 048): the parse keeps at most MAX_PAGE_NODES nodes and
  * MAX_PAGE_DEPTH levels, every walk over the tree is a loop (never recursion, which deep pages
  * overflow), and every text read (a label, a caption, a heading) stops after a bounded number of
  * characters and nodes, so that the work per page is linear in its size. These functions run in a

@@ -16,11 +16,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { WebhooksService } from './service.ts';
 
-/** Managing webhooks needs the signed-in session, never an API key (issue 14, ADR 028). */
+/** Managing webhooks needs the signed-in session, never an API key (ADR 028). */
 const sessionOnly = { sessionOnly: true };
 const tags = ['webhooks'];
 
-/** Outgoing webhooks (issue 14, ADR 029), under /api/v1. */
+/** Outgoing webhooks (ADR 029), under /api/v1. */
 export async function webhooksRoutes(app: FastifyInstance, options: { webhooks: WebhooksService }) {
   const { webhooks } = options;
   const typed = app.withTypeProvider<ZodTypeProvider>();

@@ -364,7 +364,7 @@ describe('audit detail (/audit/:id)', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Edit suggestion for image 1' });
     const field = within(dialog).getByRole('textbox', { name: 'Long description' });
     expect(field).toHaveValue(description);
-    // The engine's confidence and evidence beside the draft (issue 19, point 9).
+    // The engine's confidence and evidence beside the draft (point 9).
     const evidence = within(dialog).getByRole('region', { name: 'Evidence and confidence' });
     expect(evidence).toHaveTextContent('Confidence: 64% — needs review');
     expect(evidence).toHaveTextContent('Text in the image: Visitors per month; Jan 1,200');
@@ -557,7 +557,7 @@ describe('audit report (/audit/:id/report)', () => {
   });
 });
 
-describe('screen-reader preview (issue 20)', () => {
+describe('screen-reader preview', () => {
   const pageId = '22222222-2222-4222-8222-222222222222';
   it('lists scanned pages as disclosures that load the announcements with redundant and verbose ones marked (axe-clean)', async () => {
     const calls = mockApi({

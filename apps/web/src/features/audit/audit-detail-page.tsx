@@ -223,7 +223,7 @@ function FixPanel({
 }
 
 /**
- * /audit/:id (issue 13): live progress while the audit runs, then its score, verdict and problem counts,
+ * /audit/:id: live progress while the audit runs, then its score, verdict and problem counts,
  * the fix of failing images, the review of suggestions and the exports.
  */
 export function AuditDetailPage() {

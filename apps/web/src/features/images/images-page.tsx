@@ -59,7 +59,7 @@ export function ImagesPage() {
   const [showStarted, setShowStarted] = useState(started.message !== null);
   const [exporting, setExporting] = useState(false);
   const [downloading, setDownloading] = useState(false);
-  /** Only the images whose alt text needs review (issue 11). */
+  /** Only the images whose alt text needs review. */
   const [reviewOnly, setReviewOnly] = useState(false);
   const pageSizeId = useId();
   const reviewOnlyId = useId();

@@ -368,7 +368,7 @@ function SiteList() {
 }
 
 /**
- * /integrations (issue 21): connect a WordPress site with an application password, import its media
+ * /integrations: connect a WordPress site with an application password, import its media
  * library as an audit, publish the approved alt text back and undo any change.
  */
 export function IntegrationsPage() {

@@ -23,7 +23,7 @@ import {
 import { createProxySession, type ProxySession } from './ssrf-proxy.ts';
 
 /**
- * Rendered audits (issue 20, ADR 061): one headless Chromium per process, shared by every
+ * Rendered audits (ADR 061): one headless Chromium per process, shared by every
  * audit, PAGES_AT_ONCE pages at a time. A page is rendered in a tab (a browser context and its one
  * page) whose every request goes through its own session of the SSRF proxy (ssrf-proxy.ts). A tab
  * belongs to one audit (its `key`): the audit's next page is rendered in the same tab, so cookies,

@@ -101,7 +101,8 @@ describe('the skeleton, as a visitor sees it', () => {
       }
       await context.close();
     }
-  });
+    // About 3 s a route: loading, the network going quiet, then axe-core's full scan.
+  }, 180_000);
 
   it('keeps every signed-in route free of axe-core violations', async () => {
     const context = await newContext(browser);
@@ -116,7 +117,7 @@ describe('the skeleton, as a visitor sees it', () => {
       await expectNoAxeViolations(page);
     }
     await context.close();
-  });
+  }, 180_000);
 
   it('opens and closes the mobile menu dialog by keyboard', async () => {
     const context = await newContext(browser, { mobile: true });

@@ -64,6 +64,19 @@ describe('readPage markup hints', () => {
     expect(other?.besideTextLink).toBeUndefined();
   });
 
+  it('does not call a logo in the banner redundant with a "Home" link in the footer, nor with a link further away', () => {
+    const [logo, far] = read(`
+      <header><a href="/"><img src="/logo.svg" alt="Harbour Times"></a></header>
+      <main><div><a href="/boats"><img src="/b.jpg" alt="Boats"></a> <a href="/nets">Nets</a> <a href="/boats">Boats</a></div></main>
+      <footer><nav><a href="/">Home</a> <a href="/about">About</a></nav></footer>`);
+    expect(logo?.besideTextLink).toBeUndefined();
+    expect(far?.besideTextLink).toBeUndefined();
+    const [inBanner] = read(
+      `<header><a href="/"><img src="/logo.svg" alt="Harbour Times"></a> <a href="/">Home</a></header>`,
+    );
+    expect(inBanner?.besideTextLink).toBe('Home');
+  });
+
   it('reads hints in bounded work on a hostile page: 1,000 image links and 1,000 text links in one block, 500 levels deep', () => {
     const links = Array.from(
       { length: 1000 },

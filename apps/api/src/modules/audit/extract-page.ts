@@ -576,22 +576,54 @@ function textLinkBeside(link: Element, baseUrl: URL): string | undefined {
   const target = address(link);
   if (!target) return undefined;
   let block = link.parent && DomUtils.isTag(link.parent) ? (link.parent as Element) : null;
-  if (block && block.children.filter((child) => DomUtils.isTag(child)).length === 1) {
-    block = block.parent && DomUtils.isTag(block.parent) ? (block.parent as Element) : block;
+  // A link alone in its block is read with the block around it, never past a landmark: a logo in
+  // the banner and "Home" in the footer are not beside each other.
+  if (
+    block &&
+    !isLandmark(block) &&
+    block.children.filter((child) => DomUtils.isTag(child)).length === 1 &&
+    block.parent &&
+    DomUtils.isTag(block.parent) &&
+    (block.parent as Element).name !== 'body'
+  ) {
+    block = block.parent as Element;
   }
-  if (!block) return undefined;
-  let found: string | undefined;
+  if (!block || block.name === 'body' || block.name === 'html') return undefined;
+  // The links of the block in reading order; only the ones right before and after are "beside".
+  const order: Element[] = [];
   let visited = 0;
   walkTree(block, (node) => {
     if (++visited > MAX_HINT_NODES) return 'stop';
-    if (!DomUtils.isTag(node) || node === link) return node === link ? 'skip' : undefined;
-    if (node.name !== 'a' || !node.attribs.href?.trim() || address(node) !== target) return undefined;
-    const text = textOf(node, 200);
-    if (text) {
-      found = text;
-      return 'stop';
+    if (!DomUtils.isTag(node)) return undefined;
+    if (node.name === 'a' && node.attribs.href?.trim()) {
+      order.push(node);
+      return 'skip';
     }
-    return 'skip';
+    return undefined;
   });
-  return found;
+  const at = order.indexOf(link);
+  if (at < 0) return undefined;
+  for (const neighbour of [order[at - 1], order[at + 1]]) {
+    if (!neighbour || address(neighbour) !== target) continue;
+    const text = textOf(neighbour, 200);
+    if (text) return text;
+  }
+  return undefined;
+}
+
+/** Elements that are landmarks of their own (HTML-AAM): a text link is beside an image link only within one. */
+const landmarkElements = new Set(['header', 'footer', 'nav', 'main', 'aside', 'form']);
+const landmarkRoles = new Set([
+  'banner',
+  'contentinfo',
+  'navigation',
+  'main',
+  'complementary',
+  'region',
+  'search',
+]);
+
+function isLandmark(element: Element): boolean {
+  const role = element.attribs.role?.trim().toLowerCase();
+  return landmarkElements.has(element.name) || (role !== undefined && landmarkRoles.has(role));
 }

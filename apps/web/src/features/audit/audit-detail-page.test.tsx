@@ -125,6 +125,8 @@ describe('audit detail (/audit/:id)', () => {
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows).toHaveLength(3);
     expect(rows[0]).toHaveTextContent(/Fail.*missing \(fail, WCAG 1\.1\.1\)The image has no alt attribute\./);
+    // Each row names its image by file name, as people know their images.
+    expect(within(rows[0] as HTMLElement).getByRole('rowheader')).toHaveTextContent(/^Image 11\.jpg/);
     expect(rows[1]).toHaveTextContent('IMG_2041.jpg');
     expect(rows[1]).toHaveTextContent('A red bicycle against a brick wall');
     expect(rows[1]).toHaveTextContent('Pending');

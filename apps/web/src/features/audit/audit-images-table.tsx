@@ -9,6 +9,7 @@ import { notify } from '../../components/ui/notify.ts';
 import { OriginLabel } from '../../components/ui/origin-label.tsx';
 import { formatPercent } from '../../components/ui/review-details.tsx';
 import { errorMessage } from '../../lib/api-error.ts';
+import { imageFileName } from '../../lib/format.ts';
 import { type AuditImagesFilter, type ReviewAction, useAuditImages, useReviewAudit } from './api/audits.ts';
 import { useScreenshot } from './api/screenshot.ts';
 import {
@@ -369,6 +370,11 @@ export function AuditImagesTable({
                     <span className="sr-only">Image {number}</span>
                     <Thumbnail url={image.thumbnailUrl} fallbackUrl={image.src} className="mb-1 h-16 w-24" />
                     <Screenshot url={image.screenshotUrl} />
+                    {imageFileName(image.src) ? (
+                      <span className="block font-medium break-all text-slate-900">
+                        {imageFileName(image.src)}
+                      </span>
+                    ) : null}
                     <a
                       href={image.pageUrl}
                       target="_blank"

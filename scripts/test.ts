@@ -64,7 +64,7 @@ function vitest(name: string, projects: string[], env: NodeJS.ProcessEnv = {}, e
         '--reporter=default',
         '--reporter=json',
         `--outputFile.json=${outputFile}`,
-        ...workers,
+        ...(extra.some((arg) => arg.startsWith('--maxWorkers')) ? [] : workers),
         ...extra,
       ],
       { env, cwd: root },
@@ -105,6 +105,19 @@ const postgresFiles = [
   'webhooks',
 ];
 
+/**
+ * Files that time the request loop while hostile input is processed (no /health answer may wait
+ * more than 1 s). On two cores a second test process, with a browser or a WordPress of its own, takes
+ * the CPU they measure, so they run after the others, one at a time.
+ */
+const timedFiles = [
+  'audit-render',
+  'hostile-pages',
+  'hostile-sites',
+  'import-hostile',
+  'integrations-hostile',
+];
+
 let postgres: PostgresServer | undefined;
 /** One throw-away WordPress for the whole run: the API suites and the journeys share it. */
 let wordpress: WordPressSite | undefined;
@@ -125,8 +138,15 @@ try {
       'unit-and-api-pglite',
       ['contracts', 'api', 'api-isolated', 'web'],
       await wordpressForRun(),
+      timedFiles.flatMap((name) => ['--exclude', `**/test/${name}.test.ts`]),
     )();
   });
+  await step('api-timed', async () =>
+    vitest('api-timed', ['api'], await wordpressForRun(), [
+      ...timedFiles.map((name) => `test/${name}.test.ts`),
+      '--maxWorkers=1',
+    ])(),
+  );
   await step('api-postgres', async () => {
     postgres = await startPostgres();
     return vitest(

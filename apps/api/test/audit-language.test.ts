@@ -1,9 +1,7 @@
-import { readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from './billing-helpers.ts';
+import { startFixtureSite } from './fixture-site.ts';
 import { buildTestApp, type TestApp, waitFor } from './helper.ts';
 
 /**
@@ -11,7 +9,6 @@ import { buildTestApp, type TestApp, waitFor } from './helper.ts';
  * the page's language (the French caption's words, text read from the image) or a request for a
  * person's words, never an English sentence.
  */
-const fixtures = path.resolve(import.meta.dirname, 'fixtures/images');
 const page = `<!doctype html><html lang="fr"><head><title>Jour de lancement</title></head><body>
   <h1>Jour de lancement</h1>
   <figure><img src="/img/rocket.jpg"><figcaption>Décollage de la fusée depuis le pas de tir</figcaption></figure>
@@ -28,7 +25,7 @@ type Image = {
   suggestionEvidence: { needsWords: boolean; needsWordsReason: string | null } | null;
 };
 
-let server: Server;
+let site: Awaited<ReturnType<typeof startFixtureSite>>;
 let base = '';
 let t: TestApp;
 let owner: TestUser;
@@ -37,26 +34,15 @@ const api = (method: 'GET' | 'POST', url: string, payload?: object) =>
   t.app.inject({ method, url: `/api/v1${url}`, headers: owner.auth, ...(payload ? { payload } : {}) });
 
 beforeAll(async () => {
-  server = createServer(async (req, res) => {
-    const url = req.url ?? '';
-    if (url === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end(page);
-    try {
-      const bytes = await readFile(path.join(fixtures, path.basename(url)));
-      res.writeHead(200, { 'content-type': 'image/jpeg' }).end(bytes);
-    } catch {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  site = await startFixtureSite(page);
+  base = site.base;
   t = await buildTestApp({ env: { FETCH_ALLOW_PRIVATE: 'true', ALT_TEXT_ENGINE: 'offline' } });
   owner = await createUser(t, 10);
 }, 60_000);
 
 afterAll(async () => {
   await t?.cleanup();
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await site?.close();
 });
 
 describe('an audit of a French page', () => {

@@ -55,6 +55,12 @@ export const needWordsMessage = (n: number) =>
 const unpublishable = (image: AuditImage) => image.suggestionEvidence?.publishable === false;
 
 /** The engine's confidence and the row's review flags, in the table (ADR 068). */
+/** The image's file name, as people know their images; nothing for an inline image. */
+function FileName({ src }: { src: string }) {
+  const name = imageFileName(src);
+  return name ? <span className="block font-medium break-all text-slate-900">{name}</span> : null;
+}
+
 function ConfidenceCell({ image }: { image: AuditImage }) {
   const evidence = image.suggestionEvidence;
   if (!evidence) return <span className="text-slate-700">–</span>;
@@ -370,11 +376,7 @@ export function AuditImagesTable({
                     <span className="sr-only">Image {number}</span>
                     <Thumbnail url={image.thumbnailUrl} fallbackUrl={image.src} className="mb-1 h-16 w-24" />
                     <Screenshot url={image.screenshotUrl} />
-                    {imageFileName(image.src) ? (
-                      <span className="block font-medium break-all text-slate-900">
-                        {imageFileName(image.src)}
-                      </span>
-                    ) : null}
+                    <FileName src={image.src} />
                     <a
                       href={image.pageUrl}
                       target="_blank"

@@ -13,6 +13,7 @@ import {
 } from 'playwright-core';
 import sharp from 'sharp';
 import { Semaphore } from '../../../lib/throttle.ts';
+import { lowPriorityLauncher } from './low-priority.ts';
 import {
   MARK_ELEMENTS,
   MAX_MARKED_ELEMENTS,
@@ -301,9 +302,10 @@ export function createBrowserPool(options: {
       connectTimeoutMs: options.connectTimeoutMs,
       maxBytes: Number.MAX_SAFE_INTEGER,
     });
+    const launcher = await lowPriorityLauncher(options.executablePath);
     try {
       const started = await chromium.launch({
-        executablePath: options.executablePath,
+        executablePath: launcher.path,
         headless: true,
         chromiumSandbox: false,
         args: [...CHROMIUM_FLAGS, marker],
@@ -316,11 +318,13 @@ export function createBrowserPool(options: {
       launches++;
       started.once('disconnected', () => {
         void fallback.close();
+        void launcher.dispose();
       });
       logger.info({ launches }, 'rendering browser started');
       return { browser: started, fallback };
     } catch (error) {
       await fallback.close();
+      await launcher.dispose();
       throw error;
     }
   }

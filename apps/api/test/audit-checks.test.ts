@@ -800,6 +800,38 @@ const table: Array<[AuditProblemCode, Row[], Row[]]> = [
       },
     ],
   ],
+  [
+    'css-image-to-check',
+    [
+      {
+        what: 'a block’s CSS background without any name (a hero)',
+        facts: {
+          element: 'css-background',
+          src: 'https://harbour.test/hero.jpg',
+          alt: null,
+          nameSource: 'none',
+        },
+        evidence: '“hero.jpg”',
+      },
+    ],
+    [
+      {
+        what: 'a CSS background named by its title',
+        facts: {
+          element: 'css-background',
+          alt: null,
+          title: 'Boats at night',
+          name: 'Boats at night',
+          nameSource: 'title',
+        },
+      },
+      {
+        what: 'a CSS background that is the only content of a link (a missing name, a failure)',
+        facts: { element: 'css-background', alt: null, role: 'link', linkTarget: '/', nameSource: 'none' },
+      },
+      { what: 'an <img> without alt (missing, a failure)', facts: { alt: null } },
+    ],
+  ],
 ];
 
 describe('audit checks: every problem code', () => {

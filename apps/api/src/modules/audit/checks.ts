@@ -229,7 +229,13 @@ function problemsOf(image: PreparedImage, sameName: SameNameGroup | undefined): 
   const { facts, name } = image;
   const what = `The ${image.nameKind} ${quote(name ?? '')}`;
 
-  if (name === null) {
+  if (name === null && facts.element === 'css-background' && !image.control) {
+    // A CSS picture cannot have an alt: whether it needs a name is a person's call, so a warning.
+    found.set(
+      'css-image-to-check',
+      `The CSS background image ${imageLabel(image)} has no text alternative: check whether it is decorative, and if visitors need what it shows, give its element role="img" and an aria-label.`,
+    );
+  } else if (name === null) {
     found.set('missing', missingMessage(image));
   } else if (image.nameKind === 'title attribute') {
     found.set(
@@ -352,9 +358,7 @@ function missingMessage(image: PreparedImage): string {
     case 'svg':
       return `The <svg> image ${label} has no <title>, aria-label or aria-labelledby, so screen readers announce nothing.`;
     case 'css-background':
-      return image.control
-        ? `The CSS background image ${label} is the only content of ${controlPhrase(image)} and has no aria-label or title, so screen readers announce nothing for it.`
-        : `The CSS background image ${label} has ARIA attributes that name nothing, so screen readers announce nothing for it.`;
+      return `The CSS background image ${label} is the only content of ${controlPhrase(image)} and has no aria-label or title, so screen readers announce nothing for it.`;
     case 'object':
       return `The <object> image ${label} has no aria-label, aria-labelledby or title, so screen readers announce nothing.`;
     case 'area':

@@ -208,6 +208,11 @@ describe('readPage element kinds', () => {
         src: 'https://harbour.test/logo.png',
       },
     ],
+    [
+      'a CSS background on a block without title or aria-label (a hero), for a person to check',
+      '<style>.hero { background-image: url(/harbour.jpg) }</style><section class="hero"><h1>Tours</h1></section>',
+      { element: 'css-background', src: 'https://harbour.test/harbour.jpg', name: null, nameSource: 'none' },
+    ],
   ] as const)('reads %s', (_what, html, expected, index?: number) => {
     const images = readPage(html, site).images;
     expect(images[index ?? 0]).toMatchObject(expected);
@@ -215,8 +220,12 @@ describe('readPage element kinds', () => {
 
   it.each([
     [
-      'a CSS background on an element without title or aria-label',
-      '<div style="background-image:url(/texture.png)"><p>Tours</p></div>',
+      'a CSS background on an inline element beside text (an icon sprite)',
+      '<p><span class="icon" style="background:url(/phone.png)"></span> Call us</p>',
+    ],
+    [
+      'a CSS background on a block inside a link that has text (part of the link)',
+      '<a href="/tours"><div style="background-image:url(/card.jpg)"></div><p>Tours</p></a>',
     ],
     [
       'a CSS background in a link that has text',

@@ -31,8 +31,8 @@ import { readBrowserName } from './render/page-marks.ts';
  * image-like element — `<img>` (also in a `<picture>`), `<input type=image>`, `<area
  * href>` of an image map, an inline `<svg>` that is an image (role img or graphics-*, a name, or the
  * only content of a link or button), an element with `role=img`, an `<object>` showing an image,
- * and a CSS background image on an element that carries a `title` or `aria-label` or is the only
- * content of a link or button — with its alt as written (null when absent, "" when empty), its
+ * and a CSS background image on an element that carries a `title` or `aria-label`, is the only
+ * content of a link or button, or is a block outside any control (a hero or banner) — with its alt as written (null when absent, "" when empty), its
  * accessible name as browsers compute it and where that name comes from (accessible-names.ts), its
  * role and context, and its width and height attributes. Image-like elements that visitors and
  * screen readers do not get (hidden, aria-hidden, zero size) are counted, not audited. Also the
@@ -182,7 +182,39 @@ function imageKindOf(element: Element, style: StyleReader): AuditImageElement | 
     element.attribs[name]?.trim(),
   );
   if (carriesName) return 'css-background';
-  return onlyContentOfControl(element) && textOf(element, 1) === '' ? 'css-background' : null;
+  if (onlyContentOfControl(element) && textOf(element, 1) === '') return 'css-background';
+  // A picture set as a block's background (a hero, a banner, a card's photo) has no way to carry a
+  // text alternative: reported for a person to say whether it is decorative. Inline elements (icon
+  // sprites beside text) and backgrounds inside links and buttons (part of the control) are left out.
+  return backgroundBlocks.has(element.name) && !insideControl(element) ? 'css-background' : null;
+}
+
+/** Elements whose CSS background is a picture of the page's own, when it is one. */
+const backgroundBlocks = new Set([
+  'div',
+  'section',
+  'header',
+  'footer',
+  'main',
+  'article',
+  'aside',
+  'figure',
+  'li',
+  'td',
+  'th',
+]);
+
+/** How far up insideControl looks: a bound, so that a page of deep nesting costs linear work. */
+const CONTROL_ANCESTORS = 16;
+
+/** Whether `element` is inside a link or button (within CONTROL_ANCESTORS levels). */
+function insideControl(element: Element): boolean {
+  let parent = element.parent;
+  for (let level = 0; parent && DomUtils.isTag(parent) && level < CONTROL_ANCESTORS; level++) {
+    if (controlRole(parent)) return true;
+    parent = parent.parent;
+  }
+  return false;
 }
 
 /** Image-like elements whose children are part of the image, never separate content. */

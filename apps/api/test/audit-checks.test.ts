@@ -10,14 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultEngineOptions } from '../src/engines/engine-options.ts';
 import { createOfflineEngine } from '../src/engines/offline/offline-engine.ts';
 import type { AltTextEngine } from '../src/engines/types.ts';
+import { evidenceOf, planPixelChecks } from '../src/modules/audit/pixel-check.ts';
 import {
   type AuditImageFacts,
   auditScore,
   checkPageImages,
   type ImageVerdict,
   pixelCheckNeed,
-} from '../src/modules/audit/checks.ts';
-import { evidenceOf, planPixelChecks } from '../src/modules/audit/pixel-check.ts';
+} from '../src/rules/checks.ts';
 
 /**
  * The audit's checks (ADR 025): for every problem code, pages where it applies and pages

@@ -24,8 +24,8 @@ import { jobNames } from '../../jobs/names.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { createRunScheduler } from '../../jobs/run-scheduler.ts';
 import { csvRecord } from '../../lib/csv.ts';
-import { suggestionToStore } from '../../lib/publishable.ts';
 import { createProviderLimiters, Semaphore } from '../../lib/throttle.ts';
+import { suggestionToStore } from '../../rules/publishable.ts';
 import {
   getCreditBalance,
   refundReservationInFull,

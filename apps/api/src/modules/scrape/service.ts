@@ -3,7 +3,7 @@ import { MAX_SCRAPE_HTML_BYTES, type ScrapedImage } from '@altwise/contracts/scr
 import type { FastifyBaseLogger } from 'fastify';
 import { payloadTooLarge } from '../../errors.ts';
 import { SafeFetchError, safeFetch } from '../../net/safe-fetch.ts';
-import { MAX_PAGE_NODES, type PageLimit } from './extract-images.ts';
+import { MAX_PAGE_NODES, type PageLimit } from '../../pages/extract-images.ts';
 
 export type ScrapeService = ReturnType<typeof createScrapeService>;
 

@@ -13,14 +13,14 @@ import {
 } from 'playwright-core';
 import sharp from 'sharp';
 import { Semaphore } from '../../../lib/throttle.ts';
-import { lowPriorityLauncher } from './low-priority.ts';
 import {
   MARK_ELEMENTS,
   MAX_MARKED_ELEMENTS,
   type MarkBox,
   nameMarkedElements,
   type PageMarks,
-} from './page-marks.ts';
+} from '../../../pages/page-marks.ts';
+import { lowPriorityLauncher } from './low-priority.ts';
 import { createProxySession, type ProxySession } from './ssrf-proxy.ts';
 
 /**

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { spokenOf } from './announcements.ts';
-import type { AuditImageFacts } from './checks.ts';
-import { engineContext } from './engine-context.ts';
 import { MAX_AUDIT_IMAGES_PER_PAGE, readPage } from './extract-page.ts';
 import { pageLimitNote } from './page-sandbox.ts';
 
@@ -476,14 +474,11 @@ describe('readPage of a rendered page (marks)', () => {
 });
 
 describe('readPage language (ADR 071)', () => {
-  it('gives each image the language of its place, and the engine’s context carries it', () => {
+  it('gives each image the language of its place', () => {
     const reading = readPage(
       '<html lang="fr"><body><img src="/a.jpg"><p lang="ja"><img src="/b.jpg" alt=""></p></body></html>',
       page,
     );
     expect(reading.images.map((image) => image.language)).toEqual(['fr', 'ja']);
-    const [first, second] = reading.images;
-    expect(engineContext(first as AuditImageFacts, { pageTitle: 'Port' }).language).toBe('fr');
-    expect(engineContext(second as AuditImageFacts, {}).language).toBe('ja');
   });
 });

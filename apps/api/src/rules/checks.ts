@@ -8,7 +8,6 @@ import {
   auditProblemCodes,
   auditProblemRules,
 } from '@altwise/contracts/audit-problems';
-import { readable, siteName, words } from '../../engines/role.ts';
 import {
   announcingOpener,
   appearancePhrases,
@@ -28,8 +27,9 @@ import {
   maxAltLength,
   normaliseForComparison,
   pictureOpener,
-} from '../../lib/alt-rules.ts';
+} from './alt-rules.ts';
 import { altStates, statedFacts } from './image-text.ts';
+import { readable, siteName, words } from './site-words.ts';
 
 /** The shared rulebook's limit and comparison, re-exported for the audit's callers (ADR 054). */
 export { maxAltLength, normaliseForComparison };
@@ -798,7 +798,7 @@ const stopWords = new Set([
  * The words a link's target offers as its purpose, or undefined when it cannot be compared: only
  * targets whose address names the destination are used. A same-page link gives its fragment's words
  * ("#opening-hours"); a site's root gives "home" and the site's name; a path of one segment that
- * reads as words (engines/role.ts `readable`: "p123" or a hex id reads as nothing) gives those words
+ * reads as words (rules/site-words.ts `readable`: "p123" or a hex id reads as nothing) gives those words
  * ("/pricing", "/contact-us", another site's "/shopexample", with that site's name). Deeper paths
  * (/products/blue-vase-123, /blog/2026/…) are left alone: their last segment is often an id or a slug
  * of the very thing the picture shows, so a description is fine there.

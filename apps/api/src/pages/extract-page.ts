@@ -1,5 +1,13 @@
 import type { AuditImageElement } from '@altwise/contracts/audit-problems';
 import { DomUtils } from 'htmlparser2';
+import type { AuditImageFacts } from '../rules/checks.ts';
+import { createNameReader } from './accessible-names.ts';
+import {
+  ANNOUNCED_TEXT_MAX_CHARS,
+  type CollectedAnnouncement,
+  markAnnouncements,
+  type PageAnnouncements,
+} from './announcements.ts';
 import {
   chosenSource,
   contextOf,
@@ -13,21 +21,13 @@ import {
   squash,
   textOf,
   walkTree,
-} from '../scrape/extract-images.ts';
-import { createNameReader } from './accessible-names.ts';
-import {
-  ANNOUNCED_TEXT_MAX_CHARS,
-  type CollectedAnnouncement,
-  markAnnouncements,
-  type PageAnnouncements,
-} from './announcements.ts';
-import type { AuditImageFacts } from './checks.ts';
+} from './extract-images.ts';
+import { readBrowserName } from './page-marks.ts';
 import { createStyleReader, hiddenBy, readStyleRules, type StyleReader, styleTextOf } from './page-styles.ts';
-import { readBrowserName } from './render/page-marks.ts';
 
 /**
  * What an audit reads from one HTML page, with the scraper's parser and context rules
- * (scrape/extract-images.ts), in document order (duplicates kept: each is its own element): every
+ * (extract-images.ts), in document order (duplicates kept: each is its own element): every
  * image-like element — `<img>` (also in a `<picture>`), `<input type=image>`, `<area
  * href>` of an image map, an inline `<svg>` that is an image (role img or graphics-*, a name, or the
  * only content of a link or button), an element with `role=img`, an `<object>` showing an image,
@@ -39,7 +39,7 @@ import { readBrowserName } from './render/page-marks.ts';
  * page's same-origin links, for a site audit, and its screen-reader preview (announcements.ts).
  * Nothing is run.
  *
- * Hostile pages cost linear work: the parse is bounded (scrape/extract-images.ts), names
+ * Hostile pages cost linear work: the parse is bounded (extract-images.ts), names
  * are bounded (accessible-names.ts), each labelling element's text is read once per page, and the
  * CSS read is bounded (page-styles.ts). readPage runs in a worker thread (page-worker.ts).
  */
@@ -99,7 +99,7 @@ export type PageReading = {
   hiddenImages: number;
   /** The screen-reader preview: what is announced for the page's headings, links and images. */
   announcements: PageAnnouncements;
-  /** A rendered page's: each image's mark (render/page-marks.ts), which pairs it with its screenshot. */
+  /** A rendered page's: each image's mark (pages/page-marks.ts), which pairs it with its screenshot. */
   marks: (number | null)[];
 };
 
@@ -265,7 +265,7 @@ function pageLanguageOf(document: Parameters<typeof walkTree>[0]): string | unde
 }
 
 /**
- * `marker`: a rendered page's marks (render/page-marks.ts). A marked element's name is the one the
+ * `marker`: a rendered page's marks (pages/page-marks.ts). A marked element's name is the one the
  * browser's accessibility tree gave it, where it gave one; others are named here.
  */
 export function readPage(html: string, pageUrl: URL, marker?: string): PageReading {

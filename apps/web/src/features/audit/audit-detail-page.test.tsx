@@ -554,6 +554,12 @@ describe('audit report (/audit/:id/report)', () => {
       within(failing).getByText('The image has no alt attribute.', { exact: false }),
     ).toBeInTheDocument();
     expect(within(failing).getByText('(missing)')).toBeInTheDocument();
+    // Each failing image with its picture (the stored preview, loaded at once for printing) and name.
+    const row = within(failing).getByRole('row', { name: /^2\.jpg/ });
+    const picture = row.querySelector('img');
+    expect(picture).toHaveAttribute('src', fileName.thumbnailUrl);
+    expect(picture).toHaveAttribute('loading', 'eager');
+    expect(picture).toHaveAttribute('alt', '');
     await user.click(screen.getByRole('button', { name: 'Print' }));
     expect(print).toHaveBeenCalledOnce();
   });

@@ -3,13 +3,12 @@ import { auditProblemCodes } from '@altwise/contracts/audit-problems';
 import { useRef, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { SelectField } from '../../components/ui/form-fields.tsx';
-import { Thumbnail } from '../../components/ui/image-preview.tsx';
+import { ImageFileName, Thumbnail } from '../../components/ui/image-preview.tsx';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { notify } from '../../components/ui/notify.ts';
 import { OriginLabel } from '../../components/ui/origin-label.tsx';
 import { formatPercent } from '../../components/ui/review-details.tsx';
 import { errorMessage } from '../../lib/api-error.ts';
-import { imageFileName } from '../../lib/format.ts';
 import { type AuditImagesFilter, type ReviewAction, useAuditImages, useReviewAudit } from './api/audits.ts';
 import { useScreenshot } from './api/screenshot.ts';
 import {
@@ -55,12 +54,6 @@ export const needWordsMessage = (n: number) =>
 const unpublishable = (image: AuditImage) => image.suggestionEvidence?.publishable === false;
 
 /** The engine's confidence and the row's review flags, in the table (ADR 068). */
-/** The image's file name, as people know their images; nothing for an inline image. */
-function FileName({ src }: { src: string }) {
-  const name = imageFileName(src);
-  return name ? <span className="block font-medium break-all text-slate-900">{name}</span> : null;
-}
-
 function ConfidenceCell({ image }: { image: AuditImage }) {
   const evidence = image.suggestionEvidence;
   if (!evidence) return <span className="text-slate-700">–</span>;
@@ -376,7 +369,7 @@ export function AuditImagesTable({
                     <span className="sr-only">Image {number}</span>
                     <Thumbnail url={image.thumbnailUrl} fallbackUrl={image.src} className="mb-1 h-16 w-24" />
                     <Screenshot url={image.screenshotUrl} />
-                    <FileName src={image.src} />
+                    <ImageFileName src={image.src} />
                     <a
                       href={image.pageUrl}
                       target="_blank"

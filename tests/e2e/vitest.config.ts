@@ -11,5 +11,8 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // A page that answers within a second on a quiet machine may take longer on a busy one: polls
+    // wait up to 15 s by default (a ceiling, not a sleep; they end as soon as the answer is right).
+    expect: { poll: { timeout: 15_000 } },
   },
 });

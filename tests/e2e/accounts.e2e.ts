@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { accountDeletionMessages, accountMessages } from '@altwise/contracts/auth';
 import { messages } from '@altwise/contracts/messages';
+import { passwordRuleMessages } from '@altwise/contracts/password-rules';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseURL, expectNoAxeViolations, launchBrowser, newContext } from './browser.ts';
@@ -49,6 +50,13 @@ describe('accounts, as a person uses them', () => {
     await page.getByLabel('First Name', { exact: true }).fill('Ada');
     await page.getByLabel('Last Name', { exact: true }).fill('Lovelace');
     await page.getByLabel('Email Address', { exact: true }).fill(email);
+    // A password from the list of common or breached ones is refused in words, with the hint saying why.
+    await page.getByLabel('Password', { exact: true }).fill('password123');
+    await page.getByLabel('Confirm Password', { exact: true }).fill('password123');
+    await page.getByText('Password strength: Too common.', { exact: false }).first().waitFor();
+    await page.getByRole('button', { name: 'Register' }).click();
+    await page.getByText(passwordRuleMessages.tooCommon).first().waitFor();
+    await expectNoAxeViolations(page);
     await page.getByLabel('Password', { exact: true }).fill(firstPassword);
     await page.getByLabel('Confirm Password', { exact: true }).fill(firstPassword);
     await page.getByRole('button', { name: 'Register' }).click();

@@ -386,11 +386,14 @@ function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** The block editor's markup of an image block, as WordPress 6 saves it. */
-export function imageBlock(media: SeededMedia, alt: string): string {
+/** The block editor's markup of an image block, as WordPress 6 saves it, with its caption if given. */
+export function imageBlock(media: SeededMedia, alt: string, caption?: string): string {
   const altAttribute = escapeAttribute(alt);
+  const figcaption = caption
+    ? `<figcaption class="wp-element-caption">${escapeAttribute(caption)}</figcaption>`
+    : '';
   return `<!-- wp:image {"id":${media.id},"sizeSlug":"full","linkDestination":"none"} -->
-<figure class="wp-block-image size-full"><img src="${media.sourceUrl}" alt="${altAttribute}" class="wp-image-${media.id}"/></figure>
+<figure class="wp-block-image size-full"><img src="${media.sourceUrl}" alt="${altAttribute}" class="wp-image-${media.id}"/>${figcaption}</figure>
 <!-- /wp:image -->`;
 }
 
@@ -409,18 +412,24 @@ export async function createPost(
 
 /**
  * A published post (or page) of one paragraph and then one image block per image, each with the
- * alt it is given: how the suites seed a page that uses the library's images.
+ * alt it is given (and its caption, when one is given): how the suites seed a page that uses the
+ * library's images. An alt of '' is what the block editor saves when nobody wrote one.
  */
 export function createImagePost(
   site: Site,
-  post: { title: string; text: string; images: [SeededMedia, string][]; type?: 'posts' | 'pages' },
+  post: {
+    title: string;
+    text: string;
+    images: [media: SeededMedia, alt: string, caption?: string][];
+    type?: 'posts' | 'pages';
+  },
 ): Promise<SeededPost> {
   return createPost(site, {
     title: post.title,
     type: post.type,
     content: [
       `<!-- wp:paragraph --><p>${escapeAttribute(post.text)}</p><!-- /wp:paragraph -->`,
-      ...post.images.map(([media, alt]) => imageBlock(media, alt)),
+      ...post.images.map(([media, alt, caption]) => imageBlock(media, alt, caption)),
     ].join('\n\n'),
   });
 }
@@ -433,6 +442,11 @@ export async function readPostRaw(
 ): Promise<string> {
   return (await wordpressRest<{ content: { raw: string } }>(site, `/wp/v2/${type}/${id}?context=edit`))
     .content.raw;
+}
+
+/** An attachment's alt text in the media library, as WordPress stores it ('' when none). */
+export async function readMediaAlt(site: Site, id: number): Promise<string> {
+  return (await wordpressRest<{ alt_text?: string }>(site, `/wp/v2/media/${id}?context=edit`)).alt_text ?? '';
 }
 
 /**

@@ -465,6 +465,36 @@ describe('audit detail (/audit/:id)', () => {
     );
   });
 
+  it('shows where an existing alt came from: words Altwise published as its own, a person’s as theirs', async () => {
+    // A re-import of a site Altwise published to (ADR 069): the live alt keeps the change log's origin.
+    const ours = makeImage(4, { alt: 'Sign reading “FRESH BREAD EVERY MORNING”', origin: 'ai-reviewed' });
+    const theirs = makeImage(5, { alt: 'Two hills and a tree', origin: 'human' });
+    const suggested = makeImage(6, {
+      alt: 'IMG_0001.png',
+      origin: 'ai',
+      suggestion: 'A yellow sun over a field',
+      reviewState: 'pending',
+    });
+    mockApi({
+      ...noPages,
+      [`GET ${base}`]: () => json(makeAudit()),
+      [`GET ${base}/images`]: imagesHandler(() => [ours, theirs, suggested]),
+    });
+    await openDetail();
+    await screen.findByText('Sign reading “FRESH BREAD EVERY MORNING”');
+    const rows = within(screen.getByRole('table', { name: /^Audited images/ }))
+      .getAllByRole('row')
+      .slice(1);
+    const existingOrigin = (row: HTMLElement) =>
+      row.querySelectorAll('td')[1]?.querySelector('[data-origin]')?.textContent ?? null;
+    expect(rows.map(existingOrigin)).toEqual(['Origin: AI, reviewed', 'Origin: Written by a person', null]);
+    // With a suggestion, the origin shown is the suggestion's, beside it.
+    expect(rows[2]?.querySelectorAll('td')[2]?.querySelector('[data-origin]')?.textContent).toBe(
+      'Origin: AI',
+    );
+    await expectNoAxeViolations(document.body);
+  });
+
   it('downloads the images with their alt text as a zip, and shows the origin of a suggestion', async () => {
     const suggested = makeImage(2, {
       suggestion: 'A red kite over a moor',

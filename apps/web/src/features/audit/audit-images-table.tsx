@@ -382,6 +382,10 @@ export function AuditImagesTable({
                   </th>
                   <td className="max-w-56 py-2 pr-3">
                     <ExistingAlt alt={image.alt} />
+                    {/* Without a suggestion, the origin is the existing alt's (ADR 069): ours stays ours. */}
+                    {image.suggestion === null && image.alt && image.origin ? (
+                      <OriginLabel origin={image.origin} className="mt-1 block w-fit" />
+                    ) : null}
                     <AccessibleName image={image} />
                   </td>
                   <td className="max-w-64 py-2 pr-3">

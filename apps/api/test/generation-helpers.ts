@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { crc32 } from 'node:zlib';
 import { EngineProviderError } from '../src/engines/errors.ts';
 import { reviewVerdict } from '../src/engines/review.ts';
 import type { AltTextEngine, AltTextReason, AltTextResult, DescribeOptions } from '../src/engines/types.ts';
@@ -74,6 +75,37 @@ export function createTestEngine(
     async close() {},
   };
   return engine;
+}
+
+/**
+ * The same picture as other bytes: results are keyed by an image's bytes (ADR 073), so a test about
+ * something else than reuse gives each image its own bytes with this. `mark` lands in a JPEG comment
+ * or a private PNG chunk (both valid and read by nothing), else after the image's last byte.
+ */
+export function distinctBytes(bytes: Uint8Array, mark: string): Buffer {
+  const text = Buffer.from(`altwise-test:${mark}`);
+  const source = Buffer.from(bytes);
+  if (source[0] === 0xff && source[1] === 0xd8) {
+    const length = Buffer.alloc(2);
+    length.writeUInt16BE(text.length + 2);
+    return Buffer.concat([
+      source.subarray(0, 2),
+      Buffer.from([0xff, 0xfe]),
+      length,
+      text,
+      source.subarray(2),
+    ]);
+  }
+  if (source.subarray(1, 4).toString('latin1') === 'PNG') {
+    // After the 8-byte signature and the 25-byte IHDR chunk; "tsTw": ancillary, private, safe to copy.
+    const typeAndData = Buffer.concat([Buffer.from('tsTw', 'latin1'), text]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(text.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(typeAndData));
+    return Buffer.concat([source.subarray(0, 33), length, typeAndData, crc, source.subarray(33)]);
+  }
+  return Buffer.concat([source, text]);
 }
 
 export const providerDown = () =>

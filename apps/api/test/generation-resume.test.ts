@@ -24,7 +24,7 @@ import {
 } from '../src/modules/generation/repository.ts';
 import { addLibraryImages } from '../src/modules/library/service.ts';
 import { balanceOf, createUser } from './billing-helpers.ts';
-import { createTestEngine, waitForBatch } from './generation-helpers.ts';
+import { createTestEngine, distinctBytes, waitForBatch } from './generation-helpers.ts';
 import { buildTestApp, createPostgresDatabase, type TestApp } from './helper.ts';
 
 const fixtures = path.resolve(import.meta.dirname, 'fixtures/images');
@@ -43,7 +43,8 @@ beforeAll(async () => {
     hits.set(url, (hits.get(url) ?? 0) + 1);
     try {
       const bytes = await readFile(path.join(fixtures, path.basename(url.split('?')[0] ?? '')));
-      res.writeHead(200).end(bytes);
+      // Each URL its own bytes, so every image is described (ADR 073 answers a copy from the first).
+      res.writeHead(200).end(distinctBytes(bytes, url));
     } catch {
       res.writeHead(404).end();
     }

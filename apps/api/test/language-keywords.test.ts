@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generationBatches } from '../src/db/tables/generation-batches.ts';
 import { libraryImages } from '../src/db/tables/library-images.ts';
 import { balanceOf, createUser, type TestUser } from './billing-helpers.ts';
-import { createTestEngine, uploadImages, waitForBatch } from './generation-helpers.ts';
+import { createTestEngine, distinctBytes, uploadImages, waitForBatch } from './generation-helpers.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 
 /**
@@ -20,7 +20,10 @@ let server: Server;
 let base: string;
 beforeAll(async () => {
   const bytes = await rocket;
-  server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/jpeg' }).end(bytes));
+  // Each path its own bytes: a batch's second copy of the same bytes would not reach the engine (ADR 073).
+  server = createServer((req, res) =>
+    res.writeHead(200, { 'content-type': 'image/jpeg' }).end(distinctBytes(bytes, req.url ?? '')),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });

@@ -10,7 +10,7 @@ import { libraryImages } from '../src/db/tables/library-images.ts';
 import { EngineProviderError } from '../src/engines/errors.ts';
 import { REGENERATE_LEASE_SECONDS } from '../src/modules/generation/service.ts';
 import { balanceOf, createUser, type TestUser } from './billing-helpers.ts';
-import { createTestEngine, waitForBatch } from './generation-helpers.ts';
+import { createTestEngine, distinctBytes, waitForBatch } from './generation-helpers.ts';
 import { buildTestApp, type TestApp, waitFor } from './helper.ts';
 
 /**
@@ -27,7 +27,10 @@ const engine = createTestEngine(engineOptions);
 
 beforeAll(async () => {
   const rocket = await readFile(path.resolve(import.meta.dirname, 'fixtures/images/rocket.jpg'));
-  server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/jpeg' }).end(rocket));
+  // Each path its own bytes: the same bytes twice would be answered once and refunded (ADR 073).
+  server = createServer((req, res) =>
+    res.writeHead(200, { 'content-type': 'image/jpeg' }).end(distinctBytes(rocket, req.url ?? '')),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   t = await buildTestApp({ env: { FETCH_ALLOW_PRIVATE: 'true', GENERATION_RETRY_DELAY_MS: '10' }, engine });

@@ -229,6 +229,11 @@ export const auditImageSchema = z.object({
       needsWords: z.boolean(),
       needsWordsReason: z.string().nullable(),
       publishable: z.boolean(),
+      /**
+       * The suggestion is an earlier answer for the same image bytes in the same context (ADR 073),
+       * given again at no credit; absent for a fresh answer.
+       */
+      reused: z.literal(true).optional(),
     })
     .nullable(),
   /**

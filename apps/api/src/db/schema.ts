@@ -5,6 +5,7 @@ export * from './tables/audits.ts';
 export * from './tables/checkout-sessions.ts';
 export * from './tables/contact-messages.ts';
 export * from './tables/content-history.ts';
+export * from './tables/content-results.ts';
 export * from './tables/credit-ledger.ts';
 export * from './tables/credit-reservations.ts';
 export * from './tables/generation-batches.ts';

@@ -124,6 +124,11 @@ export interface AltTextResult {
    * goes through; `ai` when absent.
    */
   origin?: AltOrigin;
+  /**
+   * Answered from an earlier result for the same bytes in the same context (ADR 073), not by the
+   * engine now: no credit was kept for it. Absent or false for a fresh answer.
+   */
+  reused?: boolean;
 }
 
 export interface GenerateTextOptions {

@@ -163,6 +163,8 @@ export type AuditSuggestionDetails = {
   needsWordsReason?: string | null;
   /** A person marked the image decorative on purpose: its '' alt may go live (ADR 068). */
   decorative?: boolean;
+  /** Answered from an earlier result for the same bytes in the same context, at no credit (ADR 073). */
+  reused?: boolean;
 };
 export type AuditReviewState = (typeof auditReviewStates)[number];
 

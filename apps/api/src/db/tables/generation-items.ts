@@ -1,5 +1,15 @@
 import type { PageContext } from '@altwise/contracts/page-context';
-import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { generationBatches } from './generation-batches.ts';
 import { libraryImages } from './library-images.ts';
 
@@ -40,6 +50,12 @@ export const generationItems = pgTable(
     attempts: integer('attempts').notNull().default(0),
     claimId: uuid('claim_id'),
     claimedAt: timestamp('claimed_at', { withTimezone: true }),
+    /** Hex SHA-256 of the bytes the image was described from (ADR 073); null until it was read. */
+    contentSha256: text('content_sha256'),
+    /** The context key it was described under (ADR 073), with `content_sha256` the content result's key. */
+    contentContextKey: text('content_context_key'),
+    /** Answered from an earlier result for the same bytes and context (ADR 073), and refunded. */
+    reused: boolean('reused').notNull().default(false),
     libraryImageId: uuid('library_image_id').references(() => libraryImages.id, { onDelete: 'set null' }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

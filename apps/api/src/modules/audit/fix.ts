@@ -49,7 +49,7 @@ import {
 /** What the audit needs of generation: its one batch start and the registry of landers. */
 export type FixGeneration = Pick<
   GenerationService,
-  'startGenerationBatch' | 'runAfterCommit' | 'resolveLanguage' | 'registerLander'
+  'startGenerationBatch' | 'runAfterCommit' | 'resolveLanguage' | 'registerLander' | 'recordApprovedWords'
 >;
 
 type ImageRow = AuditFixImageRow;
@@ -70,6 +70,7 @@ export function suggestionEvidenceOf(
     needsWords: details.needsWords === true && (row.suggestion ?? '') === '' && !details.decorative,
     needsWordsReason: details.needsWords && !details.decorative ? (details.needsWordsReason ?? null) : null,
     publishable: judgeSuggestion(row).publishable,
+    ...(details.reused ? { reused: true as const } : {}),
   };
 }
 
@@ -274,6 +275,7 @@ export function createAuditFixer(deps: {
       longDescription: stored.needsWords ? null : (result.longDescription ?? null),
       thumbnail,
       details: {
+        ...(result.reused ? { reused: true } : {}),
         engine: result.engine,
         model: result.model,
         confidence: result.confidence,
@@ -438,6 +440,13 @@ export function createAuditFixer(deps: {
                 },
               ])
             )[0]?.id;
+          // The next copy of these bytes in this context is answered with the person's words (ADR 073).
+          if (image.generationItemId)
+            await generation.recordApprovedWords(tx, userId, image.generationItemId, {
+              altText,
+              origin,
+              longDescription,
+            });
           await markSuggestionLanded(tx, image.id, {
             state: edited ? 'edited' : 'accepted',
             altText,

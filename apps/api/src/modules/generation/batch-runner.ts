@@ -7,6 +7,7 @@ import type { GenerationItemContext } from '../../db/tables/generation-items.ts'
 import type { AltTextResult } from '../../engines/types.ts';
 import { refundReservation, settleReservation } from '../credits/service.ts';
 import { discardPreview, makePreview, type StoredPreview, storePreview } from '../files/preview.ts';
+import { contentContextKey, contentSha256 } from './content-key.ts';
 import { classifyFailure, type DescribeDeps, describeOnce, ImageFailure } from './describe.ts';
 import {
   addToBatchCounts,
@@ -14,9 +15,11 @@ import {
   claimNextItem,
   countOpenItems,
   findBatch,
+  findContentResult,
   finishBatch,
   finishItem,
   markBatchProcessing,
+  recordItemContent,
   recordRetry,
   releaseClaim,
   renewClaims,
@@ -44,6 +47,9 @@ export type ItemLander = (
   claim: { itemId: string; claimId: string },
   item: FinishedItem,
 ) => Promise<boolean>;
+
+/** A content result's key (ADR 073): whose, which bytes, in what context. */
+type ContentKey = { userId: string; sha256: string; contextKey: string };
 
 /** The claim was taken over by another worker (this one was too slow): roll back, write nothing. */
 class LostClaim extends Error {}
@@ -96,35 +102,96 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
     }
   }
 
+  /**
+   * Images this process is describing now, by user, bytes and context (ADR 073): a second copy in
+   * the same batch (or another batch here) waits for the first's answer instead of paying again.
+   */
+  const describing = new Map<string, Promise<AltTextResult | null>>();
+
+  /** An earlier answer for these bytes in this context, marked reused; null when there is none. */
+  async function earlierAnswer(key: ContentKey): Promise<AltTextResult | null> {
+    const underway = describing.get(`${key.userId}:${key.sha256}:${key.contextKey}`);
+    const found = underway ? await underway : (await findContentResult(db, key))?.result;
+    // A needs-words answer is reused as one: still no alt, still a person's words needed.
+    return found ? { ...found, reused: true } : null;
+  }
+
   async function landResult(batch: GenerationBatch, land: ItemLander, item: ClaimedItem, claimId: string) {
-    let preview: Promise<Buffer | null> | undefined;
-    const result = await describeOnce(deps, {
-      onImage: (bytes) => {
-        preview = makePreview(bytes);
-      },
-      src: item.src,
-      fileKey: item.fileKey,
-      context: { ...item.context, ...(batch.pageUrl ? { pageUrl: batch.pageUrl } : {}) },
+    let preview: Promise<StoredPreview | null> | undefined;
+    let key: ContentKey | undefined;
+    let settle: ((result: AltTextResult | null) => void) | undefined;
+    let landed = false;
+    const contextKey = contentContextKey({
+      context: item.context,
+      // The language the engine is asked for: the batch's, else the image's place's (ADR 071).
+      language: item.language ?? item.context?.language,
       prompt: batch.prompt,
-      language: item.language,
       keywords: item.keywords,
     });
-    const finished = {
-      userId: batch.userId,
-      src: item.src,
-      fileKey: item.fileKey,
-      context: item.context,
-      result,
-      thumbnail: await storePreview(deps.files, batch.userId, preview),
-    };
-    let landed = false;
     try {
+      const result = await describeOnce(deps, {
+        onImage: (bytes) => {
+          // Made and stored while the engine works, so landing never waits for it (ADR 051).
+          preview = storePreview(deps.files, batch.userId, makePreview(bytes));
+        },
+        answerFrom: async (bytes) => {
+          key = { userId: batch.userId, sha256: contentSha256(bytes), contextKey };
+          const earlier = await earlierAnswer(key);
+          if (!earlier) {
+            const mapKey = `${key.userId}:${key.sha256}:${key.contextKey}`;
+            describing.set(
+              mapKey,
+              new Promise<AltTextResult | null>((resolve) => {
+                settle = (answer) => {
+                  describing.delete(mapKey);
+                  resolve(answer);
+                };
+              }),
+            );
+          }
+          return earlier;
+        },
+        src: item.src,
+        fileKey: item.fileKey,
+        context: { ...item.context, ...(batch.pageUrl ? { pageUrl: batch.pageUrl } : {}) },
+        prompt: batch.prompt,
+        language: item.language,
+        keywords: item.keywords,
+      });
+      // Kept before it lands, so a copy that waited on this answer finds it, here or in another process.
+      if (
+        key &&
+        !(await recordItemContent(db, { itemId: item.id, claimId }, key, {
+          result,
+          reused: result.reused === true,
+        }))
+      )
+        throw new LostClaim();
+      settle?.(result);
+      settle = undefined;
+      // A reused answer keeps no credit (ADR 073): its part of the reservation comes back before it
+      // lands, under the part name a failure would use, so whatever happens next (a lost claim, a
+      // retry, a failure) the image is refunded once and never charged.
+      if (result.reused)
+        await db.transaction((tx) =>
+          refundReservation(tx, batch.userId, batch.reservationId, 1, { part: `item:${item.id}` }),
+        );
+      const finished = {
+        userId: batch.userId,
+        src: item.src,
+        fileKey: item.fileKey,
+        context: item.context,
+        result,
+        thumbnail: (await preview) ?? null,
+      };
       landed = await land(db, { itemId: item.id, claimId }, finished);
+      if (!landed) throw new LostClaim();
     } finally {
       // A preview nothing points at would live until the account is deleted.
-      if (!landed) await discardPreview(deps.files, finished.thumbnail);
+      if (!landed && preview) await discardPreview(deps.files, await preview);
+      // A failed describe leaves the waiting copies to describe for themselves.
+      settle?.(null);
     }
-    if (!landed) throw new LostClaim();
   }
 
   async function recordFailure(

@@ -31,6 +31,11 @@ export type ImageToDescribe = {
   keywords?: string[] | null;
   /** Handed the bytes once they are known to be an image (the runner makes its preview, ADR 051). */
   onImage?: (bytes: Uint8Array) => void;
+  /**
+   * Asked once the bytes are known to be an image, before any engine work: an earlier answer for
+   * the same bytes (ADR 073) ends the describe there, with no engine call and no engine slot.
+   */
+  answerFrom?: (bytes: Uint8Array) => Promise<AltTextResult | null>;
 };
 
 // Defined with the other domain errors, which the error handler maps to HTTP in one place.
@@ -106,11 +111,13 @@ async function loadBytes(deps: DescribeDeps, image: ImageToDescribe): Promise<Ui
 async function loadAndPrepare(
   deps: DescribeDeps,
   image: ImageToDescribe,
-): Promise<{ prepared: PreparedForEngine; embedded: EmbeddedText | null }> {
+): Promise<{ prepared: PreparedForEngine; embedded: EmbeddedText | null } | { answered: AltTextResult }> {
   const bytes = await loadBytes(deps, image);
   if (!detectImageType(bytes))
     throw new ImageFailure(`The file is not an image (expected ${supportedImageTypesText}).`, false);
   image.onImage?.(bytes);
+  const answered = image.answerFrom ? await image.answerFrom(bytes) : null;
+  if (answered) return { answered };
   const embedded = await readEmbeddedText(bytes);
   if (deps.engine.prepareImage) return { prepared: await deps.engine.prepareImage(bytes), embedded };
   return { prepared: { describe: (options) => deps.engine.describeImage(bytes, options) }, embedded };
@@ -127,7 +134,9 @@ function withFileName(image: ImageToDescribe): ImageToDescribe['context'] {
 export async function describeOnce(deps: DescribeDeps, image: ImageToDescribe): Promise<AltTextResult> {
   // Only the engine call holds a slot: the next images download and prepare while the engine is
   // busy, so the provider always has GENERATION_CONCURRENCY requests in flight.
-  const { prepared, embedded } = await loadAndPrepare(deps, image);
+  const loaded = await loadAndPrepare(deps, image);
+  if ('answered' in loaded) return loaded.answered;
+  const { prepared, embedded } = loaded;
   const context = withEmbeddedAlt(withFileName(image), embedded);
   // The language asked for, else the language of the image's place on its page (ADR 071).
   const language = image.language ?? context.language;

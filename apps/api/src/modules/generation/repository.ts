@@ -1,6 +1,11 @@
 import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import { type DbExecutor, queryRows } from '../../db/client.ts';
 import {
+  type ContentResult,
+  contentResults,
+  type StoredContentResult,
+} from '../../db/tables/content-results.ts';
+import {
   type GenerationBatch,
   generationBatches,
   type NewGenerationBatch,
@@ -416,4 +421,86 @@ export async function landItem(
         select (select count(*) from image)::int + (select count(*) from batch)::int as landed`,
   );
   return rows[0]?.landed === 2;
+}
+
+/** The content result for these bytes in this context (ADR 073), if this user has one. */
+export async function findContentResult(
+  db: DbExecutor,
+  key: { userId: string; sha256: string; contextKey: string },
+): Promise<ContentResult | undefined> {
+  const [row] = await db
+    .select()
+    .from(contentResults)
+    .where(
+      and(
+        eq(contentResults.userId, key.userId),
+        eq(contentResults.sha256, key.sha256),
+        eq(contentResults.contextKey, key.contextKey),
+      ),
+    );
+  return row;
+}
+
+/**
+ * A person approved or wrote the words of a batch item's image: they become the content result of
+ * its bytes and context, marked approved. Nothing when the item was never read (no key).
+ */
+export async function approveContentResultOf(
+  db: DbExecutor,
+  userId: string,
+  itemId: string,
+  words: { altText: string; origin: StoredContentResult['origin']; longDescription: string | null },
+): Promise<void> {
+  await queryRows(
+    db,
+    sql`update content_results r
+        set result = r.result || ${JSON.stringify({
+          altText: words.altText,
+          origin: words.origin,
+          longDescription: words.longDescription,
+          decorative: words.altText === '',
+          needsWords: false,
+          needsReview: false,
+        })}::jsonb,
+            origin = ${words.origin ?? 'human'}, needs_words = false, approved = true, updated_at = now()
+        from generation_items i
+        where i.id = ${itemId} and r.user_id = ${userId}
+          and r.sha256 = i.content_sha256 and r.context_key = i.content_context_key`,
+  );
+}
+
+/**
+ * Records which bytes and context a claimed item was described under and whether it was reused, and
+ * (a fresh answer) keeps the answer as the content result of that key, in one statement (ADR 073).
+ * A result a person approved stays as it is. False when the claim was lost.
+ */
+export async function recordItemContent(
+  db: DbExecutor,
+  claim: { itemId: string; claimId: string },
+  key: { userId: string; sha256: string; contextKey: string },
+  answer: { result: StoredContentResult; reused: boolean },
+): Promise<boolean> {
+  const { result } = answer;
+  const saved = answer.reused
+    ? sql`select 1 where false`
+    : sql`insert into content_results (user_id, sha256, context_key, result, origin, needs_words)
+          values (${key.userId}, ${key.sha256}, ${key.contextKey}, ${JSON.stringify(result)}::jsonb,
+                  ${result.origin ?? 'ai'}, ${result.needsWords === true})
+          on conflict (user_id, sha256, context_key) do update
+          set result = excluded.result, origin = excluded.origin, needs_words = excluded.needs_words,
+              updated_at = now()
+          where content_results.approved = false
+          returning 1`;
+  const rows = await queryRows<{ marked: number }>(
+    db,
+    sql`with saved as (${saved}),
+        item as (
+          update generation_items
+          set content_sha256 = ${key.sha256}, content_context_key = ${key.contextKey}, reused = ${answer.reused}
+          where id = ${claim.itemId} and claim_id = ${claim.claimId}
+          returning id
+        )
+        select (select count(*) from item)::int as marked`,
+  );
+  return rows[0]?.marked === 1;
 }

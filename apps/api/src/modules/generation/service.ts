@@ -12,6 +12,7 @@ import {
   type StartBatchResponse,
 } from '@altwise/contracts/generation';
 import { normalizeImageUrl, uniqueImageUrls } from '@altwise/contracts/image-urls';
+import type { AltOrigin } from '@altwise/contracts/provenance';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { AppConfig } from '../../config.ts';
@@ -40,6 +41,7 @@ import { classifyFailure, type DescribeDeps, describeOnce } from './describe.ts'
 import type { ImportCheck, ImportRow } from './read-import.ts';
 import {
   adoptOrphanedBatches,
+  approveContentResultOf,
   findBatchOf,
   findDefaultLanguage,
   insertBatch,
@@ -556,6 +558,19 @@ export function createGenerationService(deps: {
 
     startGenerationBatch,
     runAfterCommit,
+
+    /**
+     * A person accepted or wrote the words of a batch image (an audit fix's review): they become
+     * what a later copy of the same bytes in the same context is answered with (ADR 073).
+     */
+    recordApprovedWords(
+      tx: Transaction,
+      userId: string,
+      itemId: string,
+      words: { altText: string; origin: AltOrigin; longDescription: string | null },
+    ): Promise<void> {
+      return approveContentResultOf(tx, userId, itemId, words);
+    },
 
     /** The language a source's batch is written in (its own, else the account's); 422 when unwritable. */
     resolveLanguage,

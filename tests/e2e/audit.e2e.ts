@@ -175,7 +175,7 @@ describe('alt-text audit, as a site owner uses it', () => {
     await page.getByText(`Page 1 of 1 (${failing} images)`).waitFor();
 
     // Fix every failing image: the cost is shown, the batch writes the suggestions.
-    await page.getByText(`${failing} failing images cost ${failing} credits`).waitFor();
+    await page.getByText(`${failing} failing images cost at most ${failing} credits`).waitFor();
     await page.getByRole('button', { name: 'Fix failing images' }).click();
     await page
       .getByRole('status')

@@ -110,7 +110,7 @@ describe('the images websites are made of, fixed from an audit', () => {
       .waitFor({ timeout: 60_000 });
 
     // All five fail (no alt, a file name, "logo", "chart"); fixing them costs five credits.
-    await page.getByText('5 failing images cost 5 credits').waitFor();
+    await page.getByText('5 failing images cost at most 5 credits').waitFor();
     await page.getByRole('button', { name: 'Fix failing images' }).click();
     await page
       .getByRole('status')

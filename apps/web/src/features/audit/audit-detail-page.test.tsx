@@ -186,7 +186,7 @@ describe('audit detail (/audit/:id)', () => {
     const user = userEvent.setup();
     await openDetail();
     expect(
-      await screen.findByText(/2 failing images cost 2 credits\. You have 1 credit\./),
+      await screen.findByText(/2 failing images cost at most 2 credits\. You have 1 credit\./),
     ).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Fix failing images' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('You need 2 credits and have 1.');
@@ -205,7 +205,7 @@ describe('audit detail (/audit/:id)', () => {
         202,
       );
     await user.click(await screen.findByRole('checkbox', { name: 'Select image 1' }));
-    expect(screen.getByText(/the 1 selected cost 1/)).toBeInTheDocument();
+    expect(screen.getByText(/the 1 selected cost at most 1/)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Fix selected images' }));
     expect(await findToast('Writing suggestions for 1 image')).toBeInTheDocument();
     expect(calls.filter((call) => call.path === `${base}/fix`).at(-1)?.body).toEqual({

@@ -153,12 +153,13 @@ function FixPanel({
     <Card title="Fix failing images" className="mt-6">
       <p className="text-slate-800">
         Suggestions are written only for the images you choose; existing alt text is never replaced until you
-        accept a suggestion. Each image costs 1 credit, refunded if it fails.
+        accept a suggestion. Each image costs 1 credit, refunded if it fails or if the same picture was
+        already described (it is used in several places, or was fixed before).
       </p>
       <p className="mt-2 text-slate-800">
-        {failing} failing {failing === 1 ? 'image costs' : 'images cost'} {failing}{' '}
+        {failing} failing {failing === 1 ? 'image costs' : 'images cost'} at most {failing}{' '}
         {failing === 1 ? 'credit' : 'credits'}
-        {selected.size > 0 ? `; the ${selected.size} selected cost ${selected.size}` : ''}.
+        {selected.size > 0 ? `; the ${selected.size} selected cost at most ${selected.size}` : ''}.
         {balance === undefined ? '' : ` You have ${balance} ${balance === 1 ? 'credit' : 'credits'}.`}
       </p>
       <div className="mt-4 flex flex-wrap gap-3">

@@ -336,6 +336,11 @@ describe('limits', () => {
       code: 'CONFLICT',
       message: `You already monitor ${base}/site-twice. Delete that monitor to change how it is watched.`,
     });
+    // A fragment, a bare `?` or an escaped unreserved letter (`%65` is `e`) is the same page.
+    for (const spelled of [`${base}/site-twice#x`, `${base}/site-twice?`, `${base}/sit%65-twice`]) {
+      const same = await createMonitor({ url: spelled, scope: 'page', every: 'day' }, user);
+      expect(same.statusCode, spelled).toBe(409);
+    }
     // Nothing of the refused request is left: one monitor, one audit.
     expect(await listMonitors(user)).toHaveLength(1);
     const list = await t.app.inject({ method: 'GET', url: '/api/v1/audits', headers: user.auth });

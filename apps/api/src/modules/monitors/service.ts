@@ -19,6 +19,7 @@ import { AppError, conflict, notFound } from '../../errors.ts';
 import type { AuditService } from '../audit/service.ts';
 import type { MailService } from '../mail/service.ts';
 import { monitorChangedMail, monitorSkippedMail } from '../mail/templates.ts';
+import { normalizeMonitorUrl } from './monitor-url.ts';
 import {
   claimDueMonitors,
   compareAudits,
@@ -47,8 +48,6 @@ const MONITORS_PER_TICK = 100;
 
 const monitorNotFound = () => notFound('There is no such monitor.');
 
-/** `https://Example.com` and `https://example.com/` are one site: the URL as the URL parser spells it. */
-const normalizeUrl = (url: string) => new URL(url).href;
 
 const roundScore = (value: number) => Math.round(value * 10_000) / 10_000;
 
@@ -116,7 +115,7 @@ export function createMonitorsService(deps: {
      * the same transaction as the monitor), at most MAX_MONITORS per user, one per URL (409).
      */
     async create(userId: string, request: z.output<typeof createMonitorRequestSchema>): Promise<Monitor> {
-      const url = normalizeUrl(request.url);
+      const url = normalizeMonitorUrl(request.url);
       const { every, ...audit } = request;
       let created: MonitorRow | undefined;
       await audits.start(

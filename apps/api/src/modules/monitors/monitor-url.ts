@@ -18,8 +18,8 @@ export function normalizeMonitorUrl(address: string): string {
 const unreserved = /^[A-Za-z0-9\-._~]$/;
 
 function normalizeEscapes(part: string): string {
-  return part.replace(/%([0-9A-Fa-f]{2})/g, (escape, hex: string) => {
+  return part.replace(/%([0-9A-Fa-f]{2})/g, (escaped, hex: string) => {
     const character = String.fromCharCode(Number.parseInt(hex, 16));
-    return unreserved.test(character) ? character : escape.toUpperCase();
+    return unreserved.test(character) ? character : escaped.toUpperCase();
   });
 }

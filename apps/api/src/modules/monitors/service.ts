@@ -48,7 +48,6 @@ const MONITORS_PER_TICK = 100;
 
 const monitorNotFound = () => notFound('There is no such monitor.');
 
-
 const roundScore = (value: number) => Math.round(value * 10_000) / 10_000;
 
 function toRun(row: MonitorRunView): MonitorRun {

@@ -1,5 +1,5 @@
 /**
- * API read benchmark (issue 15): 100 concurrent clients read the library page and the credits
+ * API read benchmark: 100 concurrent clients read the library page and the credits
  * balance for 20 s against one API process (PROCESS_ROLE=api) on a throw-away Postgres server.
  *   npm run bench:api
  *   npm run bench:api -- --connections 100 --duration 20 --json

@@ -1,5 +1,5 @@
 /**
- * Bulk generation benchmark (issue 6): a local page with 200 distinct images goes through
+ * Bulk generation benchmark: a local page with 200 distinct images goes through
  * scrape → batch → library over the app's HTTP routes, with the real OpenAI adapter talking to a
  * local OpenAI-compatible server that answers every chat completion after a fixed latency.
  * Prints the total time, the ideal (images × latency ÷ GENERATION_CONCURRENCY) and their ratio.
@@ -8,7 +8,7 @@
  *   BENCH_ENGINE=fixed npm run bench:pipeline   (an engine that only waits: the pipeline alone)
  *   BENCH_MEMORY=1 npm run bench:pipeline       (in-memory PGlite instead of a data directory)
  *   npm run bench:pipeline -- --json             (last line: one JSON object; a run not made is null)
- * Targets (issue 15): ratio ≤ 1.10 with the fixed engine, ≤ 1.15 through the adapter (embedded
+ * Targets: ratio ≤ 1.10 with the fixed engine, ≤ 1.15 through the adapter (embedded
  * PGlite on disk). The page and model servers run on a worker thread,
  * as remote servers would, so their work does not share the app's event loop.
  */
@@ -155,7 +155,7 @@ function fixedLatencyEngine(latencyMs: number, stats: ServerStats): AltTextEngin
   };
 }
 
-/** Issue 15's targets: the pipeline alone (fixed engine) and through the real OpenAI adapter. */
+/** The targets: the pipeline alone (fixed engine) and through the real OpenAI adapter. */
 const targets = { fixed: 1.1, adapter: 1.15 };
 
 /** One run through scrape → batch → library; answers the ratio to the ideal. */

@@ -1,5 +1,5 @@
 /**
- * Scale-out benchmark (issue 15, ADR 033): one API process (PROCESS_ROLE=api) and N worker processes
+ * Scale-out benchmark (ADR 033): one API process (PROCESS_ROLE=api) and N worker processes
  * (src/worker.ts) on one throw-away Postgres server, describing images through the real OpenAI adapter
  * against a local model server that answers after a fixed latency.
  *   npm run bench:scale                      (2,000 images with N = 1, N = 2, then the SIGKILL run:

@@ -1,7 +1,7 @@
 /**
- * Keeps the README's configuration table in step with `.env.example`, the one list of every
+ * Keeps the configuration table of docs/configuration.md in step with `.env.example`, the one list of every
  * variable with its default and meaning. `node scripts/readme-config.ts` rewrites the table;
- * `--check` (run by `npm run lint`) fails when the README is stale.
+ * `--check` (run by `npm run lint`) fails when that table is stale.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -38,16 +38,16 @@ export function renderConfigTable(envExample: string): string {
   return ['| variable | default | meaning |', '|---|---|---|', ...rows].join('\n');
 }
 
-const readmePath = join(root, 'README.md');
+const readmePath = join(root, 'docs', 'configuration.md');
 const readme = readFileSync(readmePath, 'utf8');
 const table = renderConfigTable(readFileSync(join(root, '.env.example'), 'utf8'));
 const start = readme.indexOf(START);
 const end = readme.indexOf(END);
-if (start < 0 || end < start) throw new Error(`README.md lacks the ${START} … ${END} markers`);
+if (start < 0 || end < start) throw new Error(`docs/configuration.md lacks the ${START} … ${END} markers`);
 const next = `${readme.slice(0, start + START.length)}\n${table}\n${readme.slice(end)}`;
 if (process.argv.includes('--check')) {
   if (next !== readme) {
-    console.error('README.md configuration table is stale: run `node scripts/readme-config.ts`.');
+    console.error('docs/configuration.md configuration table is stale: run `node scripts/readme-config.ts`.');
     process.exit(1);
   }
 } else {

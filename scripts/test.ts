@@ -1,7 +1,7 @@
 /**
  * `npm test`: everything, in order — typecheck, lint, unit and API tests on PGlite, the API suite
  * again on a real Postgres server, the production build, then the browser journeys in Chromium.
- * A throw-away WordPress (issue 21) is started once and shared by the API suites and the journeys.
+ * A throw-away WordPress is started once and shared by the API suites and the journeys.
  * Missing system dependencies (Postgres, Chromium, WordPress, ExifTool) are installed or named, never skipped.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -19,6 +19,9 @@ const bin = (name: string) => join(root, 'node_modules', '.bin', name);
 process.env.PATH = `${join(root, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`;
 const reportDir = join(root, '.tmp', 'test-reports');
 const only = process.argv.slice(2);
+// Vitest runs one file at a time on a 2-core machine (cores - 1). Most API files wait on a database,
+// a WordPress or a browser more than they compute, so two at once finish sooner (docs/benchmarks.md).
+const workers = [`--maxWorkers=${process.env.TEST_MAX_WORKERS ?? '2'}`];
 
 type Totals = { passed: number; failed: number; skipped: number };
 const totals: Totals = { passed: 0, failed: 0, skipped: 0 };
@@ -60,6 +63,7 @@ function vitest(name: string, projects: string[], env: NodeJS.ProcessEnv = {}, e
         '--reporter=default',
         '--reporter=json',
         `--outputFile.json=${outputFile}`,
+        ...workers,
         ...extra,
       ],
       { env, cwd: root },
@@ -70,7 +74,7 @@ function vitest(name: string, projects: string[], env: NodeJS.ProcessEnv = {}, e
 }
 
 let postgres: PostgresServer | undefined;
-/** One throw-away WordPress for the whole run (issue 21): the API suites and the journeys share it. */
+/** One throw-away WordPress for the whole run: the API suites and the journeys share it. */
 let wordpress: WordPressSite | undefined;
 async function wordpressForRun() {
   wordpress ??= await startWordPress();

@@ -1,5 +1,5 @@
 /**
- * `--json` for every `npm run bench:*` (issue 15): the bench prints its usual text, then, as its
+ * `--json` for every `npm run bench:*`: the bench prints its usual text, then, as its
  * last line, one JSON object `{"bench": name, ...headline figures}`. Benches that parse their options
  * with node:util parseArgs declare `json` too (parseArgs is strict); this reads the same flag.
  */

@@ -8,7 +8,7 @@ import { capture, freePort, isRoot } from './run.ts';
 import { installDebianPackages } from './system-packages.ts';
 
 /**
- * A throw-away WordPress for the integration tests (issue 21): Debian's `wordpress` tree copied
+ * A throw-away WordPress for the integration tests: Debian's `wordpress` tree copied
  * into a temporary folder with its own wp-config.php, a MariaDB on a socket in that folder and
  * PHP's built-in server on a free loopback port. Application passwords work over http because
  * WP_ENVIRONMENT_TYPE is `local`. Pretty permalinks stay off, so the REST API answers at

@@ -58,7 +58,6 @@ describe('accounts, as a person uses them', () => {
     await expectNoAxeViolations(page);
     await dialog.getByRole('button', { name: 'OK' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    await waitForMail(email, /^Welcome to Altwise$/);
 
     // Logging in before confirming says so and offers a new link.
     await page.getByRole('link', { name: 'Already have an account? Login' }).click();
@@ -76,6 +75,8 @@ describe('accounts, as a person uses them', () => {
       .poll(() => verdict.textContent(), { timeout: 15_000 })
       .not.toBe(messages.confirmEmail.verifying);
     expect(await verdict.textContent()).toBe(messages.confirmEmail.success);
+    // The welcome email follows the confirmation, never before it (ADR 074).
+    await waitForMail(email, /^Welcome to Altwise$/);
     await expectNoAxeViolations(page);
     await page.getByRole('link', { name: 'Proceed to Login' }).click();
     await page.waitForURL('**/login');

@@ -14,7 +14,7 @@ afterAll(async () => {
 const withKey = (key: string, path: string) =>
   fetch(`${baseURL()}/api/v1${path}`, { headers: { authorization: `Bearer ${key}` } });
 
-describe('API keys in /account (issue 14)', () => {
+describe('API keys in /account', () => {
   it('creates a key, copies it, uses it from a script, and revokes it', async () => {
     const session = await createSession();
     const context = await newContext(browser);

@@ -7,7 +7,7 @@ import { expectNoAxeViolations, launchBrowser, newContext } from './browser.ts';
 import { createSession, storeSession } from './session.ts';
 
 /**
- * Issue 20, rendered mode: a local shop whose images exist only once its script has run. Audited
+ * Rendered mode: a local shop whose images exist only once its script has run. Audited
  * with "Render pages in a browser: Always", its images are found and each shows a screenshot of how
  * it appeared on the page, the new checks judge them (an alt that announces "Image of") and the
  * screen-reader preview reads the rendered page; axe on the form and the audit page.
@@ -51,7 +51,7 @@ afterAll(async () => {
   await new Promise((resolve) => site?.close(resolve));
 });
 
-describe('rendered audit, as a site owner uses it (issue 20)', () => {
+describe('rendered audit, as a site owner uses it', () => {
   it('audits a script-built page in a browser and shows each image as the page showed it', async () => {
     const context = await newContext(browser);
     const page = await context.newPage();
@@ -90,7 +90,7 @@ describe('rendered audit, as a site owner uses it (issue 20)', () => {
           ),
       )
       .toBe(2);
-    // Issue 20's checks on what the script built, counted with their WCAG criteria.
+    // The rendered checks on what the script built, counted with their WCAG criteria.
     const problems = page.getByRole('table', { name: 'Problems found' });
     await expect.poll(() => problems.getByRole('row', { name: /^announces-medium / }).count()).toBe(1);
     await expect.poll(() => problems.getByRole('row', { name: /^file-name / }).count()).toBe(1);

@@ -34,10 +34,10 @@ async function listLibrary(session: E2eSession, query = '') {
 }
 
 /**
- * Three of the local test page's pictures (two colours and a shape), sent without any page context:
- * all the offline engine can say is their colours, a fallback it marks as needing review.
+ * Three of the local test page's pictures (two colours and a shape), sent without any page context: the
+ * offline engine finds nothing it can stand behind in them, so each waits for a person's words (ADR 068).
  */
-async function seedFlaggedLibrary(session: E2eSession) {
+async function seedLibraryNeedingWords(session: E2eSession) {
   const page = inject('imagePageURL');
   const selectedImages = [1, 2, 3].map((n) => new URL(`/img/photo-${n}.png`, page).href);
   const started = await call(session, 'POST', '/images/generate-alt-text', { selectedImages });
@@ -57,22 +57,26 @@ async function seedFlaggedLibrary(session: E2eSession) {
   const library = await listLibrary(session);
   expect(library).toHaveLength(3);
   for (const image of library) {
-    expect(image.needsReview, `colour-only alt text "${image.alt_text}" should need review`).toBe(true);
-    expect(image.confidence).toEqual(expect.any(Number));
-    expect(image.reasons.length).toBeGreaterThan(0);
+    expect(image, `"${image.alt_text}" should wait for a person's words`).toMatchObject({
+      alt_text: '',
+      needsWords: true,
+      needsReview: true,
+      publishable: false,
+    });
+    expect(image.needsWordsReason).toEqual(expect.any(String));
   }
   return library;
 }
 
-describe('alt text review in the library (issue 11)', () => {
-  it('shows Review badges, filters to the images needing review, explains them and approves them', async () => {
+describe('alt text review in the library', () => {
+  it('shows which images need words, refuses to approve an empty alt, and takes a person’s words', async () => {
     const session = await createSession();
-    const seeded = await seedFlaggedLibrary(session);
-    // The oldest (shown as image 3) is approved through the API: two still need review.
+    const seeded = await seedLibraryNeedingWords(session);
+    // Nothing to approve: the API says which image needs words and why.
     const oldest = seeded[2] as LibraryImage;
-    const approved = await call(session, 'POST', `/images/altText/${oldest.id}/approve`);
-    expect(approved.status).toBe(200);
-    expect(approved.body).toMatchObject({ id: oldest.id, needsReview: false });
+    const refused = await call(session, 'POST', `/images/altText/${oldest.id}/approve`);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'UNPUBLISHABLE_ALT' });
 
     const context = await newContext(browser);
     const page = await context.newPage();
@@ -84,65 +88,55 @@ describe('alt text review in the library (issue 11)', () => {
     const rows = table.locator('tbody tr');
     await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(3);
 
-    // Badges on the two flagged rows, with what they mean for screen readers; none on the approved one.
-    const badge = (row: number) => rows.nth(row - 1).getByText(/this alt text needs review/);
-    await badge(1).waitFor();
-    expect(await rows.nth(0).locator('[title^="Needs review"]').innerText()).toMatch(/^Review/);
-    expect(await badge(2).count()).toBe(1);
-    expect(await badge(3).count()).toBe(0);
-    expect(await page.getByRole('button', { name: /^Approve alt text for image \d+$/ }).count()).toBe(2);
-    await expectNoAxeViolations(page);
-
-    // Only those needing review.
-    const filter = page.getByRole('checkbox', { name: 'Needs review only' });
-    await filter.check();
-    await expect.poll(() => rows.count()).toBe(2);
-    const flagged = await listLibrary(session, '?needsReview=true');
-    expect(flagged.map((image) => image.id)).toEqual([seeded[0]?.id, seeded[1]?.id]);
+    // Each row says it has no alt text yet and why; none offers an Approve that could not work.
+    const needsWords = (row: number) => rows.nth(row - 1).getByText(/found nothing it could stand behind/);
+    await needsWords(1).waitFor();
+    expect(await needsWords(2).count()).toBe(1);
+    expect(await needsWords(3).count()).toBe(1);
     await rows
       .nth(0)
-      .getByText(flagged[0]?.alt_text ?? '')
+      .getByText(seeded[0]?.needsWordsReason ?? '', { exact: false })
       .waitFor();
+    expect(await page.getByRole('button', { name: /^Approve alt text for image \d+$/ }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Copy alt text for image 1' }).isDisabled()).toBe(true);
+    await expectNoAxeViolations(page);
 
-    // The edit dialog says why: the confidence and the evidence used.
+    // Only those needing review: all three.
+    const filter = page.getByRole('checkbox', { name: 'Needs review only' });
+    await filter.check();
+    await expect.poll(() => rows.count()).toBe(3);
+
+    // The dialog says why, asks the three questions and has no Approve.
     await page.getByRole('button', { name: 'Edit alt text for image 1', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit alt text for image 1', exact: true });
-    const why = dialog.getByRole('region', { name: 'Evidence and confidence' });
-    await why.waitFor();
-    const first = flagged[0] as LibraryImage;
-    await why.getByText(`Confidence: ${Math.round((first.confidence ?? 0) * 100)}%`).waitFor();
-    expect(await why.getByRole('listitem').count()).toBe(first.reasons.length);
-    await why
-      .getByText(first.reasons[0]?.detail ?? '', { exact: false })
-      .first()
-      .waitFor();
+    const guide = dialog.getByRole('region', { name: 'Needs your words' });
+    await guide.waitFor();
+    await guide.getByText('What would a visitor miss?').waitFor();
+    expect(await dialog.getByRole('button', { name: 'Approve', exact: true }).count()).toBe(0);
     await expectNoAxeViolations(page);
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
-    await dialog.waitFor({ state: 'hidden' });
 
-    // Approve on the row: it leaves the filtered list, and the server has cleared its flag.
+    // A person's words: saved, the row leaves the review list and may go live.
     const toasts = page.getByRole('region', { name: 'Notifications (top right)' });
-    await page.getByRole('button', { name: 'Approve alt text for image 1', exact: true }).click();
-    await toasts.getByText('Alt text approved').first().waitFor();
-    await expect.poll(() => rows.count()).toBe(1);
-    expect((await listLibrary(session, '?needsReview=true')).map((image) => image.id)).toEqual([
-      seeded[1]?.id,
-    ]);
-
-    // Approve in the dialog: nothing is left to review.
-    await page.getByRole('button', { name: 'Edit alt text for image 1', exact: true }).click();
-    await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
+    await dialog.getByLabel('Alt text', { exact: true }).fill('Harbour at dawn, three red boats moored');
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await toasts.getByText('Alt text updated').first().waitFor();
     await dialog.waitFor({ state: 'hidden' });
-    await page.getByText('No images need review.').waitFor();
-    expect(await listLibrary(session, '?needsReview=true')).toEqual([]);
-    await expectNoAxeViolations(page);
+    await expect.poll(() => rows.count()).toBe(2);
+    const written = (await listLibrary(session)).find((image) => image.id === seeded[0]?.id);
+    expect(written).toMatchObject({
+      alt_text: 'Harbour at dawn, three red boats moored',
+      origin: 'human',
+      needsWords: false,
+      needsReview: false,
+      publishable: true,
+    });
 
-    // The whole library again, without a badge.
+    // The whole library again: the person's words, and two rows still waiting.
     await filter.uncheck();
     await expect.poll(() => rows.count()).toBe(3);
-    // (The unfiltered page shows its earlier copy at once, then its refetch.)
-    await expect.poll(() => table.getByText(/this alt text needs review/).count()).toBe(0);
-    expect(await page.getByRole('button', { name: /^Approve alt text/ }).count()).toBe(0);
+    await table.getByText('Harbour at dawn, three red boats moored').waitFor();
+    await expect.poll(() => table.getByText(/found nothing it could stand behind/).count()).toBe(2);
+    await expectNoAxeViolations(page);
     await context.close();
   });
 });

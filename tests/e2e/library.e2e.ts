@@ -45,7 +45,7 @@ async function remainingCredits(session: E2eSession) {
   return ((await response.json()) as { imageCredits: number }).imageCredits;
 }
 
-describe('image library, as a person uses it (issue 6)', () => {
+describe('image library, as a person uses it', () => {
   it('scrapes a 30-image page, generates 10, watches the progress, copies, edits, exports and deletes', async () => {
     const context = await newContext(browser);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL() });

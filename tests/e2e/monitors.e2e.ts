@@ -27,7 +27,7 @@ afterAll(async () => {
   await new Promise((resolve) => site?.server.close(resolve));
 });
 
-describe('site monitors, as a site owner uses them (issue 20)', () => {
+describe('site monitors, as a site owner uses them', () => {
   it('adds a monitor from the audit page, sees its first run and chart, and stops watching by keyboard', async () => {
     const context = await newContext(browser);
     const page = await context.newPage();

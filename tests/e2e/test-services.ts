@@ -79,7 +79,7 @@ export async function startFakeGoogleKeys() {
   };
 }
 
-/** How many images the local test page shows (the library journey of issue 6 scrapes it). */
+/** How many images the local test page shows (the library journey scrapes it). */
 export const TEST_PAGE_IMAGE_COUNT = 30;
 
 /**

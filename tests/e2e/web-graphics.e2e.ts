@@ -6,7 +6,7 @@ import { type LocalSite, startLocalSite } from './local-site.ts';
 import { createSession, storeSession } from './session.ts';
 
 /**
- * Issue 19's journey: a local news site made of the images websites are made of (navigation buttons
+ * The web-graphics journey: a local news site made of the images websites are made of (navigation buttons
  * drawn as text, a "more" arrow after a teaser, the site's logo in its home link, a bar chart), all
  * without usable alt. The site owner audits it, fixes the failing images with the offline engine and
  * reviews the suggestions with the picture, the evidence and the chart's long description in view.
@@ -90,7 +90,7 @@ type Suggested = {
   thumbnailUrl: string | null;
 };
 
-describe('the images websites are made of, fixed from an audit (issue 19)', () => {
+describe('the images websites are made of, fixed from an audit', () => {
   it('fixes nav buttons, a "more" arrow, a logo and a chart, with the picture and long description in view', async () => {
     const context = await newContext(browser);
     const page = await context.newPage();

@@ -14,7 +14,7 @@ import { expectNoAxeViolations, launchBrowser, newContext } from './browser.ts';
 import { createSession, storeSession } from './session.ts';
 
 /**
- * Issue 21 in the browser, against a real WordPress on loopback (the e2e server runs with
+ * In the browser, against a real WordPress on loopback (the e2e server runs with
  * FETCH_ALLOW_PRIVATE): connect, import, fix, approve, publish, undo; then the REST API and the
  * rendered post say what was written. The site may be shared by the run: this file's post and
  * image carry their own tag.
@@ -53,7 +53,7 @@ afterAll(async () => {
   await site?.stop();
 });
 
-describe('publishing to WordPress, as a site owner does it (issue 21)', () => {
+describe('publishing to WordPress, as a site owner does it', () => {
   it('connects, imports, fixes, approves, publishes and undoes one change', async () => {
     const context = await newContext(browser);
     const page = await context.newPage();
@@ -116,6 +116,20 @@ describe('publishing to WordPress, as a site owner does it (issue 21)', () => {
     // Publish the approved alt text, then read it on WordPress.
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Integrations' }).click();
     await page.getByRole('button', { name: 'Publish approved alt text' }).click();
+    // First what will be written and where: the post, the file, before → after; nothing yet.
+    const confirm = page.getByRole('dialog', { name: /^Publish to / });
+    const planned = confirm.getByRole('table', { name: 'What will be written, before and after' });
+    await planned
+      .getByRole('row')
+      .filter({ hasText: `Spring in the garden ${run}` })
+      .filter({ hasText: `garden-${run}.png` })
+      .filter({ hasText: 'IMG_0001.png' })
+      .filter({ hasText: words })
+      .waitFor();
+    await expectNoAxeViolations(page);
+    expect(await postRaw()).toContain('alt="IMG_0001.png"');
+    await confirm.getByRole('button', { name: 'Publish 1 alt text' }).click();
+    await confirm.waitFor({ state: 'hidden' });
     await page.getByText(/^Published 1 alt text to /).waitFor({ timeout: 60_000 });
     // The change log names the post's old alt and the new one; WordPress has the new one.
     const changes = page.getByRole('table', { name: 'Changes published to this site, newest first' });

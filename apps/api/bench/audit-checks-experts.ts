@@ -1,8 +1,8 @@
 /**
  * The audit's checks on alt text experts wrote (ADR 060): the false-fail measure. Every problem the
  * checks find on an expert's alt is a candidate false alarm, so the new codes must stay near zero.
- *   node apps/api/bench/audit-checks-experts.ts [--graphics ../shared/web-graphics-dev]
- *     [--photos ../shared/quality-dev] [--limit N]
+ *   node apps/api/bench/audit-checks-experts.ts [--graphics web-graphics-dev]
+ *     [--photos quality-dev] [--limit N]
  * Web graphics: each entry's HTML snippet, with the expert's alt kept, read by the audit's own
  * readPage; photos: the human alt with the caption. Each image's pixels are read by the offline
  * engine's OCR exactly as the audit's pixel check reads them (evidenceOf), then checkPageImages runs.
@@ -10,23 +10,23 @@
  */
 
 import { readFile } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
+import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultEngineOptions } from '../src/engines/engine-options.ts';
 import { createOfflineEngine } from '../src/engines/offline/offline-engine.ts';
 import { type AuditImageFacts, checkPageImages } from '../src/modules/audit/checks.ts';
 import { readPage } from '../src/modules/audit/extract-page.ts';
 import { evidenceOf } from '../src/modules/audit/pixel-check.ts';
+import { resolveSet } from './lib/sets.ts';
 import type { GraphicRef } from './web-graphics.ts';
 
 const { values } = parseArgs({
   options: {
-    graphics: { type: 'string', default: '../shared/web-graphics-dev' },
-    photos: { type: 'string', default: '../shared/quality-dev' },
+    graphics: { type: 'string', default: 'web-graphics-dev' },
+    photos: { type: 'string', default: 'quality-dev' },
     limit: { type: 'string' },
   },
 });
-const base = process.env.INIT_CWD ?? process.cwd();
 const limit = values.limit ? Number(values.limit) : undefined;
 const engine = createOfflineEngine(defaultEngineOptions());
 await engine.warmUp();
@@ -57,7 +57,7 @@ function count(id: string, alt: string | null, facts: AuditImageFacts[], index: 
 }
 
 let graphics = 0;
-const graphicsDir = resolve(base, values.graphics);
+const graphicsDir = resolveSet(values.graphics);
 const refs = (JSON.parse(await readFile(join(graphicsDir, 'refs.json'), 'utf8')) as GraphicRef[]).slice(
   0,
   limit,
@@ -81,7 +81,7 @@ for (const ref of refs) {
 }
 
 let photos = 0;
-const photosDir = resolve(base, values.photos);
+const photosDir = resolveSet(values.photos);
 const photoRefs = (
   JSON.parse(await readFile(join(photosDir, 'refs.json'), 'utf8')) as Array<{
     file: string;

@@ -1,5 +1,5 @@
 /**
- * Audit benchmark (issue 13, ADR 026 and 037): the time to audit a 100-page local site, scope `site`,
+ * Audit benchmark (ADR 026 and 037): the time to audit a 100-page local site, scope `site`,
  * and its verdict counts. Every page has 8 images: an `alt=""` photo and an `alt=""` text banner
  * (the pixel check reads both with OCR), a one-colour image with a text alt, a photo with a good
  * alt, one with no alt, one whose alt is its file name, the site's logo (the same address on every
@@ -8,7 +8,7 @@
  *   node apps/api/bench/audit-site.ts            (embedded PGlite, as the tests)
  *   BENCH_PAGE_DELAY_MS=100 node apps/api/bench/audit-site.ts   (100 ms of server latency per answer)
  * With `--json` the last line is one JSON object; `pagesPerSecond` times the HTML step alone.
- *   node apps/api/bench/audit-site.ts --render   (issue 20, ADR 061: every page rendered in headless
+ *   node apps/api/bench/audit-site.ts --render   (ADR 061: every page rendered in headless
  *   Chromium, `render: "always"`, 2 pages at once; adds the render time per page and the browser's
  *   peak resident memory, every process of it)
  */
@@ -144,7 +144,7 @@ try {
     mode: render ? 'rendered' : 'raw',
     status: audit.status,
     seconds: Number(seconds.toFixed(2)),
-    /** Pages read and checked per second, HTML step only (issue 22: reading moved to worker threads). */
+    /** Pages read and checked per second, HTML step only (reading moved to worker threads). */
     pagesPerSecond: scannedSeconds ? Number((pages / scannedSeconds).toFixed(1)) : null,
     pagesScanned: audit.pagesScanned,
     imagesFound: audit.imagesFound,

@@ -1,7 +1,7 @@
 /**
- * Alt-text quality eval (issues 11 and 19): runs the configured engine (offline unless ALT_TEXT_ENGINE
+ * Alt-text quality eval: runs the configured engine (offline unless ALT_TEXT_ENGINE
  * says otherwise) over a quality set and prints the set's numbers.
- *   npm run eval:quality -- --set ../shared/quality-dev [--out .tmp/eval-quality.jsonl] [--limit N]
+ *   npm run eval:quality -- --set quality-dev [--out .tmp/eval-quality.jsonl] [--limit N]
  * A photo set is a folder with refs.json ({file, alt, caption, article, context}[]) and images/<file>;
  * each image runs twice, (a) alone and (b) with the context a real page gives, built through the
  * product's own scraper code; its README defines the metric (see recall.ts).
@@ -18,10 +18,19 @@ import { type AuditProblemCode, auditProblemRules } from '@altwise/contracts/aud
 import { createAltTextEngine } from '../src/engines/alt-text-engine.ts';
 import { auditProblemsFor } from '../src/engines/audit-judge.ts';
 import { engineOptionsFromEnv } from '../src/engines/engine-options.ts';
+import { wordsFor } from '../src/engines/offline/vocabulary.ts';
 import { fileNameFromUrl } from '../src/engines/page-context.ts';
 import { endsOnDanglingWord } from '../src/engines/quality-rules.ts';
 import type { AltTextResult, PageContext } from '../src/engines/types.ts';
+import {
+  echoesFileName,
+  groundedSources,
+  hasTitlePrefix,
+  isKindAndToneSentence,
+  judgePublishable,
+} from '../src/lib/publishable.ts';
 import { extractImages } from '../src/modules/scrape/extract-images.ts';
+import { resolveSet } from './lib/sets.ts';
 import { contentWordRecall } from './recall.ts';
 import {
   type GraphicKind,
@@ -52,7 +61,7 @@ if (!values.set) {
 }
 // npm runs scripts from the root; INIT_CWD is where the command was typed.
 const base = process.env.INIT_CWD ?? process.cwd();
-const setDir = resolve(base, values.set);
+const setDir = resolveSet(values.set);
 const outFile = resolve(base, values.out);
 const allRefs = (JSON.parse(await readFile(join(setDir, 'refs.json'), 'utf8')) as unknown[]).slice(
   0,
@@ -88,6 +97,59 @@ function isFallback(altText: string): boolean {
   );
 }
 
+/**
+ * How an answer stands under the publishable rule (ADR 067): `needsWords` (no alt, a person must
+ * write it), `published` (an alt handed out), and among those `ungrounded` (the rule says no, or no
+ * evidence is a grounded source), `fileName` (it echoes the file name) and `titlePrefix`.
+ */
+function publishing(result: AltTextResult, context: PageContext | undefined, fileName: string) {
+  const published = !result.decorative && result.altText.trim() !== '';
+  const pageContext = {
+    ...(context?.pageTitle ? { pageTitle: context.pageTitle } : {}),
+    ...(context?.heading ? { heading: context.heading } : {}),
+    ...(context?.siteName ? { siteName: context.siteName } : {}),
+    fileName,
+  };
+  const verdict = judgePublishable({
+    altText: result.altText,
+    decorative: result.decorative,
+    origin: result.origin ?? 'ai',
+    reasons: result.reasons,
+    context: pageContext,
+  });
+  return {
+    needsWords: result.needsWords === true || (!published && !result.decorative),
+    published,
+    ungrounded:
+      published &&
+      (!verdict.publishable || !result.reasons.some((reason) => groundedSources.has(reason.source))),
+    fileNameEcho: published && echoesFileName(result.altText, fileName),
+    titlePrefix: published && hasTitlePrefix(result.altText, pageContext),
+    kindAndTone: published && isKindAndToneSentence(result.altText),
+  };
+}
+
+/**
+ * Things a published alt claims from a detector (a `detection` or `face` reason whose words the alt
+ * uses) that neither the reference alt nor the page mentions: an unsupported object claim.
+ */
+function unsupportedClaims(result: AltTextResult, said: string): string[] {
+  if (result.decorative || !result.altText) return [];
+  const alt = new Set(result.altText.toLowerCase().match(/\p{L}+/gu) ?? []);
+  const page = new Set(said.toLowerCase().match(/\p{L}+/gu) ?? []);
+  const named = /\p{Lu}\p{Ll}+ \p{Lu}\p{Ll}+/u.test(said);
+  const claims: string[] = [];
+  for (const reason of result.reasons) {
+    if (reason.source !== 'detection' && reason.source !== 'face') continue;
+    const label = reason.source === 'face' ? 'person' : reason.detail;
+    const words = [...wordsFor(label), ...(label === 'person' ? ['portrait'] : [])];
+    if (!words.some((word) => alt.has(word))) continue;
+    if (words.some((word) => page.has(word)) || (label === 'person' && named)) continue;
+    claims.push(label);
+  }
+  return [...new Set(claims)];
+}
+
 const options = engineOptionsFromEnv({
   ...process.env,
   ALT_TEXT_ENGINE: process.env.ALT_TEXT_ENGINE ?? 'offline',
@@ -110,6 +172,13 @@ interface Row {
   needsReview: boolean;
   decorative: boolean;
   fallback: boolean;
+  needsWords: boolean;
+  published: boolean;
+  ungrounded: boolean;
+  fileNameEcho: boolean;
+  titlePrefix: boolean;
+  kindAndTone: boolean;
+  unsupported: string[];
   reasons: AltTextResult['reasons'];
   context?: PageContext;
   ms: number;
@@ -133,6 +202,8 @@ for (const [index, ref] of refs.entries()) {
       needsReview: result.needsReview,
       decorative: result.decorative,
       fallback: isFallback(result.altText),
+      ...publishing(result, context, ref.file),
+      unsupported: unsupportedClaims(result, `${ref.alt} ${ref.caption} ${ref.article} ${ref.context}`),
       reasons: result.reasons,
       ...(context ? { context } : {}),
       ms: Math.round(performance.now() - t0),
@@ -159,6 +230,33 @@ const lines = [
     .padStart(21)}`,
   `colour/tone fallbacks     ${share(of('a').map((r) => r.fallback)).padStart(15)}   ${share(of('b').map((r) => r.fallback)).padStart(21)}`,
   `flagged for review        ${share(of('a').map((r) => r.needsReview)).padStart(15)}   ${share(of('b').map((r) => r.needsReview)).padStart(21)}`,
+  ...(
+    [
+      ['publishable', (r: Row) => r.published],
+      ['needs words', (r: Row) => r.needsWords],
+      ['ungrounded published', (r: Row) => r.ungrounded],
+      ['kind-and-tone sentences', (r: Row) => r.kindAndTone],
+      ['file-name echoes', (r: Row) => r.fileNameEcho],
+      ['title/heading prefixes', (r: Row) => r.titlePrefix],
+      ['unsupported object claims', (r: Row) => r.unsupported.length > 0],
+    ] as const
+  ).map(
+    ([label, test]) =>
+      `${label.padEnd(26)}${String(of('a').filter(test).length).padStart(15)}   ${String(of('b').filter(test).length).padStart(21)}`,
+  ),
+  `recall of published alts  ${mean(
+    of('a')
+      .filter((r) => r.published)
+      .map((r) => r.recall),
+  )
+    .toFixed(3)
+    .padStart(15)}   ${mean(
+    of('b')
+      .filter((r) => r.published)
+      .map((r) => r.recall),
+  )
+    .toFixed(3)
+    .padStart(21)}`,
   `over ${String(options.defaultMaxLength).padEnd(3)} characters      ${String(of('a').filter((r) => r.altText.length > options.defaultMaxLength).length).padStart(15)}   ${String(of('b').filter((r) => r.altText.length > options.defaultMaxLength).length).padStart(21)}`,
   `"an other"                ${String(of('a').filter((r) => /\ban other\b/i.test(r.altText)).length).padStart(15)}   ${String(of('b').filter((r) => /\ban other\b/i.test(r.altText)).length).padStart(21)}`,
   `ending on a hanging word  ${String(of('a').filter((r) => endsOnDanglingWord(r.altText)).length).padStart(15)}   ${String(of('b').filter((r) => endsOnDanglingWord(r.altText)).length).padStart(21)}`,
@@ -214,6 +312,12 @@ async function evaluateGraphics(graphics: GraphicRef[]): Promise<void> {
     fallback: boolean;
     /** The alt starts with the section heading. */
     headingFirst: boolean;
+    needsWords: boolean;
+    published: boolean;
+    ungrounded: boolean;
+    fileNameEcho: boolean;
+    titlePrefix: boolean;
+    kindAndTone: boolean;
     reasons: AltTextResult['reasons'];
     textInImage?: string;
     context: PageContext;
@@ -253,6 +357,7 @@ async function evaluateGraphics(graphics: GraphicRef[]): Promise<void> {
       headingFirst: Boolean(
         (context as PageContext).heading && result.altText.startsWith(`${(context as PageContext).heading}:`),
       ),
+      ...publishing(result, context as PageContext, fileNameFromUrl(image.src) ?? ref.file),
       reasons: result.reasons,
       ...(result.textInImage ? { textInImage: result.textInImage } : {}),
       context: context as PageContext,
@@ -290,6 +395,12 @@ async function evaluateGraphics(graphics: GraphicRef[]): Promise<void> {
     `decorative agreement       ${pct(results.filter((r) => r.decorativeAgrees).length, results.length)} (decorative entries said decorative: ${decorativeRows.filter((r) => r.decorative).length} of ${decorativeRows.length}; others said decorative: ${meaningful.filter((r) => r.decorative).length} of ${meaningful.length})`,
     `colour/tone sentences      ${pct(results.filter((r) => r.fallback).length, results.length)} (in links and buttons: ${results.filter((r) => r.fallback && (r.context.role === 'link' || r.context.role === 'button')).length})`,
     `heading in front           ${results.filter((r) => r.headingFirst).length} of ${results.length}`,
+    `publishable                ${results.filter((r) => r.published).length} of ${results.length} (decorative: ${results.filter((r) => r.decorative).length})`,
+    `needs words                ${results.filter((r) => r.needsWords).length} of ${results.length}`,
+    `ungrounded published       ${results.filter((r) => r.ungrounded).length}`,
+    `kind-and-tone sentences    ${results.filter((r) => r.kindAndTone).length}`,
+    `file-name echoes           ${results.filter((r) => r.fileNameEcho).length}`,
+    `title/heading prefixes     ${results.filter((r) => r.titlePrefix).length}`,
     `flagged for review         ${pct(results.filter((r) => r.needsReview).length, results.length)}`,
     ...auditCheckLines(results),
     `time                       ${((performance.now() - t) / 1000).toFixed(0)} s`,

@@ -1,5 +1,5 @@
 /**
- * CSV import benchmark (issue 14): a 100,000-row file (BENCH_IMPORT_ROWS) with every column filled,
+ * CSV import benchmark: a 100,000-row file (BENCH_IMPORT_ROWS) with every column filled,
  * written to disk and streamed to POST /images/import-csv over real HTTP, as a client would send it.
  * Prints the file size, the time to the 202 and the process's peak RSS above where it started
  * (sampled every 20 ms), and the same for the parser alone (no database).

@@ -3,7 +3,7 @@
  * screen makes, each timed over BENCH_ROUNDS rounds (100; after BENCH_WARMUP = 3 untimed calls) through
  * the whole HTTP stack (app.inject):
  * the first page, a middle page and the last page at 25 and 500 per page, the same with the
- * "needs review" filter (every 10th image is flagged, issue 11), an edit, and a delete of 500 ids.
+ * "needs review" filter (every 10th image is flagged), an edit, and a delete of 500 ids.
  * Then what the counting triggers cost a write (ADR 032): one-row inserts (as the batch runner lands
  * images) and a 500-row insert, with the triggers on and off. Prints p50 and p95 per call and the
  * load average; with `--json` the last line is one JSON object.

@@ -1,21 +1,11 @@
-/**
- * OCR benchmark (issue 19): character error rate and exact-word accuracy of the engine's OCR on
- * synthetic web graphics with known text (bench/synthetic-graphics.ts), and whether every `text`
- * entry of web-graphics-dev is read exactly.
- *   npm run bench:ocr                               (synthetic set of 210, and ../shared/web-graphics-dev)
- *   npm run bench:ocr -- --count 70 --seed 7 --set /path/to/web-graphics-dev --tesseract --verbose --json
- * Every image goes through the engine's own preparation (prepareImage, encodePng) first. CER is
- * case-sensitive over the lines joined by single spaces; web-graphics-dev is compared
- * case-insensitively with whitespace collapsed. Targets: CER ≤ 5 %, every `text` entry exact.
- */
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { printBenchJson, round } from '../../../scripts/lib/bench-json.ts';
 import { engineOptionsFromEnv } from '../src/engines/engine-options.ts';
 import { closeOcr, loadOcr, ocrModelName, readText, tidyLineText } from '../src/engines/offline/ocr.ts';
 import { encodePng, prepareImage } from '../src/engines/prepare-image.ts';
+import { optionalSet, resolveSet } from './lib/sets.ts';
 import * as tesseract from './lib/tesseract-ocr.ts';
 import { type GraphicKind, syntheticSet } from './synthetic-graphics.ts';
 
@@ -23,7 +13,7 @@ const { values: args } = parseArgs({
   options: {
     count: { type: 'string', default: '210' },
     seed: { type: 'string', default: '19' },
-    set: { type: 'string', default: '../shared/web-graphics-dev' },
+    set: { type: 'string' },
     tesseract: { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
@@ -151,11 +141,11 @@ const visibleText: Record<string, string> = {
   'wcag-G211-call-me': 'CALL me when balance exceeds $ 10,000 Yes No',
   'wcag-G211-rate-response': 'Rate your response Hated it Loved it',
 };
-const setDir = resolve(args.set);
+const setDir = args.set ? resolveSet(args.set) : optionalSet('web-graphics-dev');
 let textEntries = 0;
 let textExact = 0;
 let textExactSpacing = 0;
-if (existsSync(join(setDir, 'refs.json'))) {
+if (setDir) {
   const refs = (JSON.parse(await readFile(join(setDir, 'refs.json'), 'utf8')) as Ref[]).filter(
     (r) => r.kind === 'text',
   );

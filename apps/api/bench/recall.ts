@@ -1,5 +1,5 @@
 /**
- * Content-word recall of a reference alt text, exactly as ../shared/quality-dev/README.md defines it:
+ * Content-word recall of a reference alt text, exactly as the quality-dev set's README defines it:
  * lower-case, split into words of letters and digits, drop stop words and one-letter words, strip one
  * plural/verb ending (ies→y; es, s; ing, ed), and count the share of the reference's distinct words
  * that the generated text also uses.

@@ -1,5 +1,5 @@
 /**
- * The web-graphics set (../shared/web-graphics-dev/README.md): each entry is a web graphic, the
+ * The web-graphics set (web-graphics-dev, its README): each entry is a web graphic, the
  * alt text experts wrote for it in context, its `kind`, and the HTML snippet it sits in. Here the
  * snippet becomes a page the product's scraper reads, exactly as a scraped page would be.
  */
@@ -40,7 +40,7 @@ export function isGraphicSet(refs: unknown[]): refs is GraphicRef[] {
 const escapeHtml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-// A query, not a fragment: the scraper drops fragments (x.png#a is x.png, issue 22), not queries.
+// A query, not a fragment: the scraper drops fragments (x.png#a is x.png), not queries.
 const targetMark = '?altwise-eval-target';
 type Element = Parameters<typeof DomUtils.getAttributeValue>[0];
 

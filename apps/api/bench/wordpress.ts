@@ -1,5 +1,5 @@
 /**
- * WordPress benchmark (issue 21): a throw-away WordPress (scripts/lib/wordpress.ts) with
+ * WordPress benchmark: a throw-away WordPress (scripts/lib/wordpress.ts) with
  * BENCH_WP_MEDIA image attachments (500) and one post per 5 of them (each image used once in a
  * post), then through the API: connect, import (timed), fix and accept every failing image with a
  * fixed-answer engine (not timed: the engine is not what is measured), and publish (timed): every

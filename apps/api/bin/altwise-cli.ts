@@ -21,6 +21,7 @@ import {
 } from './describe-output.ts';
 import { runFix } from './fix-command.ts';
 import { mapInOrder } from './map-in-order.ts';
+import { terminalLine, terminalText } from './terminal-text.ts';
 import { createMetadataWriter } from './write-metadata.ts';
 
 type MetadataWriter = ReturnType<typeof createMetadataWriter>;
@@ -180,8 +181,10 @@ async function describeItem(
     // Alt text embedded in the file is the human's alt here too (ADR 055).
     const embedded = await readEmbeddedText(bytes);
     const context = withEmbeddedAlt(item.context ?? {}, embedded);
+    // --language wins over the language of the image's place a manifest line gives (ADR 071).
+    const language = settings.describe.language ?? context.language;
     const result = withEmbeddedEvidence(
-      await engine.describeImage(bytes, { ...settings.describe, context }),
+      await engine.describeImage(bytes, { ...settings.describe, ...(language ? { language } : {}), context }),
       context,
       embedded,
     );
@@ -193,9 +196,11 @@ async function describeItem(
         result,
       );
       process.stderr.write(
-        copy.file
-          ? `altwise: wrote ${copy.file} with its alt text\n`
-          : `altwise: no copy with alt text for ${item.image}: ${copy.error}\n`,
+        terminalText(
+          copy.file
+            ? `altwise: wrote ${copy.file} with its alt text\n`
+            : `altwise: no copy with alt text for ${item.image}: ${copy.error}\n`,
+        ),
       );
     }
     return toDescribedRow(item.id, item.image, result);
@@ -292,7 +297,7 @@ export async function main(argv: string[]): Promise<number> {
       context: settings.context,
       skipped: (path, why) => {
         counts.skipped += 1;
-        process.stderr.write(`altwise: skipped ${path} (${why})\n`);
+        process.stderr.write(terminalText(`altwise: skipped ${path} (${why})\n`));
       },
     });
     // The offline engine refuses work beyond its queue; stay within it.
@@ -315,8 +320,8 @@ export async function main(argv: string[]): Promise<number> {
         await write(csv as Writable, csvRow(row));
         if (csv !== process.stdout) await write(process.stdout, readableLine(row));
       } else if (lone) {
-        if (isFailed(row)) process.stderr.write(`altwise: ${row.error}\n`);
-        else process.stdout.write(`${row.decorative ? '(decorative: alt="")' : row.altText}\n`);
+        if (isFailed(row)) process.stderr.write(`altwise: ${terminalLine(row.error)}\n`);
+        else process.stdout.write(`${row.decorative ? '(decorative: alt="")' : terminalLine(row.altText)}\n`);
       } else await write(process.stdout, readableLine(row));
       if (outputClosed) break;
     }

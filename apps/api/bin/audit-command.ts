@@ -23,6 +23,7 @@ import {
   type PixelReader,
 } from './audit-run.ts';
 import { displayPath, listPageFiles, pageKindOf } from './audit-sources.ts';
+import { terminalJson, terminalText } from './terminal-text.ts';
 
 export const auditUsage = `Usage: altwise audit <url|folder|file>... [options]
 
@@ -217,19 +218,21 @@ export async function runAudit(argv: string[]): Promise<number> {
     await pixels?.close();
   }
 
+  // A page's alt texts and names reach the terminal with their control characters shown, in every
+  // format (JUnit's XML and SARIF's JSON escape them on their own; JSON leaves C1 raw).
   const output =
     settings.format === 'json'
-      ? `${JSON.stringify(toJsonReport(settings.targets, audited, notices), null, 2)}\n`
+      ? terminalJson(`${JSON.stringify(toJsonReport(settings.targets, audited, notices), null, 2)}\n`)
       : settings.format === 'sarif'
-        ? `${JSON.stringify(sarifReport(audited, notices, cliVersion), null, 2)}\n`
+        ? terminalJson(`${JSON.stringify(sarifReport(audited, notices, cliVersion), null, 2)}\n`)
         : settings.format === 'junit'
           ? junitReport(audited, notices, settings.failOn ?? 'fail')
-          : textReport(settings.targets, audited, notices);
+          : terminalText(textReport(settings.targets, audited, notices));
   process.stdout.write(output);
   // Errors go to stderr in every format, so that a CI log says why the run stopped.
   if (settings.format !== 'text')
     for (const notice of notices)
-      if (notice.level === 'error') process.stderr.write(`altwise audit: ${notice.message}\n`);
+      if (notice.level === 'error') process.stderr.write(terminalText(`altwise audit: ${notice.message}\n`));
   if (notices.some((notice) => notice.level === 'error')) return 2;
   if (settings.failOn && foundAtLevel(audited, settings.failOn)) return 1;
   return 0;

@@ -237,7 +237,7 @@ export function sarifReport(pages: AuditedPage[], notices: Notice[], version: st
   };
 }
 
-const xml = (text: string) =>
+export const xml = (text: string) =>
   text
     // Characters XML 1.0 cannot hold at all.
     // biome-ignore lint/suspicious/noControlCharactersInRegex: naming the control characters XML refuses is the point

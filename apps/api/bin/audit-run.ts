@@ -1,4 +1,3 @@
-import { readFile, stat } from 'node:fs/promises';
 import { MAX_AUDIT_PAGES } from '@altwise/contracts/audit';
 import type { AuditProblem, AuditVerdict } from '@altwise/contracts/audit-problems';
 import { engineOptionsFromEnv } from '../src/engines/engine-options.ts';
@@ -26,6 +25,7 @@ import {
   type InputProblem,
   type LocatedImage,
   localImagePath,
+  readFolderImage,
   readPageFile,
   type SourcePage,
 } from './audit-sources.ts';
@@ -48,6 +48,8 @@ export interface AuditedImage {
   located?: LocatedImage;
   /** The image's local file, for a folder page whose image is in the folder. */
   localFile?: string;
+  /** With localFile: the folder it must really be in (readFolderImage). */
+  folder?: string;
 }
 
 export interface AuditedPage {
@@ -171,14 +173,14 @@ export async function auditSourcePages(
           // The locator lists the same elements in the same order; a kind that differs means the two
           // parsers disagreed here, and the image is reported without a place rather than a wrong one.
           ...(located && located.element === facts.element ? { located } : {}),
-          ...(localFile ? { localFile } : {}),
+          ...(localFile ? { localFile, folder: source.root } : {}),
         };
       }),
     });
   }
   if (options.pixels) {
     const reader = options.pixels;
-    await lookAtPixels(audited, options.notices, (image) => readLocalImage(image.localFile), reader);
+    await lookAtPixels(audited, options.notices, (image) => readLocalImage(image), reader);
   }
   // The folder's made-up origin means nothing to a reader: "/about.html", not its full address.
   for (const page of audited)
@@ -190,11 +192,10 @@ export async function auditSourcePages(
   return audited;
 }
 
-async function readLocalImage(path: string | undefined): Promise<Uint8Array | null> {
-  if (!path) return null;
-  const info = await stat(path).catch(() => undefined);
-  if (!info?.isFile() || info.size > MAX_AUDIT_IMAGE_BYTES) return null;
-  return readFile(path).catch(() => null);
+/** A folder image's bytes, or null when it is missing, too large or a link out of the folder. */
+async function readLocalImage(image: AuditedImage): Promise<Uint8Array | null> {
+  if (!image.localFile || !image.folder) return null;
+  return readFolderImage(image.folder, image.localFile, MAX_AUDIT_IMAGE_BYTES).catch(() => null);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { lstat, readdir, readFile, stat } from 'node:fs/promises';
+import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { extname, join, relative, resolve, sep } from 'node:path';
 import { MAX_SCRAPE_HTML_BYTES } from '@altwise/contracts/scrape';
 import { Parser } from 'htmlparser2';
@@ -204,6 +204,30 @@ export function localImagePath(root: string, src: string): string | undefined {
   return absolute === root || absolute.startsWith(root + sep) ? absolute : undefined;
 }
 
+/** Why a folder's image is not read: it is a link to a file outside the folder. */
+export const OUTSIDE_FOLDER = 'it is a link to a file outside the folder, which altwise does not read';
+
+/**
+ * Reads an image of a folder page (localImagePath): only a regular file whose real path, links
+ * followed, is inside the folder's real path, so a link in the folder cannot hand a file from
+ * elsewhere (a key, another user's photo) to the engine or a report (ADR 071). Throws
+ * OutsideFolderError for such a link, an ENOENT error for a missing file; null when it is larger
+ * than `maxBytes` or not a file.
+ */
+export async function readFolderImage(root: string, path: string, maxBytes: number): Promise<Buffer | null> {
+  const [realRoot, realPath] = await Promise.all([realpath(root), realpath(path)]);
+  if (realPath !== realRoot && !realPath.startsWith(realRoot + sep)) throw new OutsideFolderError();
+  const info = await stat(realPath);
+  if (!info.isFile() || info.size > maxBytes) return null;
+  return readFile(realPath);
+}
+
+export class OutsideFolderError extends Error {
+  constructor() {
+    super(OUTSIDE_FOLDER);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Positions.
 
@@ -384,6 +408,17 @@ if (imageRule)
     if (matched && !silent && token) token.meta = { ...token.meta, inlineStart: start };
     return matched;
   });
+
+// An image written `![](src)` or `![ ](src)` has no alt text: the author wrote none (markdownlint
+// MD045 says the same), so it is rendered without an alt attribute and the audit reports it missing.
+// A decorative image in Markdown is only the author's explicit `<img alt="">` (ADR 071).
+markdown.renderer.rules.image = (tokens, idx, options, env, self) => {
+  const token = tokens[idx] as Token;
+  const alt = self.renderInlineAsText(token.children ?? [], options, env);
+  token.attrs = (token.attrs ?? []).filter(([name]) => name !== 'alt');
+  if (alt.trim()) token.attrs.splice(1, 0, ['alt', alt]);
+  return self.renderToken(tokens, idx, options);
+};
 
 /** The `nth` (0-based) occurrence of `needle` in `text` from `from`, or -1. */
 function nthIndexOf(text: string, needle: string, nth: number, from: number): number {

@@ -1,6 +1,7 @@
 import type { AltOrigin } from '@altwise/contracts/provenance';
 import type { AltTextReason, AltTextResult } from '../src/engines/types.ts';
 import { csvRecord } from '../src/lib/csv.ts';
+import { terminalJson, terminalLine } from './terminal-text.ts';
 
 /**
  * The three ways `altwise describe` reports a result: a JSON line, a CSV row (RFC 4180) and a line a
@@ -41,7 +42,7 @@ export function toDescribedRow(id: string, image: string, result: AltTextResult)
   };
 }
 
-export const jsonLine = (row: OutputRow) => `${JSON.stringify(row)}\n`;
+export const jsonLine = (row: OutputRow) => terminalJson(`${JSON.stringify(row)}\n`);
 
 const clip = (text: string, max: number) =>
   text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;
@@ -93,11 +94,14 @@ export function csvRow(row: OutputRow): string {
   ]);
 }
 
-/** `photos/a.jpg: A dog on a beach (confidence 0.72, needs review)`. */
+/**
+ * `photos/a.jpg: A dog on a beach (confidence 0.72, needs review)`, one line with its control
+ * characters shown (terminal-text.ts): an alt text or a file name never drives the terminal.
+ */
 export function readableLine(row: OutputRow): string {
-  const label = row.id === row.image || !row.image ? row.id : `${row.id} (${row.image})`;
-  if (isFailed(row)) return `${label}: error: ${row.error}\n`;
-  const alt = row.decorative ? '(decorative: alt="")' : row.altText;
+  const label = terminalLine(row.id === row.image || !row.image ? row.id : `${row.id} (${row.image})`);
+  if (isFailed(row)) return `${label}: error: ${terminalLine(row.error)}\n`;
+  const alt = row.decorative ? '(decorative: alt="")' : terminalLine(row.altText);
   const review = row.needsReview ? ', needs review' : '';
   return `${label}: ${alt} (confidence ${row.confidence.toFixed(2)}${review})\n`;
 }

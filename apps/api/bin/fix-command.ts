@@ -1,15 +1,18 @@
-import { chmod, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { chmod, lstat, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { languageTagOf } from '@altwise/contracts/page-context';
 import { createTwoFilesPatch } from 'diff';
 import { createAltTextEngine } from '../src/engines/alt-text-engine.ts';
 import { readEmbeddedText, withEmbeddedAlt } from '../src/engines/embedded-text.ts';
 import { engineOptionsFromEnv } from '../src/engines/engine-options.ts';
-import type { AltTextEngine, PageContext } from '../src/engines/types.ts';
+import type { AltTextEngine, AltTextResult, PageContext } from '../src/engines/types.ts';
+import { normaliseForComparison } from '../src/lib/alt-rules.ts';
+import { judgePublishable, type UnpublishableCode, unpublishableMessages } from '../src/lib/publishable.ts';
 import { checkPageImages } from '../src/modules/audit/checks.ts';
 import { engineContext } from '../src/modules/audit/engine-context.ts';
-import { CommandUsageError, readFolderTargets } from './audit-command.ts';
+import { CommandUsageError, cliVersion, readFolderTargets } from './audit-command.ts';
 import { imageName } from './audit-report.ts';
 import {
   type AuditedImage,
@@ -20,8 +23,25 @@ import {
   type Notice,
   type PageFile,
 } from './audit-run.ts';
-import { type AltEdit, lineIndex, positionOf, type SourcePage } from './audit-sources.ts';
+import {
+  type AltEdit,
+  lineIndex,
+  OutsideFolderError,
+  positionOf,
+  readFolderImage,
+  type SourcePage,
+} from './audit-sources.ts';
+import {
+  type FixFormat,
+  type FixOutcome,
+  fixJsonReport,
+  fixJunitReport,
+  fixSarifReport,
+  type LeftAloneImage,
+  type NeedsWordsImage,
+} from './fix-report.ts';
 import { mapInOrder } from './map-in-order.ts';
+import { terminalJson, terminalText } from './terminal-text.ts';
 
 export const fixUsage = `Usage: altwise fix <folder|file>... [--write] [--review]
 
@@ -30,14 +50,20 @@ same engine as altwise describe (offline by default), using the page around it a
 writes the alt text in place: the alt attribute's value of <img> and <input type=image>, the label of
 a Markdown ![alt](src). Nothing else in the file changes. Images that pass or only warn are never
 touched, and neither are images outside the folder, role="img" elements and images named by
-aria-label (their alt is not what is read out).
+aria-label (their alt is not what is read out). An alt text is written only when it may be
+published: when the engine found nothing in or around an image to stand behind, the image is listed
+as needing your words, with the reason, and nothing is written for it. Links are never written
+through, and a linked image whose file is outside the folder is never read.
 
 Options:
-  --write         change the files (without it, print a unified diff and change nothing)
-  --review        ask for each change: y(es), n(o), e(dit) to type your own, q(uit) to stop asking;
-                  with --write the accepted changes are written, without it they are printed as a diff
-  --no-pixels     judge the HTML alone, as altwise audit --no-pixels
-  -h, --help      show this help
+  --write            change the files (without it, print a unified diff and change nothing)
+  --review           ask for each change: y(es), n(o), e(dit) to type your own, q(uit) to stop asking;
+                     with --write the accepted changes are written, without it they are printed as a diff
+  --language <tag>   language of the alt text (BCP 47: en, fr, ja…); without it, each image's place
+                     says (its lang attribute or its nearest ancestor's, else <html lang>)
+  --format <f>       text (default), json, sarif or junit: the report on stdout instead of the diff
+  --no-pixels        judge the HTML alone, as altwise audit --no-pixels
+  -h, --help         show this help
 
 Exit codes: 0 done, 2 a usage error or an input that could not be read.
 The engine comes from the environment (ALT_TEXT_ENGINE=offline|openai, OPENAI_*, ENGINE_*).`;
@@ -47,6 +73,9 @@ interface FixSettings {
   write: boolean;
   review: boolean;
   pixels: boolean;
+  format: FixFormat;
+  /** --language: the alt text's language for every image, over each page's own. */
+  language?: string;
 }
 
 function readFixSettings(argv: string[]): FixSettings | 'help' {
@@ -62,7 +91,24 @@ function readFixSettings(argv: string[]): FixSettings | 'help' {
     throw new CommandUsageError('Give the folder (or HTML or Markdown files) to fix.');
   const url = positionals.find((target) => /^[a-z][a-z\d+.-]*:\/\//i.test(target));
   if (url) throw new CommandUsageError(`${url} is a URL: fix edits files, so give a folder or a file.`);
-  return { targets: positionals, write: values.write, review: values.review, pixels: !values['no-pixels'] };
+  const format = values.format ?? 'text';
+  if (format !== 'text' && format !== 'json' && format !== 'sarif' && format !== 'junit')
+    throw new CommandUsageError(`--format must be text, json, sarif or junit, not "${format}".`);
+  if (format !== 'text' && values.review)
+    throw new CommandUsageError('--review asks on the terminal; use it with the text format.');
+  const language = values.language === undefined ? undefined : languageTagOf(values.language);
+  if (values.language !== undefined && !language)
+    throw new CommandUsageError(
+      `--language must be a BCP 47 tag such as en, fr or pt-BR, not "${values.language}".`,
+    );
+  return {
+    targets: positionals,
+    write: values.write,
+    review: values.review,
+    pixels: !values['no-pixels'],
+    format,
+    ...(language ? { language } : {}),
+  };
 }
 
 function parse(argv: string[]) {
@@ -73,6 +119,8 @@ function parse(argv: string[]) {
       write: { type: 'boolean', default: false },
       review: { type: 'boolean', default: false },
       'no-pixels': { type: 'boolean', default: false },
+      format: { type: 'string' },
+      language: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -101,15 +149,68 @@ function cannotFix(image: AuditedImage): string | undefined {
   return undefined;
 }
 
-/** The engine's page context for an image: what the audit read around it, as the product's fix gives. */
-function contextOf(page: AuditedPage, image: AuditedImage): PageContext {
+/**
+ * The engine's page context for an image: what the audit read around it, as the product's fix gives,
+ * in the language --language names, else the one of the image's place (ADR 071).
+ */
+function contextOf(page: AuditedPage, image: AuditedImage, language: string | undefined): PageContext {
   const { facts } = image;
-  return engineContext(facts, {
+  const context = engineContext(facts, {
     pageTitle: page.title,
     existingAlt: facts.alt ?? facts.ariaLabel,
     role: facts.role,
     fileName: image.localFile ? basename(image.localFile) : undefined,
   });
+  return language ? { ...context, language } : context;
+}
+
+const primaryLanguage = (tag: string) => (tag.split('-')[0] ?? tag).toLowerCase();
+
+/**
+ * The language the engine wrote in when it is not the one of the image's place (ADR 071): an alt in
+ * another language than its page is read out wrongly. Text read from the image as it is, a person's
+ * words and an empty alt have no language of the engine's.
+ */
+function otherLanguage(result: AltTextResult, placement: string | undefined): string | undefined {
+  if (!placement || result.decorative || !result.altText.trim()) return undefined;
+  const written = result.signals?.language || 'en';
+  if (primaryLanguage(written) === primaryLanguage(placement)) return undefined;
+  if (result.origin === 'human' || result.origin === 'embedded') return undefined;
+  const asRead = result.textInImage ? normaliseForComparison(result.textInImage) : '';
+  if (asRead && normaliseForComparison(result.altText) === asRead) return undefined;
+  return written;
+}
+
+/**
+ * Whether the engine's answer may be written (lib/publishable.ts, ADR 067): the engine's own
+ * needs-words answer, else the publishable rule on its text. A filler sentence is never written.
+ */
+function needsWords(
+  result: AltTextResult,
+  page: AuditedPage,
+  context: PageContext,
+): { code: UnpublishableCode; reason: string } | undefined {
+  if (result.needsWords)
+    return { code: 'needs-words', reason: result.needsWordsReason ?? unpublishableMessages['needs-words'] };
+  const language = otherLanguage(result, context.language);
+  if (language)
+    return {
+      code: 'needs-words',
+      reason: `The page is in ${context.language} and the engine wrote ${language}: it needs your words in ${context.language}.`,
+    };
+  const verdict = judgePublishable({
+    altText: result.decorative ? '' : result.altText,
+    decorative: result.decorative,
+    origin: result.origin ?? 'ai',
+    reasons: result.reasons,
+    context: {
+      pageTitle: page.title,
+      ...(context.heading ? { heading: context.heading } : {}),
+      ...(context.fileName ? { fileName: context.fileName } : {}),
+      ...(context.siteName ? { siteName: context.siteName } : {}),
+    },
+  });
+  return verdict.publishable ? undefined : { code: verdict.code, reason: verdict.message };
 }
 
 /** The problems the page's checks still find on the image with `alt` in place (a fail means no). */
@@ -184,7 +285,9 @@ async function reviewChanges(changes: Change[]): Promise<Change[]> {
     for (let n = 0; n < changes.length; n++) {
       const change = changes[n] as Change;
       process.stderr.write(
-        `\n${change.source.path}:${change.line} ${imageName(change.image)}\n  ${change.image.problems.map((p) => p.message).join('\n  ')}\n  - alt: ${change.before === null ? '(none)' : JSON.stringify(change.before)}\n  + alt: ${JSON.stringify(change.after)}\n`,
+        terminalText(
+          `\n${change.source.path}:${change.line} ${imageName(change.image)}\n  ${change.image.problems.map((p) => p.message).join('\n  ')}\n  - alt: ${change.before === null ? '(none)' : JSON.stringify(change.before)}\n  + alt: ${JSON.stringify(change.after)}\n`,
+        ),
       );
       let answered = false;
       while (!answered) {
@@ -216,14 +319,22 @@ async function reviewChanges(changes: Change[]): Promise<Change[]> {
   return accepted;
 }
 
-/** Writes a file through a temporary file and a rename, only when it still holds what was read. */
+/**
+ * Writes a file through a temporary file and a rename, only when it still holds what was read. A page
+ * that is a symbolic link is refused: the rename would put a regular file where the link was, and
+ * writing through it would change a file that may be outside the folder (ADR 071).
+ */
 async function writeChanged(source: SourcePage, text: string): Promise<string | undefined> {
+  const link = await lstat(source.absolute).catch(() => undefined);
+  if (link?.isSymbolicLink())
+    return `${source.path} is a symbolic link, and fix does not write through links, so it was not written; fix the file it points to instead.`;
   const now = await readFile(source.absolute, 'utf8').catch(() => undefined);
   if (now !== source.text)
     return `${source.path} changed while altwise was working, so it was not written; run fix again.`;
   const info = await stat(source.absolute);
   const temporary = `${source.absolute}.altwise-${process.pid}.tmp`;
-  await writeFile(temporary, text, 'utf8');
+  // Created exclusively: a link planted at the temporary name is not followed.
+  await writeFile(temporary, text, { encoding: 'utf8', flag: 'wx' });
   await chmod(temporary, info.mode & 0o7777);
   await rename(temporary, source.absolute);
   return undefined;
@@ -234,16 +345,19 @@ async function describeAll(
   work: Array<{ page: AuditedPage; image: AuditedImage }>,
   maxBytes: number,
   concurrency: number,
+  language: string | undefined,
 ) {
   return mapInOrder(work, concurrency, async ({ page, image }) => {
     try {
-      const bytes = await readFile(image.localFile as string);
-      if (bytes.byteLength > maxBytes) return { page, image, error: 'the image is too large to describe' };
+      const bytes = await readFolderImage(image.folder as string, image.localFile as string, maxBytes);
+      if (!bytes) return { page, image, error: 'the image is too large to describe or not a file' };
       // Alt text embedded in the file is the human's alt (ADR 055), as in altwise describe.
       const embedded = await readEmbeddedText(bytes);
-      const context = withEmbeddedAlt(contextOf(page, image), embedded);
-      return { page, image, result: await engine.describeImage(bytes, { context }) };
+      const context = withEmbeddedAlt(contextOf(page, image, language), embedded);
+      const options = { context, ...(context.language ? { language: context.language } : {}) };
+      return { page, image, context, result: await engine.describeImage(bytes, options) };
     } catch (error) {
+      if (error instanceof OutsideFolderError) return { page, image, error: error.message };
       const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
       return { page, image, error: missing ? 'the image file does not exist' : (error as Error).message };
     }
@@ -282,14 +396,23 @@ export async function runFix(argv: string[]): Promise<number> {
     await pixels?.close();
   }
 
-  const say = (text: string) => process.stderr.write(`altwise fix: ${text}\n`);
-  for (const notice of notices) {
-    const place =
-      notice.page && !notice.message.startsWith(notice.page)
-        ? `${notice.page}${notice.line ? `:${notice.line}` : ''}: `
-        : '';
-    say(`${notice.level === 'error' ? 'error: ' : ''}${place}${notice.message}`);
-  }
+  const text = settings.format === 'text';
+  // Page words, file names and alt texts reach a terminal only with their control characters shown.
+  const say = (line: string) => process.stderr.write(terminalText(`altwise fix: ${line}\n`));
+  const placeOf = (notice: Notice) =>
+    notice.page && !notice.message.startsWith(notice.page)
+      ? `${notice.page}${notice.line ? `:${notice.line}` : ''}: `
+      : '';
+  for (const notice of notices)
+    if (text || notice.level === 'error')
+      say(`${notice.level === 'error' ? 'error: ' : ''}${placeOf(notice)}${notice.message}`);
+
+  const leftAlone: LeftAloneImage[] = [];
+  const needsYourWords: NeedsWordsImage[] = [];
+  const leave = (page: AuditedPage, image: AuditedImage, reason: string, shown: string) => {
+    leftAlone.push({ page: page.page, line: image.located?.line ?? null, image: imageName(image), reason });
+    if (text) say(shown);
+  };
 
   const work: Array<{ page: AuditedPage; image: AuditedImage }> = [];
   for (const page of audited)
@@ -297,7 +420,7 @@ export async function runFix(argv: string[]): Promise<number> {
       if (image.verdict !== 'fail') continue;
       const why = cannotFix(image);
       const place = `${page.page}${image.located ? `:${image.located.line}` : ''}`;
-      if (why) say(`${place}: ${imageName(image)} fails but was left alone: ${why}.`);
+      if (why) leave(page, image, why, `${place}: ${imageName(image)} fails but was left alone: ${why}.`);
       else work.push({ page, image });
     }
 
@@ -308,24 +431,58 @@ export async function runFix(argv: string[]): Promise<number> {
     try {
       await engine.warmUp();
       const limit = Math.min(4, options.offline.maxQueue + options.offline.workers);
-      for await (const done of await describeAll(engine, work, options.limits.maxInputBytes, limit)) {
+      const described = await describeAll(
+        engine,
+        work,
+        options.limits.maxInputBytes,
+        limit,
+        settings.language,
+      );
+      for await (const done of described) {
         const { page, image } = done;
         const place = `${page.page}:${image.located?.line}`;
         if ('error' in done) {
-          say(`${place}: ${imageName(image)} could not be described: ${done.error}`);
+          leave(
+            page,
+            image,
+            `could not be described: ${done.error}`,
+            `${place}: ${imageName(image)} could not be described: ${done.error}`,
+          );
+          continue;
+        }
+        // Only a publishable alt is written; for the rest a person's words are needed (ADR 071).
+        const unpublishable = needsWords(done.result, page, done.context);
+        if (unpublishable) {
+          needsYourWords.push({
+            page: page.page,
+            line: image.located?.line ?? null,
+            column: image.located?.column ?? null,
+            image: imageName(image),
+            ...unpublishable,
+          });
+          if (text) say(`${place}: ${imageName(image)} needs your words: ${unpublishable.reason}`);
           continue;
         }
         const after = done.result.decorative ? '' : done.result.altText.trim();
+        const edit = image.located?.edit as AltEdit;
+        if (!after && edit.kind === 'markdown') {
+          // `![](src)` is a missing alt, not a decorative one (ADR 071): only <img alt=""> says that.
+          const why = 'the engine finds it decorative, which Markdown says only with <img alt="">';
+          leave(page, image, why, `${place}: ${imageName(image)} was left alone: ${why}; write it by hand.`);
+          continue;
+        }
         const failing = stillFails(page, image, after);
         if (failing.length > 0) {
           const shown = after ? `“${after}”` : 'alt=""';
-          say(
+          leave(
+            page,
+            image,
+            `the engine's ${shown} would still fail (${failing.join(', ')})`,
             `${place}: ${imageName(image)} was left alone: the engine's ${shown} would still fail (${failing.join(', ')}); write it by hand.`,
           );
           continue;
         }
         const source = page.source as SourcePage;
-        const edit = image.located?.edit as AltEdit;
         changes.push({
           source,
           image,
@@ -345,29 +502,76 @@ export async function runFix(argv: string[]): Promise<number> {
   const byFile = new Map<SourcePage, Change[]>();
   for (const change of chosen) byFile.set(change.source, [...(byFile.get(change.source) ?? []), change]);
 
+  /** The changes really written (a file that changed meanwhile, or is a link, is not). */
+  const written = new Set<Change>();
   if (!settings.write) {
-    for (const [source, fileChanges] of byFile) process.stdout.write(patchOf(source, fileChanges));
+    if (text)
+      for (const [source, fileChanges] of byFile) {
+        const patch = patchOf(source, fileChanges);
+        // A patch piped to a file keeps every byte; on a terminal its controls are shown.
+        process.stdout.write(process.stdout.isTTY ? terminalText(patch) : patch);
+      }
   } else {
     for (const [source, fileChanges] of byFile) {
       const refused = await writeChanged(source, applyChanges(source.text, fileChanges));
       if (refused) {
         say(`error: ${refused}`);
-        notices.push({ level: 'error', message: refused });
+        notices.push({ level: 'error', page: source.path, message: refused });
         continue;
       }
-      for (const change of fileChanges)
-        process.stdout.write(
-          `${source.path}:${change.line}: alt ${change.before === null ? '(none)' : JSON.stringify(change.before)} → ${JSON.stringify(change.after)}\n`,
-        );
+      for (const change of fileChanges) {
+        written.add(change);
+        if (text)
+          process.stdout.write(
+            terminalText(
+              `${source.path}:${change.line}: alt ${change.before === null ? '(none)' : JSON.stringify(change.before)} → ${JSON.stringify(change.after)}\n`,
+            ),
+          );
+      }
     }
   }
-  const changedFiles = byFile.size;
-  if (chosen.length === 0) say('Nothing to fix: no failing image could be given alt text.');
-  else
-    say(
-      `${chosen.length} alt text${chosen.length === 1 ? '' : 's'} in ${changedFiles} file${changedFiles === 1 ? '' : 's'} ${settings.write ? 'written' : 'to write (run with --write to change the files)'}.`,
-    );
-  if (audited.every((page) => page.images.every((image) => image.verdict !== 'fail')))
-    say('No image fails the checks.');
+
+  const outcome: FixOutcome = {
+    targets: settings.targets,
+    write: settings.write,
+    changes: chosen.map((change) => ({
+      page: change.source.path,
+      line: change.line,
+      column: change.image.located?.column ?? null,
+      image: imageName(change.image),
+      before: change.before,
+      after: change.after,
+      written: written.has(change),
+    })),
+    needsWords: needsYourWords,
+    leftAlone,
+    notices,
+  };
+  if (settings.format === 'json')
+    process.stdout.write(terminalJson(`${JSON.stringify(fixJsonReport(outcome), null, 2)}\n`));
+  else if (settings.format === 'sarif')
+    process.stdout.write(terminalJson(`${JSON.stringify(fixSarifReport(outcome, cliVersion), null, 2)}\n`));
+  else if (settings.format === 'junit') process.stdout.write(fixJunitReport(outcome));
+  else {
+    const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+    const wordsNeeded =
+      needsYourWords.length > 0
+        ? ` ${plural(needsYourWords.length, 'image')} need${needsYourWords.length === 1 ? 's' : ''} your words.`
+        : '';
+    if (chosen.length === 0) say(`Nothing to fix: no failing image could be given alt text.${wordsNeeded}`);
+    else if (settings.write) {
+      // What was really written: a file that changed meanwhile or is a link counts for nothing.
+      const files = new Set([...written].map((change) => change.source)).size;
+      const unwritten = chosen.length - written.size;
+      say(
+        `${plural(written.size, 'alt text')} in ${plural(files, 'file')} written.${unwritten > 0 ? ` ${plural(unwritten, 'alt text')} not written.` : ''}${wordsNeeded}`,
+      );
+    } else
+      say(
+        `${plural(chosen.length, 'alt text')} in ${plural(byFile.size, 'file')} to write (run with --write to change the files).${wordsNeeded}`,
+      );
+    if (audited.every((page) => page.images.every((image) => image.verdict !== 'fail')))
+      say('No image fails the checks.');
+  }
   return notices.some((notice) => notice.level === 'error') ? 2 : 0;
 }

@@ -1,7 +1,8 @@
-import { mkdir, realpath, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AltTextResult } from '../src/engines/types.ts';
+import { judgePublishable, unpublishableMessages } from '../src/lib/publishable.ts';
 import { detectImageType } from '../src/modules/generation/image-type.ts';
 import {
   isWritableType,
@@ -10,10 +11,12 @@ import {
 } from '../src/modules/image-metadata/exiftool.ts';
 
 /**
- * `altwise describe … --write-metadata <out-dir>` (issue 21, point 2; ADR 064): a copy of each
+ * `altwise describe … --write-metadata <out-dir>` (ADR 064): a copy of each
  * described image in `outDir`, named after the original, with its alt text, long description and
  * origin written into the file's XMP by ExifTool (the same writer as the API's downloads). The input
- * file is never changed: a copy that would land on it is refused.
+ * file is never changed: a copy that would land on it is refused. Nothing is written through a link:
+ * a name in `outDir` that is a symbolic link is refused, and each copy is created exclusively under a
+ * temporary name, then renamed into place (ADR 071).
  */
 export function createMetadataWriter(outDir: string, exiftool: string) {
   const used = new Set<string>();
@@ -40,8 +43,7 @@ export function createMetadataWriter(outDir: string, exiftool: string) {
     bytes: Uint8Array,
     result: AltTextResult,
   ): Promise<{ file?: string; error?: string }> {
-    if (result.decorative || result.altText.trim() === '')
-      return { error: 'decorative (alt=""): no alt text to write' };
+    if (result.decorative) return { error: 'decorative (alt=""): no alt text to write' };
     const type = detectImageType(bytes);
     if (!isWritableType(type))
       return { error: `ExifTool writes JPEG, PNG, WebP and GIF here, not ${type ?? 'this file'}` };
@@ -52,6 +54,20 @@ export function createMetadataWriter(outDir: string, exiftool: string) {
       const target = path.join(dir, name);
       if (sourcePath && (await realpath(sourcePath).catch(() => sourcePath)) === target)
         return { error: `the copy would overwrite the original ${sourcePath}; choose another folder` };
+      // Only a publishable alt goes into a file (lib/publishable.ts, ADR 067): never filler.
+      const verdict = result.needsWords
+        ? {
+            publishable: false as const,
+            message: result.needsWordsReason ?? unpublishableMessages['needs-words'],
+          }
+        : judgePublishable({
+            altText: result.altText,
+            decorative: false,
+            origin: result.origin ?? 'ai',
+            reasons: result.reasons,
+            context: { fileName: path.basename(sourcePath ?? image) },
+          });
+      if (!verdict.publishable) return { error: `needs your words: ${verdict.message}` };
       const written = await writeAltMetadata({ exiftool, tempDir: scratch }, bytes, type, {
         altText: result.altText,
         longDescription: result.longDescription,
@@ -59,7 +75,19 @@ export function createMetadataWriter(outDir: string, exiftool: string) {
         engine: result.engine,
         model: result.model,
       });
-      await writeFile(target, written);
+      const existing = await lstat(target).catch(() => undefined);
+      if (existing?.isSymbolicLink())
+        return { error: `${target} is a symbolic link; altwise does not write through links` };
+      if (existing && !existing.isFile())
+        return { error: `${target} exists and is not a file; choose another folder` };
+      const temporary = path.join(dir, `.${name}.altwise-${process.pid}.tmp`);
+      try {
+        await writeFile(temporary, written, { flag: 'wx' });
+        await rename(temporary, target);
+      } catch (error) {
+        await rm(temporary, { force: true }).catch(() => undefined);
+        throw error;
+      }
       return { file: target };
     } catch (error) {
       if (error instanceof MetadataWriteError) return { error: error.message };

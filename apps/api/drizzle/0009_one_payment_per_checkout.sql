@@ -1,4 +1,4 @@
--- One checkout is paid once (issue 12, ADR 020). Renewal payments were linked to the checkout that
+-- One checkout is paid once (ADR 020). Renewal payments were linked to the checkout that
 -- started their subscription; only the first succeeded payment of a checkout stays linked to it.
 UPDATE "payments" SET "checkout_session_id" = NULL
 WHERE "status" = 'succeeded' AND "checkout_session_id" IS NOT NULL

@@ -112,13 +112,13 @@ export type AppDeps = {
   studio: StudioService;
   /** Bulk alt-text generation: batches, their jobs and progress. */
   generation: GenerationService;
-  /** Outgoing webhooks: endpoints, signed deliveries and their retries (issue 14, ADR 029). */
+  /** Outgoing webhooks: endpoints, signed deliveries and their retries (ADR 029). */
   webhooks: WebhooksService;
-  /** Alt-text audits of pages, sites and sitemaps (issue 13, ADR 026). */
+  /** Alt-text audits of pages, sites and sitemaps (ADR 026). */
   audits: AuditService;
-  /** Sites re-audited every day or week, compared run to run (issue 20, ADR 062). */
+  /** Sites re-audited every day or week, compared run to run (ADR 062). */
   monitors: MonitorsService;
-  /** Connected WordPress sites: import, publish and undo (issue 21, ADR 056). */
+  /** Connected WordPress sites: import, publish and undo (ADR 056). */
   integrations: IntegrationsService;
   /** Image files carrying their alt text (ADR 064). */
   imageMetadata: ImageMetadataService;
@@ -188,7 +188,7 @@ export function loggerOptions(config: AppConfig): FastifyServerOptions['logger']
         `*.*.${key}`,
       ]),
     ],
-    // A failed query's parameters (a key's hash, a secret) never reach the log (issue 22).
+    // A failed query's parameters (a key's hash, a secret) never reach the log.
     serializers: { err: serializeError, error: serializeError },
     ...(config.env === 'development' && process.stdout.isTTY
       ? {
@@ -225,7 +225,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     logController: new OneLineRequestLog(),
   });
   // Every request schema refuses text Postgres cannot store (NUL, lone surrogates) first: one 400
-  // for every field of every route, instead of a 500 from the database (issue 22).
+  // for every field of every route, instead of a 500 from the database.
   app.setValidatorCompiler((route) =>
     validatorCompiler({ ...route, schema: refuseUnstorableText(route.schema as ZodType) }),
   );
@@ -473,6 +473,8 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     await instance.deps.audits
       .close()
       .catch((error) => instance.log.error({ err: error }, 'stopping audits failed'));
+    // Imports waiting for a slot give up (their jobs retry); the running ones finish their job below.
+    instance.deps.integrations.close();
     // Workers finish their current job before the database goes away.
     await instance.deps.queue
       .stop()

@@ -133,6 +133,15 @@ const envSchema = z.object({
       .max(3_600_000, 'WORDPRESS_LEASE_MS must be at most 3600000 (1 hour)')
       .default(120_000),
   ),
+  WORDPRESS_MAX_ANSWER_BYTES: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.coerce
+      .number({ error: 'WORDPRESS_MAX_ANSWER_BYTES must be a number' })
+      .int('WORDPRESS_MAX_ANSWER_BYTES must be a whole number')
+      .min(65_536, 'WORDPRESS_MAX_ANSWER_BYTES must be at least 65536 (64 KB)')
+      .max(67_108_864, 'WORDPRESS_MAX_ANSWER_BYTES must be at most 67108864 (64 MB)')
+      .default(8_388_608),
+  ),
   JWT_EXPIRES_IN: z
     .string()
     .regex(/^[1-9][0-9]*[smhdw]$/, 'JWT_EXPIRES_IN must be a number followed by s, m, h, d or w (e.g. 7d)')
@@ -305,7 +314,7 @@ export type AppConfig = {
     timeoutMs: number;
   };
   /**
-   * Rendered audits (issue 20, ADR 061): CHROMIUM_PATH, Debian's /usr/bin/chromium when unset,
+   * Rendered audits (ADR 061): CHROMIUM_PATH, Debian's /usr/bin/chromium when unset,
    * `off` for none. A path where no browser is found means no rendering (render: "always" is refused).
    */
   render: { chromiumPath: string | null };
@@ -325,6 +334,8 @@ export type AppConfig = {
     pageSize: number;
     /** How long a run holds its site before another may take over (ms); renewed every quarter of it. */
     leaseMs: number;
+    /** Most bytes read from one answer; the connection is cut past it (ADR 070). */
+    maxAnswerBytes: number;
   };
 };
 
@@ -580,6 +591,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: e.WORDPRESS_TIMEOUT_MS,
       pageSize: e.WORDPRESS_PAGE_SIZE,
       leaseMs: e.WORDPRESS_LEASE_MS,
+      maxAnswerBytes: e.WORDPRESS_MAX_ANSWER_BYTES,
     },
   };
 }

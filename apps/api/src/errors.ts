@@ -165,3 +165,24 @@ export class StartupError extends Error {
     this.name = 'StartupError';
   }
 }
+
+/**
+ * Named images whose alt text may not go live (ADR 067): 409 UNPUBLISHABLE_ALT listing each with its
+ * code and message; the caller changed nothing.
+ */
+export const unpublishableAlt = (
+  refused: ReadonlyArray<{ imageId: string; code: string; message: string }>,
+  action: string,
+) =>
+  new AppError(
+    errorCodes.unpublishableAlt,
+    `${refused.length} of the selected images ${refused.length === 1 ? 'has' : 'have'} no alt text we can ${action}: ${refused.length === 1 ? 'it needs' : 'they need'} your words first. Nothing was changed.`,
+    {
+      errors: refused.map((image) => ({
+        path: 'imageIds',
+        imageId: image.imageId,
+        code: image.code,
+        message: image.message,
+      })),
+    },
+  );

@@ -88,7 +88,7 @@ const count = async (table: string, where: ReturnType<typeof sql>) =>
     )
   )[0]?.n;
 
-describe('a failed upload (issue 12 fault 6)', () => {
+describe('a failed upload', () => {
   it('stops being served when its image fails for good, and the purge job deletes its bytes', async () => {
     const user = await createAccount();
     const items = await uploadAndWait(user, ['astronaut.jpg', 'broken.jpg']);
@@ -109,7 +109,7 @@ describe('a failed upload (issue 12 fault 6)', () => {
   });
 });
 
-describe('DELETE /api/v1/users/me (issue 12 fault 7)', () => {
+describe('DELETE /api/v1/users/me', () => {
   it('answers 401 without a token, whatever the body', async () => {
     for (const payload of [undefined, { password: PASSWORD }, { password: 42 }, { nope: true }]) {
       const response = await deleteAccount(null, payload);

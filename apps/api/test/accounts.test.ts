@@ -512,13 +512,25 @@ describe('forgotten password', () => {
   });
 });
 
-describe('POST /email/registration', () => {
-  it('mails the welcome once, only to a registered address, with the stored names', async () => {
+describe('the welcome mail', () => {
+  const welcomesTo = async (email: string) =>
+    (await db().select().from(mailMessages).where(eq(mailMessages.kind, 'welcome'))).filter(
+      (row) => row.to === email,
+    );
+
+  it('waits for confirmation, then goes out once with the stored names', async () => {
     const email = 'welcome@example.com';
     await post('/users/register', registration(email));
-    const first = await post('/email/registration', { firstName: '<b>Spam</b>', lastName: 'X', email });
-    expect(first.statusCode).toBe(200);
-    expect(first.json()).toEqual({ success: true });
+    const early = await post('/email/registration', { firstName: '<b>Spam</b>', lastName: 'X', email });
+    expect(early.statusCode).toBe(200);
+    expect(early.json()).toEqual({ success: true });
+    // Give a wrongly queued job time to show up before counting.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await welcomesTo(email)).toEqual([]);
+
+    const confirm = await smtp.waitForMail(email, /Confirm/);
+    const token = linkIn(confirm, 'http://altwise.test/confirm-email/').split('/').pop() ?? '';
+    expect((await get(`/users/confirm-email/${token}`)).statusCode).toBe(200);
     const welcome = await smtp.waitForMail(email, /Welcome to Altwise/);
     expect(welcome.text).toContain('Welcome to Altwise, Ada!');
     expect(welcome.text).not.toContain('Spam');
@@ -532,10 +544,29 @@ describe('POST /email/registration', () => {
       email: 'victim@example.org',
     });
     expect(stranger.json()).toEqual({ success: true });
-    // Give a wrongly queued job time to show up before counting.
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    const rows = await db().select().from(mailMessages).where(eq(mailMessages.kind, 'welcome'));
-    expect(rows.map((row) => row.to)).toEqual([email]);
+    expect(await welcomesTo(email)).toHaveLength(1);
+    expect(await welcomesTo('victim@example.org')).toEqual([]);
+  });
+});
+
+describe('password rules (ADR 074)', () => {
+  it.each([
+    ['"bread"', 'bread', 'Password must be at least 8 characters'],
+    ['a common password', 'password1', 'This password is on a list of common or breached passwords'],
+    ['a common password in other letter case', 'Iloveyou1', 'on a list of common or breached passwords'],
+  ])('refuses %s at registration with a clear message', async (_name, password, message) => {
+    const before = await countRows('users');
+    const response = await post('/users/register', registration('rules@example.com', password));
+    expect(response.statusCode).toBe(400);
+    expect(response.json().code).toBe('VALIDATION_ERROR');
+    expect(response.json().message).toContain(message);
+    expect(await countRows('users')).toBe(before);
+  });
+
+  it('accepts an uncommon password of 8 characters or more, without composition rules', async () => {
+    const response = await post('/users/register', registration('rules@example.com', 'lanternfjord'));
+    expect(response.statusCode).toBe(201);
   });
 });
 

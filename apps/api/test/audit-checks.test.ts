@@ -20,7 +20,7 @@ import {
 import { evidenceOf, planPixelChecks } from '../src/modules/audit/pixel-check.ts';
 
 /**
- * The audit's checks (issue 13, ADR 025): for every problem code, pages where it applies and pages
+ * The audit's checks (ADR 025): for every problem code, pages where it applies and pages
  * where it must not, with the evidence the message has to name. One image per row unless the row
  * gives a whole page (`repeated` compares images).
  */

@@ -6,7 +6,7 @@ import { createUser, type TestUser } from './billing-helpers.ts';
 import { buildTestApp, type TestApp, waitFor } from './helper.ts';
 
 /**
- * Issue 20, points 1 and 4: every image-like element, named the way browsers name it, and each
+ * Every image-like element, named the way browsers name it, and each
  * page's screen-reader preview, through the API on a local site.
  */
 const pages: Record<string, string> = {

@@ -152,9 +152,16 @@ describe('fixing and reviewing an audit', () => {
       suggestion: expect.stringMatching(/^Test description of IMG_2041\.jpg/),
       reviewState: 'pending',
       fixStatus: null,
-      // The reviewer sees how sure the engine was and what it went on (issue 19, point 9).
-      // (the test engine is 90 % sure and gives no reasons).
-      suggestionEvidence: { confidence: 0.9, needsReview: false, reasons: [] },
+      // The reviewer sees how sure the engine was and what it went on (point 9).
+      // (the test engine is 90 % sure and names the model as its grounds).
+      suggestionEvidence: {
+        confidence: 0.9,
+        needsReview: false,
+        reasons: [{ source: 'model', detail: 'test-engine' }],
+        needsWords: false,
+        needsWordsReason: null,
+        publishable: true,
+      },
     });
     expect(bySrc(after, 'camera.jpg')).toMatchObject({ reviewState: 'pending', fixStatus: null });
     expect(bySrc(after, 'gone.jpg')).toMatchObject({
@@ -369,14 +376,19 @@ describe('fixing and reviewing an audit', () => {
       .trimEnd()
       .split('\r\n');
     expect(lines[0]).toBe(
-      'Page URL,Image URL,Existing alt,Verdict,Problem codes,WCAG criteria,Suggested alt,Review state,Long description,Origin',
+      'Page URL,Image URL,Existing alt,Verdict,Problem codes,WCAG criteria,Suggested alt,Review state,Long description,Origin,Alt attribute',
     );
     expect(lines).toHaveLength(6);
     expect(lines[2]).toBe(
-      `${base}/,${base}/img/coffee.jpg,IMG_2041.jpg,fail,file-name,1.1.1,A cup of coffee on a saucer,edited,,ai-edited`,
+      `${base}/,${base}/img/coffee.jpg,IMG_2041.jpg,fail,file-name,1.1.1,A cup of coffee on a saucer,edited,,ai-edited,present`,
     );
     // A person wrote alt="" on the page: its origin is human (ADR 057).
-    expect(lines[4]).toBe(`${base}/,${base}/img/spacer.gif,,decorative,,,,,,human`);
+    // alt="" is told apart from no alt at all, whose row also has an empty "Existing alt" cell.
+    expect(lines[4]).toBe(`${base}/,${base}/img/spacer.gif,,decorative,,,,,,human,empty`);
+    expect(
+      lines.filter((line) => line.includes(',missing,') || line.endsWith(',missing')).length,
+    ).toBeGreaterThan(0);
+    expect(lines.find((line) => line.endsWith(',missing'))).toMatch(/,fail,[^,]*missing/);
 
     const xlsx = await api(owner, 'GET', `/audits/${auditId}/report.xlsx`);
     expect(xlsx.statusCode).toBe(200);
@@ -420,6 +432,21 @@ describe('a fix the credits do not cover', () => {
     expect(batches).toEqual([]);
     const images = await imagesOf(poor, auditId);
     expect(images.every((image) => image.fixStatus === null && image.suggestion === null)).toBe(true);
+  });
+});
+
+describe('a fix of as many as the credits cover', () => {
+  it('fixes the first N failing images with limit, and says how many are left', async () => {
+    const poor = await createUser(t, 1);
+    const auditId = await completedAudit(poor);
+    expect((await api(poor, 'POST', `/audits/${auditId}/fix`, {})).statusCode).toBe(402);
+    const response = await api(poor, 'POST', `/audits/${auditId}/fix`, { limit: 1 });
+    expect(response.statusCode).toBe(202);
+    expect(response.json()).toMatchObject({ creditsReserved: 1, remainingCredits: 0, remaining: 2 });
+    expect(response.json().images).toHaveLength(1);
+    const refused = await api(poor, 'POST', `/audits/${auditId}/fix`, { limit: 0 });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toContain('The limit must be at least 1');
   });
 });
 

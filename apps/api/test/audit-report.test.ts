@@ -1,9 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { guardFormula } from '../src/lib/csv.ts';
-import { type AuditReportRow, auditReportColumns, buildAuditCsv } from '../src/modules/audit/report.ts';
+import {
+  type AuditReportRow,
+  altAttributeOf,
+  auditReportColumns,
+  buildAuditCsv,
+} from '../src/modules/audit/report.ts';
 
-/** The audit's CSV export (issue 13, point 5): what a spreadsheet or a CSV reader gets. */
+/** The audit's CSV export (point 5): what a spreadsheet or a CSV reader gets. */
 
 /** An RFC 4180 reader, written here independently of the writer so that the round trip means something. */
 function parseCsv(text: string): string[][] {
@@ -57,11 +62,13 @@ describe('buildAuditCsv', () => {
     const csv = buildAuditCsv([
       row(),
       row({ existingAlt: null, verdict: 'fail', problemCodes: ['missing'] }),
+      row({ existingAlt: '', verdict: 'decorative', problemCodes: [] }),
     ]);
     expect(bodyOf(csv)).toBe(
-      'Page URL,Image URL,Existing alt,Verdict,Problem codes,WCAG criteria,Suggested alt,Review state,Long description,Origin\r\n' +
-        'https://shop.example/blog/spring,https://shop.example/media/tulips.jpg,IMG_2041.jpg,fail,file-name; repeated,1.1.1,Red tulips in a glass vase,pending,,\r\n' +
-        'https://shop.example/blog/spring,https://shop.example/media/tulips.jpg,,fail,missing,1.1.1,Red tulips in a glass vase,pending,,\r\n',
+      'Page URL,Image URL,Existing alt,Verdict,Problem codes,WCAG criteria,Suggested alt,Review state,Long description,Origin,Alt attribute\r\n' +
+        'https://shop.example/blog/spring,https://shop.example/media/tulips.jpg,IMG_2041.jpg,fail,file-name; repeated,1.1.1,Red tulips in a glass vase,pending,,,present\r\n' +
+        'https://shop.example/blog/spring,https://shop.example/media/tulips.jpg,,fail,missing,1.1.1,Red tulips in a glass vase,pending,,,missing\r\n' +
+        'https://shop.example/blog/spring,https://shop.example/media/tulips.jpg,,decorative,,1.1.1,Red tulips in a glass vase,pending,,,empty\r\n',
     );
     expect(auditReportColumns.map((column) => column.key)).toEqual([
       'pageUrl',
@@ -74,6 +81,7 @@ describe('buildAuditCsv', () => {
       'reviewState',
       'longDescription',
       'origin',
+      'altAttribute',
     ]);
   });
 
@@ -107,6 +115,7 @@ describe('buildAuditCsv', () => {
       '',
       '',
       '',
+      'empty',
     ]);
   });
 
@@ -179,6 +188,7 @@ describe('buildAuditCsv', () => {
               guardFormula(original.reviewState ?? ''),
               guardFormula(original.longDescription ?? ''),
               guardFormula(original.origin ?? ''),
+              altAttributeOf(original.existingAlt),
             ]);
           }
         },

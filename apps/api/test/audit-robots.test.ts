@@ -6,7 +6,7 @@ import { createUser, type TestUser } from './billing-helpers.ts';
 import { buildTestApp, type TestApp, waitFor } from './helper.ts';
 
 /**
- * What the audit crawler does with robots.txt and sitemaps (issue 22, ADR 045): every redirect hop
+ * What the audit crawler does with robots.txt and sitemaps (ADR 045): every redirect hop
  * checked against robots.txt, an unreachable robots.txt read as disallow-all, sitemaps of up to
  * 50 MB streamed, gzip inflated up to the same cap, reading stopped at maxPages.
  */

@@ -5,7 +5,7 @@ import { uploadImages, waitForBatch } from './generation-helpers.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 
 /**
- * Embedded metadata is evidence (issue 19, point 7; ADR 055): an upload whose file carries IPTC
+ * Embedded metadata is evidence (point 7; ADR 055): an upload whose file carries IPTC
  * Alt Text (Accessibility) gets that alt text from the real offline engine, with the `embedded`
  * reason, and its Extended Description (Accessibility) as the long description.
  */

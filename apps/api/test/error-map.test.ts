@@ -13,7 +13,7 @@ import { balanceOf, createUser } from './billing-helpers.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 
 /**
- * Issue 12, "one error map": domain errors become HTTP answers in errors.ts's toAppError only, with a
+ * "One error map": domain errors become HTTP answers in errors.ts's toAppError only, with a
  * machine-readable code, and `refunded: true` when the failed work's credits came back.
  */
 

@@ -13,7 +13,7 @@ import { createTestEngine } from './generation-helpers.ts';
 
 const fixtures = path.resolve(import.meta.dirname, 'fixtures/images');
 
-it('prepares the next image while the engine call holds the only slot (issue 15)', async () => {
+it('prepares the next image while the engine call holds the only slot', async () => {
   const bytes = await readFile(path.join(fixtures, 'rocket.jpg'));
   let open: () => void = () => {};
   const engine = createTestEngine({ gate: new Promise<void>((resolve) => (open = resolve)) });
@@ -52,7 +52,7 @@ it('prepares the next image while the engine call holds the only slot (issue 15)
   ]);
 });
 
-it('tells the engine a remote image’s file name, and keeps a given one (issue 19)', async () => {
+it('tells the engine a remote image’s file name, and keeps a given one', async () => {
   const bytes = await readFile(path.join(fixtures, 'rocket.jpg'));
   const server = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'image/jpeg' });

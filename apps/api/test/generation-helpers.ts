@@ -45,7 +45,8 @@ export function createTestEngine(
         altText: `Test description of ${label} (${hash})${describe.prompt ? ` per "${describe.prompt}"` : ''}`,
         decorative: false,
         ...reviewVerdict(verdict.confidence, 0.5),
-        reasons: verdict.reasons ?? [],
+        // A stand-in for a vision model: its description is its grounds (ADR 067), unless a test says.
+        reasons: verdict.reasons ?? [{ source: 'model', detail: 'test-engine' }],
         longDescription: options.longDescription?.(bytes, describe) ?? null,
         signals: {
           width: 1,

@@ -619,7 +619,11 @@ describe('the real offline engine', () => {
     expect(done).toMatchObject({ status: 'completed', completed: 1, failed: 0 });
     const [row] = await libraryOf(t, user);
     expect(row?.engine).toBe('offline');
-    expect(row?.altText.length).toBeGreaterThan(10);
+    // Nothing the offline engine can ground names this photo's subject (ADR 067): no filler, a
+    // person's words are asked for instead.
+    expect(row?.altText).toBe('');
+    const listed = await t.app.inject({ method: 'GET', url: '/api/v1/images/altText', headers: user.auth });
+    expect(listed.json()[0]).toMatchObject({ alt_text: '', needsWords: true, publishable: false });
     expect(await balanceOf(t, user)).toBe(0);
   });
 });

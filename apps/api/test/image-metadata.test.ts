@@ -18,7 +18,7 @@ import { createTestEngine, uploadImages, waitForBatch } from './generation-helpe
 import { buildTestApp, type TestApp, waitFor } from './helper.ts';
 
 /**
- * Image files carry their alt text (issue 21, point 2; ADR 064): downloads whose files have the
+ * Image files carry their alt text (point 2; ADR 064): downloads whose files have the
  * approved alt text in IPTC Alt Text (Accessibility), read back with ExifTool itself, with exifr and
  * with the product's own reader (an upload of the file finds it as `embedded` evidence, ADR 055).
  */
@@ -266,8 +266,8 @@ describe('POST /images/altText/with-alt.zip', () => {
           model: 'm1',
         },
         { src: `${base}/img/spacer.gif?x=../../etc/passwd`, altText: 'A spacer', origin: 'ai-edited' },
-        { src: `${base}/img/gone.jpg`, altText: 'Gone' },
-        { src: `${base}/img/not-an-image.png`, altText: 'Not an image' },
+        { src: `${base}/img/gone.jpg`, altText: 'A harbour at dusk' },
+        { src: `${base}/img/not-an-image.png`, altText: 'A lighthouse on a cliff' },
       ]),
     );
     const [theirs] = await t.app.deps.database.db.transaction((tx) =>

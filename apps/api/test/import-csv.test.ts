@@ -11,7 +11,7 @@ import { createTestEngine, multipartBody, waitForBatch } from './generation-help
 import { buildTestApp, type TestApp } from './helper.ts';
 
 /**
- * Issue 14, point 3: POST /images/import-csv reads a CSV or .xlsx file row by row into one
+ * POST /images/import-csv reads a CSV or .xlsx file row by row into one
  * ordinary batch; GET /images/batches/{id}/results.csv gives the results back with the caller's ids.
  */
 

@@ -6,7 +6,7 @@ import { watchHealth } from './health-watch.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 
 /**
- * Issue 22, faults 2, 6, 7 and 8: import files built to hurt. Each is answered in words (a 4xx, or
+ * Import files built to hurt. Each is answered in words (a 4xx, or
  * its bad rows rejected by line), nothing is charged for rows that were not accepted, and the API
  * keeps answering: /health never waits a second while the file is read (the file is read in the
  * import sandbox's thread, not on the event loop).

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWordPressUser, setWordPressRole } from '../../../scripts/lib/wordpress.ts';
 import { createUser, type TestUser } from './billing-helpers.ts';
-import { createTestEngine } from './generation-helpers.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 import {
   type AuditItem,
@@ -9,6 +8,7 @@ import {
   connectAndImport,
   createImagePost,
   fixAndApprove,
+  groundedEngine,
   integrationApi,
   openWordPress,
   runTag,
@@ -19,7 +19,7 @@ import {
 } from './wordpress-helpers.ts';
 
 /**
- * Issue 21, "lacks the capability to edit a post (403)", against the real WordPress: the site is
+ * "Lacks the capability to edit a post (403)", against the real WordPress: the site is
  * connected as an Editor, imported, fixed and approved; then the administrator makes that user an
  * Author, who may edit only their own posts and files. Publishing writes the user's own post, names
  * the administrator's post and image it may not write, leaves them untouched, and a retry after the
@@ -62,7 +62,7 @@ beforeAll(async () => {
   });
   t = await buildTestApp({
     env: { FETCH_ALLOW_PRIVATE: 'true', GENERATION_RETRY_DELAY_MS: '10' },
-    engine: createTestEngine(),
+    engine: groundedEngine(),
   });
   owner = await createUser(t, 20);
 }, 180_000);

@@ -5,7 +5,6 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres } from '../../../scripts/lib/postgres.ts';
 import { createUser, type TestUser } from './billing-helpers.ts';
-import { createTestEngine } from './generation-helpers.ts';
 import { buildTestApp, createPostgresDatabase, type TestApp, waitFor } from './helper.ts';
 import {
   type AuditItem,
@@ -13,6 +12,7 @@ import {
   connectAndImport,
   createImagePost,
   fixAndApprove,
+  groundedEngine,
   integrationApi,
   openWordPress,
   runTag,
@@ -24,7 +24,7 @@ import {
 } from './wordpress-helpers.ts';
 
 /**
- * Issue 21, ADR 056's lease: an import, publish or undo holds its site's row (owner token and
+ * ADR 056's lease: an import, publish or undo holds its site's row (owner token and
  * `lease_until`, renewed while it works), so two worker processes never run the same site at once.
  * Two apps share one Postgres database, as two workers do (the lease is the database's: on PGlite,
  * one process, this file starts a throw-away Postgres). A one-second lease keeps the file fast.
@@ -54,7 +54,7 @@ const startApp = () =>
     },
     // One DATA_DIR: the apps share the session and integration secrets, as a deployment's processes do.
     dataDir,
-    engine: createTestEngine(),
+    engine: groundedEngine(),
   });
 const { call: api, settled } = integrationApi(
   () => first,
@@ -103,6 +103,7 @@ afterAll(async () => {
 describe('one run per site at a time, across worker processes (the lease)', () => {
   let id: string;
   let ids: string[];
+  let auditId: string;
 
   it('two workers given the same publish write each change once, one change row each', async () => {
     const imported = await connectAndImport(api, settled, {
@@ -112,7 +113,7 @@ describe('one run per site at a time, across worker processes (the lease)', () =
     });
     expect(imported.status, JSON.stringify(imported)).toBe('imported');
     id = imported.id;
-    const auditId = imported.auditId as string;
+    auditId = imported.auditId as string;
 
     // This file's failing images: its two attachments in the library and the file name in its post.
     const ours = (items: AuditItem[]) =>
@@ -211,6 +212,9 @@ describe('one run per site at a time, across worker processes (the lease)', () =
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
     try {
+      // The undo put its images back to pending (ADR 069): they are approved again first.
+      const reviewed = await api('POST', `/audits/${auditId}/review`, { imageIds: ids, action: 'accept' });
+      expect(reviewed.statusCode, reviewed.body).toBe(200);
       proxy.delayMs = 300;
       const before = proxy.calls.length;
       expect((await api('POST', `/integrations/${id}/publish`, { imageIds: ids })).statusCode).toBe(202);

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from './billing-helpers.ts';
-import { createTestEngine } from './generation-helpers.ts';
 import { buildTestApp, type TestApp, waitFor } from './helper.ts';
 import {
   type AuditItem,
   connectAndImport,
   fixAndApprove,
+  groundedEngine,
   integrationApi,
   openWordPress,
   runTag,
@@ -16,7 +16,7 @@ import {
 } from './wordpress-helpers.ts';
 
 /**
- * Issue 21, "write nothing partial … and lose nothing": a write WordPress makes whose answer never
+ * "Write nothing partial … and lose nothing": a write WordPress makes whose answer never
  * comes back (a time-out after the request was sent) is not forgotten. The real WordPress sits behind
  * a proxy that swallows that one answer; the app, still running, times out after 1.5 s, reads what
  * WordPress now has, and keeps the change in its log, where Undo reaches it (ADR 056).
@@ -45,7 +45,7 @@ beforeAll(async () => {
   });
   app = await buildTestApp({
     env: { FETCH_ALLOW_PRIVATE: 'true', GENERATION_RETRY_DELAY_MS: '10', WORDPRESS_TIMEOUT_MS: '1500' },
-    engine: createTestEngine(),
+    engine: groundedEngine(),
   });
   owner = await createUser(app, 20);
 }, 180_000);

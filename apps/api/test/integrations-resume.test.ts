@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from './billing-helpers.ts';
-import { createTestEngine } from './generation-helpers.ts';
 import { buildTestApp, createPostgresDatabase, type TestApp, waitFor } from './helper.ts';
 import {
   createImagePost,
   fixAndApprove,
+  groundedEngine,
   type AuditItem as Item,
   integrationApi,
   openWordPress,
@@ -20,7 +20,7 @@ import {
 } from './wordpress-helpers.ts';
 
 /**
- * Issue 21: the import and the publish are durable jobs that resume after a crash. The real
+ * The import and the publish are durable jobs that resume after a crash. The real
  * WordPress sits behind a small proxy that can swallow one answer: the request reaches WordPress
  * (a write is made) but the app never hears back, as when the process dies at that moment. The app
  * is then closed and a new one starts on the same database and DATA_DIR, as after a restart. A page
@@ -48,7 +48,7 @@ const env = () => ({
   WORDPRESS_TIMEOUT_MS: '300000',
   ...(sharedPostgres ? { DATABASE_URL: sharedPostgres.url } : {}),
 });
-const startApp = () => buildTestApp({ env: env(), dataDir, persistent: true, engine: createTestEngine() });
+const startApp = () => buildTestApp({ env: env(), dataDir, persistent: true, engine: groundedEngine() });
 const { call: api, settled } = integrationApi(
   () => app,
   () => owner,

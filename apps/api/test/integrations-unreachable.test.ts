@@ -5,7 +5,7 @@ import { createUser, type TestUser } from './billing-helpers.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 
 /**
- * Issue 21's bad sites that need no WordPress to stage: one that takes the connection and never
+ * The bad sites that need no WordPress to stage: one that takes the connection and never
  * answers (a message in words within WORDPRESS_TIMEOUT_MS), one where nothing listens, and one whose
  * REST API a security plugin turned off. Each is refused in words and nothing is stored.
  */

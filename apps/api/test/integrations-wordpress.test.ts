@@ -2,11 +2,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from './billing-helpers.ts';
-import { createTestEngine } from './generation-helpers.ts';
 import { buildTestApp, type TestApp, waitFor } from './helper.ts';
 import {
   type Change,
   createPost,
+  groundedEngine,
   imageBlock,
   integrationApi,
   openWordPress,
@@ -19,7 +19,7 @@ import {
 } from './wordpress-helpers.ts';
 
 /**
- * Issue 21 against a real WordPress (Debian's packages on loopback, scripts/lib/wordpress.ts):
+ * Against a real WordPress (Debian's packages on loopback, scripts/lib/wordpress.ts):
  * connect, import, fix, approve, publish into the attachment and the post, undo, and the bad
  * answers a site can give.
  */
@@ -122,7 +122,7 @@ beforeAll(async () => {
 
   t = await buildTestApp({
     env: { FETCH_ALLOW_PRIVATE: 'true', GENERATION_RETRY_DELAY_MS: '10', LOG_LEVEL: 'debug' },
-    engine: createTestEngine(),
+    engine: groundedEngine(),
     logStream: { write: (line: string) => void logLines.push(line) },
   });
   strict = await buildTestApp();
@@ -376,8 +376,9 @@ describe('import, fix, publish and undo', () => {
       pageUrl: string;
       reviewState: string | null;
     }[];
+    // Undoing its change put the post's image back to pending (ADR 069): it is approved again here.
     const storyImage = images.find(
-      (image) => image.pageUrl === story.link && image.reviewState === 'accepted',
+      (image) => image.pageUrl === story.link && image.reviewState === 'pending',
     );
     expect(storyImage).toBeTruthy();
     const edited = await api(owner, 'POST', `/audits/${auditId}/review`, {

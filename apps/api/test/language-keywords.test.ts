@@ -11,7 +11,7 @@ import { createTestEngine, uploadImages, waitForBatch } from './generation-helpe
 import { buildTestApp, type TestApp } from './helper.ts';
 
 /**
- * Issue 14, point 4: `language` and `keywords` per request, a default language per account, and
+ * `language` and `keywords` per request, a default language per account, and
  * the offline engine's 422 for anything but English before a credit moves.
  */
 

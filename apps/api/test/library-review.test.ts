@@ -9,7 +9,7 @@ import { createTestEngine, multipartBody, waitForBatch } from './generation-help
 import { buildTestApp, type TestApp } from './helper.ts';
 
 /**
- * Issue 11: every library row carries the engine's confidence, its reasons and a needs-review flag;
+ * Every library row carries the engine's confidence, its reasons and a needs-review flag;
  * the library lists and filters by the flag, and a person's approval or edit clears it.
  */
 
@@ -96,10 +96,10 @@ async function addRows(user: TestUser, count: number, flagged: (index: number) =
       addLibraryImages(tx, user.id, [
         {
           src: `https://example.com/${index}.jpg`,
-          altText: `Image ${index}`,
+          altText: `Harbour view ${index}`,
           engine: 'offline',
           confidence: review ? 0.2 : 0.8,
-          reasons: [{ source: 'pixels', detail: `image ${index}` }],
+          reasons: [{ source: 'ocr', detail: `image ${index}` }],
           needsReview: review,
         },
       ]),
@@ -132,6 +132,9 @@ describe('a batch stores each result’s confidence, reasons and review flag', (
       confidence: 0.31,
       needsReview: true,
       reasons: unsureReasons,
+      needsWords: false,
+      needsWordsReason: null,
+      publishable: true,
       longDescription: null,
       // An upload: its stored preview (ADR 051).
       thumbnailUrl: expect.stringMatching(/\/files\/previews\/.+\.webp$/),
@@ -160,6 +163,9 @@ describe('a batch stores each result’s confidence, reasons and review flag', (
         confidence: null,
         needsReview: false,
         reasons: [],
+        needsWords: false,
+        needsWordsReason: null,
+        publishable: true,
         longDescription: null,
         thumbnailUrl: null,
       },
@@ -215,12 +221,15 @@ describe('POST /images/altText/{id}/approve', () => {
     expect(response.json()).toEqual({
       id: flagged,
       src: 'https://example.com/1.jpg',
-      alt_text: 'Image 1',
+      alt_text: 'Harbour view 1',
       // Approved unchanged: an engine's text is now reviewed (ADR 057).
       origin: 'ai-reviewed',
       confidence: 0.2,
       needsReview: false,
-      reasons: [{ source: 'pixels', detail: 'image 1' }],
+      reasons: [{ source: 'ocr', detail: 'image 1' }],
+      needsWords: false,
+      needsWordsReason: null,
+      publishable: true,
       longDescription: null,
       thumbnailUrl: null,
     });
@@ -229,6 +238,39 @@ describe('POST /images/altText/{id}/approve', () => {
     // Approving again, or an image that needed no review, changes nothing.
     expect((await approve(owner, flagged ?? '')).json()).toEqual(response.json());
     expect((await approve(owner, kept ?? '')).json()).toMatchObject({ id: kept, needsReview: false });
+  });
+
+  it('answers 409 UNPUBLISHABLE_ALT for an image that needs words, naming it, and changes nothing', async () => {
+    const owner = await createUser(t);
+    const [row] = await t.app.deps.database.db.transaction((tx) =>
+      addLibraryImages(tx, owner.id, [
+        {
+          src: 'https://example.com/dark.jpg',
+          altText: '',
+          confidence: 0.1,
+          reasons: [{ source: 'pixels', detail: 'mostly black' }],
+          needsReview: true,
+        },
+      ]),
+    );
+    const id = row?.id ?? '';
+    const [listed] = (await list(owner)).json();
+    expect(listed).toMatchObject({
+      id,
+      alt_text: '',
+      needsWords: true,
+      needsWordsReason: expect.stringContaining('needs your words'),
+      publishable: false,
+      reasons: [{ source: 'pixels', detail: 'mostly black' }],
+    });
+    const response = await approve(owner, id);
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toMatchObject({
+      code: 'UNPUBLISHABLE_ALT',
+      message: expect.stringContaining('Nothing was changed'),
+      errors: [{ path: 'imageIds', imageId: id, code: 'needs-words', message: expect.any(String) }],
+    });
+    expect((await list(owner, '?needsReview=true')).json()).toHaveLength(1);
   });
 
   it('answers 404 for another user’s image and for no image, 400 for a malformed id, 401 signed out', async () => {

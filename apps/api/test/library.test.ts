@@ -57,6 +57,10 @@ describe('GET /images/altText', () => {
       confidence: null,
       needsReview: false,
       reasons: [],
+      // No evidence was ever recorded and the words are not filler: it may go live (ADR 067).
+      needsWords: false,
+      needsWordsReason: null,
+      publishable: true,
       longDescription: null,
       thumbnailUrl: null,
     };
@@ -149,6 +153,9 @@ describe('PATCH /images/altText/{id}', () => {
       confidence: null,
       needsReview: false,
       reasons: [],
+      needsWords: false,
+      needsWordsReason: null,
+      publishable: true,
       longDescription: null,
       thumbnailUrl: null,
     });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from './billing-helpers.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 
-/** Issue 12, faults 3 and 4: malformed requests get a 4xx in the one error shape, and 401 comes first. */
+/** Malformed requests get a 4xx in the one error shape, and 401 comes first. */
 
 let t: TestApp;
 let user: TestUser;

@@ -15,7 +15,7 @@ import { multipartBody } from './generation-helpers.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 
 /**
- * Issue 22: the five upload forms are read by one multipart reader, so each fault gets the same
+ * The five upload forms are read by one multipart reader, so each fault gets the same
  * status and code on every form, and nothing is stored or charged.
  */
 

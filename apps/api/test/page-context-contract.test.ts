@@ -3,7 +3,7 @@ import { scrapedImageContextSchema } from '@altwise/contracts/scrape';
 import { describe, expect, it } from 'vitest';
 import { contextSchema } from '../bin/describe-inputs.ts';
 
-/** Issue 22: one page-context type, from the contract's schema, for the engines, batches, scrape and CLI. */
+/** One page-context type, from the contract's schema, for the engines, batches, scrape and CLI. */
 describe('the one page context', () => {
   const every = {
     pageTitle: 'Harbour days',
@@ -20,6 +20,7 @@ describe('the one page context', () => {
     imageRow: { position: 2, files: ['star-full.png', 'star-full.png', 'star-empty.png'] },
     siteName: 'Harbour Times',
     siteLogo: true,
+    language: 'en-GB',
   } as const;
 
   it('is read by the CLI manifest with every field of the contract, and no other', () => {
@@ -54,6 +55,7 @@ describe('the one page context', () => {
         'imageRow',
         'siteName',
         'siteLogo',
+        'language',
       ].sort(),
     );
   });

@@ -15,7 +15,7 @@ import { createTestEngine, uploadImages, waitForBatch } from './generation-helpe
 import { buildTestApp, type TestApp, waitFor } from './helper.ts';
 
 /**
- * Review previews (issue 19 point 9, ADR 051): a scraped, an uploaded and an audited image each get a
+ * Review previews (point 9, ADR 051): a scraped, an uploaded and an audited image each get a
  * `thumbnailUrl` that this app serves as a small WebP, on the owner's records only; deleting the image
  * (or the account) deletes the preview.
  */

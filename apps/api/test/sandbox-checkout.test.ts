@@ -111,6 +111,35 @@ describe('sandbox hosted checkout /buy/{productId}', () => {
     expect(verify.json()).toMatchObject({ success: true, creditsAdded: 150 });
   });
 
+  it('returns the buyer to the path the checkout named, and refuses one off this site', async () => {
+    const user = await createUser(t, 2);
+    const session = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/payments/create-checkout-session',
+      headers: user.auth,
+      payload: { productId: 'credit-pack', returnPath: '/audit/123?fix=1' },
+    });
+    expect(session.statusCode).toBe(200);
+    const res = await pay(session.json().checkoutUrl, { cardNumber: '4242 4242 4242 4242' });
+    expect(res.statusCode).toBe(303);
+    const location = new URL(String(res.headers.location), 'http://altwise.test');
+    expect(location.origin).toBe('http://altwise.test');
+    expect(location.pathname).toBe('/audit/123');
+    expect(location.searchParams.get('fix')).toBe('1');
+    expect(location.searchParams.get('status')).toBe('succeeded');
+
+    for (const returnPath of ['https://evil.example/x', '//evil.example/x', '/\\evil.example', 'audit']) {
+      const refused = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/payments/create-checkout-session',
+        headers: user.auth,
+        payload: { productId: 'credit-pack', returnPath },
+      });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().message).toContain('The return address must be a path on this site');
+    }
+  });
+
   it('buys a plan: a month of credits, the plan on the dashboard, and Cancel Renewal works', async () => {
     const user = await createUser(t);
     const res = await pay(await checkoutUrl(user, 'growth-monthly'), { cardNumber: '4242424242424242' });

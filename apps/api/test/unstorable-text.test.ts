@@ -9,7 +9,7 @@ import { multipartBody } from './generation-helpers.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 
 /**
- * Issue 22, fault 6: text Postgres cannot store (U+0000, lone UTF-16 surrogates) is refused by the
+ * Text Postgres cannot store (U+0000, lone UTF-16 surrogates) is refused by the
  * contracts with a 400 before it reaches the database, and a query that fails anyway never prints
  * its parameters (a new key's hash) in the log.
  */

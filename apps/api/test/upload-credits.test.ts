@@ -9,7 +9,7 @@ import { createTestEngine, uploadImages } from './generation-helpers.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 
 /**
- * Issue 12, fault 5: POST /images/upload-and-generate checks the caller's credits while it reads the
+ * POST /images/upload-and-generate checks the caller's credits while it reads the
  * form, so a caller who cannot pay never gets files stored (before, 200 × 5 MB were written first and
  * only then refused), and a form of more than MAX_UPLOAD_FILES images is refused with 413.
  */

@@ -9,10 +9,11 @@ import {
   wordpressRest,
 } from '../../../scripts/lib/wordpress.ts';
 import type { TestUser } from './billing-helpers.ts';
+import { createTestEngine } from './generation-helpers.ts';
 import { type TestApp, waitFor } from './helper.ts';
 
 /**
- * The setup the WordPress suites share (issue 21): the one real WordPress of the test run
+ * The setup the WordPress suites share: the one real WordPress of the test run
  * (scripts/lib/wordpress.ts), a tag for this file's posts and files (the site is shared by every
  * suite and by both the PGlite and the Postgres pass), the integration API as a caller sees it, and
  * a proxy that records and can swallow the calls an app makes to WordPress.
@@ -28,6 +29,19 @@ export {
   wordpressRest,
 } from '../../../scripts/lib/wordpress.ts';
 
+/**
+ * The test engine, saying what a person can check grounds its words (a caption): the publishable
+ * rule (ADR 067) lets its approved suggestions go live. `options` as createTestEngine takes them.
+ */
+export const groundedEngine = (options: Parameters<typeof createTestEngine>[0] = {}) =>
+  createTestEngine({
+    verdict: () => ({
+      confidence: 0.9,
+      reasons: [{ source: 'caption', detail: 'The caption beside the image' }],
+    }),
+    ...options,
+  });
+
 /** GET /integrations/{id}, as far as the suites read it. */
 export type Integration = {
   id: string;
@@ -39,6 +53,7 @@ export type Integration = {
   error: string | null;
   notice: string | null;
   failures: { mediaId: number; postId: number | null; message: string }[];
+  progress: { written: number; failed: number; total: number } | null;
 };
 /** One image of the import's audit. */
 export type AuditItem = {

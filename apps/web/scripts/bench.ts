@@ -5,7 +5,7 @@
  * every chunk they import statically; a content-only page (landing, blog) loads the public entry
  * (src/public.ts) and its imports instead, plus the app's stylesheet (ADR 027); /login and /register load
  * the sign-in entry (src/sign-in.tsx) and its imports, plus the same stylesheet (ADR 038).
- * Budgets (issue 15): landing page JS ≤ 60 KB, /login and /register ≤ 100 KB; the command exits with 1 when
+ * Budgets: landing page JS ≤ 60 KB, /login and /register ≤ 100 KB; the command exits with 1 when
  * one is exceeded. `--json` prints one JSON object as the last line.
  */
 import { readFile } from 'node:fs/promises';
@@ -28,7 +28,7 @@ import {
 const webDir = path.resolve(import.meta.dirname, '..');
 const distDir = path.join(webDir, 'dist');
 
-/** Gzipped initial JS per route, in KB (issue 15). */
+/** Gzipped initial JS per route, in KB. */
 export const jsBudgetsKb: Readonly<Record<string, number>> = { '/': 60, '/login': 100, '/register': 100 };
 
 const sizeCache = new Map<string, number>();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The problems an alt-text audit can find (issue 13), each with its severity and the WCAG 2.2 success
+ * The problems an alt-text audit can find, each with its severity and the WCAG 2.2 success
  * criteria it relates to. One table for the checks on the server, the reports and the browser's filters.
  */
 export const auditProblemCodes = [
@@ -15,7 +15,7 @@ export const auditProblemCodes = [
   'too-long',
   'decorative-with-alt',
   'empty-but-informative',
-  // Issue 20 (ADR 060): the checks the best checkers make.
+  // ADR 060: the checks the best checkers make.
   'whitespace-alt',
   'empty-alt-with-title',
   'title-only',
@@ -96,7 +96,7 @@ export const auditProblemLabels: Record<AuditProblemCode, string> = {
 };
 
 /**
- * What kind of element an audited image is (issue 20): an `<img>` (also in a `<picture>`), an
+ * What kind of element an audited image is: an `<img>` (also in a `<picture>`), an
  * `<input type="image">`, an `<area>` of an image map, an inline `<svg>`, an element with
  * `role="img"`, a CSS background image that carries information, or an `<object>` showing an image.
  */

@@ -13,7 +13,7 @@ import { altOriginSchema } from './provenance.ts';
 import { pageUrlSchema } from './scrape.ts';
 
 /**
- * Alt-text audits of a page, a site or a sitemap (issue 13, ADR 026): free, run in the background,
+ * Alt-text audits of a page, a site or a sitemap (ADR 026): free, run in the background,
  * one verdict per image with its problems.
  */
 
@@ -34,7 +34,7 @@ export const auditScopeSchema = z.enum(['page', 'site', 'sitemap'], {
 export type AuditScope = z.infer<typeof auditScopeSchema>;
 
 /**
- * When an audit renders a page in a headless browser before reading it (issue 20, ADR 061): `auto`
+ * When an audit renders a page in a headless browser before reading it (ADR 061): `auto`
  * renders a page whose HTML has no images but runs scripts, `always` every page, `never` none.
  */
 export const auditRenderSchema = z.enum(['auto', 'always', 'never'], {
@@ -208,20 +208,27 @@ export const auditImageSchema = z.object({
   origin: altOriginSchema.nullable(),
   fixStatus: auditFixStatusSchema.nullable(),
   /**
-   * A small stored preview served by this app at `/files/…` (issue 19), made when the audit fetched
+   * A small stored preview served by this app at `/files/…`, made when the audit fetched
    * the image (pixel check) or a fix described it; null until then.
    */
   thumbnailUrl: z.string().nullable(),
   /**
    * With a suggestion: how sure the engine was (0..1, null when it did not say), whether a person
-   * should look at it, and the evidence it used (issue 19, point 9), as the library rows carry them.
+   * should look at it, and the evidence it used (point 9), as the library rows carry them.
    * Null without a suggestion, and for an edited suggestion (the words are the user's).
+   * `needsWords`: the engine found nothing it can stand behind, so the suggestion is empty and a
+   * person's words are needed; `needsWordsReason` says why (null otherwise); `publishable`: whether
+   * the suggestion may go live by the publishable rule (ADR 067), judged from the stored alt, its
+   * origin, its evidence and the decorative mark (ADR 068).
    */
   suggestionEvidence: z
     .object({
       confidence: z.number().min(0).max(1).nullable(),
       needsReview: z.boolean(),
       reasons: z.array(altTextReasonSchema),
+      needsWords: z.boolean(),
+      needsWordsReason: z.string().nullable(),
+      publishable: z.boolean(),
     })
     .nullable(),
   /**
@@ -231,6 +238,17 @@ export const auditImageSchema = z.object({
    * image was not on screen.
    */
   screenshotUrl: z.string().nullable(),
+  /**
+   * Where the image is used, as the audit read its page: the nearest heading, its caption, and the
+   * link it sits in (target and text); each null when the page gives none. Shown to the reviewer who
+   * writes the words (ADR 068).
+   */
+  usedIn: z.object({
+    heading: z.string().nullable(),
+    caption: z.string().nullable(),
+    linkTarget: z.string().nullable(),
+    linkText: z.string().nullable(),
+  }),
 });
 export type AuditImage = z.infer<typeof auditImageSchema>;
 export type AuditSuggestionEvidence = NonNullable<AuditImage['suggestionEvidence']>;
@@ -319,6 +337,16 @@ const auditImageIdsSchema = z
  */
 export const fixAuditRequestSchema = z.strictObject({
   imageIds: auditImageIdsSchema.optional(),
+  /**
+   * Without `imageIds`: fix at most this many failing images (the first in page order), so a balance
+   * too small for all of them still fixes what it can ("Fix N of M now").
+   */
+  limit: z
+    .number()
+    .int('The limit must be a whole number')
+    .min(1, 'The limit must be at least 1')
+    .max(MAX_AUDIT_FIX_IMAGES, `The limit must be at most ${MAX_AUDIT_FIX_IMAGES}`)
+    .optional(),
 });
 export type FixAuditRequest = z.infer<typeof fixAuditRequestSchema>;
 
@@ -334,8 +362,8 @@ export const fixAuditResponseSchema = z.object({
 });
 export type FixAuditResponse = z.infer<typeof fixAuditResponseSchema>;
 
-export const auditReviewActionSchema = z.enum(['accept', 'reject', 'edit'], {
-  error: 'The action must be accept, reject or edit',
+export const auditReviewActionSchema = z.enum(['accept', 'reject', 'edit', 'decorative'], {
+  error: 'The action must be accept, reject, edit or decorative',
 });
 export type AuditReviewAction = z.infer<typeof auditReviewActionSchema>;
 
@@ -343,7 +371,11 @@ export type AuditReviewAction = z.infer<typeof auditReviewActionSchema>;
  * POST /audits/{id}/review. Every named image must have a suggestion (409 otherwise, nothing
  * changes). accept: the suggestion lands in the library; edit: `altText` lands instead (with
  * `longDescription` when given: null or empty removes it, left out the suggestion's stays); reject:
- * nothing lands (409 for an image already accepted or edited: delete it in the library instead).
+ * nothing lands (409 for an image already accepted or edited: delete it in the library instead);
+ * decorative: a person marks the image decorative on purpose, `alt=""` lands (ADR 068).
+ * An accept of a suggestion that may not go live (ADR 067: a needs-words image, a kind-and-tone
+ * sentence…) answers 409 UNPUBLISHABLE_ALT listing those images, and nothing changes. With
+ * `skipUnpublishable: true` ("approve all") those are left pending instead and counted in `skipped`.
  */
 export const reviewAuditRequestSchema = z
   .strictObject({
@@ -359,8 +391,16 @@ export const reviewAuditRequestSchema = z
       )
       .optional(),
     longDescription: longDescriptionInputSchema.optional(),
+    skipUnpublishable: z.boolean({ error: 'skipUnpublishable must be true or false' }).optional(),
   })
   .superRefine((body, ctx) => {
+    if (body.action !== 'accept' && body.skipUnpublishable !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['skipUnpublishable'],
+        message: 'skipUnpublishable goes only with the accept action',
+      });
+    }
     if (body.action === 'edit' && body.altText === undefined) {
       ctx.addIssue({ code: 'custom', path: ['altText'], message: 'Editing needs the alt text to save' });
     }
@@ -377,9 +417,14 @@ export const reviewAuditRequestSchema = z
   });
 export type ReviewAuditRequest = z.infer<typeof reviewAuditRequestSchema>;
 
-/** 200 of POST /audits/{id}/review: the images as they are now, and the audit's review counts. */
+/**
+ * 200 of POST /audits/{id}/review: the images as they are now, and the audit's review counts;
+ * `skipped`: how many named images an accept with `skipUnpublishable` left pending because their
+ * suggestion may not go live (0 otherwise).
+ */
 export const reviewAuditResponseSchema = z.object({
   items: z.array(auditImageSchema),
   reviews: auditReviewCountsSchema,
+  skipped: z.number().int().nonnegative().default(0),
 });
 export type ReviewAuditResponse = z.infer<typeof reviewAuditResponseSchema>;

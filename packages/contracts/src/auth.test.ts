@@ -76,11 +76,16 @@ describe('reset-password form', () => {
       password: 'Password is required',
       confirmPassword: 'Password confirmation is required',
     });
-    expect(firstMessages(resetPasswordFormSchema.safeParse({ password: 'a', confirmPassword: 'b' }))).toEqual(
-      {
-        confirmPassword: 'Passwords must match',
-      },
-    );
+    expect(
+      firstMessages(
+        resetPasswordFormSchema.safeParse({
+          password: 'harbour lights one',
+          confirmPassword: 'harbour lights two',
+        }),
+      ),
+    ).toEqual({
+      confirmPassword: 'Passwords must match',
+    });
   });
 });
 

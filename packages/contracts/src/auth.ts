@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { errorResponseSchema } from './errors.ts';
 import { languageSchema } from './generation.ts';
 import { messages } from './messages.ts';
+import { isCommonPassword, PASSWORD_MIN, passwordRuleMessages } from './password-rules.ts';
 
-/** Length caps every account field shares (issue 3: names ≤ 100, email ≤ 254, password ≤ 256). */
+/** Length caps every account field shares (names ≤ 100, email ≤ 254, password ≤ 256). */
 export const NAME_MAX = 100;
 export const EMAIL_MAX = 254;
 export const PASSWORD_MAX = 256;
@@ -31,13 +32,23 @@ const password = (required: string) =>
     .min(1, required)
     .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`);
 
+/** A password being chosen (register, reset, change): the rules of ADR 074 on top of `password`. */
+const newPassword = (required: string) =>
+  z
+    .string({ error: required })
+    .min(1, required)
+    // An empty field is only "required"; no check aborts, so the form's match check still runs.
+    .refine((value) => value.length === 0 || value.length >= PASSWORD_MIN, passwordRuleMessages.tooShort)
+    .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`)
+    .refine((value) => !isCommonPassword(value), passwordRuleMessages.tooCommon);
+
 /** The register form (SPEC.md §5), also the server's check of the same fields. */
 export const registerFormSchema = z
   .strictObject({
     firstName: requiredText(m.register.firstNameRequired, NAME_MAX, 'First name'),
     lastName: requiredText(m.register.lastNameRequired, NAME_MAX, 'Last name'),
     email: email(m.register.emailInvalid, m.register.emailRequired),
-    password: password(m.register.passwordRequired),
+    password: newPassword(m.register.passwordRequired),
     confirmPassword: z.string({ error: m.register.confirmRequired }).min(1, m.register.confirmRequired),
   })
   .refine((v) => v.password === v.confirmPassword, {
@@ -52,7 +63,7 @@ export const registerRequestSchema = z
     firstName: requiredText(m.register.firstNameRequired, NAME_MAX, 'First name'),
     lastName: requiredText(m.register.lastNameRequired, NAME_MAX, 'Last name'),
     email: email(m.register.emailInvalid, m.register.emailRequired),
-    password: password(m.register.passwordRequired),
+    password: newPassword(m.register.passwordRequired),
     confirmPassword: z.string().optional(),
   })
   .refine((v) => v.confirmPassword === undefined || v.password === v.confirmPassword, {
@@ -108,7 +119,7 @@ export type ProfileUser = z.infer<typeof profileUserSchema>;
 export const updateProfileRequestSchema = z.strictObject({
   firstName: requiredText(m.register.firstNameRequired, NAME_MAX, 'First name'),
   lastName: requiredText(m.register.lastNameRequired, NAME_MAX, 'Last name'),
-  /** The account's default alt-text language (issue 14); empty or null clears it, absent keeps it. */
+  /** The account's default alt-text language; empty or null clears it, absent keeps it. */
   defaultLanguage: z
     .union([z.literal(''), languageSchema])
     .nullable()
@@ -117,14 +128,14 @@ export const updateProfileRequestSchema = z.strictObject({
 
 export const changePasswordRequestSchema = z.strictObject({
   currentPassword: password('Current password is required'),
-  newPassword: password('New password is required'),
+  newPassword: newPassword('New password is required'),
 });
 
 /** The account screen's change-password form adds the confirmation (SPEC.md §5). */
 export const changePasswordFormSchema = z
   .strictObject({
     currentPassword: password('Current password is required'),
-    newPassword: password('New password is required'),
+    newPassword: newPassword('New password is required'),
     confirmNewPassword: z.string(),
   })
   .refine((v) => v.newPassword === v.confirmNewPassword, {
@@ -138,7 +149,7 @@ export const emailOnlyRequestSchema = z.strictObject({
 
 export const resetPasswordRequestSchema = z.strictObject({
   token: z.string().min(1, 'The reset link is incomplete. Please use the link from the email again.'),
-  password: password(m.register.passwordRequired),
+  password: newPassword(m.register.passwordRequired),
 });
 
 export const registrationEmailRequestSchema = z.strictObject({
@@ -244,7 +255,7 @@ export const changePasswordResponseSchema = z.object({
 /** The reset-password screen: new password twice. */
 export const resetPasswordFormSchema = z
   .strictObject({
-    password: password(m.register.passwordRequired),
+    password: newPassword(m.register.passwordRequired),
     confirmPassword: z.string({ error: m.register.confirmRequired }).min(1, m.register.confirmRequired),
   })
   .refine((v) => v.password === v.confirmPassword, {

@@ -154,8 +154,26 @@ export type RefundCreditsResponse = z.infer<typeof refundCreditsResponseSchema>;
  * POST /payments/create-checkout-session. `userId` is accepted for the SPEC's browser but must be
  * the signed-in user's (403 otherwise); `quantity` only matters for the credit pack (default 1).
  */
+/**
+ * Where the checkout sends the buyer back: a path on this site only (`/audit/…`), never another
+ * origin — no scheme, no `//host`, no backslash or whitespace that a browser could read as one.
+ */
+export const returnPathSchema = z
+  .string()
+  .max(500, 'The return address must be at most 500 characters')
+  .regex(/^\/(?![/\\])[^\s\\]*$/, 'The return address must be a path on this site, such as /audit');
+
+/** The `returnTo` parameter of /plans, or null when it is missing or not a path on this site. */
+export function safeReturnPath(value: string | null | undefined): string | null {
+  if (!value) return null;
+  const parsed = returnPathSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
 export const createCheckoutSessionRequestSchema = z.object({
   productId: z.enum(productIds, { error: 'Unknown product' }),
+  /** Where to come back to after paying; /dashboard when left out. */
+  returnPath: returnPathSchema.optional(),
   userId: z.string().optional(),
   quantity: z.coerce
     .number({ error: 'Quantity must be a number' })

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { contentHistoryItemSchema } from './auth.ts';
 import { messages } from './messages.ts';
 
-/** Longest prompt POST /openai/generate-content accepts (issue 8). */
+/** Longest prompt POST /openai/generate-content accepts. */
 export const CONTENT_PROMPT_MAX_CHARS = 2000;
 /** Longest topic the generator form takes; the built prompt adds the tone and category around it. */
 export const CONTENT_TOPIC_MAX_CHARS = 1500;

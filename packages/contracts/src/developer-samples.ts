@@ -1,5 +1,5 @@
 /**
- * The code samples of the Developers page (/developers, issue 14). They live here, apart from the page,
+ * The code samples of the Developers page (/developers). They live here, apart from the page,
  * so that the API's tests can run them: developer-samples.test.ts (apps/api/test) checks that every curl
  * call names a route and method of apps/api/openapi.json and runs `webhookVerifySample` against the
  * server's own webhook signer.

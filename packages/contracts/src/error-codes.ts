@@ -24,6 +24,11 @@ export const errorCodes = {
   /** An emailed link whose time is up. */
   tokenExpired: 'TOKEN_EXPIRED',
   insufficientCredits: 'INSUFFICIENT_CREDITS',
+  /**
+   * Approving, publishing or exporting named images whose alt text may not go live (ADR 067): 409,
+   * with `errors: [{ path, imageId, code, message }]`, one per such image. Nothing was changed.
+   */
+  unpublishableAlt: 'UNPUBLISHABLE_ALT',
   /** A language the configured alt-text engine cannot write (the offline engine writes English only). */
   languageNotSupported: 'LANGUAGE_NOT_SUPPORTED',
   /** The card payment provider refused the card (the message is the provider's). */
@@ -62,6 +67,7 @@ export const errorStatus = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   EMAIL_ALREADY_CONFIRMED: 409,
+  UNPUBLISHABLE_ALT: 409,
   TOKEN_EXPIRED: 410,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,

@@ -9,6 +9,9 @@ export const errorResponseSchema = z.object({
       z.object({
         path: z.string(),
         message: z.string(),
+        /** With UNPUBLISHABLE_ALT: the image whose alt text may not go live, and why (ADR 067). */
+        imageId: z.string().optional(),
+        code: z.string().optional(),
       }),
     )
     .optional(),

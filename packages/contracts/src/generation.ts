@@ -3,7 +3,7 @@ import { LIBRARY_PAGE_SIZES, MAX_SCRAPE_IMAGES } from './limits.ts';
 import { scrapedImageContextSchema } from './scrape.ts';
 
 /**
- * Bulk alt-text generation (issue 6): a batch of images, charged one credit each up front and
+ * Bulk alt-text generation: a batch of images, charged one credit each up front and
  * refunded per image that fails, processed by durable background jobs; plus the library's paging,
  * edit and regenerate calls.
  */
@@ -53,13 +53,13 @@ const promptSchema = z
 /** Most SEO keywords one request or CSV row takes, and the longest one. */
 export const MAX_KEYWORDS = 20;
 export const MAX_KEYWORD_CHARS = 60;
-/** CSV import (issue 14): most data rows and largest file one POST /images/import-csv takes. */
+/** CSV import: most data rows and largest file one POST /images/import-csv takes. */
 export const MAX_IMPORT_ROWS = 100_000;
 export const MAX_IMPORT_BYTES = 50 * 1024 * 1024;
 /** Most rejected rows listed in the import's answer (`rejectedTotal` counts them all). */
 export const MAX_LISTED_REJECTIONS = 1_000;
 
-/** The message of the 422 a non-English language gets from the offline engine (issue 14). */
+/** The message of the 422 a non-English language gets from the offline engine. */
 export const offlineLanguageMessage =
   'The offline engine writes English only; configure a vision model for other languages.';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MAX_LIBRARY_DELETE_IDS } from './library.ts';
 
 /**
- * Image files that carry their alt text (issue 21, point 2; ADR 064): downloads whose files have the
+ * Image files that carry their alt text (point 2; ADR 064): downloads whose files have the
  * approved alt text written into their metadata (IPTC Alt Text (Accessibility), Extended Description
  * (Accessibility), and where it came from, ADR 057), with a manifest.csv in each zip.
  */

@@ -1,5 +1,5 @@
 /**
- * How image URLs are told apart (issue 22, fault 11). A fragment (`#…`) never reaches the server
+ * How image URLs are told apart. A fragment (`#…`) never reaches the server
  * that serves an image, so `x.png` and `x.png#frag` are one image: one row, one credit. Scraped
  * pages, CSV imports and the images a batch is started with all de-duplicate through these two.
  */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { SCRAPE_URL_MAX_CHARS } from './scrape.ts';
 
 /**
- * Integrations (issue 21, ADR 056): a WordPress site connected with an application password, its
+ * Integrations (ADR 056): a WordPress site connected with an application password, its
  * media library imported as a normal audit, approved alt text published back and undone.
  */
 
@@ -73,6 +73,13 @@ export const integrationSchema = integrationSummarySchema.extend({
   failures: z.array(
     z.object({ mediaId: z.number().int(), postId: z.number().int().nullable(), message: z.string() }),
   ),
+  /**
+   * The publish or undo under way (status `publishing`), or the last one (ADR 069): places written,
+   * places that failed, of all it will try; null before the first.
+   */
+  progress: z
+    .object({ written: z.number().int(), failed: z.number().int(), total: z.number().int() })
+    .nullable(),
 });
 export type Integration = z.infer<typeof integrationSchema>;
 
@@ -91,6 +98,55 @@ export const publishRequestSchema = z
   })
   .default({});
 
+/** Why an approved alt text is held back from a publish (ADR 067's codes, ADR 069). */
+export const unpublishableCodeSchema = z.enum([
+  'needs-words',
+  'kind-and-tone',
+  'file-name',
+  'title-prefix',
+  'ungrounded',
+]);
+
+/** An approved image a publish leaves out because its words may not go live, with why in words. */
+export const heldBackImageSchema = z.object({
+  imageId: z.uuid(),
+  mediaId: z.number().int(),
+  /** The attachment's file name, as a person knows the image. */
+  fileName: z.string(),
+  postId: z.number().int().nullable(),
+  postTitle: z.string().nullable(),
+  altText: z.string(),
+  code: unpublishableCodeSchema,
+  message: z.string(),
+});
+export type HeldBackImage = z.infer<typeof heldBackImageSchema>;
+
+/** One place a publish would write: the attachment's alt_text (`postId` null) or its use in a post. */
+export const publishPreviewItemSchema = z.object({
+  imageId: z.uuid(),
+  mediaId: z.number().int(),
+  fileName: z.string(),
+  /** The image's address on the site (its thumbnail in the list). */
+  src: z.string(),
+  postId: z.number().int().nullable(),
+  /** The post or page's title; null for the media library's own alt text. */
+  postTitle: z.string().nullable(),
+  field: z.enum(['alt_text', 'content']),
+  /** The alt as the import read it ('' when none). */
+  before: z.string(),
+  after: z.string(),
+});
+export type PublishPreviewItem = z.infer<typeof publishPreviewItemSchema>;
+
+/** POST /integrations/{id}/publish/preview: what a publish with the same body would write, and what it leaves out. */
+export const publishPreviewResponseSchema = z.object({
+  items: z.array(publishPreviewItemSchema),
+  heldBack: z.array(heldBackImageSchema),
+  /** Approved images already on the site with the same words: nothing to write. */
+  unchanged: z.number().int(),
+});
+export type PublishPreviewResponse = z.infer<typeof publishPreviewResponseSchema>;
+
 export const undoRequestSchema = z.strictObject({
   changeIds: z
     .array(z.uuid({ error: 'Each change id must be an id from GET /integrations/{id}/changes' }))
@@ -107,6 +163,9 @@ export const integrationChangeSchema = z.object({
   /** The post or page whose content was changed; absent for the attachment's alt_text. */
   postId: z.number().int().optional(),
   postTitle: z.string().optional(),
+  /** The attachment's file name and address (its thumbnail), while the import still knows it. */
+  fileName: z.string().optional(),
+  src: z.string().optional(),
   field: integrationChangeFieldSchema,
   before: z.string(),
   after: z.string(),

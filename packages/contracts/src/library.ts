@@ -6,7 +6,7 @@ import { altOriginSchema } from './provenance.ts';
 export const MAX_LIBRARY_DELETE_IDS = 500;
 
 /**
- * One piece of evidence the engine used for an alt text (issue 11): where it came from (`caption`,
+ * One piece of evidence the engine used for an alt text: where it came from (`caption`,
  * `existingAlt`, `embedded` (alt text or a description embedded in the file, ADR 055), `pageTitle`,
  * `heading`, `surroundingText`, `link`, `role`, `ocr`, `detection`, `face`,
  * `pixels`, `model`), what was taken from it, and the model's own score (0..1) where there is one.
@@ -19,10 +19,10 @@ export const altTextReasonSchema = z.object({
 export type AltTextReasonRecord = z.infer<typeof altTextReasonSchema>;
 
 /**
- * An image record of the library (SPEC.md §3): its id, source URL and alt text; beside them (issue 11)
+ * An image record of the library (SPEC.md §3): its id, source URL and alt text; beside them
  * how sure the engine was (0..1; null for rows written before confidence existed), whether a person
  * should look at it (below the review threshold and not yet approved or edited), and the evidence used;
- * for a chart, diagram or other complex image its long description (issue 19, ADR 050), else null.
+ * for a chart, diagram or other complex image its long description (ADR 050), else null.
  */
 export const libraryImageSchema = z.object({
   id: z.string(),
@@ -36,10 +36,18 @@ export const libraryImageSchema = z.object({
   confidence: z.number().min(0).max(1).nullable(),
   needsReview: z.boolean(),
   reasons: z.array(altTextReasonSchema),
+  /**
+   * The engine found nothing it can stand behind: `alt_text` is empty and a person's words are
+   * needed; `needsWordsReason` says why (null otherwise). `publishable`: whether the alt text may go
+   * live by the publishable rule (ADR 067); exports and downloads leave out the others (ADR 068).
+   */
+  needsWords: z.boolean(),
+  needsWordsReason: z.string().nullable(),
+  publishable: z.boolean(),
   longDescription: longDescriptionSchema,
   /**
    * A small stored preview (at most 320 px on the long side, WebP) served by this app at `/files/…`,
-   * so the picture can be seen even when its source is on another site or gone (issue 19); null
+   * so the picture can be seen even when its source is on another site or gone; null
    * when none could be made (rows written before previews existed, an image the preview step could
    * not read).
    */
@@ -50,7 +58,7 @@ export type LibraryImageRecord = z.infer<typeof libraryImageSchema>;
 /**
  * GET /images/altText?userId=&page=&pageSize=&needsReview=: the browser sends its user id (SPEC.md §7);
  * the server lists the signed-in user's images whatever it says, and refuses a userId that names
- * someone else. `needsReview=true` lists only the images a person should look at (issue 11), `false` only the others;
+ * someone else. `needsReview=true` lists only the images a person should look at, `false` only the others;
  * `x-total-count` then counts those.
  */
 export const listLibraryImagesQuerySchema = libraryPagingQuerySchema.extend({

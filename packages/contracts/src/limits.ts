@@ -29,12 +29,12 @@ export const EXPORT_FILE_NAME = 'exported_images.xlsx';
 export const EXPORT_SHEET_NAME = 'Images';
 export const EXPORT_COLUMNS = ['Sr No', 'URL', 'AltText'] as const;
 /**
- * The export's fourth column (issue 19, ADR 050), written only when an exported image has a long
+ * The export's fourth column (ADR 050), written only when an exported image has a long
  * description, so that a library without charts exports SPEC's three columns exactly.
  */
 export const EXPORT_LONG_DESCRIPTION_COLUMN = 'LongDescription';
 /**
- * The export's last column (issue 21, ADR 057): where each alt text came from (`human`, `embedded`,
+ * The export's last column (ADR 057): where each alt text came from (`human`, `embedded`,
  * `ai`, `ai-reviewed`, `ai-edited`), written when the exported images say (every library row does).
  */
 export const EXPORT_ORIGIN_COLUMN = 'Origin';
@@ -54,5 +54,5 @@ export const DEFAULT_PLAN_LABEL = 'Trial';
 export const DEFAULT_PAYMENT_STATUS = 'Not Subscribed';
 export const NOT_AVAILABLE = 'NA';
 export const BLOG_READ_TIME = '2 minutes';
-/** Longest contact-form message the server accepts (issue 8). */
+/** Longest contact-form message the server accepts. */
 export const CONTACT_MESSAGE_MAX_CHARS = 5000;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { auditRenderSchema, auditStatusSchema, startAuditRequestSchema } from './audit.ts';
 
 /**
- * Sites watched over time (issue 20, ADR 062): a monitor re-audits a URL every day or week, compares
+ * Sites watched over time (ADR 062): a monitor re-audits a URL every day or week, compares
  * each run with the last one that completed, and tells its owner what changed.
  */
 

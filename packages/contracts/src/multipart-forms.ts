@@ -18,7 +18,7 @@ import { messages } from './messages.ts';
 import { createReelFieldsSchema, editImageFieldsSchema, styledCaptionFieldsSchema } from './studio.ts';
 
 /**
- * The multipart forms of /api/v1 (issues 14 and 22). Each form is declared once, as a
+ * The multipart forms of /api/v1. Each form is declared once, as a
  * `MultipartForm`: its schema (the very schema its route parses the text fields with, plus the file
  * parts) and the rules of its file parts (how many, how large, which media types by their bytes).
  * The OpenAPI document shows the schema (a route names it as `schema.multipartBody` and

@@ -78,6 +78,7 @@ import {
   integrationSummarySchema,
   listChangesResponseSchema,
   listIntegrationsResponseSchema,
+  publishPreviewResponseSchema,
   publishRequestSchema,
   startIntegrationJobResponseSchema,
   undoRequestSchema,
@@ -119,7 +120,7 @@ import {
 } from './webhooks.ts';
 
 /**
- * One realistic example per request body and per success answer of the /api/v1 routes (issue 14),
+ * One realistic example per request body and per success answer of the /api/v1 routes,
  * next to the contracts they illustrate. Only the API imports this module: `registerOpenApiExamples()`
  * attaches each example to its schema in zod's global registry, so the OpenAPI document
  * (apps/api/openapi.json) shows it wherever the schema is used, and the web bundle carries none of it.
@@ -174,6 +175,9 @@ const libraryImage = {
     { source: 'caption', detail: 'Red leather running shoe' },
     { source: 'detection', detail: 'shoe', score: 0.93 },
   ],
+  needsWords: false,
+  needsWordsReason: null,
+  publishable: true,
   longDescription: null,
   thumbnailUrl:
     'https://altwise.example.com/files/previews/2026-11/0b9e6c1e-5d0a-4f4e-9a7e-2f1c3d4b5a69.webp',
@@ -283,7 +287,11 @@ const auditImage = {
     confidence: 0.82,
     needsReview: false,
     reasons: [{ source: 'detection', detail: 'shoe', score: 0.91 }],
+    needsWords: false,
+    needsWordsReason: null,
+    publishable: true,
   },
+  usedIn: { heading: 'Running shoes', caption: null, linkTarget: null, linkText: null },
   screenshotUrl: `/api/v1/audits/${ids.audit}/images/${ids.auditImage}/screenshot`,
 };
 
@@ -806,6 +814,7 @@ export const openApiExamples: ReadonlyArray<readonly [z.ZodType, unknown]> = [
       error:
         'WordPress at blog.example.com does not let this user do this (HTTP 403) while reading “Our new office”. The user needs to be allowed to edit media and posts (an Editor or Administrator). WordPress said: “Sorry, you are not allowed to edit this post.”',
       notice: 'Published 12 alt texts to blog.example.com.',
+      progress: { written: 12, failed: 1, total: 13 },
       failures: [
         {
           mediaId: 118,
@@ -818,6 +827,26 @@ export const openApiExamples: ReadonlyArray<readonly [z.ZodType, unknown]> = [
   ],
   [startIntegrationJobResponseSchema, { id: ids.integration, status: 'publishing' }],
   [publishRequestSchema, { imageIds: [ids.auditImage] }],
+  [
+    publishPreviewResponseSchema,
+    {
+      items: [
+        {
+          imageId: ids.auditImage,
+          mediaId: 12,
+          fileName: 'harbour.jpg',
+          src: 'https://blog.example.com/wp-content/uploads/harbour.jpg',
+          postId: 41,
+          postTitle: 'A morning at the harbour',
+          field: 'content',
+          before: '',
+          after: 'Fishing boats moored in the harbour at sunrise',
+        },
+      ],
+      heldBack: [],
+      unchanged: 0,
+    },
+  ],
   [undoRequestSchema, { changeIds: [ids.change] }],
   [
     listChangesResponseSchema,

@@ -5,8 +5,23 @@ export const MAX_IMAGE_ROW = 10;
 /** Longest file name kept for an image of a row. */
 const ROW_FILE_MAX_CHARS = 200;
 
+/** Longest language tag kept (BCP 47 advises room for 35 characters). */
+export const MAX_LANGUAGE_TAG_CHARS = 35;
+/** The shape of a BCP 47 tag: a 2-8 letter language, then subtags of 1-8 letters or digits. */
+export const languageTagPattern = /^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*$/u;
+
 /**
- * What the page around an image tells the alt-text engine, every field optional (issue 22: the one
+ * A `lang` attribute's or a `--language` flag's value as a BCP 47 tag (`en_US` read as `en-US`), or
+ * undefined when it is empty or not shaped like one (HTML: the language is then unknown).
+ */
+export function languageTagOf(value: string | undefined | null): string | undefined {
+  const tag = value?.trim().replaceAll('_', '-');
+  if (!tag || tag.length > MAX_LANGUAGE_TAG_CHARS || !languageTagPattern.test(tag)) return undefined;
+  return tag;
+}
+
+/**
+ * What the page around an image tells the alt-text engine, every field optional (the one
  * page-context type; the engines, the batch items, the scraper and the CLI all take `PageContext`).
  * The scraper's answer carries the page's part of it (`scrapedImageContextSchema` in scrape.ts).
  */
@@ -61,5 +76,15 @@ export const pageContextSchema = z.object({
    * any article or section, or role=banner) and its file name, class or id says "logo".
    */
   siteLogo: z.boolean().optional(),
+  /**
+   * The language of the image's place on the page (BCP 47): the `lang` of the image or of its
+   * nearest ancestor that has one, else the page's `<html lang>` (ADR 071). Absent when the page
+   * does not say. The engines write in it, or ask for a person's words when they cannot.
+   */
+  language: z
+    .string()
+    .max(MAX_LANGUAGE_TAG_CHARS)
+    .regex(languageTagPattern, 'A language is a BCP 47 tag such as en, fr or pt-BR')
+    .optional(),
 });
 export type PageContext = z.infer<typeof pageContextSchema>;

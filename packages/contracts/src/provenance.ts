@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Where an alt text came from (issue 21, point 4; ADR 057): `human` (a person wrote it: found on the
+ * Where an alt text came from (point 4; ADR 057): `human` (a person wrote it: found on the
  * page, in a CSV's existing alt, or typed over a human's text), `embedded` (read from the image
  * file's own metadata, ADR 055), `ai` (an engine wrote it: see its engine and model), `ai-reviewed`
  * (an engine wrote it and a person approved it unchanged), `ai-edited` (a person saved it after
@@ -42,11 +42,13 @@ export function approvedOrigin(origin: AltOrigin): AltOrigin {
 
 /**
  * The origin once a person saves `next` over `previous` (of `origin`): the same words are an approval;
- * changed words over an engine's text are `ai-edited`, over a person's or the file's text `human`.
+ * changed words over an engine's text are `ai-edited`, over a person's or the file's text, or where
+ * an engine left none, `human`.
  */
 export function editedOrigin(origin: AltOrigin, previous: string, next: string): AltOrigin {
   if (sameWords(previous, next)) return approvedOrigin(origin);
-  return isAiOrigin(origin) ? 'ai-edited' : 'human';
+  // Words written where an engine left none (ADR 068) are wholly a person's.
+  return isAiOrigin(origin) && previous.trim() !== '' ? 'ai-edited' : 'human';
 }
 
 /**

@@ -5,7 +5,7 @@ export const routes = {
   home: '/',
   register: '/register',
   login: '/login',
-  /** Password reset, which SPEC.md does not show (issue 3): ask for a link, then set a new password. */
+  /** Password reset, which SPEC.md does not show: ask for a link, then set a new password. */
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
   dashboard: '/dashboard',
@@ -14,7 +14,7 @@ export const routes = {
   checkout: (plan: string) => `/checkout/${encodeURIComponent(plan)}`,
   success: '/success',
   support: '/support',
-  /** The public API's guide: keys, curl examples, webhook signatures (issue 14). */
+  /** The public API's guide: keys, curl examples, webhook signatures. */
   developers: '/developers',
   blogs: '/blogs',
   blog: '/blog',
@@ -30,13 +30,13 @@ export const routes = {
   reelGenerator: '/reel-generator',
   generateContent: '/generate-content',
   history: '/history',
-  /** Alt-text audits (issue 13): the list and form, one audit, and its printable report. */
+  /** Alt-text audits: the list and form, one audit, and its printable report. */
   audit: '/audit',
   auditDetail: (id: string) => `/audit/${encodeURIComponent(id)}`,
   auditReport: (id: string) => `/audit/${encodeURIComponent(id)}/report`,
-  /** Sites watched over time (issue 20): re-audited every day or week, with their score history. */
+  /** Sites watched over time: re-audited every day or week, with their score history. */
   monitors: '/monitors',
-  /** Connected sites (issue 21): WordPress import, publish and undo. */
+  /** Connected sites: WordPress import, publish and undo. */
   integrations: '/integrations',
 } as const;
 

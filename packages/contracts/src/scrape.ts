@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MAX_SCRAPE_IMAGES } from './limits.ts';
 import { pageContextSchema } from './page-context.ts';
 
-/** Largest HTML page POST /users/scrape-and-generate reads (issue 6). */
+/** Largest HTML page POST /users/scrape-and-generate reads. */
 export const MAX_SCRAPE_HTML_BYTES = 5 * 1024 * 1024;
 /** Longest URL the scrape form and call accept. */
 export const SCRAPE_URL_MAX_CHARS = 2048;
@@ -37,6 +37,7 @@ export const scrapedImageContextSchema = pageContextSchema.pick({
   imageRow: true,
   siteName: true,
   siteLogo: true,
+  language: true,
 });
 export type ScrapedImageContext = z.infer<typeof scrapedImageContextSchema>;
 

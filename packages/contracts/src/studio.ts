@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_QUALITY, MAX_GENERATED_IMAGES, MIN_GENERATED_IMAGES, qualities } from './limits.ts';
 
 /**
- * The media studio (issue 7): image editing, image generation, styled captions and reels. Files
+ * The media studio: image editing, image generation, styled captions and reels. Files
  * travel as multipart forms; these schemas cover the text fields and the JSON answers.
  */
 

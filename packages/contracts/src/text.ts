@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Text Postgres cannot store (issue 22, fault 6): U+0000 is refused by `text` and `jsonb` columns
+ * Text Postgres cannot store: U+0000 is refused by `text` and `jsonb` columns
  * alike, and a lone UTF-16 surrogate cannot be encoded as UTF-8 at all. Before this check, such a
  * character in any field reached the database and came back as a 500. Every request schema of the
  * API goes through `refuseUnstorableText` (the API's validator compiler wraps each one), so every

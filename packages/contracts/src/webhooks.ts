@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Outgoing webhooks (issue 14, ADR 029): endpoints a user registers and the deliveries sent to them. */
+/** Outgoing webhooks (ADR 029): endpoints a user registers and the deliveries sent to them. */
 
 /** The events an endpoint may subscribe to. `audit.completed` is accepted before audits emit it. */
 export const webhookEventTypes = ['batch.completed', 'batch.failed', 'audit.completed'] as const;

@@ -6,7 +6,7 @@ import { truncateAtBoundary } from './quality-rules.ts';
 import type { AltTextResult, PageContext } from './types.ts';
 
 /**
- * The audit's checks judge the engine's output (issue 19 point 8, ADR 054): the alt an engine wrote
+ * The audit's checks judge the engine's output (point 8, ADR 054): the alt an engine wrote
  * is checked by `checkPageImages`, the function the audit runs on pages, in the image's own context
  * (its link or button, the link's text, the caption, its file name). The text beside the image is
  * left out: the engine weighs it already (text that says what the image says makes it decorative),
@@ -94,7 +94,7 @@ export function judgeByAuditChecks(
     ...result.reasons,
     ...problems.map(({ code, message }) => ({ source: 'audit' as const, detail: `${code}: ${message}` })),
   ];
-  // A warning the engine could not fix (an alt that repeats a figure's caption, which issue 11 asks
+  // A warning the engine could not fix (an alt that repeats a figure's caption, which review asks
   // the engine to use) is shown to the reviewer as a reason; it does not by itself call for review.
   if (!problems.some((problem) => auditProblemRules[problem.code].severity === 'fail')) {
     return { ...fixed, reasons };

@@ -10,7 +10,7 @@ import type { AltTextResult, PageContext } from './types.ts';
 const exifr = createRequire(import.meta.url)('exifr') as typeof import('exifr');
 
 /**
- * Text a person embedded in the image file (issue 19, point 7; ADR 055): the IPTC accessibility
+ * Text a person embedded in the image file (point 7; ADR 055): the IPTC accessibility
  * fields (XMP `Iptc4xmpCore:AltTextAccessibility` and `ExtDescrAccessibility`), else XMP
  * `dc:description`, else EXIF `ImageDescription`. `source` names where `altText` or `description`
  * came from.
@@ -208,7 +208,7 @@ function embeddedAlt(embedded: EmbeddedText | null): { text: string; label: stri
 }
 
 /**
- * Alt text embedded in the file counts as the human's alt (issue 19, point 7; ADR 055): it is the
+ * Alt text embedded in the file counts as the human's alt (point 7; ADR 055): it is the
  * context's existing alt when the page gave none (the page's own alt wins). Every path that hands an
  * image to an engine (uploads, scraped and imported images, audit fixes, the batch CLI) goes through
  * this and withEmbeddedEvidence, so the offline and openai engines get the same evidence.

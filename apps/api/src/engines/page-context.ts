@@ -100,7 +100,7 @@ export interface NamedPerson {
 /**
  * A person the page says is pictured: the caption or existing alt leading with a name (a caption
  * describes its figure). A title or heading that is a name only supports such a name; on its own it
- * never labels whoever is pictured, because pages are titled after many things (issue 11).
+ * never labels whoever is pictured, because pages are titled after many things.
  */
 export function findNamedPerson(context: PageContext): NamedPerson | undefined {
   const candidates = new Map<string, Set<keyof PageContext>>();

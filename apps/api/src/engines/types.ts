@@ -171,7 +171,7 @@ export interface AltTextEngine {
   /**
    * The openai engine only: describeImage's own image work as a step of its own, so a caller that
    * limits engine calls (GENERATION_CONCURRENCY) runs it before taking a slot, overlapped with other
-   * images' calls (issue 15); describe() is then the call alone.
+   * images' calls; describe() is then the call alone.
    */
   prepareImage?(image: Uint8Array): Promise<PreparedForEngine>;
   /** The offline engine only: pixel statistics and OCR, no description, no model cost. */

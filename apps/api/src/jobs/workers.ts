@@ -87,13 +87,14 @@ export async function startWorkers(
     );
   const { integrations } = deps;
   if (integrations) {
-    // Calls to each site are spaced by its own limiter; several sites at once.
+    // Calls to each site are spaced by its own limiter. Up to 8 import jobs are taken, of which 2
+    // import at once, shared fairly between users (ADR 070): the rest wait for a slot in the service.
     await queue.work(
       jobNames.importIntegration,
       async (job) => {
         await integrations.runImport(job.data.integrationId);
       },
-      { ...options, concurrency: Math.max(options.concurrency ?? 1, 2) },
+      { ...options, concurrency: Math.max(options.concurrency ?? 1, 8) },
     );
     await queue.work(
       jobNames.publishIntegration,

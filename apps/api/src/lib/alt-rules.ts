@@ -1,5 +1,5 @@
 /**
- * The one rulebook (issue 19 point 8, ADR 054): the word lists and patterns that say what a usable
+ * The one rulebook (point 8, ADR 054): the word lists and patterns that say what a usable
  * alt text is not. The audit's checks (modules/audit/checks.ts) judge pages with them, and the
  * engines (engines/page-context.ts, quality-rules.ts, role.ts) write and weigh alt text with the
  * same ones, so what the engine writes passes what the audit checks. Pure data and small pure
@@ -16,7 +16,7 @@ export function normaliseForComparison(text: string): string {
     .trim();
 }
 
-/** Longer than this many characters is the audit's `too-long` (issue 13). */
+/** Longer than this many characters is the audit's `too-long`. */
 export const maxAltLength = 150;
 
 /** The file extensions of images ("hero.jpg", "favicon.ico"). */

@@ -1,6 +1,6 @@
 /**
  * The log's one error serializer (pino's `err`, and `error`): what an error looks like in the log,
- * without the values a failed query was run with (issue 22, fault 6). Drizzle's DrizzleQueryError
+ * without the values a failed query was run with. Drizzle's DrizzleQueryError
  * carries `params` and repeats them in its message and stack ("Failed query: …\nparams: …"), and a
  * database error's `detail` quotes the row's values ("Key (key_hash)=(…) already exists"): a new
  * API key's hash, a webhook secret or a password hash would otherwise be printed. The SQL text

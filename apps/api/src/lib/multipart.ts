@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import { AppError, badRequest, payloadTooLarge } from '../errors.ts';
 
 /**
- * The one reader of the API's multipart forms (issue 22). A form is read by its declaration in
+ * The one reader of the API's multipart forms. A form is read by its declaration in
  * packages/contracts/src/multipart-forms.ts, so the same fault gets the same status, code and
  * wording on every form:
  *

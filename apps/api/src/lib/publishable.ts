@@ -35,6 +35,11 @@ export interface PublishableInput {
   origin: AltOrigin;
   /** The evidence the engine used (AltTextReason), most important first. */
   reasons: ReadonlyArray<{ source: string; detail: string; score?: number }>;
+  /**
+   * false for a row written before the evidence was recorded: its grounds are unknown, so only the
+   * never-publishable shapes (kind and tone, file name, title in front) are refused. Default true.
+   */
+  evidenceRecorded?: boolean;
   /** What the page said about the image. */
   context?: { pageTitle?: string; heading?: string; fileName?: string; siteName?: string };
 }
@@ -129,11 +134,89 @@ export function judgePublishable(input: PublishableInput): PublishableVerdict {
   });
   if (!text) return input.decorative ? { publishable: true } : fail('needs-words');
   // A person's own words (written, kept from the page or the file, or saved after an edit) go live.
-  const personWords = input.origin === 'human' || input.origin === 'embedded' || input.origin === 'ai-edited';
+  // A person's own words (written, kept, saved after an edit) or an engine's words a person approved
+  // go live; so does a text whose evidence was never recorded, when its shape is not filler.
+  const personWords =
+    input.origin === 'human' ||
+    input.origin === 'embedded' ||
+    input.origin === 'ai-edited' ||
+    input.origin === 'ai-reviewed' ||
+    input.evidenceRecorded === false;
   if (isKindAndToneSentence(text)) return fail('kind-and-tone');
   if (echoesFileName(text, input.context?.fileName)) return fail('file-name');
   if (hasTitlePrefix(text, input.context)) return fail('title-prefix');
   if (personWords) return { publishable: true };
   if (!input.reasons.some((reason) => groundedSources.has(reason.source))) return fail('ungrounded');
   return { publishable: true };
+}
+
+/** What an engine result carries that decides how it is stored (engines/types.ts AltTextResult). */
+export interface EngineAltResult {
+  altText: string;
+  decorative: boolean;
+  origin?: AltOrigin;
+  reasons: PublishableInput['reasons'];
+  needsWords?: boolean;
+  needsWordsReason?: string;
+}
+
+/** How an engine result is stored as a suggestion (ADR 068). */
+export interface StoredSuggestion {
+  /** The engine's alt, or '' when it may not go live. */
+  altText: string;
+  needsWords: boolean;
+  /** Why a person's words are needed; null when they are not. */
+  needsWordsReason: string | null;
+}
+
+/**
+ * Every path that stores an engine's result as a suggestion (an audit fix, a library image from a
+ * batch or a regenerate) goes through this (ADR 068): a result the engine marked `needsWords`, or
+ * one the publishable rule refuses, is kept with no alt and the reason, so no filler waits to be
+ * approved by a click; the grounds stay in the result's reasons for the reviewer.
+ */
+export function suggestionToStore(
+  result: EngineAltResult,
+  context?: PublishableInput['context'],
+): StoredSuggestion {
+  if (result.needsWords)
+    return {
+      altText: '',
+      needsWords: true,
+      needsWordsReason: result.needsWordsReason?.trim() || unpublishableMessages['needs-words'],
+    };
+  const verdict = judgePublishable({
+    altText: result.altText,
+    decorative: result.decorative,
+    origin: result.origin ?? 'ai',
+    reasons: result.reasons,
+    context,
+  });
+  if (verdict.publishable) return { altText: result.altText, needsWords: false, needsWordsReason: null };
+  return { altText: '', needsWords: true, needsWordsReason: verdict.message };
+}
+
+/** One image a publishing path refused, as the API's 409 lists it and the CLI prints it. */
+export interface UnpublishableImage {
+  imageId: string;
+  code: UnpublishableCode;
+  message: string;
+}
+
+/**
+ * The images among `items` whose verdict says no, in order: what a path that publishes a named set
+ * answers with (409 UNPUBLISHABLE_ALT), or leaves out when it publishes "all".
+ */
+export function listUnpublishable<T>(
+  items: readonly T[],
+  idOf: (item: T) => string,
+  verdictOf: (item: T) => PublishableVerdict,
+): UnpublishableImage[] {
+  const refused: UnpublishableImage[] = [];
+  for (const item of items) {
+    const verdict = verdictOf(item);
+    if (!verdict.publishable)
+      refused.push({ imageId: idOf(item), code: verdict.code, message: verdict.message });
+  }
+  return refused;
 }

@@ -28,6 +28,18 @@ describe('isPrivateAddress', () => {
       '::ffff:7f00:1',
       '0:0:0:0:0:ffff:10.0.0.1',
       '::ffff:169.254.169.254',
+      // IPv4-compatible: the last 32 bits are an IPv4 address (here 127.0.0.1 and 10.0.0.1).
+      '::127.0.0.1',
+      '::7f00:1',
+      '::a00:1',
+      // 6to4: 2002:{IPv4}::/48 (127.0.0.1, 169.254.169.254, 192.168.1.1).
+      '2002:7f00:1::1',
+      '2002:a9fe:a9fe::',
+      '2002:c0a8:101::1',
+      // Teredo: the client's IPv4 address inverted in the last 32 bits (~127.0.0.1 = 80ff:fffe).
+      '2001:0:4136:e378:8000:63bf:80ff:fffe',
+      '2001::1',
+      '64:ff9b::7f00:1',
       'not-an-address',
     ]) {
       expect(isPrivateAddress(address), address).toBe(true);
@@ -41,6 +53,9 @@ describe('isPrivateAddress', () => {
       '172.32.0.1',
       '2606:2800:220:1:248:1893:25c8:1946',
       '::ffff:8.8.8.8',
+      // Next to the refused blocks: 2001:4860::/32 (Google) and 2003::/16 are ordinary addresses.
+      '2001:4860:4860::8888',
+      '2003:de:2016::1',
     ]) {
       expect(isPrivateAddress(address), address).toBe(false);
     }

@@ -89,11 +89,15 @@ for (const [net, prefix] of [
   refusedRanges.addSubnet(net, prefix, 'ipv4');
 }
 for (const [net, prefix] of [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
+  // IPv4-compatible (deprecated), with :: and ::1 in it: ::7f00:1 would carry 127.0.0.1.
+  ['::', 96],
   ['64:ff9b::', 96], // NAT64: an IPv4 address behind a translator, refused rather than unpacked
   ['100::', 64], // discard
   ['2001:db8::', 32], // documentation
+  // Teredo and 6to4 carry an IPv4 address (2001:0:…:~7f00:1, 2002:7f00:1::) to a relay that unpacks
+  // it: refused whole, as NAT64 is, rather than unpacked and judged.
+  ['2001::', 32],
+  ['2002::', 16],
   ['fc00::', 7], // unique-local
   ['fe80::', 10], // link-local
   ['fec0::', 10], // old site-local

@@ -101,7 +101,7 @@ export const authPlugin = fp(
     };
     app.decorate('requireUser', requireUser);
     // Protected by default (ADR 047): every route registered after this plugin authenticates in
-    // onRequest, before its body is parsed or validated (issue 12), unless it is marked public.
+    // onRequest, before its body is parsed or validated, unless it is marked public.
     app.addHook('onRoute', function protectByDefault(route) {
       const where = `${route.method} ${route.url}`;
       const lists = [route.onRequest, route.preParsing, route.preValidation, route.preHandler].flat();

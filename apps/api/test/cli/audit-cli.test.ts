@@ -74,13 +74,20 @@ describe('altwise audit <folder> --format json', () => {
     expect(find('site/about.html', 'site/img/horse.webp')).toMatchObject({ line: 7, verdict: 'pass' });
   });
 
-  it('reads the text in an image of text drawn with sharp, in HTML and in Markdown', () => {
-    for (const page of ['site/index.html', 'site/docs/guide.md']) {
-      const image = find(page, 'site/img/opening-hours.png');
-      expect(image?.verdict).toBe('fail');
-      const problem = image?.problems.find((p) => p.code === 'empty-but-informative');
-      expect(problem?.message).toContain(openingHours.join(' '));
-    }
+  it('reads the text in an image of text drawn with sharp behind alt=""', () => {
+    const image = find('site/index.html', 'site/img/opening-hours.png');
+    expect(image?.verdict).toBe('fail');
+    const problem = image?.problems.find((p) => p.code === 'empty-but-informative');
+    expect(problem?.message).toContain(openingHours.join(' '));
+  });
+
+  it('reports ![](src) in Markdown as a missing alt, not a decorative one (ADR 071)', () => {
+    expect(find('site/docs/guide.md', 'site/img/opening-hours.png')).toMatchObject({
+      line: 11,
+      alt: null,
+      verdict: 'fail',
+      problems: [expect.objectContaining({ code: 'missing' })],
+    });
   });
 
   it('points Markdown images at their line, raw HTML in Markdown included', () => {
@@ -159,12 +166,16 @@ describe('altwise audit <folder> in the other formats, exit codes', () => {
     expect(missing.message.text).toContain('coffee.jpg');
     const warning = run.results.find((result: { ruleId: string }) => result.ruleId === 'decorative-with-alt');
     expect(warning.level).toBe('warning');
-    // Without the pixel check, alt="" on the Markdown image of text reads as decorative.
+    // ![](src) is a missing alt in Markdown, with or without the pixel check.
     const guide = run.results.filter(
       (result: { locations: Array<{ physicalLocation: { artifactLocation: { uri: string } } }> }) =>
         result.locations[0]?.physicalLocation.artifactLocation.uri === 'site/docs/guide.md',
     );
-    expect(guide.map((result: { ruleId: string }) => result.ruleId)).toEqual(['file-name', 'missing']);
+    expect(guide.map((result: { ruleId: string }) => result.ruleId)).toEqual([
+      'file-name',
+      'missing',
+      'missing',
+    ]);
     // Each result says whose the alt is (ADR 057): the author's, or none.
     expect(guide[0].properties).toMatchObject({ alt: 'chelsea.jpg', origin: 'human' });
     expect(missing.properties).toMatchObject({ alt: null, origin: null });
@@ -201,13 +212,13 @@ describe('altwise audit <folder> in the other formats, exit codes', () => {
     expect(text.stdout).toContain('✗ missing (WCAG 1.1.1): The image “coffee.jpg” has no alt attribute');
     expect(text.stdout).toContain('site/docs/guide.md:7:1  FAIL  site/img/chelsea.jpg');
     expect(text.stdout).toMatch(
-      /3 pages, 11 images: 5 fail, 1 warning, 3 pass, 2 decorative, score \d+%\.\n$/,
+      /3 pages, 11 images: 6 fail, 1 warning, 3 pass, 1 decorative, score \d+%\.\n$/,
     );
   });
 
   it('exits 1 with --fail-on at a level found, 0 when the pages are clean', () => {
     expect(failOnFail.code).toBe(1);
-    expect(JSON.parse(failOnFail.stdout).summary.fail).toBe(5);
+    expect(JSON.parse(failOnFail.stdout).summary.fail).toBe(6);
     expect(failOnWarning.code).toBe(1);
     expect(cleanPage.code).toBe(0);
     expect(cleanPage.stdout).toContain('1 page, 1 image: 0 fail, 0 warning, 1 pass');

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -10,10 +10,10 @@ import { exiftoolConfigPath } from '../../src/modules/image-metadata/exiftool.ts
 import { imageWithEmbeddedText } from '../embedded-fixtures.ts';
 
 /**
- * `altwise describe … --write-metadata <out-dir>` (issue 21, point 2; ADR 064): the real CLI with the
- * real offline engine writes a copy of each described image with its alt text in the file's
- * metadata, read back with ExifTool; the originals stay as they were, and a copy that would land on
- * its original is refused.
+ * `altwise describe … --write-metadata <out-dir>` (ADR 064, ADR 071): the real CLI with the real
+ * offline engine writes a copy of each described image with its alt text in the file's metadata,
+ * read back with ExifTool; the originals stay as they were, a copy that would land on its original
+ * is refused, and so is a copy whose name in the output folder is a symbolic link.
  */
 
 const run = promisify(execFile);
@@ -27,6 +27,8 @@ const hash = async (file: string) =>
 
 let dir = '';
 let stderr = '';
+let linkedStderr = '';
+const victim = 'Another file the link points to.\n';
 let rows: { id: string; image: string; altText: string }[] = [];
 const before = new Map<string, string>();
 
@@ -54,12 +56,23 @@ beforeAll(async () => {
   await copyFile(join(fixtures, 'rocket.jpg'), join(dir, 'rocket.jpg'));
   for (const file of ['in/kite.jpg', 'in/logo.png', 'rocket.jpg'])
     before.set(file, await hash(join(dir, file)));
+  // An output folder where kite.jpg is a link to another file.
+  await mkdir(join(dir, 'linked'));
+  await writeFile(join(dir, 'victim.txt'), victim);
+  await symlink(join(dir, 'victim.txt'), join(dir, 'linked', 'kite.jpg'));
   // The copies go to the current folder: rocket.jpg's copy would be rocket.jpg itself.
-  const result = await run(
-    process.execPath,
-    [bin, 'describe', 'in/kite.jpg', 'in/logo.png', 'rocket.jpg', '--json', '--write-metadata', '.'],
-    { cwd: dir, maxBuffer: 4 * 1024 * 1024 },
-  );
+  const [result, linked] = await Promise.all([
+    run(
+      process.execPath,
+      [bin, 'describe', 'in/kite.jpg', 'in/logo.png', 'rocket.jpg', '--json', '--write-metadata', '.'],
+      { cwd: dir, maxBuffer: 4 * 1024 * 1024 },
+    ),
+    run(process.execPath, [bin, 'describe', 'in/kite.jpg', '--json', '--write-metadata', 'linked'], {
+      cwd: dir,
+      maxBuffer: 4 * 1024 * 1024,
+    }),
+  ]);
+  linkedStderr = linked.stderr;
   stderr = result.stderr;
   rows = result.stdout
     .trim()
@@ -94,6 +107,13 @@ describe('altwise describe --write-metadata', () => {
     expect(stderr).toContain(
       `no copy with alt text for rocket.jpg: the copy would overwrite the original ${join(dir, 'rocket.jpg')}`,
     );
-    expect(rows.find((row) => row.image === 'rocket.jpg')?.altText).toBeTruthy();
+    // The photo itself is still described (its alt, or a request for words, ADR 067).
+    expect(rows.find((row) => row.image === 'rocket.jpg')).toBeDefined();
+  });
+
+  it('never writes through a symbolic link in the output folder', async () => {
+    expect(linkedStderr).toContain(`${join(dir, 'linked', 'kite.jpg')} is a symbolic link`);
+    expect(await readFile(join(dir, 'victim.txt'), 'utf8')).toBe(victim);
+    expect((await lstat(join(dir, 'linked', 'kite.jpg'))).isSymbolicLink()).toBe(true);
   });
 });

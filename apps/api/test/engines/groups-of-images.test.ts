@@ -7,7 +7,7 @@ import { contextOf as auditContextOf } from '../../src/modules/audit/fix.ts';
 import { readImages } from '../../src/modules/scrape/extract-images.ts';
 
 /**
- * Issue 19: images that are parts of one thing. A page's HTML, read by the product's scraper, and
+ * Images that are parts of one thing. A page's HTML, read by the product's scraper, and
  * the image's own size → what the role decision says about one of its images (`decorative`, an alt
  * text, or `describe`: the pixels must speak). Rules: an image inside a named role="img" element is
  * presentational (WAI-ARIA); in a row of small pictograms of one kind (W3C "Groups of images") the

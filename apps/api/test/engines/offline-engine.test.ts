@@ -34,7 +34,7 @@ describe('offline engine on photographs', () => {
         fileName: 'taylor.jpg',
       },
     });
-    // The caption is always used (issue 11); the name comes from it, never from the title alone.
+    // The caption is always used; the name comes from it, never from the title alone.
     expect(result.altText).toMatch(/^Peter Taylor was the first Palace player/);
     expect(result.altText).not.toMatch(/smiling person/);
     expect(result.signals.contextUsed).toContain('caption');
@@ -67,7 +67,7 @@ describe('offline engine on photographs', () => {
 });
 
 describe('offline engine on text, graphics and decorative images', () => {
-  it('gives a banner its text as written, with no kind word or colours (issue 19)', async () => {
+  it('gives a banner its text as written, with no kind word or colours', async () => {
     const result = await engine.describeImage(await fixture('sale-banner.png'));
     expect(result.altText).toMatch(/^Summer Sale\b.*50% off all shoes/);
     expect(result.altText).not.toMatch(/text on|background|tones/i);
@@ -78,7 +78,7 @@ describe('offline engine on text, graphics and decorative images', () => {
   it('titles a chart', async () => {
     const result = await engine.describeImage(await fixture('bar-chart.png'));
     expect(result.signals.kind).toBe('chart');
-    // Issue 19, point 5: the title and the range of the axis as the alt, the labels and values as the
+    // The title and the range of the axis as the alt, the labels and values as the
     // long description (the bars carry no value labels, so the axis range stands for them). The
     // pixels show bars standing on one baseline: a bar chart.
     expect(result.altText).toMatch(/^Bar chart: monthly visitors 2024, January to May/);
@@ -119,7 +119,7 @@ const navButton = (label: string) =>
     .png()
     .toBuffer();
 
-describe('offline engine on links and buttons (issue 19)', () => {
+describe('offline engine on links and buttons', () => {
   const page = 'https://www.riverside.example/local/';
 
   it('names a nav button by its own text, in normal case: HOME → "Home", NEWS → "News"', async () => {
@@ -160,11 +160,12 @@ describe('offline engine on links and buttons (issue 19)', () => {
     expect(phone).toMatchObject({ altText: 'Telephone', decorative: false });
   });
 
-  it('flags a plain image link it cannot name: never alt="" (a link needs a name) nor colours', async () => {
+  it('a plain image link it cannot name needs words: never alt="" (a link needs a name) nor colours', async () => {
     const result = await engine.describeImage(await fixture('plain-background.png'), {
       context: { role: 'link', linkTarget: 'javascript:void(0)', pageUrl: page },
     });
-    expect(result).toMatchObject({ altText: 'Unlabelled link', decorative: false, needsReview: true });
+    expect(result).toMatchObject({ altText: '', decorative: false, needsReview: true, needsWords: true });
+    expect(result.needsWordsReason).toBeTruthy();
   });
 });
 

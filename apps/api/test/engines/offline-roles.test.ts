@@ -78,7 +78,7 @@ describe('offline engine: role decisions win over the pixels', () => {
   });
 });
 
-describe('offline engine: parts of one thing (issue 19, ADR 065)', () => {
+describe('offline engine: parts of one thing (ADR 065)', () => {
   const files = ['star-full.png', 'star-full.png', 'star-full.png', 'star-half.png', 'star-empty.png'];
 
   it('the first star of a rating row says the whole rating; the others are alt=""', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { contentWordRecall, contentWords } from '../../bench/recall.ts';
 
-// Worked by hand from the metric in ../shared/quality-dev/README.md.
+// Worked by hand from the metric in the quality-dev set's README.
 describe('content-word recall', () => {
   it('drops stop words and one-letter words, and strips one ending', () => {
     expect([...contentWords('A photo of two dogs running in the park, 3 x cities')]).toEqual([

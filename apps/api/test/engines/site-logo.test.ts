@@ -8,7 +8,7 @@ import { contextOf as auditContextOf } from '../../src/modules/audit/fix.ts';
 import { readImages } from '../../src/modules/scrape/extract-images.ts';
 
 /**
- * Issue 19, point 4: the site's own logo is the site's name. A page's HTML read by the product's
+ * The site's own logo is the site's name. A page's HTML read by the product's
  * scraper, a logo whose pixels gave no words (what the OCR read is given directly) → the alt text.
  */
 

@@ -6,7 +6,7 @@ import { decideRole } from '../../src/engines/role.ts';
 import type { PageContext } from '../../src/engines/types.ts';
 
 /**
- * Issue 19: the images websites are made of. A table of page contexts and what the OCR read →
+ * The images websites are made of. A table of page contexts and what the OCR read →
  * the alt text the offline engine writes. The OCR result is given directly, so these rules hold
  * whatever OCR reads the pixels.
  */
@@ -171,7 +171,7 @@ describe('links and buttons say where they go or what they do', () => {
     expect(decision).toMatchObject({ altText: 'More about Bridge reopens after repairs' });
   });
 
-  it('link text that is only a file size ("(254KB)") does not name the link: the icon is described', () => {
+  it('link text that is only a file size ("(254KB)") does not name the link; its file name is not grounds', () => {
     const decision = decideRole({ role: 'link', linkTarget: '/report.doc', linkText: '(254KB)' });
     expect(decision.kind).toBe('describe');
     const icon = compose({
@@ -179,20 +179,20 @@ describe('links and buttons say where they go or what they do', () => {
       width: 16,
       height: 16,
     });
-    expect(icon).toMatchObject({ decorative: false, altText: 'Word document.' });
+    // "Word document" from worddocument.png would echo the file name (ADR 067): a person's words.
+    expect(icon).toMatchObject({ decorative: false, altText: '' });
   });
 
-  it('an image in a link with nothing known is flagged, never described by its colours', () => {
+  it('an image in a link with nothing known gets no alt (needs words), never its colours', () => {
     const result = compose({
       context: { role: 'link', linkTarget: 'javascript:void(0)' },
       width: 40,
       height: 40,
     });
-    expect(result.altText).toBe('Unlabelled link');
-    expect(result.altText).not.toMatch(/tones|colour|graphic|logo/i);
+    expect(result).toMatchObject({ altText: '', decorative: false });
     expect(result.confidence).toBeLessThan(0.5);
     const button = compose({ context: { role: 'button' }, width: 40, height: 40 });
-    expect(button.altText).toBe('Unlabelled button');
+    expect(button).toMatchObject({ altText: '', decorative: false });
   });
 });
 
@@ -248,8 +248,8 @@ describe('say less, not wrong', () => {
       width: 32,
       height: 32,
     });
-    expect(result.altText).toBe('Phone icon.');
-    expect(result.altText).not.toMatch(/opening|Visit|Riverside/);
+    // Neither the heading nor the file name is grounds (ADR 067): nothing is written.
+    expect(result.altText).toBe('');
   });
 
   it('a section label ("Example 1: …") never leads, even before a large photograph', () => {
@@ -262,7 +262,7 @@ describe('say less, not wrong', () => {
     expect(result.altText).not.toMatch(/Example 1/);
   });
 
-  it('a heading still leads a figure of its subject', () => {
+  it('a heading never leads, even a figure of its subject (ADR 067)', () => {
     const result = compose({
       stats: { ...graphicStats, flatShare: 0.1, topColourShare: 0.05, colours: ['green', 'brown'] },
       objects: [{ label: 'dog', score: 0.9, area: 0.4, box: [0.2, 0.2, 0.5, 0.6] }],
@@ -270,7 +270,7 @@ describe('say less, not wrong', () => {
       width: 800,
       height: 600,
     });
-    expect(result.altText).toMatch(/^Buster the rescue dog: /);
+    expect(result.altText).toBe('A dog.');
   });
 
   it('page furniture named by its file (a background strip) is decorative', () => {
@@ -290,13 +290,13 @@ describe('say less, not wrong', () => {
     });
     expect(result).toMatchObject({ decorative: true, altText: '' });
     expect(result.confidence).toBeLessThan(0.5);
-    // An icon whose name the text does not carry is still named.
+    // An icon whose name the text does not carry is not named from its file (ADR 067).
     const cart = compose({
       context: { fileName: 'shopping-cart.png', surroundingText: '0 items' },
       width: 32,
       height: 32,
     });
-    expect(cart.altText).toBe('Shopping cart.');
+    expect(cart).toMatchObject({ decorative: false, altText: '' });
   });
 
   it('a portrait beside text about the person is not decorative, whatever its file name', () => {

@@ -25,7 +25,7 @@ export const scopeLabels: Record<AuditScope, string> = {
   sitemap: 'Sitemap',
 };
 
-/** The audit's rendering option (issue 20, ADR 061), as the forms and the audit page name it. */
+/** The audit's rendering option (ADR 061), as the forms and the audit page name it. */
 export const renderLabels: Record<AuditRender, string> = {
   auto: 'Automatically, for pages built by scripts',
   always: 'Always, every page',

@@ -1,5 +1,5 @@
 /**
- * Ready HTML for an image with a long description (issue 19, ADR 050): the image names its
+ * Ready HTML for an image with a long description (ADR 050): the image names its
  * description with `aria-describedby`, and the description is a visible paragraph right after it,
  * so sighted readers get it too. Every value is escaped for its place (attribute or text).
  */

@@ -25,16 +25,16 @@ export type AuditScope = (typeof auditScopes)[number];
 
 export const auditStatuses = ['queued', 'running', 'completed', 'failed'] as const;
 
-/** When an audit renders a page in the browser (issue 20, ADR 061). */
+/** When an audit renders a page in the browser (ADR 061). */
 export const auditRenderModes = ['auto', 'always', 'never'] as const;
 export type AuditRenderMode = (typeof auditRenderModes)[number];
 export type AuditStatus = (typeof auditStatuses)[number];
 
-/** Verdict counts of a finished audit (issue 13). */
+/** Verdict counts of a finished audit. */
 export type AuditCounts = { pass: number; fail: number; warning: number; decorative: number };
 
 /**
- * One alt-text audit of a page, a site or a sitemap (issue 13, ADR 026), run by the `audit.run` job.
+ * One alt-text audit of a page, a site or a sitemap (ADR 026), run by the `audit.run` job.
  * `pages_scanned` and `images_found` move while it runs; `score`, `counts` and `problems` are written
  * when it completes. `notices` says in words what the audit could not do (robots.txt, a sitemap
  * that is not XML); `error` why it failed.
@@ -95,9 +95,9 @@ export const auditPages = pgTable(
     note: text('note'),
     /** True when the page was read as the browser rendered it, not as its HTML was sent (ADR 061). */
     rendered: boolean('rendered').notNull().default(false),
-    /** Image-like elements of the scanned page that were hidden (issue 20): counted, not audited. */
+    /** Image-like elements of the scanned page that were hidden: counted, not audited. */
     hiddenImages: integer('hidden_images').notNull().default(0),
-    /** The scanned page's screen-reader preview (issue 20); null until it is scanned. */
+    /** The scanned page's screen-reader preview; null until it is scanned. */
     announcements: jsonb('announcements').$type<AuditPageAnnouncementsRecord>(),
     claimId: uuid('claim_id'),
     claimedAt: timestamp('claimed_at', { withTimezone: true }),
@@ -116,7 +116,7 @@ export type AuditPageAnnouncementsRecord = { items: Omit<Announcement, 'spoken'>
 /** What the page says about one image, as the checks read it (modules/audit/checks.ts). */
 export type AuditImageFactsRecord = {
   element: AuditImageElement;
-  /** The accessible name (issue 20); absent on images audited before names were computed. */
+  /** The accessible name; absent on images audited before names were computed. */
   name?: string | null;
   nameSource?: AuditNameSource;
   ariaLabel?: string;
@@ -133,11 +133,13 @@ export type AuditImageFactsRecord = {
   inHeader?: boolean;
   listMarker?: boolean;
   besideTextLink?: string;
-  /** The row of images (rating stars) it stands in: its place and every image's file name (issue 19). */
+  /** The row of images (rating stars) it stands in: its place and every image's file name. */
   imageRow?: { position: number; files: string[] };
   /** It looks like the site's own logo (in the banner, "logo" in its file name, class or id), and the site's name (og:site_name) when the page gives one. */
   siteLogo?: boolean;
   siteName?: string;
+  /** The page's `<html lang>` (ADR 069): the language its alt text is written in. */
+  language?: string;
   /**
    * What the pixel check saw (ADR 037), set on every image of the audit with this src once it has
    * looked: `{}` when the pixels gave no evidence (photo without text, fetch or decode failed).
@@ -156,12 +158,17 @@ export type AuditSuggestionDetails = {
   confidence: number | null;
   reasons: AltTextReason[] | null;
   needsReview: boolean;
+  /** The engine found nothing to stand behind: the suggestion is '' and a person's words are needed (ADR 068). */
+  needsWords?: boolean;
+  needsWordsReason?: string | null;
+  /** A person marked the image decorative on purpose: its '' alt may go live (ADR 068). */
+  decorative?: boolean;
 };
 export type AuditReviewState = (typeof auditReviewStates)[number];
 
 /**
  * One image of one audited page, at its position in the page; its facts, verdict and problems.
- * `suggestion` and `review_state` stay null until a fix writes one (issue 13, points 3 and 4, ADR
+ * `suggestion` and `review_state` stay null until a fix writes one (points 3 and 4, ADR
  * 030): `generation_item_id` is the image's latest fix (an item of a batch with source `audit`,
  * whose result lands here, not in the library); `library_image_id` the library row an accept or
  * edit landed.

@@ -1,3 +1,4 @@
+import { altOrigins } from '@altwise/contracts/provenance';
 import { sql } from 'drizzle-orm';
 import {
   index,
@@ -16,7 +17,7 @@ import { users } from './users.ts';
 export const integrationStatuses = ['connected', 'importing', 'imported', 'publishing', 'failed'] as const;
 export type IntegrationStatusValue = (typeof integrationStatuses)[number];
 
-/** Where an import is: the stage it works on and the next page of that stage (issue 21, ADR 056). */
+/** Where an import is: the stage it works on and the next page of that stage (ADR 056). */
 export type ImportCursor = {
   stage: 'media' | 'posts' | 'pages' | 'audit' | 'done';
   page: number;
@@ -30,11 +31,14 @@ export type ChangeWrite = { value: string; undo?: true };
 /** A place a publish or undo could not write: the attachment itself (`postId` null) or its use in a post. */
 export type PublishFailure = { mediaId: number; postId: number | null; message: string };
 
+/** How far the publish or undo under way is (ADR 069): places written, failed, of all it will try. */
+export type PublishProgress = { written: number; failed: number; total: number };
+
 /** What a publish or undo run was asked to do, kept so a process that starts again resumes it. */
 export type PublishRequest = { imageIds?: string[]; undo?: string[] };
 
 /**
- * A connected WordPress site (issue 21, ADR 056). The application password is kept only as
+ * A connected WordPress site (ADR 056). The application password is kept only as
  * AES-256-GCM ciphertext (`secret`), bound to the row's id; it is never returned.
  */
 export const integrations = pgTable(
@@ -58,6 +62,8 @@ export const integrations = pgTable(
     failures: jsonb('failures').$type<PublishFailure[]>(),
     /** The publish or undo under way (status `publishing`), sent again to the queue after a crash. */
     publishRequest: jsonb('publish_request').$type<PublishRequest>(),
+    /** The publish or undo under way, or the last one (ADR 069); null before the first. */
+    progress: jsonb('progress').$type<PublishProgress>(),
     /**
      * The lease of the import, publish or undo running on this site (ADR 056 amendment): the run's
      * random token and until when it holds the row. A run renews it while it works and stops writing
@@ -112,7 +118,9 @@ export const integrationPosts = pgTable(
     /** The rendered content, read as the audit's page. */
     rendered: text('rendered').notNull(),
     /** The attachment of each `<img>` of `content.raw` that is one of the library's, in order. */
-    images: jsonb('images').$type<{ mediaId: number; alt: string | null }[]>().notNull(),
+    images: jsonb('images')
+      .$type<{ mediaId: number; alt: string | null; decorative?: boolean }[]>()
+      .notNull(),
   },
   (table) => [primaryKey({ columns: [table.integrationId, table.postId] })],
 );
@@ -160,6 +168,12 @@ export const integrationChanges = pgTable(
     before: text('before').notNull(),
     after: text('after').notNull(),
     status: text('status', { enum: integrationChangeStatuses }).notNull().default('pending'),
+    /**
+     * Where the written words came from and the engine's evidence (ADR 069): a later import that finds
+     * them on the site keeps this origin, not "written by a person", and judges them again.
+     */
+    origin: text('origin', { enum: altOrigins }),
+    reasons: jsonb('reasons').$type<{ source: string; detail: string; score?: number }[]>(),
     /**
      * A write to a live change under way (new words, or `before` for Undo), stored before the call so
      * the run after a crash can tell whether WordPress made it (ADR 056).

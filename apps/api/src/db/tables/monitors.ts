@@ -26,7 +26,7 @@ export type MonitorDifferenceRecord = {
 };
 
 /**
- * A site a user watches (issue 20, ADR 062): re-audited every day or week by the `monitors.run-due`
+ * A site a user watches (ADR 062): re-audited every day or week by the `monitors.run-due`
  * tick once `next_run_at` has passed. One per user and URL (the URL as `new URL().href` spells it).
  */
 export const monitors = pgTable(

@@ -36,7 +36,7 @@ export const payments = pgTable(
   (table) => [
     unique('payments_provider_payment_key').on(table.provider, table.providerPaymentId),
     index('payments_user_id_idx').on(table.userId, table.createdAt),
-    // One checkout is paid once (issue 12): the backstop behind the checkout's claim. Renewals of a
+    // One checkout is paid once: the backstop behind the checkout's claim. Renewals of a
     // subscription are not linked to the checkout that started it.
     uniqueIndex('payments_checkout_succeeded_key')
       .on(table.checkoutSessionId)

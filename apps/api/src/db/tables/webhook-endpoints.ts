@@ -16,7 +16,7 @@ export const webhookDeliveryStatuses = ['pending', 'delivered', 'failed'] as con
 export type WebhookDeliveryStatus = (typeof webhookDeliveryStatuses)[number];
 
 /**
- * A URL a user registered to receive signed events (issue 14, ADR 029). The signing secret is kept
+ * A URL a user registered to receive signed events (ADR 029). The signing secret is kept
  * as is (`whsec_` + base64): the server needs it to sign every delivery, so it cannot be hashed.
  */
 export const webhookEndpoints = pgTable(

@@ -1,7 +1,7 @@
 import type { Quality } from '@altwise/contracts/limits';
 
 /**
- * The image engine of the media studio (issue 7, ADR 016): edits a picture from a plain-English
+ * The image engine of the media studio (ADR 016): edits a picture from a plain-English
  * prompt and makes new pictures from a prompt. One interface, one file per provider (STYLE.md
  * habit 7): `offline` (sharp, no network) and `openai` (any OpenAI-compatible images API).
  */

@@ -1,7 +1,7 @@
 import { fitLongDescription } from '../long-description.ts';
 
 /**
- * Charts from their text (issue 19, point 5; ADR 050): given the lines an OCR read, with their
+ * Charts from their text (point 5; ADR 050): given the lines an OCR read, with their
  * boxes, decide whether the image looks like a chart (several numbers aligned on an axis, or
  * percentages that add up to a whole, beside short labels) and, if so, write a short alt ("Bar
  * chart: visitors per month, January to June") and a long description (the title, then each label
@@ -359,7 +359,7 @@ export function describeChart(input: ChartInput): ChartDescription | null {
 const MIN_BARS = 3;
 
 /**
- * Whether the pixels show bars (issue 19, point 5): three or more solid blocks of one colour, not the
+ * Whether the pixels show bars (point 5): three or more solid blocks of one colour, not the
  * background's, standing on one baseline (vertical bars) or starting from one edge (horizontal bars),
  * each at least a tenth of the image long and of even thickness. Linear in the pixels: one pass per
  * column and per row. `rgb` is 3 bytes a pixel, row after row. Consulted only for a picture whose

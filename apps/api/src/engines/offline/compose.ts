@@ -1,3 +1,4 @@
+import { detectionCalibration } from '../calibration.ts';
 import type { PixelStats } from '../image-stats.ts';
 import {
   asThePageSays,
@@ -75,13 +76,21 @@ export interface Composition {
 }
 
 /**
- * Detection bars, calibrated on the development set (ADR 018). Below `specificScore` the model's own
- * odds are against the specific class: an animal or vehicle is then named by its family only, any
- * other thing not at all. A person counts from `personScore`; confusable labels need `confusableScore`.
+ * Detection bars: the calibration table (engines/calibration.ts, ADR 067). Below `specificScore` the
+ * model's own odds are against the specific class: an animal or vehicle is then named by its family
+ * only, any other thing not at all. A person counts from `personScore`; confusable labels need
+ * `confusableScore`.
  */
-const specificScore = 0.6;
-const personScore = 0.55;
-const confusableScore = 0.8;
+const {
+  specificScore,
+  personScore,
+  confusableScore,
+  familyScore,
+  faceInPersonScore,
+  faceAloneScore,
+  photoWordConfidence,
+  graphicKnownWordShare,
+} = detectionCalibration;
 /** Labels the detector gives to round windows, rooftops, stamps and paintings: named only when it is very sure. */
 const confusable = new Set([
   'clock',
@@ -134,14 +143,19 @@ export function composeAltText(input: ComposeInput): Composition {
     .filter((o) => o.score >= minScore && o.area >= 0.004 && !ambiguousFill(o) && nameable(o))
     .sort((a, b) => b.area * b.score - a.area * a.score);
   const people = objects.filter((o) => o.label === 'person');
-  const faces = acceptFaces(input.faces, objects);
+  const faces = acceptFaces(input.faces, objects, input.objects);
   const legible = legibleText(input.ocr);
   const firstLine = legible ? (input.ocr.text.split('\n')[0]?.trim() ?? '') : '';
   const kind = classifyKind(input, legible);
   // A graphic's text is its content and is read as written; a photograph's (a sign, a shirt, a
   // poster) is read badly and only quoted when every word of it is sure and real.
-  const text = kind === 'photo' && legible ? quotableInPhoto(input.ocr) : legible;
-  const evidence = pixelReasons(input, kind, objects, faces, text);
+  const text =
+    kind === 'photo' && legible
+      ? quotableInPhoto(input.ocr)
+      : legible && graphicTextIsWords(input.ocr, pageWordsOf(context))
+        ? legible
+        : '';
+  const evidence = pixelReasons(input, kind, objects, faces, text, legible);
   const base = { kind, objects, faces, contextUsed: [] as Array<keyof PageContext> };
 
   if (isDecorative(input, text, objects)) {
@@ -162,28 +176,21 @@ export function composeAltText(input: ComposeInput): Composition {
   const things = describeThings(objects.filter((o) => o.label !== 'person'));
   const pixelSubject = describePixels(personCount, things);
   const caption = withFullName(pageCaption(context), context);
-  // A page title or heading leads only where it can name this picture's subject (issue 19).
-  const title = mayLeadWithTitle(input, kind, objects, text)
-    ? titleSubject(context, caption?.text ?? '')
-    : undefined;
+  // A page title or heading is never pasted in front of the description (ADR 067): it names the page,
+  // and a reader hears it already.
 
   if (caption) {
     return {
       ...base,
       decorative: false,
       ...(text ? { textInImage: text } : {}),
-      ...withCaption(input, { kind, caption, title, text, personCount, objects, faces, things, maxLength }),
-      reasons: [
-        { source: caption.source, detail: caption.text },
-        ...(title ? [{ source: title.source, detail: title.text }] : []),
-        ...evidence,
-      ],
+      ...withCaption(input, { kind, caption, text, personCount, objects, faces, things, maxLength }),
+      reasons: [{ source: caption.source, detail: caption.text }, ...evidence],
     };
   }
 
   // No caption (nor a descriptive existing alt): the pixels, and a page title that names a subject.
   // No name is ever given here: only a caption or existing alt may say who is pictured.
-  const control = context.role === 'link' || context.role === 'button';
   if (
     text &&
     (kind === 'text' || kind === 'logo') &&
@@ -203,7 +210,7 @@ export function composeAltText(input: ComposeInput): Composition {
   }
   const siteLogo = siteLogoName(context, text);
   if (siteLogo && objects.length === 0 && faces.length === 0) {
-    // The site's own logo without legible words: the site's name, never its colours (issue 19, point 4).
+    // The site's own logo without legible words: the site's name, never its colours (point 4).
     return {
       ...base,
       kind: 'logo',
@@ -240,32 +247,14 @@ export function composeAltText(input: ComposeInput): Composition {
     };
   }
   if (!text && !pixelSubject) {
-    const named = namedByFile(input, kind);
-    if (named) {
-      return {
-        ...base,
-        altText: finish(named),
-        decorative: false,
-        confidence: 0.35,
-        contextUsed: ['fileName'],
-        reasons: [{ source: 'fileName', detail: context.fileName ?? '' }, ...evidence],
-      };
-    }
-    if (control) {
-      // Colours do not say where a link goes or what a button does: say less and ask a person.
-      return {
-        ...base,
-        altText: context.role === 'button' ? 'Unlabelled button' : 'Unlabelled link',
-        decorative: false,
-        confidence: 0.1,
-        reasons: evidence,
-      };
-    }
+    // Nothing read, nothing recognised: colours and a file name are not what a picture shows, and
+    // do not say where a link goes. A person's words are needed (the engine's last stage says so).
+    return { ...base, altText: '', decorative: false, confidence: 0, reasons: evidence };
   }
   const smiling = personCount === 1 && faces[0]?.expression === 'happy';
   let altText: string;
   if (kind === 'text' || kind === 'screenshot' || kind === 'chart' || kind === 'logo') {
-    altText = describeGraphic(kind, text, firstLine, stats, pixelSubject);
+    altText = describeGraphic(kind, text, firstLine, pixelSubject, input.ocr);
   } else {
     const who = smiling ? pixelSubject.replace(/^a person/, 'a smiling person') : pixelSubject;
     const quoted = readsAsWords(text) ? text : '';
@@ -277,23 +266,26 @@ export function composeAltText(input: ComposeInput): Composition {
       core = `${stats.greyscale ? 'Black-and-white close-up' : 'Close-up'} of ${who}`;
     else if (who) core = withKindPrefix(kind, stats, who);
     else if (quoted) core = `${stats.greyscale ? 'Black-and-white photograph' : 'Photograph'} of text`;
-    else core = describeScene(kind, stats);
+    else core = '';
     // Only when the person is the whole subject, so the colour cannot attach to "a motorcycle".
-    if (personCount === 1 && faces.length === 1 && input.clothingColour && !stats.greyscale && !things)
+    if (
+      core &&
+      personCount === 1 &&
+      faces.length === 1 &&
+      input.clothingColour &&
+      !stats.greyscale &&
+      !things
+    )
       core += ` wearing ${input.clothingColour}`;
     if (quoted) core += who ? ` with the text ${quote(quoted)}` : ` reading ${quote(quoted)}`;
-    else if (who && !portrait && kind === 'photo') core += toneClause(stats);
     altText = core;
   }
-  // A title that names a subject leads, the way it does before a caption: "Carry Nation Home: photograph of …".
-  if (title) altText = `${title.text}: ${lower(altText)}`;
   return {
     ...base,
-    contextUsed: title ? [title.source] : [],
-    altText: finish(altText),
+    altText: altText ? finish(altText) : '',
     decorative: false,
-    confidence: pixelConfidence({ kind, personCount, objects, faces, text, input }),
-    reasons: [...(title ? [{ source: title.source, detail: title.text }] : []), ...evidence],
+    confidence: altText ? pixelConfidence({ kind, personCount, objects, faces, text, input }) : 0,
+    reasons: evidence,
     ...(text ? { textInImage: text } : {}),
   };
 }
@@ -301,7 +293,6 @@ export function composeAltText(input: ComposeInput): Composition {
 interface CaptionParts {
   kind: ImageKind;
   caption: { text: string; source: 'caption' | 'existingAlt' };
-  title: { text: string; source: 'pageTitle' | 'heading' } | undefined;
   text: string;
   personCount: number;
   objects: DetectedObject[];
@@ -312,7 +303,7 @@ interface CaptionParts {
 
 /**
  * A caption is the page's own description of its figure: always used, whatever the detector says.
- * The page title leads when it names a subject the caption lacks; a portrait of the person the
+ * No page title or heading leads it (ADR 067); a portrait of the person the
  * caption names is called one; what the detector adds or the image's text joins only when it fits.
  */
 function withCaption(
@@ -320,7 +311,7 @@ function withCaption(
   parts: CaptionParts,
 ): Pick<Composition, 'altText' | 'contextUsed' | 'confidence'> {
   const { stats } = input;
-  const { kind, caption, title, text, personCount, objects, faces, maxLength } = parts;
+  const { kind, caption, text, personCount, objects, faces, maxLength } = parts;
   const contextUsed: Array<keyof PageContext> = [caption.source];
   let core = caption.text;
   const name = leadingPersonName(core);
@@ -334,10 +325,6 @@ function withCaption(
   // "Portrait of Peter Taylor in 1975", but not "Portrait of Peter Taylor was the first…".
   if (name && portrait && nameIsThePhrase(core, name))
     core = `${stats.greyscale ? 'Black-and-white portrait' : 'Portrait'} of ${core}`;
-  if (title) {
-    core = `${title.text}: ${core}`;
-    contextUsed.push(title.source);
-  }
   core = finish(core);
   const optional: string[] = [];
   const kindLabel =
@@ -348,19 +335,15 @@ function withCaption(
         : stats.greyscale && kind === 'photo' && !/Black-and-white/.test(core)
           ? 'Black-and-white photograph'
           : undefined;
-  // With a title leading, the kind follows as its own short sentence rather than a second colon.
-  if (kindLabel && title) optional.push(`${kindLabel}.`);
   // What the detector adds: only what the caption does not already say, only when it is sure.
-  const titleNamesPerson = title !== undefined && leadingPersonName(title.text) === title.text;
-  const sure = describeSure(objects, titleNamesPerson ? 0 : personCount, caption.text);
+  const sure = describeSure(objects, personCount, caption.text);
   if (sure && kind === 'photo') optional.push(`${capitalise(sure)} in view.`);
   if (text && !mentionsAny(caption.text, [text])) optional.push(`Text: ${quote(text)}.`);
   let altText = core;
   for (const extra of optional)
     if (`${altText} ${extra}`.length <= maxLength) altText = `${altText} ${extra}`;
   // A prefix is worth its characters only when nothing of the caption has to go for it.
-  if (kindLabel && !title && `${kindLabel}: ${altText}`.length <= maxLength)
-    altText = `${kindLabel}: ${altText}`;
+  if (kindLabel && `${kindLabel}: ${altText}`.length <= maxLength) altText = `${kindLabel}: ${altText}`;
   const agrees = objects.some((o) => mentionsAny(caption.text, wordsFor(o.label)));
   const descriptive = caption.text.length <= 90 && !narrative.test(caption.text);
   const confidence =
@@ -461,39 +444,6 @@ function withFullName<T extends { text: string }>(
   return caption;
 }
 
-/** The page's title or heading when it names a subject the caption does not ("Downton Abbey"), never a list. */
-export function titleSubject(
-  context: PageContext,
-  caption: string,
-): { text: string; source: 'pageTitle' | 'heading' } | undefined {
-  for (const source of ['heading', 'pageTitle'] as const) {
-    const raw = context[source];
-    if (!raw) continue;
-    const text = pageTitleText(raw);
-    if (!text || text.length > 60 || sectionLabel.test(text) || aboutPictures.test(text)) continue;
-    if (
-      /^(?:lists?|timeline|index|outline|glossary|category|portal|template|comparison|history|discography|bibliography|filmography)\b/i.test(
-        text,
-      )
-    )
-      continue;
-    const main = text.replace(/\s*\([^)]*\)/g, '');
-    const words = (main.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []).filter(
-      (w) => !titleStopWords.has(w),
-    );
-    if (words.length === 0) continue;
-    const captionWords = new Set(caption.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
-    const missing = words.filter((w) => !captionWords.has(w) && !captionWords.has(`${w}s`));
-    if (missing.length * 2 < words.length + 1 && caption) continue;
-    // A name from a title alone never labels whoever is pictured: only when the caption names them too.
-    if (leadingPersonName(main) === main && missing.length === words.length) continue;
-    return { text, source };
-  }
-  return undefined;
-}
-
-const titleStopWords = new Set(['the', 'and', 'for', 'from', 'with', 'of']);
-
 function nameable(o: DetectedObject): boolean {
   if (o.label === 'person') return o.score >= personScore;
   if (confusable.has(o.label)) return o.score >= confusableScore;
@@ -501,7 +451,27 @@ function nameable(o: DetectedObject): boolean {
   // An unsure animal or vehicle is named by its family, and only when it is a noticeable part of the picture.
   return (
     o.score >= specificScore ||
-    ((family === 'animal' || family === 'vehicle') && o.score >= 0.45 && o.area >= 0.03)
+    ((family === 'animal' || family === 'vehicle') && o.score >= familyScore && o.area >= 0.03)
+  );
+}
+
+/**
+ * Without word-level readings: the words of three letters or more are mostly shaped like words (one
+ * case pattern, a vowel, no run of four consonants); a text with no such word (a number) passes.
+ */
+function shapedLikeWords(text: string): boolean {
+  // Acronyms ("PDF", "HTML" of "HTML5") are names, not misreads: they do not count.
+  const tokens = (text.match(/\p{L}{3,}/gu) ?? []).filter((token) => !/^\p{Lu}{2,4}$/u.test(token));
+  if (tokens.length === 0) return true;
+  return tokens.filter(wordShaped).length >= tokens.length * graphicKnownWordShare;
+}
+
+function wordShaped(token: string): boolean {
+  return (
+    /^(?:\p{Lu}+|\p{Ll}+|\p{Lu}\p{Ll}+)$/u.test(token) &&
+    /[aeiouyäöüéèàáíóú]/iu.test(token) &&
+    // "Monthly" and "strengths" have four consonants in a row; five is a misread.
+    !/[b-df-hj-np-tv-xz]{5,}/iu.test(token)
   );
 }
 
@@ -522,9 +492,6 @@ export function readsAsWords(text: string): boolean {
   );
   return wordLike.length * 5 >= tokens.length * 4;
 }
-
-/** Confidence (0..100) every word of a photograph's quoted text needs: "Texis" at 88 is not "Texas". */
-const photoWordConfidence = 90;
 
 /**
  * The part of a photograph's text that may be quoted (ADR 044, amendment): the lines whose every
@@ -567,17 +534,36 @@ function legibleText(ocr: TextReading): string {
   return ocr.confidence >= 90 && digits >= 3 && (ocr.coverage ?? 0) >= 0.15 ? text : '';
 }
 
+/**
+ * The evidence, most important first: what is grounds (text read as words, detections and faces above
+ * their calibrated scores, ADR 067), then what was seen but is not grounds, as `pixels`, so a person
+ * still sees it: text that is not words, detections below their score, the kind and colours.
+ */
 function pixelReasons(
   input: ComposeInput,
   kind: ImageKind,
   objects: DetectedObject[],
   faces: DetectedFace[],
   text: string,
+  read: string,
 ): AltTextReason[] {
   const reasons: AltTextReason[] = [];
-  if (text) reasons.push({ source: 'ocr', detail: text, score: round(input.ocr.confidence / 100) });
+  const confidence = round(input.ocr.confidence / 100);
+  if (text) reasons.push({ source: 'ocr', detail: text, score: confidence });
   for (const o of objects) reasons.push({ source: 'detection', detail: o.label, score: round(o.score) });
   for (const f of faces) reasons.push({ source: 'face', detail: 'face', score: round(f.score) });
+  if (read && !text)
+    reasons.push({ source: 'pixels', detail: `text read but not words: ${quote(read)}`, score: confidence });
+  for (const o of input.objects)
+    if (!objects.includes(o) && o.score >= input.minDetectionScore)
+      reasons.push({
+        source: 'pixels',
+        detail: `${o.label}? below its calibrated score`,
+        score: round(o.score),
+      });
+  for (const f of input.faces)
+    if (!faces.includes(f))
+      reasons.push({ source: 'pixels', detail: 'face? below its calibrated score', score: round(f.score) });
   const look = [
     kind,
     input.stats.greyscale ? 'black-and-white' : '',
@@ -607,15 +593,24 @@ function round(n: number): number {
   return Math.round(n * 100) / 100;
 }
 
-/** A face counts as a person only with a person box around it or a strong score and no animal there. */
-function acceptFaces(faces: DetectedFace[], objects: DetectedObject[]): DetectedFace[] {
+/**
+ * A face counts as a person only with a person box around it, or alone at the calibrated score with
+ * no animal there (calibration.ts). Any animal box the detector drew, however unsure, vetoes a face
+ * inside it: face detectors fire on pandas, cats and dogs, and "Portrait of a person" for an animal
+ * is the claim this must never make.
+ */
+function acceptFaces(
+  faces: DetectedFace[],
+  objects: DetectedObject[],
+  seen: DetectedObject[],
+): DetectedFace[] {
   const people = objects.filter((o) => o.label === 'person');
-  const others = objects.filter((o) => o.label !== 'person' && nounFor(o.label).family === 'animal');
+  const animals = seen.filter((o) => o.label !== 'person' && nounFor(o.label).family === 'animal');
   return faces.filter((face) => {
     const centre: [number, number] = [face.box[0] + face.box[2] / 2, face.box[1] + face.box[3] / 2];
-    if (people.some((p) => contains(p.box, centre))) return face.score >= 0.5;
-    if (others.some((o) => contains(o.box, centre))) return false;
-    return face.score >= 0.8;
+    if (animals.some((o) => contains(o.box, centre) && !people.some((p) => p.score > o.score))) return false;
+    if (people.some((p) => contains(p.box, centre))) return face.score >= faceInPersonScore;
+    return face.score >= faceAloneScore;
   });
 }
 
@@ -679,47 +674,24 @@ function withKindPrefix(kind: ImageKind, stats: PixelStats, body: string): strin
   return capitalise(body);
 }
 
-function describeScene(kind: ImageKind, stats: PixelStats): string {
-  const tones = stats.colours.length ? ` in ${joinList(stats.colours)} tones` : '';
-  if (kind === 'blank') return 'Plain background';
-  if (kind === 'illustration')
-    return stats.greyscale
-      ? 'Black-and-white graphic with no clearly recognisable subject'
-      : `Graphic${tones}`;
-  if (stats.greyscale)
-    return `${stats.brightness === 'dark' ? 'Dark black-and-white' : 'Black-and-white'} photograph with no clearly recognisable subject`;
-  const light =
-    stats.brightness === 'dark'
-      ? 'Dark photograph'
-      : stats.brightness === 'bright'
-        ? 'Bright photograph'
-        : 'Photograph';
-  return `${light}${tones}`;
-}
-
-function toneClause(stats: PixelStats): string {
-  if (stats.greyscale || stats.colours.length === 0) return '';
-  return `, in ${joinList(stats.colours.slice(0, 2))} tones`;
-}
-
 function describeGraphic(
   kind: ImageKind,
   text: string,
   firstLine: string,
-  stats: PixelStats,
   subject: string,
+  ocr: TextReading,
 ): string {
-  const chartColours = stats.colours.filter((c) => c !== 'white' && c !== 'black' && c !== 'grey');
+  if (!text) return '';
   switch (kind) {
     case 'logo':
-      // Transparency and size do not make a picture a logo: without a name read, say less.
-      return text ? asWritten(firstLine) : describeScene('illustration', stats);
+      return asWritten(firstLine);
     case 'chart': {
-      // A title whose words run together ("fApparFerCapitato") is a misread of small print: say less.
+      // A title whose words run together ("fApparFerCapitato") or are not words is a misread of
+      // small print: without a title, "Chart" alone says nothing a person could use.
       const runTogether = /\p{Ll}\p{Lu}/u.test(firstLine);
-      const title =
-        text && !runTogether && !/^\W*[\d.,%$€£\s]+$/.test(firstLine) ? ` titled ${quote(firstLine)}` : '';
-      return `Chart${title}${chartColours.length ? ` in ${joinList(chartColours)}` : ''}`;
+      const titled =
+        !runTogether && !/^\W*[\d.,%$€£\s]+$/.test(firstLine) && lineIsWords(ocr.lines?.[0], firstLine);
+      return titled ? `Chart titled ${quote(firstLine)}` : '';
     }
     case 'screenshot':
       return `Screenshot of ${subject ? `${lower(subject)} with ` : ''}text reading ${quote(text)}`;
@@ -729,39 +701,62 @@ function describeGraphic(
   }
 }
 
-/** A page about pictures ("Groups of images", "Photo gallery") names no picture's subject. */
-const aboutPictures =
-  /\b(?:images?|pictures?|photos?|photographs|galler(?:y|ies)|icons?|graphics?|logos?)\b/i;
-
-/** Section labels ("Example 2: …", "Step 3", "Figure 1.") organise a page; they name no picture. */
-const sectionLabel =
-  /^(?:example|step|figure|fig\.?|table|section|chapter|part|lesson|module|unit|exercise|appendix|slide)\s*[\d.ivx]+\b/i;
+/**
+ * Whether a line the OCR read in a graphic is words (ADR 067): its words of three letters or more
+ * are mostly in the known-word list (`graphicKnownWordShare`, calibration.ts). Without word-level
+ * readings, the shape test of `readsAsWords` decides.
+ */
+function lineIsWords(
+  line: { regions?: ReadonlyArray<ReadWord> } | undefined,
+  text: string,
+  pageWords: ReadonlySet<string> = new Set(),
+): boolean {
+  // Acronyms ("PDF", "HTML5") and words with digits are names, not misreads: they do not count.
+  const regions = (line?.regions ?? []).filter(
+    (word) => /\p{L}{3}/u.test(word.text) && !/\d/.test(word.text) && !/^\p{Lu}{2,4}\W*$/u.test(word.text),
+  );
+  if (regions.length === 0) return line?.regions ? true : shapedLikeWords(text);
+  // A name the page itself spells ("Auslan", "CITYLIGHTS" on a page about City Lights) is a word here.
+  const onPage = (word: ReadWord) => {
+    const bare = word.text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+    return bare.length >= 3 && pageWords.has(bare);
+  };
+  const known = regions.filter((word) => word.known === true || onPage(word)).length;
+  return known >= regions.length * graphicKnownWordShare;
+}
 
 /**
- * Whether a page title or heading may lead the alt text: only for a picture that can be of the
- * page's subject (a photograph or illustration, not text, a logo or a control) that is the page's
- * figure or hero image, or whose own evidence shares a word with the title. A heading above an
- * unrelated icon is not its subject.
+ * The page's words around an image, lower-case, each alone and each run of two or three squashed
+ * together ("City Lights" gives "citylights"), to recognise a name an image spells as one word.
  */
-function mayLeadWithTitle(
-  input: ComposeInput,
-  kind: ImageKind,
-  objects: DetectedObject[],
-  text: string,
-): boolean {
-  const { context } = input;
-  if (context.role === 'link' || context.role === 'button') return false;
-  if (kind === 'logo' || kind === 'blank') return false;
-  // A figure, or a content-sized picture (not an icon or a button) under the heading it illustrates.
-  if (context.role === 'figure' || Math.max(input.width, input.height) >= 300) return true;
-  const titleWords = new Set(
-    `${context.heading ?? ''} ${context.pageTitle ?? ''}`.toLowerCase().match(/\p{L}{3,}/gu) ?? [],
-  );
-  const own = [...objects.flatMap((o) => wordsFor(o.label)), text, fileNameWords(context.fileName) ?? '']
+export function pageWordsOf(context: PageContext): Set<string> {
+  const text = [
+    context.pageTitle,
+    context.heading,
+    context.caption,
+    context.surroundingText,
+    context.linkText,
+    context.siteName,
+    context.linkTarget,
+  ]
+    .filter(Boolean)
     .join(' ')
-    .toLowerCase()
-    .match(/\p{L}{3,}/gu);
-  return (own ?? []).some((word) => titleWords.has(word));
+    .toLowerCase();
+  const words = text.match(/[\p{L}\p{N}]+/gu) ?? [];
+  const found = new Set<string>();
+  for (let i = 0; i < words.length; i++)
+    for (const span of [1, 2, 3]) if (i + span <= words.length) found.add(words.slice(i, i + span).join(''));
+  return found;
+}
+
+/**
+ * The text of a graphic, when it is words (ADR 067): "CITYLIGHTS your aceesto the" read from a logo
+ * is not grounds for anything. Words of three letters or more across all lines, mostly known.
+ */
+export function graphicTextIsWords(ocr: TextReading, pageWords?: ReadonlySet<string>): boolean {
+  const lines = ocr.lines ?? [];
+  if (!lines.some((line) => line.regions?.length)) return shapedLikeWords(ocr.text);
+  return lineIsWords({ regions: lines.flatMap((line) => line.regions ?? []) }, ocr.text, pageWords);
 }
 
 /**
@@ -778,26 +773,6 @@ function textIsTheContent(input: ComposeInput): boolean {
   if (coverage < 0.1 || !lines || lines.length === 0 || lines.length > 3) return false;
   const numeric = lines.filter((line) => /^[\d\s.,%$€£+-]+$/.test(line.text)).length;
   return numeric * 2 < lines.length;
-}
-
-/** Words that make a file name a web graphic's part: "worddocument" is "word document". */
-const graphicSuffix =
-  /(?<=\p{L}{2})(logo|icon|button|btn|document|doc|image|img|badge|banner|arrow)(?=\s|$)/gu;
-
-/**
- * A picture named by its file ("red-leather-handbag.jpg" → "Red leather handbag", "fax.png" as an
- * icon → "Fax icon"): evidence when the pixels say nothing. A single word names only a small icon
- * (alone it would be the file name again).
- */
-function namedByFile(input: ComposeInput, kind: ImageKind): string | undefined {
-  const said = fileNameWords(input.context.fileName)?.replace(graphicSuffix, ' $1').trim();
-  if (!said) return undefined;
-  const wordsSaid = said.split(/\s+/).filter((word) => !/^(?:icon|img|image|btn|graphic|pic)$/.test(word));
-  if (wordsSaid.length === 0) return undefined;
-  const small = Math.max(input.width, input.height) <= 128 && kind !== 'photo';
-  if (wordsSaid.length === 1 && !small) return undefined;
-  const phrase = asWritten(wordsSaid.join(' ').toUpperCase());
-  return wordsSaid.length === 1 ? `${phrase} icon` : phrase;
 }
 
 /** Joining words that say nothing about what a file name names. */
@@ -904,8 +879,9 @@ function nameOfMark(mark: ComposeInput['mark']): string | undefined {
 
 function markReason(mark: NonNullable<ComposeInput['mark']>): AltTextReason {
   const set = mark.set === 'brand' ? 'simple-icons brand' : 'Lucide/Material Symbols pictogram';
+  // A mark above the index's match score is a detection of that mark: grounds (ADR 063, ADR 067).
   return {
-    source: 'pixels',
+    source: 'detection',
     detail: `matches the ${set} “${nameOfMark(mark) ?? mark.name}” (shape overlap ${mark.score.toFixed(2)}${mark.colourAgrees ? ', in its colour' : ''})`,
     score: mark.score,
   };

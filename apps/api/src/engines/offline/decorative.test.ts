@@ -5,7 +5,7 @@ import type { PageContext } from '../types.ts';
 import { composeAltText, type TextReading } from './compose.ts';
 
 /**
- * Decorative by kind (issue 19, ADR 063): page furniture drawn with sharp as sites draw it, its
+ * Decorative by kind (ADR 063): page furniture drawn with sharp as sites draw it, its
  * pixels measured as the engine measures them, and what the OCR read given directly. Spacers,
  * rules, ornamental dividers and bullets get alt=""; pictures whose labels the text beside them
  * already gives get alt=""; a strip with words in it, an icon that labels a number, a control's

@@ -55,7 +55,7 @@ const conceptTable = `
   captions      | Captions      |                       | captions                                | closed_caption
   sign-language | Sign language |                       | -                                       | sign_language
   star          | Star          |                       | star                                    | star
-  # Weather: the alt says the weather shown (issue 19: "the expert says what weather it shows").
+  # Weather: the alt says the weather shown ("the expert says what weather it shows").
   sunny         | Sunny         |                       | sun                                     | sunny
   cloudy        | Cloudy        |                       | cloud                                   | cloud
   partly-cloudy | Partly cloudy |                       | cloud-sun                               | partly_cloudy_day

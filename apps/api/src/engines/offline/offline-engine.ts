@@ -1,5 +1,6 @@
 import type { EngineOptions } from '../engine-options.ts';
 import { EngineBusyError, EngineProviderError } from '../errors.ts';
+import { groundedOrNothing, needsWords, primaryLanguage, requestedLanguage } from '../grounded.ts';
 import { dominantColourIn, measurePixels } from '../image-stats.ts';
 import { cleanContext } from '../page-context.ts';
 import { encodePng, prepareImage } from '../prepare-image.ts';
@@ -17,7 +18,7 @@ import type {
   PageContext,
 } from '../types.ts';
 import { barsIn, describeChart } from './chart.ts';
-import { composeAltText } from './compose.ts';
+import { composeAltText, graphicTextIsWords, pageWordsOf } from './compose.ts';
 import { writeDraft } from './draft-writer.ts';
 import { addTruthfulKeywords } from './keywords.ts';
 import { ocrModelName } from './ocr.ts';
@@ -34,7 +35,26 @@ export const offlineModelName = `${visionModelName}+${ocrModelName}`;
 export function createOfflineEngine(options: EngineOptions): AltTextEngine {
   const pool = new WorkerPool({ size: options.offline.workers, maxQueue: options.offline.maxQueue });
 
+  /**
+   * The last stage (ADR 067): an alt text the publishable rule does not accept becomes "needs words";
+   * a sentence for a page in a language the templates do not speak does too, unless it only quotes
+   * the image's own text or the page's own words.
+   */
   async function describeImage(image: Uint8Array, describe: DescribeOptions = {}): Promise<AltTextResult> {
+    const result = await describeUnchecked(image, describe);
+    const grounded = groundedOrNothing(result, describe.context, options.reviewThreshold);
+    const language = requestedLanguage(describe, options.defaultLanguage);
+    if (grounded.decorative || grounded.needsWords || writesIn(language)) return grounded;
+    if (quotesOnly(grounded, describe.context))
+      return { ...grounded, signals: { ...grounded.signals, language } };
+    return needsWords(
+      grounded,
+      `The offline engine writes sentences in English only; this page is in ${languageName(language)}: it needs your words.`,
+      options.reviewThreshold,
+    );
+  }
+
+  async function describeUnchecked(image: Uint8Array, describe: DescribeOptions): Promise<AltTextResult> {
     const t0 = performance.now();
     describe.signal?.throwIfAborted();
     // Refuse before decoding: each queued request holds its prepared pixels (up to ~4.5 MB).
@@ -58,7 +78,7 @@ export function createOfflineEngine(options: EngineOptions): AltTextEngine {
             ocr: { minConfidence: options.offline.ocrMinConfidence, timeoutMs: options.offline.ocrTimeoutMs },
             marks: markSized,
           });
-    // The only content of a link or button: the text in the image is its best name (issue 19), so
+    // The only content of a link or button: the text in the image is its best name, so
     // the models run first; any other image the role can decide costs no detection or OCR.
     const onlyContent = controlOnly(cleanContext(describe.context));
     let models = onlyContent ? await runModels() : undefined;
@@ -71,7 +91,9 @@ export function createOfflineEngine(options: EngineOptions): AltTextEngine {
       // Only a graphic's text names it: words read in a photograph (a sign, a shirt) are not its purpose.
       ...(models?.ocr.text &&
       models.ocr.confidence >= 75 &&
-      (stats.flatShare >= 0.6 || prepared.transparentShare > 0.1)
+      (stats.flatShare >= 0.6 || prepared.transparentShare > 0.1) &&
+      // OCR letters that are not words ("CITYLIGHTS your aceesto the") do not name a link (ADR 067).
+      graphicTextIsWords(models.ocr, pageWordsOf(cleanContext(describe.context)))
         ? { imageText: models.ocr.text }
         : {}),
       ...(models?.mark ? { mark: models.mark } : {}),
@@ -96,7 +118,7 @@ export function createOfflineEngine(options: EngineOptions): AltTextEngine {
       ...(models?.mark ? { mark: models.mark } : {}),
       ...clothing(prepared, models?.faces ?? []),
     });
-    // A chart read by the OCR (issue 19, ADR 050): its kind, title and range as the alt, its labels
+    // A chart read by the OCR (ADR 050): its kind, title and range as the alt, its labels
     // and values as the long description. The page's own words (a caption, an existing alt) still lead.
     const chart =
       composition.kind === 'chart' && models?.ocr.lines?.length
@@ -124,8 +146,10 @@ export function createOfflineEngine(options: EngineOptions): AltTextEngine {
     const pageWorded = composition.contextUsed.some(
       (field) => field === 'caption' || field === 'existingAlt',
     );
-    const composedAlt = chart && !pageWorded ? chart.alt : composition.altText;
-    // SEO keywords only where they name something seen or stated by the page (issue 14).
+    // A chart's title is used only when its words are words (ADR 067); otherwise the composer decides.
+    const chartAlt = chart && (!chart.title || titleIsWords(chart.title, models?.ocr.lines)) ? chart.alt : '';
+    const composedAlt = chartAlt && !pageWorded ? chartAlt : composition.altText;
+    // SEO keywords only where they name something seen or stated by the page.
     const worded = composition.decorative
       ? { altText: composedAlt, reasons: [] }
       : addTruthfulKeywords({
@@ -290,4 +314,62 @@ function spreadApart(
   gaps.sort((a, b) => a - b);
   const lineHeight = Math.max(...regions.map((r) => r.box[3])) * height;
   return (gaps[Math.floor(gaps.length / 2)] ?? 0) >= 1.5 * lineHeight;
+}
+
+/** The languages the offline templates write sentences in. */
+const templateLanguages = new Set(['en']);
+
+function writesIn(language: string): boolean {
+  return templateLanguages.has(primaryLanguage(language));
+}
+
+/** "French" for "fr", in English (the reason is shown in the product's English). */
+function languageName(tag: string): string {
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'language' }).of(tag) ?? tag;
+  } catch {
+    return tag;
+  }
+}
+
+const comparable = (text: string) =>
+  text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+
+/**
+ * The alt text is only words the engine did not write: the text read from the image, as read, or
+ * the page's own caption, alt, link text or site name, copied. Those are in the page's language.
+ */
+function quotesOnly(result: AltTextResult, context: PageContext | undefined): boolean {
+  const alt = comparable(result.altText);
+  if (!alt) return false;
+  const quoted = [
+    result.textInImage,
+    ...result.reasons.filter((reason) => reason.source === 'ocr').map((reason) => reason.detail),
+    context?.caption,
+    context?.existingAlt,
+    context?.linkText,
+    context?.siteName,
+  ];
+  return quoted.some((text) => text !== undefined && comparable(text) === alt);
+}
+
+/** Every word of three letters or more in a chart's title was read as a known word. */
+function titleIsWords(
+  title: string,
+  lines: ReadonlyArray<{ regions?: ReadonlyArray<{ text: string; known?: boolean }> }> | undefined,
+): boolean {
+  const known = new Set(
+    (lines ?? [])
+      .flatMap((line) => line.regions ?? [])
+      .filter((word) => word.known === true)
+      .map((word) => comparable(word.text)),
+  );
+  const words = comparable(title)
+    .split(' ')
+    .filter((word) => /\p{L}{3}/u.test(word));
+  return words.length > 0 && words.every((word) => known.has(word));
 }

@@ -11,7 +11,7 @@ import {
 } from '../prepare-image.ts';
 
 /**
- * The image as a remote model gets it, with the least work per image (issue 15): the model needs
+ * The image as a remote model gets it, with the least work per image: the model needs
  * bytes it can read and the answer needs the pixel statistics of a small thumbnail, nothing else.
  *
  * - The header alone (sharp's metadata, no decode) gives format, size, orientation and alpha.

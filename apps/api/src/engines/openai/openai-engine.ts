@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import { z } from 'zod';
 import type { EngineOptions, OpenAiOptions } from '../engine-options.ts';
 import { EngineProviderError } from '../errors.ts';
+import { groundedOrNothing, requestedLanguage } from '../grounded.ts';
 import { fitLongDescription } from '../long-description.ts';
 import { cleanContext, type PageTextField } from '../page-context.ts';
 import { pixelSignals } from '../pixel-signals.ts';
@@ -86,7 +87,7 @@ export function createOpenAiEngine(options: EngineOptions): AltTextEngine {
   }
 
   /**
-   * The image's own work, before any engine slot is taken (issue 15): decode, shrink and encode
+   * The image's own work, before any engine slot is taken: decode, shrink and encode
    * (model-image.ts), the data URL and the pixel signals. What describe() then does per call is the
    * prompt and the model call; the input bytes and pixels are not kept.
    */
@@ -110,7 +111,8 @@ export function createOpenAiEngine(options: EngineOptions): AltTextEngine {
     // The picture's size lets the role tell a row of small pictograms (a rating's stars) from photos.
     const decision = decideRole(context, { size: { width: signals.width, height: signals.height } });
     const maxLength = describe.maxLength ?? options.defaultMaxLength;
-    const language = describe.language ?? options.defaultLanguage;
+    // The caller's language, else the page's, so the alt is written in the page's language.
+    const language = requestedLanguage(describe, options.defaultLanguage);
     const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
       { role: 'system', content: altTextSystemPrompt({ maxLength, language }) },
       {
@@ -166,34 +168,40 @@ export function createOpenAiEngine(options: EngineOptions): AltTextEngine {
     });
     const verdict = reviewVerdict(capConfidence(decision, answer.confidence), options.reviewThreshold);
     const textInImage = answer.textInImage?.trim() || undefined;
-    return {
-      altText: ruled.altText,
-      decorative: ruled.decorative,
-      ...verdict,
-      reasons: uniqueReasons([
-        { source: 'model', detail: settings.model, score: verdict.confidence },
-        ...decision.reasons,
-        ...contextReasons(context),
-      ]),
-      ...(textInImage ? { textInImage } : {}),
-      // A decorative image has nothing to describe at length.
-      longDescription: ruled.decorative ? null : answer.longDescription,
-      signals: {
-        ...signals,
-        ...(textInImage ? { text: textInImage } : {}),
-        contextUsed: Object.keys(context) as Array<keyof typeof context>,
-        promptApplied: Boolean(describe.prompt),
-        language,
-        timingsMs: {
-          prepare: Math.round(prepareMs),
-          provider: Math.round(performance.now() - t0),
-          total: Math.round(prepareMs + performance.now() - t0),
-          attempts,
+    // The last stage (ADR 067): a kind-and-tone sentence, a file name or a title pasted in front is
+    // never handed out, whoever wrote it.
+    return groundedOrNothing(
+      {
+        altText: ruled.altText,
+        decorative: ruled.decorative,
+        ...verdict,
+        reasons: uniqueReasons([
+          { source: 'model', detail: settings.model, score: verdict.confidence },
+          ...decision.reasons,
+          ...contextReasons(context),
+        ]),
+        ...(textInImage ? { textInImage } : {}),
+        // A decorative image has nothing to describe at length.
+        longDescription: ruled.decorative ? null : answer.longDescription,
+        signals: {
+          ...signals,
+          ...(textInImage ? { text: textInImage } : {}),
+          contextUsed: Object.keys(context) as Array<keyof typeof context>,
+          promptApplied: Boolean(describe.prompt),
+          language,
+          timingsMs: {
+            prepare: Math.round(prepareMs),
+            provider: Math.round(performance.now() - t0),
+            total: Math.round(prepareMs + performance.now() - t0),
+            attempts,
+          },
         },
+        engine: 'openai',
+        model: settings.model,
       },
-      engine: 'openai',
-      model: settings.model,
-    };
+      describe.context,
+      options.reviewThreshold,
+    );
   }
 
   async function generateText(prompt: string, generate: GenerateTextOptions = {}): Promise<GeneratedText> {

@@ -108,10 +108,21 @@ export function createAccountsService(deps: {
     await mail.queueMail(tx, confirmEmailMail(user, `${publicUrl}${routes.confirmEmail(token)}`));
   }
 
-  /** Marks the address confirmed and gives the free credits, once (the ledger reference is unique). */
+  /** The welcome mail, at most once per account, with the account's own names. */
+  async function queueWelcome(tx: Transaction, user: User) {
+    if (await claimWelcomeMail(tx, user.id)) {
+      await mail.queueMail(tx, welcomeMail(user, `${publicUrl}${routes.dashboard}`));
+    }
+  }
+
+  /**
+   * Marks the address confirmed, gives the free credits once (the ledger reference is unique) and
+   * welcomes the person: a welcome before confirmation would greet an address nobody has proven.
+   */
   async function confirmAddress(tx: Transaction, user: User) {
     if (!user.emailConfirmedAt) await updateUser(tx, user.id, { emailConfirmedAt: new Date() });
     await grantCredits(tx, user.id, FREE_CREDITS, 'grant', SIGNUP_BONUS_REFERENCE);
+    await queueWelcome(tx, user);
   }
 
   const issueSession = (user: User) =>
@@ -364,19 +375,14 @@ export function createAccountsService(deps: {
     },
 
     /**
-     * POST /email/registration: the welcome mail, sent only to an address with an account and at
-     * most once per account, with the account's own names (never the request's), so the endpoint
-     * cannot be used to mail arbitrary people or text. Always `{success: true}`.
+     * POST /email/registration: the welcome mail, sent only to a confirmed address with an account
+     * and at most once per account, with the account's own names (never the request's), so the
+     * endpoint cannot be used to mail arbitrary people or text. An unconfirmed account is welcomed
+     * when it confirms. Always `{success: true}`.
      */
     async sendRegistrationEmail(email: string) {
       const user = await findUserByEmail(db, email);
-      if (user) {
-        await db.transaction(async (tx) => {
-          if (await claimWelcomeMail(tx, user.id)) {
-            await mail.queueMail(tx, welcomeMail(user, `${publicUrl}${routes.dashboard}`));
-          }
-        });
-      }
+      if (user?.emailConfirmedAt) await db.transaction((tx) => queueWelcome(tx, user));
       return { success: true as const };
     },
   };

@@ -13,7 +13,7 @@ import type { ApiKeysService } from './service.ts';
 /** Managing keys needs the signed-in session: a key cannot make or revoke keys (ADR 028). */
 const sessionOnly = { sessionOnly: true };
 
-/** API keys (issue 14, ADR 028), under /api/v1. */
+/** API keys (ADR 028), under /api/v1. */
 export async function apiKeysRoutes(app: FastifyInstance, options: { apiKeys: ApiKeysService }) {
   const { apiKeys } = options;
   const typed = app.withTypeProvider<ZodTypeProvider>();

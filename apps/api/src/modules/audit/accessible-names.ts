@@ -7,7 +7,7 @@ import type { StyleReader } from './page-styles.ts';
 
 /**
  * Accessible names the way browsers compute them (W3C accname 1.2), by `dom-accessibility-api` on a
- * server DOM (issue 20, ADR 059). The DOM is `linkedom`'s, copied from the page tree that
+ * server DOM (ADR 059). The DOM is `linkedom`'s, copied from the page tree that
  * scrape/extract-images.ts already parsed under its node and depth caps, so the caps hold for it
  * too; only the subtrees a name is asked of are copied (see createNameReader), and only what a name
  * can depend on: elements with the attributes accname reads, and text (each text node cut at

@@ -7,7 +7,7 @@ import {
 import { normaliseForComparison } from '../../lib/alt-rules.ts';
 
 /**
- * The screen-reader preview of one page (issue 20, point 4): what a screen reader announces for its
+ * The screen-reader preview of one page (point 4): what a screen reader announces for its
  * headings, links, buttons and images, with the text between them, in reading order; and which of
  * those announcements are redundant or verbose. extract-page.ts collects the sequence while it reads
  * the page (in the page worker); `markAnnouncements` judges it. Pure and linear in the sequence.

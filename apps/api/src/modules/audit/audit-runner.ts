@@ -92,7 +92,7 @@ export function scoreOf(counts: AuditCounts): number | null {
 export function createAuditRunner(deps: {
   db: Database;
   crawler: Crawler;
-  /** Reads and checks pages in worker threads (issue 22): a hostile page never blocks the API. */
+  /** Reads and checks pages in worker threads: a hostile page never blocks the API. */
   pages: PageSandbox;
   logger: FastifyBaseLogger;
   /** Looks at images' pixels once every page is scanned (ADR 037); absent = HTML only. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type AuditImageFacts, checkPageImages } from './checks.ts';
 
-/** Issue 22: the page-level checks are linear in the page, whatever its images say. */
+/** The page-level checks are linear in the page, whatever its images say. */
 
 const image = (facts: Partial<AuditImageFacts>): AuditImageFacts => ({
   pageUrl: 'https://harbour.test/',

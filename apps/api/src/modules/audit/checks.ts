@@ -35,7 +35,7 @@ import { altStates, statedFacts } from './image-text.ts';
 export { maxAltLength, normaliseForComparison };
 
 /**
- * The audit's checks (issue 13, ADR 025): what is wrong with the alt text a page already has, as
+ * The audit's checks (ADR 025): what is wrong with the alt text a page already has, as
  * problem codes with the evidence in one sentence each. Pure and deterministic: no clock, no
  * randomness, no network, no model; the same page always gives the same verdicts in the same order.
  * Every rule below is written so that a person can check it by reading the page's HTML.
@@ -82,11 +82,13 @@ export interface AuditImageFacts {
   listMarker?: boolean;
   /** The text of a text link to the same address beside the image's link (the link's block holds both). */
   besideTextLink?: string;
-  /** The row of images (rating stars) it stands in: its place and every image's file name (issue 19). */
+  /** The row of images (rating stars) it stands in: its place and every image's file name. */
   imageRow?: { position: number; files: string[] };
   /** It looks like the site's own logo (in the banner, "logo" in its file name, class or id), and the site's name (og:site_name) when the page gives one. */
   siteLogo?: boolean;
   siteName?: string;
+  /** The language of the image's place: its own or nearest ancestor's `lang`, else `<html lang>` (ADR 071). */
+  language?: string;
 }
 
 /** The OCR confidence (0..100) below which text read in an image never fails an alt (`text-mismatch`). */
@@ -173,7 +175,7 @@ interface PreparedImage {
 function prepareImage(facts: AuditImageFacts): PreparedImage {
   const label = facts.ariaLabel?.trim();
   // An svg, a role=img element, a CSS background or an object has no alt attribute: without ARIA,
-  // its name is its <title> or title attribute (issue 20).
+  // its name is its <title> or title attribute.
   const altless = !altElements.has(facts.element);
   const title = facts.title?.trim();
   // Facts read before names were computed (no nameSource) fall back to the title attribute.
@@ -341,7 +343,7 @@ function problemsOf(image: PreparedImage, sameName: SameNameGroup | undefined): 
 /** Elements whose text alternative is an alt attribute. */
 const altElements = new Set<AuditImageElement>(['img', 'input-image', 'area']);
 
-/** Why an image without any name fails, naming the kind of element (issue 20). */
+/** Why an image without any name fails, naming the kind of element. */
 function missingMessage(image: PreparedImage): string {
   const label = imageLabel(image);
   switch (image.facts.element) {

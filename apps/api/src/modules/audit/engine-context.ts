@@ -3,7 +3,15 @@ import type { AuditImageFacts } from './checks.ts';
 
 type ContextFacts = Pick<
   AuditImageFacts,
-  'heading' | 'caption' | 'adjacentText' | 'linkTarget' | 'linkText' | 'imageRow' | 'siteLogo' | 'siteName'
+  | 'heading'
+  | 'caption'
+  | 'adjacentText'
+  | 'linkTarget'
+  | 'linkText'
+  | 'imageRow'
+  | 'siteLogo'
+  | 'siteName'
+  | 'language'
 >;
 
 /** What the caller knows beyond the facts: the page, the alt in place, the role, the file. */
@@ -40,5 +48,7 @@ export function engineContext(facts: ContextFacts, base: ContextBase): PageConte
     ...(facts.imageRow ? { imageRow: facts.imageRow } : {}),
     ...(facts.siteLogo ? { siteLogo: true } : {}),
     ...(facts.siteName ? { siteName: facts.siteName } : {}),
+    // The language of the image's place (ADR 071): the engine writes in it or asks for words.
+    ...(facts.language ? { language: facts.language } : {}),
   } as PageContext;
 }

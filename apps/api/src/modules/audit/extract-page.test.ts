@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { spokenOf } from './announcements.ts';
+import type { AuditImageFacts } from './checks.ts';
+import { engineContext } from './engine-context.ts';
 import { MAX_AUDIT_IMAGES_PER_PAGE, readPage } from './extract-page.ts';
 import { pageLimitNote } from './page-sandbox.ts';
 
-/** Issue 22: what readPage cuts from a hostile page, it reports. */
+/** What readPage cuts from a hostile page, it reports. */
 const page = new URL('https://harbour.test/gallery');
 
 describe('readPage limits', () => {
@@ -84,7 +86,7 @@ describe('readPage markup hints', () => {
   });
 });
 
-/** Issue 20: every image-like element, named the way browsers name it. */
+/** Every image-like element, named the way browsers name it. */
 const site = new URL('https://harbour.test/tours/');
 
 describe('readPage element kinds', () => {
@@ -448,5 +450,18 @@ describe('readPage of a rendered page (marks)', () => {
     expect(readPage(html, page).marks).toEqual([null, null, null]);
     expect(readPage(html, page).images[0]?.nameSource).toBe('alt');
     expect(readPage(html, page, '"]<x').marks).toEqual([null, null, null]);
+  });
+});
+
+describe('readPage language (ADR 071)', () => {
+  it('gives each image the language of its place, and the engine’s context carries it', () => {
+    const reading = readPage(
+      '<html lang="fr"><body><img src="/a.jpg"><p lang="ja"><img src="/b.jpg" alt=""></p></body></html>',
+      page,
+    );
+    expect(reading.images.map((image) => image.language)).toEqual(['fr', 'ja']);
+    const [first, second] = reading.images;
+    expect(engineContext(first as AuditImageFacts, { pageTitle: 'Port' }).language).toBe('fr');
+    expect(engineContext(second as AuditImageFacts, {}).language).toBe('ja');
   });
 });

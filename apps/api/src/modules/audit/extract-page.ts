@@ -28,7 +28,7 @@ import { readBrowserName } from './render/page-marks.ts';
 /**
  * What an audit reads from one HTML page, with the scraper's parser and context rules
  * (scrape/extract-images.ts), in document order (duplicates kept: each is its own element): every
- * image-like element (issue 20) — `<img>` (also in a `<picture>`), `<input type=image>`, `<area
+ * image-like element — `<img>` (also in a `<picture>`), `<input type=image>`, `<area
  * href>` of an image map, an inline `<svg>` that is an image (role img or graphics-*, a name, or the
  * only content of a link or button), an element with `role=img`, an `<object>` showing an image,
  * and a CSS background image on an element that carries a `title` or `aria-label` or is the only
@@ -39,7 +39,7 @@ import { readBrowserName } from './render/page-marks.ts';
  * page's same-origin links, for a site audit, and its screen-reader preview (announcements.ts).
  * Nothing is run.
  *
- * Hostile pages cost linear work (issue 22): the parse is bounded (scrape/extract-images.ts), names
+ * Hostile pages cost linear work: the parse is bounded (scrape/extract-images.ts), names
  * are bounded (accessible-names.ts), each labelling element's text is read once per page, and the
  * CSS read is bounded (page-styles.ts). readPage runs in a worker thread (page-worker.ts).
  */
@@ -220,6 +220,18 @@ class TextBetween {
   }
 }
 
+/** The `<html lang>` of the page when it is a plausible BCP 47 tag (`en-US`, `de`); undefined otherwise. */
+function pageLanguageOf(document: Parameters<typeof walkTree>[0]): string | undefined {
+  let lang: string | undefined;
+  walkTree(document, (node) => {
+    if (!DomUtils.isTag(node)) return undefined;
+    if (node.name !== 'html') return 'skip';
+    lang = node.attribs.lang?.trim();
+    return 'stop';
+  });
+  return lang && /^[a-z]{2,3}(?:-[a-z0-9]{2,8})*$/i.test(lang) ? lang : undefined;
+}
+
 /**
  * `marker`: a rendered page's marks (render/page-marks.ts). A marked element's name is the one the
  * browser's accessibility tree gave it, where it gave one; others are named here.
@@ -238,6 +250,7 @@ export function readPage(html: string, pageUrl: URL, marker?: string): PageReadi
   const style = createStyleReader(readStyleRules(styleTextOf(styles)));
   const names = createNameReader(ids, style);
   const cache = newContextCache();
+  const language = pageLanguageOf(document);
   const page = pageKey(pageUrl);
   const images: AuditImageFacts[] = [];
   const marks: (number | null)[] = [];
@@ -330,6 +343,7 @@ export function readPage(html: string, pageUrl: URL, marker?: string): PageReadi
     if (context.surroundingText) facts.adjacentText = context.surroundingText;
     if (context.heading) facts.heading = context.heading;
     if (context.imageRow) facts.imageRow = context.imageRow;
+    if (context.language) facts.language = context.language;
     if (context.siteLogo) {
       facts.siteLogo = true;
       if (context.siteName) facts.siteName = context.siteName;
@@ -339,6 +353,7 @@ export function readPage(html: string, pageUrl: URL, marker?: string): PageReadi
     if (width !== undefined) facts.width = width;
     if (height !== undefined) facts.height = height;
     Object.assign(facts, markupHints(element, baseUrl));
+    if (language && !facts.language) facts.language = language;
     images.push(facts);
     return facts;
   };

@@ -12,13 +12,15 @@ import { MAX_AUDIT_FIX_IMAGES } from '@altwise/contracts/audit';
 import type { AuditProblem } from '@altwise/contracts/audit-problems';
 import { type AltOrigin, approvedOrigin, editedOrigin } from '@altwise/contracts/provenance';
 import type { Database } from '../../db/client.ts';
-import type {
-  AuditImageFactsRecord,
-  AuditReviewState,
-  AuditSuggestionDetails,
-} from '../../db/tables/audits.ts';
+import type { AuditImageFactsRecord } from '../../db/tables/audits.ts';
 import type { GenerationItemContext } from '../../db/tables/generation-items.ts';
-import { conflict, notFound } from '../../errors.ts';
+import { conflict, notFound, unpublishableAlt } from '../../errors.ts';
+import {
+  judgePublishable,
+  listUnpublishable,
+  type PublishableVerdict,
+  suggestionToStore,
+} from '../../lib/publishable.ts';
 import { discardPreview } from '../files/preview.ts';
 import type { FilesService } from '../files/service.ts';
 import type { GenerationService } from '../generation/service.ts';
@@ -37,7 +39,7 @@ import {
 } from './repository.ts';
 
 /**
- * Fixing an audit's failing images and reviewing the suggestions (issue 13, points 3 and 4; ADR
+ * Fixing an audit's failing images and reviewing the suggestions (points 3 and 4; ADR
  * 030). A fix is an ordinary generation batch (source `audit`: one credit per image reserved up
  * front, refunded per image that fails, 402 with nothing queued when short), started through
  * generation's one primitive (ADR 043), whose results land on the audit images as pending
@@ -53,15 +55,53 @@ export type FixGeneration = Pick<
 type ImageRow = AuditFixImageRow;
 
 /**
- * What the reviewer sees beside a suggestion (issue 19, point 9): the engine's confidence, review flag
+ * What the reviewer sees beside a suggestion (point 9): the engine's confidence, review flag
  * and evidence. None for an edited suggestion: its words are the user's, not the engine's.
  */
 export function suggestionEvidenceOf(
-  details: AuditSuggestionDetails | null,
-  reviewState: AuditReviewState | null,
+  row: Pick<ImageRow, 'suggestion' | 'suggestionDetails' | 'reviewState' | 'origin' | 'src' | 'facts'>,
 ): AuditSuggestionEvidence | null {
-  if (!details || reviewState === null || reviewState === 'edited') return null;
-  return { confidence: details.confidence, needsReview: details.needsReview, reasons: details.reasons ?? [] };
+  const details = row.suggestionDetails;
+  if (!details || row.reviewState === null || row.reviewState === 'edited') return null;
+  return {
+    confidence: details.confidence,
+    needsReview: details.needsReview,
+    reasons: details.reasons ?? [],
+    needsWords: details.needsWords === true && (row.suggestion ?? '') === '' && !details.decorative,
+    needsWordsReason: details.needsWords && !details.decorative ? (details.needsWordsReason ?? null) : null,
+    publishable: judgeSuggestion(row).publishable,
+  };
+}
+
+/** The file name at the end of an image's address, for the publishable rule's file-name check. */
+function fileNameOf(src: string): string | undefined {
+  try {
+    const path = new URL(src).pathname;
+    return decodeURIComponent(path.slice(path.lastIndexOf('/') + 1)) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether an audit image's suggestion may go live (ADR 067), from what is stored: its text, origin,
+ * evidence, the decorative mark and what the page said around it. Exported for the publishing paths
+ * (WordPress, the CLI) that read audit images.
+ */
+export function judgeSuggestion(
+  row: Pick<ImageRow, 'suggestion' | 'suggestionDetails' | 'origin' | 'src' | 'facts'>,
+): PublishableVerdict {
+  return judgePublishable({
+    altText: row.suggestion ?? '',
+    decorative: row.suggestionDetails?.decorative === true,
+    origin: row.origin ?? 'ai',
+    reasons: row.suggestionDetails?.reasons ?? [],
+    context: {
+      heading: row.facts.heading,
+      siteName: row.facts.siteName,
+      fileName: fileNameOf(row.src),
+    },
+  });
 }
 
 /** Whether the image's latest fix is under way, failed (refunded), or neither. */
@@ -72,7 +112,7 @@ export function fixStatusOf(itemStatus: string | null | undefined): AuditFixStat
 }
 
 /**
- * An image's element kind and accessible name (issue 20). The name is stored only when it is not
+ * An image's element kind and accessible name. The name is stored only when it is not
  * the ARIA label or the alt already stored (a title, an svg's <title>). Images audited before names
  * were computed have no source stored: theirs is read the way the checks read it then (ARIA label,
  * else alt).
@@ -139,8 +179,14 @@ export function toAuditImage(row: ShownImageRow): AuditImage {
     origin: auditImageOrigin(row.origin, row.alt),
     fixStatus: fixStatusOf(row.itemStatus),
     thumbnailUrl: row.thumbnailUrl,
-    suggestionEvidence: suggestionEvidenceOf(row.suggestionDetails, row.reviewState),
+    suggestionEvidence: suggestionEvidenceOf(row),
     screenshotUrl: screenshotUrlOf(row.auditId, row.id, row.screenshotKey),
+    usedIn: {
+      heading: row.facts.heading?.trim() || null,
+      caption: row.facts.caption?.trim() || null,
+      linkTarget: row.facts.linkTarget?.trim() || null,
+      linkText: row.facts.linkText?.trim() || null,
+    },
   };
 }
 
@@ -167,6 +213,40 @@ export function contextOf(row: Pick<ImageRow, 'pageUrl' | 'alt' | 'role' | 'fact
   });
 }
 
+/** How much an image's place says about it: a caption, the text beside it, a link, a heading. */
+function contextWeight(image: Pick<ImageRow, 'facts'>): number {
+  const { facts } = image;
+  return (
+    (facts.caption ? 4 : 0) +
+    (facts.adjacentText ? 4 : 0) +
+    (facts.linkTarget ? 2 : 0) +
+    (facts.heading ? 1 : 0)
+  );
+}
+
+/**
+ * The images of a fix grouped by what they show and the role their place gives them (ADR 069): the
+ * same file at the same link target is described once, from the use that says most about it (a post
+ * with a caption and a paragraph beats a media library with none), and every use gets those words.
+ * A use that links elsewhere gets its own description, since the link's purpose is its alt.
+ */
+export function describeOnce(
+  images: ImageRow[],
+): { itemId: string; described: ImageRow; images: ImageRow[] }[] {
+  const groups = new Map<string, { itemId: string; described: ImageRow; images: ImageRow[] }>();
+  for (const image of images) {
+    const key = `${image.src}\u0000${image.facts.linkTarget ?? ''}`;
+    const group = groups.get(key);
+    if (!group) {
+      groups.set(key, { itemId: randomUUID(), described: image, images: [image] });
+      continue;
+    }
+    group.images.push(image);
+    if (contextWeight(image) > contextWeight(group.described)) group.described = image;
+  }
+  return [...groups.values()];
+}
+
 const noSuchImage = () => notFound('There is no such image in this audit.');
 const auditNotFound = () => notFound('There is no such audit.');
 
@@ -180,18 +260,27 @@ export function createAuditFixer(deps: {
 
   // A fix's finished image waits on its audit image for the user's review (ADR 030); the batch's
   // claims, retries, refunds and settlement stay generation's.
-  generation.registerLander('audit', async (executor, claim, { result, thumbnail }) => {
+  generation.registerLander('audit', async (executor, claim, { result, thumbnail, context }) => {
+    // Nothing it can stand behind is stored as no alt and the reason, never as filler (ADR 068).
+    const stored = suggestionToStore(result, {
+      pageTitle: context?.pageTitle,
+      heading: context?.heading,
+      fileName: context?.fileName,
+      siteName: context?.siteName,
+    });
     const { landed, keptThumbnail } = await landFixSuggestion(executor, claim, {
-      altText: result.altText,
+      altText: stored.altText,
       origin: result.origin ?? 'ai',
-      longDescription: result.longDescription ?? null,
+      longDescription: stored.needsWords ? null : (result.longDescription ?? null),
       thumbnail,
       details: {
         engine: result.engine,
         model: result.model,
         confidence: result.confidence,
         reasons: result.reasons,
-        needsReview: result.needsReview,
+        needsReview: result.needsReview || stored.needsWords,
+        needsWords: stored.needsWords,
+        needsWordsReason: stored.needsWordsReason,
       },
     });
     // A preview no row took: the runner deletes it when nothing landed, this when the image had one.
@@ -226,19 +315,24 @@ export function createAuditFixer(deps: {
             );
         } else {
           // Locked first, then read: two fixes at once never queue an image twice.
-          const unfixed = await selectUnfixedFailing(tx, auditId, MAX_AUDIT_FIX_IMAGES);
+          const unfixed = await selectUnfixedFailing(tx, auditId, request.limit ?? MAX_AUDIT_FIX_IMAGES);
           images = unfixed.images;
           if (images.length === 0)
             throw conflict('No failing image is left to fix: each has a suggestion or is being fixed.');
           remaining = Math.max(0, unfixed.total - images.length);
         }
-        const links = images.map((image) => ({ imageId: image.id, itemId: randomUUID() }));
-        const items = images.map((image, n) => ({
-          id: links[n]?.itemId,
-          src: image.src,
+        // One description per distinct image (ADR 069): its uses share one item and one credit.
+        const groups = describeOnce(images);
+        const links = groups.flatMap((group) =>
+          group.images.map((image) => ({ imageId: image.id, itemId: group.itemId })),
+        );
+        const items = groups.map((group) => ({
+          id: group.itemId,
+          src: group.described.src,
           fileKey: null,
-          context: contextOf(image) as GenerationItemContext,
-          language,
+          context: contextOf(group.described) as GenerationItemContext,
+          // The page's own language (its `<html lang>`), else the account's (ADR 069).
+          language: group.described.facts.language ?? language,
         }));
         // Throws 402 (Insufficient credits) before anything is stored.
         const batch = await generation.startGenerationBatch(tx, { userId, source: 'audit', items });
@@ -259,6 +353,7 @@ export function createAuditFixer(deps: {
     async review(userId: string, auditId: string, request: ReviewAuditRequest): Promise<ReviewAuditResponse> {
       await ownedAudit(userId, auditId);
       const ids = [...new Set(request.imageIds)];
+      let skipped = 0;
       await db.transaction(async (tx) => {
         const images = await selectFixImages(tx, auditId, ids, true);
         if (images.length < ids.length) throw noSuchImage();
@@ -278,17 +373,35 @@ export function createAuditFixer(deps: {
           await rejectSuggestions(tx, auditId, ids);
           return;
         }
-        for (const image of images) {
-          const edited = request.action === 'edit';
-          const altText = edited ? (request.altText ?? '') : (image.suggestion ?? '');
+        let landing = images;
+        if (request.action === 'accept') {
+          // Only alt text we can stand behind is approved (ADR 067): a named set with any other is
+          // refused whole; "approve all" leaves those pending and counts them (ADR 068).
+          const refused = listUnpublishable(images, (image) => image.id, judgeSuggestion);
+          if (refused.length > 0 && !request.skipUnpublishable) throw unpublishableAlt(refused, 'approve');
+          const refusedIds = new Set(refused.map((image) => image.imageId));
+          landing = images.filter((image) => !refusedIds.has(image.id));
+          skipped = refused.length;
+        }
+        for (const image of landing) {
+          const edited = request.action === 'edit' || request.action === 'decorative';
+          const decorative = request.action === 'decorative';
+          const altText = decorative
+            ? ''
+            : request.action === 'edit'
+              ? (request.altText ?? '')
+              : (image.suggestion ?? '');
           // An edit that leaves the long description out keeps the suggestion's (ADR 050).
           const longDescription =
             edited && request.longDescription !== undefined ? request.longDescription : image.longDescription;
           const details = image.suggestionDetails;
           const suggested = image.origin ?? 'ai';
-          const origin = edited
-            ? editedOrigin(suggested, image.suggestion ?? '', altText)
-            : approvedOrigin(suggested);
+          // Decorative on purpose is a person's decision: `alt=""` is their word (ADR 068).
+          const origin: AltOrigin = decorative
+            ? 'human'
+            : edited
+              ? editedOrigin(suggested, image.suggestion ?? '', altText)
+              : approvedOrigin(suggested);
           // A person's own words carry no engine verdict; an accepted suggestion keeps the engine's,
           // and counts as reviewed.
           const verdict = edited
@@ -331,11 +444,23 @@ export function createAuditFixer(deps: {
             origin,
             longDescription,
             libraryImageId: libraryImageId ?? null,
+            // A person's words or decorative mark answer a needs-words image (ADR 068).
+            ...(edited
+              ? {
+                  details: {
+                    ...(details ?? { engine: null, model: null, confidence: null, reasons: null }),
+                    needsReview: false,
+                    needsWords: false,
+                    needsWordsReason: null,
+                    decorative,
+                  },
+                }
+              : {}),
           });
         }
       });
       const items = (await selectFixImages(db, auditId, ids, false)).map(toAuditImage);
-      return { items, reviews: await countReviews(db, auditId) };
+      return { items, reviews: await countReviews(db, auditId), skipped };
     },
   };
 }

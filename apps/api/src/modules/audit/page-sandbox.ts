@@ -9,7 +9,7 @@ import { MAX_AUDIT_IMAGES_PER_PAGE, type ReadingLimit } from './extract-page.ts'
 import type { PageHandlers } from './page-worker.ts';
 
 /**
- * The one pool of threads per process that parses crawled and scraped pages (issue 22, ADR 048).
+ * The one pool of threads per process that parses crawled and scraped pages (ADR 048).
  * Two threads: an audit reads two pages of a host at a time, and a hostile page that runs to its
  * limit leaves the other thread to the rest. 10 s per page: an ordinary page takes milliseconds,
  * the largest we fetch (5 MB) well under a second. 256 MB of heap: a 5 MB page at the node cap
@@ -68,7 +68,7 @@ export function pageLimitNote(url: string, limit: ReadingLimit): string {
   }
 }
 
-/** Image-like elements a page hides from visitors and screen readers (issue 20), in words. */
+/** Image-like elements a page hides from visitors and screen readers, in words. */
 export function hiddenImagesNote(url: string, count: number): string {
   const images = count === 1 ? '1 hidden image' : `${count.toLocaleString('en')} hidden images`;
   return `${url} has ${images} (display: none, visibility: hidden, the hidden attribute, aria-hidden="true" or a zero width or height): visitors and screen readers do not get ${count === 1 ? 'it' : 'them'}, so ${count === 1 ? 'it is' : 'they are'} not in the audit.`;

@@ -2,7 +2,7 @@ import { DomUtils } from 'htmlparser2';
 import type { Element } from '../scrape/extract-images.ts';
 
 /**
- * The few CSS facts an audit reads without running a browser (issue 20): an element's
+ * The few CSS facts an audit reads without running a browser: an element's
  * `background-image` URL, `display` and `visibility`, from its inline `style` and from `<style>`
  * rules whose selectors are a single class or id (`.hero`, `#logo`). Anything more (combinators,
  * media queries, external stylesheets, cascade order beyond "id over class over nothing") is what

@@ -4,7 +4,7 @@ import { checkPageImages } from './checks.ts';
 import { readPage } from './extract-page.ts';
 
 /**
- * The worker thread that reads untrusted HTML (issue 22, ADR 048): the scrape call's images and an
+ * The worker thread that reads untrusted HTML (ADR 048): the scrape call's images and an
  * audited page's images, links and verdicts. Only plain data crosses the thread boundary (URLs as
  * strings). Created through page-sandbox.ts; nothing here runs on the API's event loop.
  */

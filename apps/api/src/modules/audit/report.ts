@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs';
 import { csvByteOrderMark, csvRecord } from '../../lib/csv.ts';
 
 /**
- * The audit's exports (issue 13, point 5): one row per image. Pure: rows in, file body out, so the
+ * The audit's exports (point 5): one row per image. Pure: rows in, file body out, so the
  * route only sets the headers. ADR 025 records the choices (column names, the formula guard, the BOM).
  */
 
@@ -24,7 +24,8 @@ export interface AuditReportRow {
 }
 
 export interface AuditReportColumn {
-  key: keyof AuditReportRow;
+  /** A row field, or `altAttribute`: whether the alt was missing, empty or present (derived). */
+  key: keyof AuditReportRow | 'altAttribute';
   header: string;
   /** A reasonable column width in characters, for spreadsheet exports. */
   width: number;
@@ -44,7 +45,15 @@ export const auditReportColumns: readonly AuditReportColumn[] = [
   { key: 'longDescription', header: 'Long description', width: 60 },
   // After it for the same reason (ADR 057).
   { key: 'origin', header: 'Origin', width: 14 },
+  // An empty "Existing alt" cell is ambiguous: no alt attribute (fails) or alt="" (decorative).
+  { key: 'altAttribute', header: 'Alt attribute', width: 14 },
 ];
+
+/** `missing` (no alt attribute), `empty` (alt="" or only spaces) or `present`. */
+export function altAttributeOf(existingAlt: string | null): 'missing' | 'empty' | 'present' {
+  if (existingAlt === null) return 'missing';
+  return existingAlt.trim() === '' ? 'empty' : 'present';
+}
 
 /** Between several codes or criteria in one cell. */
 export const reportListSeparator = '; ';
@@ -52,6 +61,7 @@ export const reportListSeparator = '; ';
 /** One row's cells as text, in column order: lists joined, absent values (and a missing alt) empty. */
 export function auditReportCells(row: AuditReportRow): string[] {
   return auditReportColumns.map(({ key }) => {
+    if (key === 'altAttribute') return altAttributeOf(row.existingAlt);
     const value = row[key];
     if (Array.isArray(value)) return value.join(reportListSeparator);
     return value ?? '';

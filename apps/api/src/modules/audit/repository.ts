@@ -298,7 +298,7 @@ export async function findImageScreenshot(
   return row;
 }
 
-/** The pages of an audit in the order they are visited, with their image counts (issue 20). */
+/** The pages of an audit in the order they are visited, with their image counts. */
 export async function listAuditPages(db: DbExecutor, auditId: string) {
   return db
     .select({
@@ -635,13 +635,17 @@ export async function markSuggestionLanded(
     origin: AltOrigin;
     longDescription: string | null;
     libraryImageId: string | null;
+    /** Replaces the stored details when given (a decorative mark, words over a needs-words image). */
+    details?: AuditSuggestionDetails;
   },
 ): Promise<void> {
+  const details = landed.details ? JSON.stringify(landed.details) : null;
   await queryRows(
     tx,
     sql`update audit_images
         set review_state = ${landed.state}, origin = ${landed.origin}, library_image_id = ${landed.libraryImageId},
-            suggestion = ${landed.altText}, long_description = ${landed.longDescription}
+            suggestion = ${landed.altText}, long_description = ${landed.longDescription},
+            suggestion_details = coalesce(${details}::jsonb, suggestion_details)
         where id = ${imageId}`,
   );
 }
@@ -728,7 +732,7 @@ export async function landAuditPreview(
 }
 
 /**
- * An audit that arrives whole (a WordPress import, issue 21): the audit, its pages (scanned) and
+ * An audit that arrives whole (a WordPress import): the audit, its pages (scanned) and
  * their images in one transaction, with the id the caller chose, so a retried import that already
  * landed finds it instead of making a second one. Answers the images as stored.
  */
@@ -785,14 +789,33 @@ export async function listImagePlaces(
     .orderBy(auditImages.pageUrl, auditImages.position);
 }
 
+/** An accepted or edited image with its approved words, where they came from and the engine's evidence. */
+export type ApprovedImageRow = {
+  id: string;
+  src: string;
+  altText: string;
+  reviewState: 'accepted' | 'edited';
+  origin: AltOrigin | null;
+  reasons: { source: string; detail: string; score?: number }[];
+  heading: string | null;
+};
+
 /** Accepted or edited images of an audit (all, or these ids) with their approved words. */
 export async function listApprovedImages(
   db: DbExecutor,
   auditId: string,
   imageIds?: string[],
-): Promise<{ id: string; altText: string }[]> {
+): Promise<ApprovedImageRow[]> {
   const rows = await db
-    .select({ id: auditImages.id, altText: auditImages.suggestion })
+    .select({
+      id: auditImages.id,
+      src: auditImages.src,
+      altText: auditImages.suggestion,
+      reviewState: auditImages.reviewState,
+      origin: auditImages.origin,
+      details: auditImages.suggestionDetails,
+      facts: auditImages.facts,
+    })
     .from(auditImages)
     .where(
       and(
@@ -802,5 +825,33 @@ export async function listApprovedImages(
         ...(imageIds ? [inArray(auditImages.id, imageIds)] : []),
       ),
     );
-  return rows.map((row) => ({ id: row.id, altText: row.altText ?? '' }));
+  return rows.map((row) => ({
+    id: row.id,
+    src: row.src,
+    altText: row.altText ?? '',
+    reviewState: row.reviewState === 'edited' ? 'edited' : 'accepted',
+    origin: row.origin,
+    reasons: row.details?.reasons ?? [],
+    heading: row.facts.heading ?? null,
+  }));
+}
+
+/**
+ * Puts approved images back to a pending suggestion (an Undo of what they published, ADR 069): the
+ * next publish no longer finds them approved. Their library rows stay.
+ */
+export async function unapproveImages(db: DbExecutor, auditId: string, imageIds: string[]): Promise<number> {
+  if (imageIds.length === 0) return 0;
+  const rows = await db
+    .update(auditImages)
+    .set({ reviewState: 'pending' })
+    .where(
+      and(
+        eq(auditImages.auditId, auditId),
+        inArray(auditImages.id, imageIds),
+        inArray(auditImages.reviewState, ['accepted', 'edited']),
+      ),
+    )
+    .returning({ id: auditImages.id });
+  return rows.length;
 }

@@ -30,7 +30,7 @@ import { AuditLimitError, type AuditService } from './service.ts';
 /** How often the event stream looks at the database. */
 const STREAM_POLL_MS = 500;
 
-/** Alt-text audits (issue 13), under /api/v1. */
+/** Alt-text audits, under /api/v1. */
 export async function auditRoutes(
   app: FastifyInstance,
   options: { audits: AuditService; streamPollMs?: number },

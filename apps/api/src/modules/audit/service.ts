@@ -20,6 +20,7 @@ import { AppError, badRequest, notFound } from '../../errors.ts';
 import { jobNames } from '../../jobs/names.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { createRunScheduler } from '../../jobs/run-scheduler.ts';
+import { judgePublishable, type UnpublishableCode } from '../../lib/publishable.ts';
 import { SandboxLimitError } from '../../lib/sandbox.ts';
 import { assertPublicAddress, parseFetchableUrl, SafeFetchError } from '../../net/safe-fetch.ts';
 import type { StoredObject } from '../../storage/file-storage.ts';
@@ -28,7 +29,13 @@ import type { FetchSettings } from '../scrape/service.ts';
 import { spokenOf } from './announcements.ts';
 import { createAuditRunner, scoreOf, toStoredImage } from './audit-runner.ts';
 import { createCrawler } from './crawler.ts';
-import { auditImageOrigin, createAuditFixer, type FixGeneration, toAuditImage } from './fix.ts';
+import {
+  auditImageOrigin,
+  createAuditFixer,
+  type FixGeneration,
+  judgeSuggestion,
+  toAuditImage,
+} from './fix.ts';
 import { type PageSandbox, pageLimitNote, unreadablePageNote } from './page-sandbox.ts';
 import { createPixelChecker, type ImageTextReader } from './pixel-check.ts';
 import { createAuditPreviewKeeper } from './previews.ts';
@@ -36,6 +43,7 @@ import type { Renderer } from './render/renderer.ts';
 import { createScreenshotKeeper } from './render/screenshots.ts';
 import { type AuditReportRow, buildAuditCsv, buildAuditXlsx } from './report.ts';
 import {
+  type ApprovedImageRow,
   auditsStartedSince,
   countActiveAudits,
   countRenderedPages,
@@ -57,6 +65,7 @@ import {
   listUnfinishedAuditIds,
   lockUser,
   summarizeImages,
+  unapproveImages,
 } from './repository.ts';
 
 /** How many audits GET /audits lists. */
@@ -92,6 +101,55 @@ function reportBaseName(url: string, createdAt: Date): string {
 
 export type AuditService = ReturnType<typeof createAuditService>;
 
+/** What a caller knows of words Altwise wrote to a site (ADR 069): their origin and the evidence. */
+export type WrittenByUs = {
+  origin: AltOrigin;
+  reasons: { source: string; detail: string; score?: number }[];
+  fileName?: string;
+};
+
+/** Which audit problem an unpublishable verdict shows as (ADR 069). */
+const unpublishableProblem: Record<UnpublishableCode, 'vague' | 'file-name' | 'missing'> = {
+  'needs-words': 'missing',
+  'kind-and-tone': 'vague',
+  'file-name': 'file-name',
+  'title-prefix': 'vague',
+  ungrounded: 'vague',
+};
+
+/**
+ * An image whose alt Altwise wrote (ADR 069): it keeps the origin the change log knows and is
+ * judged like any suggestion; words that may not go live fail, whatever the checks said of them.
+ */
+function judgeOurWords<T extends ReturnType<typeof toStoredImage>>(stored: T, ours: WrittenByUs): T {
+  const verdict = judgePublishable({
+    altText: stored.alt ?? '',
+    decorative: false,
+    origin: ours.origin,
+    reasons: ours.reasons,
+    context: {
+      ...(stored.facts.heading ? { heading: stored.facts.heading } : {}),
+      ...(ours.fileName ? { fileName: ours.fileName } : {}),
+    },
+  });
+  if (verdict.publishable) return { ...stored, origin: ours.origin };
+  const code = unpublishableProblem[verdict.code];
+  return {
+    ...stored,
+    origin: ours.origin,
+    verdict: 'fail',
+    problems: [
+      ...stored.problems.filter((problem) => problem.code !== code),
+      {
+        code,
+        severity: 'fail',
+        wcag: ['1.1.1'],
+        message: `Altwise wrote this alt text earlier. ${verdict.message}`,
+      },
+    ],
+  };
+}
+
 /** An audit image with the alt text the user can publish, as the download with alt text reads it. */
 export type AuditAltText = {
   src: string;
@@ -122,6 +180,23 @@ export async function listAuditAltTexts(
   const bySrc = new Map<string, AuditAltText>();
   for (const row of rows) {
     const approved = row.reviewState === 'accepted' || row.reviewState === 'edited';
+    // An approved text that may not go live (ADR 067) is not written: no filler leaves (ADR 068).
+    const verdict = approved ? judgeSuggestion(row) : null;
+    if (verdict && !verdict.publishable) {
+      const known = bySrc.get(row.src);
+      if (!known)
+        bySrc.set(row.src, {
+          src: row.src,
+          pageUrl: row.pageUrl,
+          altText: null,
+          longDescription: null,
+          origin: null,
+          engine: null,
+          model: null,
+          missing: verdict.message,
+        });
+      continue;
+    }
     const passing = row.verdict === 'pass' && row.alt !== null && row.alt.trim() !== '';
     const image: AuditAltText = approved
       ? {
@@ -167,14 +242,14 @@ export async function listAuditAltTexts(
 }
 
 /**
- * Alt-text audits (issue 13, ADR 026): free, limited per user, run by the durable `audit.run` job,
+ * Alt-text audits (ADR 026): free, limited per user, run by the durable `audit.run` job,
  * readable by their owner only.
  */
 export function createAuditService(deps: {
   db: Database;
   queue: JobQueue;
   fetch: FetchSettings;
-  /** The process's page reader (worker threads, issue 22). */
+  /** The process's page reader (worker threads). */
   pages: PageSandbox;
   /** Whether this process runs audits (PROCESS_ROLE all or worker). */
   runsWorkers: boolean;
@@ -414,7 +489,10 @@ export function createAuditService(deps: {
           verdict: image.verdict,
           problemCodes: image.problems.map((problem) => problem.code),
           wcag: [...new Set(image.problems.flatMap((problem) => problem.wcag))].sort(),
-          ...(image.suggestion !== null ? { suggestedAlt: image.suggestion } : {}),
+          // A suggestion that may not go live is left out of the file (ADR 067, 068).
+          ...(image.suggestion !== null && judgeSuggestion(image).publishable
+            ? { suggestedAlt: image.suggestion }
+            : {}),
           ...(image.longDescription !== null ? { longDescription: image.longDescription } : {}),
           ...(image.reviewState ? { reviewState: image.reviewState } : {}),
           ...(origin ? { origin } : {}),
@@ -425,14 +503,25 @@ export function createAuditService(deps: {
     },
 
     /**
-     * An audit of pages another module read (a WordPress import, issue 21): each page's HTML is
+     * An audit of pages another module read (a WordPress import): each page's HTML is
      * read and checked in the page sandbox like a crawled page, then the audit lands completed in
      * one transaction under `auditId`. Landing the same id again changes nothing. Answers where
      * each image is (page URL and position), for the caller to map images to its own items.
      */
     async recordWholeAudit(
       userId: string,
-      audit: { auditId: string; url: string; notices: string[]; pages: { url: string; html: string }[] },
+      audit: {
+        auditId: string;
+        url: string;
+        notices: string[];
+        pages: { url: string; html: string }[];
+        /**
+         * Words Altwise itself wrote to the site earlier (ADR 069), found again by the import: the
+         * image keeps that origin (never "written by a person") and fails when the words may not go
+         * live, so no score counts our own ungrounded text as done.
+         */
+        writtenByUs?: (pageUrl: string, src: string, alt: string) => WrittenByUs | undefined;
+      },
     ): Promise<{ id: string; pageUrl: string; position: number; src: string }[]> {
       if (await findAuditOf(db, userId, audit.auditId)) return listImagePlaces(db, audit.auditId);
       const notices = [...audit.notices];
@@ -449,9 +538,11 @@ export function createAuditService(deps: {
         for (const limit of reading.limits) notices.push(pageLimitNote(page.url, limit));
         pages.push({
           url: page.url,
-          images: reading.images.map((facts, position) =>
-            toStoredImage(facts, position, reading.verdicts[position]),
-          ),
+          images: reading.images.map((facts, position) => {
+            const stored = toStoredImage(facts, position, reading.verdicts[position]);
+            const ours = stored.alt ? audit.writtenByUs?.(page.url, stored.src, stored.alt) : undefined;
+            return ours ? judgeOurWords(stored, ours) : stored;
+          }),
         });
       }
       await db.transaction(async (tx) => {
@@ -472,14 +563,19 @@ export function createAuditService(deps: {
       return listImagePlaces(db, audit.auditId);
     },
 
-    /** The accepted or edited images of one of the caller's audits (all, or these), with their words. */
-    async approvedImages(
-      userId: string,
-      auditId: string,
-      imageIds?: string[],
-    ): Promise<{ id: string; altText: string }[]> {
+    /**
+     * The accepted or edited images of one of the caller's audits (all, or these), with their words,
+     * their origin and the engine's evidence (for the publishable rule, ADR 067).
+     */
+    async approvedImages(userId: string, auditId: string, imageIds?: string[]): Promise<ApprovedImageRow[]> {
       if (!(await findAuditOf(db, userId, auditId))) throw auditNotFound();
       return listApprovedImages(db, auditId, imageIds);
+    },
+
+    /** Puts these approved images of the caller's audit back to pending (an Undo, ADR 069). */
+    async unapproveImages(userId: string, auditId: string, imageIds: string[]): Promise<number> {
+      if (!(await findAuditOf(db, userId, auditId))) throw auditNotFound();
+      return unapproveImages(db, auditId, imageIds);
     },
 
     /** The job handler: runs one audit to its end (or until this process stops). */

@@ -9,7 +9,10 @@ import type { PaymentProvider } from './payment-provider.ts';
 import { assertNoRenewingPlan } from './plan-service.ts';
 import { findBuyer, insertCheckoutSession } from './repository.ts';
 
-/** Where every provider sends the buyer back to after paying. */
+/**
+ * Where a provider sends the buyer back to after paying, unless the request named a path on this
+ * site (the contract refuses anything else, so the checkout can never redirect off-site).
+ */
 const RETURN_PATH = '/dashboard';
 
 /**
@@ -47,7 +50,7 @@ export function createCheckoutService({
         product,
         quantity,
         customer: buyer,
-        returnPath: RETURN_PATH,
+        returnPath: request.returnPath ?? RETURN_PATH,
         publicUrl,
       });
       return { success: true, message: 'Checkout session created', checkoutUrl, checkoutId };

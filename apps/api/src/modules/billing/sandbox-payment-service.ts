@@ -30,7 +30,7 @@ const alreadyPaid = (status: string) =>
  * /buy/{productId} (authorised by the checkout token made for the session's creator) and the
  * legacy card form's POST /payments/sandbox/confirm (authorised by the client secret). Either way
  * the account, product and quantity come from the checkout session, and one checkout is charged
- * at most once, however many attempts race (issue 12, ADR 020).
+ * at most once, however many attempts race (ADR 020).
  */
 export function createSandboxPaymentService({ db, sandbox }: { db: Database; sandbox: SandboxProvider }) {
   /** Claims the checkout, charges the card once and gives the claim back when nothing was charged. */

@@ -50,7 +50,7 @@ export async function lockCreditBalance(tx: DbExecutor, userId: string): Promise
 
 /**
  * The balance read as a prepared statement (built once; on Postgres parsed once per connection):
- * `GET /credits/remaining` is among the most frequent calls (issue 15).
+ * `GET /credits/remaining` is among the most frequent calls.
  */
 export function prepareCreditBalance(db: Database): (userId: string) => Promise<number | null> {
   const query = db

@@ -15,7 +15,7 @@ import { type FileRecord, MAX_CELL_CHARS, MAX_ROW_CELLS } from './import-file.ts
 import type { RowSpool } from './import-spool.ts';
 
 /**
- * The checks of an import file's rows (issue 14, ADR 031), run in the import sandbox's thread
+ * The checks of an import file's rows (ADR 031), run in the import sandbox's thread
  * (import-worker.ts) on a file the request has already spooled to disk.
  */
 
@@ -62,7 +62,7 @@ function checkUrl(raw: string, column: string): { url: string } | { reason: stri
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     return { reason: `${column} must start with http:// or https:// (not ${url.protocol})` };
-  // x.png and x.png#frag are one image: one row, one credit (issue 22, fault 11).
+  // x.png and x.png#frag are one image: one row, one credit.
   return { url: normalizeImageUrl(url) };
 }
 

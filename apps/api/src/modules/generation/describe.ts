@@ -116,7 +116,7 @@ async function loadAndPrepare(
   return { prepared: { describe: (options) => deps.engine.describeImage(bytes, options) }, embedded };
 }
 
-/** A remote image's file name is evidence ("red-leather-handbag.jpg"), as an upload's is (issue 19). */
+/** A remote image's file name is evidence ("red-leather-handbag.jpg"), as an upload's is. */
 function withFileName(image: ImageToDescribe): ImageToDescribe['context'] {
   if (image.fileKey || image.context?.fileName) return image.context;
   const fileName = fileNameFromUrl(image.src);
@@ -126,15 +126,17 @@ function withFileName(image: ImageToDescribe): ImageToDescribe['context'] {
 /** Loads and prepares the image, then asks the engine once. */
 export async function describeOnce(deps: DescribeDeps, image: ImageToDescribe): Promise<AltTextResult> {
   // Only the engine call holds a slot: the next images download and prepare while the engine is
-  // busy, so the provider always has GENERATION_CONCURRENCY requests in flight (issue 15).
+  // busy, so the provider always has GENERATION_CONCURRENCY requests in flight.
   const { prepared, embedded } = await loadAndPrepare(deps, image);
   const context = withEmbeddedAlt(withFileName(image), embedded);
+  // The language asked for, else the language of the image's place on its page (ADR 071).
+  const language = image.language ?? context.language;
   const release = await deps.engineSlots.acquire();
   try {
     await deps.limiter.take();
     const result = await prepared.describe({
       ...(image.prompt ? { prompt: image.prompt } : {}),
-      ...(image.language ? { language: image.language } : {}),
+      ...(language ? { language } : {}),
       ...(image.keywords?.length ? { keywords: image.keywords } : {}),
       context,
     });

@@ -21,7 +21,7 @@ export type ImportReading = ImportCheck & { fields: Record<string, string> };
  * Where import files are read and checked (import-worker.ts): one thread, created on the first
  * import and stopped when idle. A file may take 2 minutes of that thread and 384 MB of its heap; an
  * .xlsx zip bomb or a pathological CSV stops there with a 413 in words, and the API answers others
- * meanwhile (issue 22).
+ * meanwhile.
  */
 let sandbox: ReturnType<typeof createSandbox<ImportHandlers>> | undefined;
 const importSandbox = () => {

@@ -5,7 +5,7 @@ import type { FileRecord } from './import-file.ts';
 import { MAX_CELL_CHARS, MAX_ROW_CELLS } from './import-file.ts';
 
 /**
- * The first worksheet of an .xlsx file, read with limits a zip bomb cannot pass (issue 22): the
+ * The first worksheet of an .xlsx file, read with limits a zip bomb cannot pass: the
  * archive's directory is read first, every part is inflated as a stream and stopped at its budget
  * (whatever size its header claims), shared strings are capped in count and characters, and rows
  * stream out one at a time with at most MAX_ROW_CELLS cells of at most MAX_CELL_CHARS characters.

@@ -31,7 +31,7 @@ import type { GenerationService } from './service.ts';
 /** How often the event stream looks at the database (works whichever process runs the batch). */
 const STREAM_POLL_MS = 500;
 
-/** Bulk generation, batch progress and regenerate (issue 6), under /api/v1. */
+/** Bulk generation, batch progress and regenerate, under /api/v1. */
 export async function generationRoutes(
   app: FastifyInstance,
   options: { generation: GenerationService; streamPollMs?: number },
@@ -86,7 +86,7 @@ export async function generationRoutes(
       },
     },
     async (request, reply) => {
-      // Files beyond what the caller can pay for are refused before they are read (issue 12).
+      // Files beyond what the caller can pay for are refused before they are read.
       const { imageCredits } = await app.deps.credits.remaining(request.user.id);
       const { fields, uploads } = await readUploads(request, app.deps.files, request.user.id, {
         availableCredits: imageCredits,

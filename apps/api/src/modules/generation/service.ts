@@ -24,6 +24,7 @@ import { jobNames } from '../../jobs/names.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { createRunScheduler } from '../../jobs/run-scheduler.ts';
 import { csvRecord } from '../../lib/csv.ts';
+import { suggestionToStore } from '../../lib/publishable.ts';
 import { createProviderLimiters, Semaphore } from '../../lib/throttle.ts';
 import {
   getCreditBalance,
@@ -99,7 +100,7 @@ export type StartedGenerationBatch = {
 /** Rows of an import read back and inserted per chunk. */
 const IMPORT_CHUNK = 1_000;
 
-/** What a request says about the language and keywords of its alt text (issue 14). */
+/** What a request says about the language and keywords of its alt text. */
 type Wording = { language?: string; keywords?: string[] };
 
 const batchNotFound = () => notFound('There is no such generation batch.');
@@ -164,12 +165,14 @@ export function createGenerationService(deps: {
     logger,
   };
   /** The one landing generation does itself: the library row, in one guarded statement (ADR 015). */
-  const landInLibrary: ItemLander = (executor, claim, item) =>
-    landItem(executor, claim, {
+  const landInLibrary: ItemLander = (executor, claim, item) => {
+    // Nothing the engine can stand behind is stored as no alt, for a person's words (ADR 068).
+    const stored = suggestionToStore(item.result, item.context);
+    return landItem(executor, claim, {
       id: randomUUID(),
       userId: item.userId,
       src: item.src,
-      altText: item.result.altText,
+      altText: stored.altText,
       origin: item.result.origin ?? 'ai',
       engine: item.result.engine,
       model: item.result.model,
@@ -177,11 +180,12 @@ export function createGenerationService(deps: {
       fileKey: item.fileKey,
       confidence: item.result.confidence,
       reasons: item.result.reasons,
-      needsReview: item.result.needsReview,
-      longDescription: item.result.longDescription ?? null,
+      needsReview: item.result.needsReview || stored.needsWords,
+      longDescription: stored.needsWords ? null : (item.result.longDescription ?? null),
       thumbnailKey: item.thumbnail?.key ?? null,
       thumbnailUrl: item.thumbnail?.url ?? null,
     });
+  };
   /**
    * How each source's finished images land (ADR 043). Registered when the process is built, not
    * per request: a batch outlives its request (a resumed or adopted batch runs in another process).
@@ -323,7 +327,7 @@ export function createGenerationService(deps: {
       request: z.output<typeof generateAltTextRequestSchema>,
     ): Promise<StartBatchResponse> {
       const language = await resolveLanguage(userId, request.language);
-      // `x.png` and `x.png#frag` are one image: one row, one credit (issue 22).
+      // `x.png` and `x.png#frag` are one image: one row, one credit.
       const items = uniqueImageUrls(request.selectedImages, (image) => image.src).map((image) => ({
         src: normalizeImageUrl(image.src),
         fileKey: null,
@@ -511,15 +515,17 @@ export function createGenerationService(deps: {
         });
         thumbnail = await storePreview(files, userId, preview);
         const record = await db.transaction(async (tx) => {
+          // Nothing it can stand behind is stored as no alt, for a person's words (ADR 068).
+          const stored = suggestionToStore(result, image.context ?? undefined);
           const row = await setLibraryAltText(tx, userId, imageId, {
-            altText: result.altText,
+            altText: stored.altText,
             origin: result.origin ?? 'ai',
             engine: result.engine,
             model: result.model,
             confidence: result.confidence,
             reasons: result.reasons,
-            needsReview: result.needsReview,
-            longDescription: result.longDescription ?? null,
+            needsReview: result.needsReview || stored.needsWords,
+            longDescription: stored.needsWords ? null : (result.longDescription ?? null),
             thumbnail,
           });
           // False only when the recovery job refunded it first (a call slower than the lease): the

@@ -7,14 +7,15 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ZipFile } from 'yazl';
 import type { AppConfig } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
-import { notFound, unavailable, unprocessable } from '../../errors.ts';
+import { notFound, unavailable, unprocessable, unpublishableAlt } from '../../errors.ts';
 import { csvByteOrderMark, csvRecord } from '../../lib/csv.ts';
+import { listUnpublishable } from '../../lib/publishable.ts';
 import { Semaphore } from '../../lib/throttle.ts';
 import { SafeFetchError, safeFetch } from '../../net/safe-fetch.ts';
 import { listAuditAltTexts } from '../audit/service.ts';
 import type { FilesService } from '../files/service.ts';
 import { detectImageType } from '../generation/image-type.ts';
-import { findLibraryImage, findLibraryImagesOf } from '../library/service.ts';
+import { findLibraryImage, findLibraryImagesOf, judgeLibraryImage } from '../library/service.ts';
 import {
   exiftoolAvailable,
   isWritableType,
@@ -25,7 +26,7 @@ import {
 } from './exiftool.ts';
 
 /**
- * Image files that carry their alt text (issue 21, point 2; ADR 064): one library image, a selection
+ * Image files that carry their alt text (point 2; ADR 064): one library image, a selection
  * of them, or a whole audit's images, each a copy with the approved alt text written in by ExifTool,
  * a zip with a manifest.csv. The stored originals are never changed.
  */
@@ -278,6 +279,10 @@ export function createImageMetadataService(deps: {
       id: string,
     ): Promise<{ fileName: string; type: WritableType; bytes: Buffer }> {
       const row = await findLibraryImage(db, userId, id);
+      // Only alt text we can stand behind is written into a file (ADR 067).
+      const verdict = judgeLibraryImage(row);
+      if (!verdict.publishable)
+        throw unpublishableAlt([{ imageId: row.id, code: verdict.code, message: verdict.message }], 'write');
       await requireExiftool();
       try {
         const written = await withAlt(sourceOf(row));
@@ -294,6 +299,9 @@ export function createImageMetadataService(deps: {
     async libraryZip(userId: string, ids: string[], signal: AbortSignal): Promise<NodeJS.ReadableStream> {
       const rows = await findLibraryImagesOf(db, userId, ids);
       if (rows.length === 0) throw notFound('None of these images is in your library.');
+      // A named set with an alt text that may not go live is refused whole (ADR 067, 068).
+      const refused = listUnpublishable(rows, (row) => row.id, judgeLibraryImage);
+      if (refused.length > 0) throw unpublishableAlt(refused, 'write');
       await requireExiftool();
       return buildZip(rows.map(sourceOf), 0, signal);
     },

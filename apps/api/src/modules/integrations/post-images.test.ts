@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { bareUrl, findOccurrence, listContentImages, setImageAlt } from './post-images.ts';
+import {
+  bareUrl,
+  findOccurrence,
+  listContentImages,
+  setImageAlt,
+  withoutUnmarkedEmptyAlts,
+} from './post-images.ts';
 
 const urls = new Map([[bareUrl('https://blog.example.com/wp-content/uploads/2026/11/boat.jpg'), 7]]);
 
@@ -50,5 +56,20 @@ describe('images in a post’s content', () => {
     listContentImages(raw, urls);
     listContentImages(`${'<img '.repeat(200_000)}>`, urls);
     expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('reads a decorative mark from the image block or the tag, and leaves out only unmarked empty alts', () => {
+    const raw = [
+      '<!-- wp:image {"id":9,"decorative":true} --><figure><img src="a.png" alt="" class="wp-image-9"/></figure><!-- /wp:image -->',
+      '<!-- wp:image {"id":9} --><figure><img src="a.png" alt="" class="wp-image-9"/></figure><!-- /wp:image -->',
+      '<p><img src="b.png" alt="" role="presentation" class="wp-image-10"><img src="c.png" alt="" data-decorative class="wp-image-11"></p>',
+    ].join('');
+    expect(listContentImages(raw, urls).map((image) => image.decorative)).toEqual([true, false, true, true]);
+    const rendered = withoutUnmarkedEmptyAlts(
+      raw,
+      urls,
+      (image, occurrence) => image.mediaId === 9 && occurrence === 0,
+    );
+    expect(listContentImages(rendered, urls).map((image) => image.alt)).toEqual(['', null, '', '']);
   });
 });

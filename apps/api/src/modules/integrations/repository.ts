@@ -85,6 +85,7 @@ export async function updateIntegration(
       | 'placements'
       | 'auditId'
       | 'lastImportAt'
+      | 'progress'
     >
   >,
 ): Promise<void> {
@@ -110,8 +111,21 @@ export async function resetImport(db: DbExecutor, id: string, cursor: ImportCurs
   });
 }
 
+/** Rows per INSERT: one statement for a whole page of 50,000 overflowed the stack (ADR 070). */
+const UPSERT_CHUNK = 500;
+
+/** The last row of each key: one INSERT … ON CONFLICT may not touch the same row twice. */
+function lastOfEach<T>(rows: T[], key: (row: T) => number): T[] {
+  return [...new Map(rows.map((row) => [key(row), row])).values()];
+}
+
 export async function upsertMedia(db: DbExecutor, rows: IntegrationMediaRow[]): Promise<void> {
-  if (rows.length === 0) return;
+  const unique = lastOfEach(rows, (row) => row.mediaId);
+  for (let at = 0; at < unique.length; at += UPSERT_CHUNK)
+    await upsertMediaChunk(db, unique.slice(at, at + UPSERT_CHUNK));
+}
+
+async function upsertMediaChunk(db: DbExecutor, rows: IntegrationMediaRow[]): Promise<void> {
   await db
     .insert(integrationMedia)
     .values(rows)
@@ -145,7 +159,12 @@ export async function listMedia(db: DbExecutor, integrationId: string): Promise<
 }
 
 export async function upsertPosts(db: DbExecutor, rows: IntegrationPostRow[]): Promise<void> {
-  if (rows.length === 0) return;
+  const unique = lastOfEach(rows, (row) => row.postId);
+  for (let at = 0; at < unique.length; at += UPSERT_CHUNK)
+    await upsertPostsChunk(db, unique.slice(at, at + UPSERT_CHUNK));
+}
+
+async function upsertPostsChunk(db: DbExecutor, rows: IntegrationPostRow[]): Promise<void> {
   await db
     .insert(integrationPosts)
     .values(rows)
@@ -256,6 +275,18 @@ export async function insertPendingChange(
   return row ?? null;
 }
 
+/** The origin and evidence of the words a live change is being rewritten to (ADR 069). */
+export async function setChangeProvenance(
+  db: DbExecutor,
+  id: string,
+  provenance: Pick<IntegrationChangeRow, 'origin' | 'reasons'>,
+): Promise<void> {
+  await db
+    .update(integrationChanges)
+    .set({ origin: provenance.origin, reasons: provenance.reasons })
+    .where(eq(integrationChanges.id, id));
+}
+
 export async function markChangePublished(db: DbExecutor, id: string, after?: string): Promise<void> {
   await db
     .update(integrationChanges)
@@ -312,15 +343,26 @@ export async function listChanges(
   db: DbExecutor,
   integrationId: string,
   ids?: string[],
-): Promise<(IntegrationChangeRow & { postTitle: string | null })[]> {
+): Promise<(IntegrationChangeRow & { postTitle: string | null; sourceUrl: string | null })[]> {
   const rows = await db
-    .select({ change: integrationChanges, postTitle: integrationPosts.title })
+    .select({
+      change: integrationChanges,
+      postTitle: integrationPosts.title,
+      sourceUrl: integrationMedia.sourceUrl,
+    })
     .from(integrationChanges)
     .leftJoin(
       integrationPosts,
       and(
         eq(integrationPosts.integrationId, integrationChanges.integrationId),
         eq(integrationPosts.postId, integrationChanges.postId),
+      ),
+    )
+    .leftJoin(
+      integrationMedia,
+      and(
+        eq(integrationMedia.integrationId, integrationChanges.integrationId),
+        eq(integrationMedia.mediaId, integrationChanges.mediaId),
       ),
     )
     .where(
@@ -332,7 +374,7 @@ export async function listChanges(
     )
     .orderBy(desc(integrationChanges.createdAt), asc(integrationChanges.id))
     .limit(1000);
-  return rows.map((row) => ({ ...row.change, postTitle: row.postTitle }));
+  return rows.map((row) => ({ ...row.change, postTitle: row.postTitle, sourceUrl: row.sourceUrl }));
 }
 
 export async function findPlacement(

@@ -6,6 +6,7 @@ import {
   listChangesResponseSchema,
   listIntegrationsResponseSchema,
   MAX_INTEGRATIONS,
+  publishPreviewResponseSchema,
   publishRequestSchema,
   startIntegrationJobResponseSchema,
   undoRequestSchema,
@@ -16,7 +17,7 @@ import type { IntegrationsService } from './service.ts';
 
 const tags = ['integrations'];
 
-/** Connected WordPress sites (issue 21, ADR 056), under /api/v1. */
+/** Connected WordPress sites (ADR 056), under /api/v1. */
 export async function integrationsRoutes(
   app: FastifyInstance,
   options: { integrations: IntegrationsService },
@@ -118,7 +119,8 @@ export async function integrationsRoutes(
         summary: 'Publish approved alt text to the site: the attachment’s alt_text or the image in a post',
         description:
           'Without `imageIds`: every accepted or edited image of the import’s audit; with them, those. An image of the library page sets the attachment’s `alt_text`; an image of a post sets that use’s `<img alt>` (and the image block’s `alt` attribute when it has one) in `content.raw`, nothing else, read back to check. A post changed on WordPress since the import is left alone and named in `error`. Each write is logged with the previous value (GET /integrations/{id}/changes); the same words are never written twice. ' +
-          '409 when nothing (or a selected image) is approved, or while an import or publish runs. 202, then follow GET /integrations/{id}.',
+          'Every approved alt is judged by the publishable rule first (ADR 067, ADR 069): words that may not go live are left out and counted in `notice` ("N images need your words"); when every approved image is held back, 422 with each named in `errors`. POST /integrations/{id}/publish/preview shows the same plan first. ' +
+          '409 when nothing (or a selected image) is approved, or while an import or publish runs. 202, then follow GET /integrations/{id} (`progress`: written, failed, of total).',
         params: integrationParamsSchema,
         body: publishRequestSchema,
         response: { 202: startIntegrationJobResponseSchema },
@@ -131,6 +133,26 @@ export async function integrationsRoutes(
         request.body.imageIds,
       );
       return reply.code(202).send({ id: started.id, status: started.status });
+    },
+  );
+
+  typed.post(
+    '/integrations/:id/publish/preview',
+    {
+      schema: {
+        tags,
+        summary: 'What a publish with the same body would write and where, before → after (writes nothing)',
+        description:
+          '`items`: each place a publish would write (the attachment’s `alt_text`, or the image’s use in a post with the post’s title), with its file name, the alt now and the approved words. `heldBack`: approved images whose words may not go live (the publishable rule, ADR 067: no words, a kind-and-tone sentence, a file name, a title pasted in front, nothing a person could check), with the code and why in words; a publish leaves them out. `unchanged`: places that already say the approved words. ' +
+          '409 before an import, when nothing is approved or a named image is no approved image of the import; 404 when the site is not the caller’s.',
+        params: integrationParamsSchema,
+        body: publishRequestSchema,
+        response: { 200: publishPreviewResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return integrations.previewPublish(request.user.id, request.params.id, request.body.imageIds);
     },
   );
 

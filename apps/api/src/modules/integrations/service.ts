@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { errorCodes } from '@altwise/contracts/errors';
 import {
   type ConnectWordPressRequest,
+  type HeldBackImage,
   type Integration,
   type IntegrationChange,
   type IntegrationSummary,
   MAX_INTEGRATIONS,
+  type PublishPreviewItem,
+  type PublishPreviewResponse,
 } from '@altwise/contracts/integrations';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Transaction } from '../../db/client.ts';
@@ -15,14 +19,23 @@ import type {
   IntegrationPostRow,
   IntegrationRow,
 } from '../../db/tables/integrations.ts';
-import { badRequest, conflict, notFound } from '../../errors.ts';
+import { AppError, badRequest, conflict, notFound } from '../../errors.ts';
 import { jobNames } from '../../jobs/names.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
+import { createFairSlots, SlotsClosedError } from '../../lib/fair-slots.ts';
+import { judgePublishable } from '../../lib/publishable.ts';
+import { SandboxLimitError } from '../../lib/sandbox.ts';
 import { createProviderLimiters } from '../../lib/throttle.ts';
 import { assertPublicAddress, parseFetchableUrl, SafeFetchError } from '../../net/safe-fetch.ts';
-import type { AuditService } from '../audit/service.ts';
+import type { AuditService, WrittenByUs } from '../audit/service.ts';
 import type { CredentialBox } from './credentials.ts';
-import { bareUrl, findOccurrence, listContentImages, setImageAlt } from './post-images.ts';
+import {
+  bareUrl,
+  findOccurrence,
+  listContentImages,
+  setImageAlt,
+  withoutUnmarkedEmptyAlts,
+} from './post-images.ts';
 import {
   countIntegrationsOf,
   countMedia,
@@ -51,6 +64,7 @@ import {
   renewLease,
   replacePlacements,
   resetImport,
+  setChangeProvenance,
   setChangeWriting,
   setPostModified,
   takeLease,
@@ -66,10 +80,22 @@ import {
   type WordPressErrorReason,
 } from './wordpress-client.ts';
 
-/** Most posts and pages of each type an import reads (500 pages of 100). */
+/** Most pages of media, of posts and of pages an import reads (500 pages of 100; ADR 070). */
 const MAX_PAGES_PER_STAGE = 500;
+/**
+ * Most images an import keeps (ADR 070): a library's first 5,000 by id. The audit's library page
+ * checks at most 1,000 of them (MAX_AUDIT_IMAGES_PER_PAGE); the rest are found through the posts.
+ */
+const MAX_MEDIA_PER_IMPORT = 5_000;
+/** Imports that run at once in one process, shared fairly between users (ADR 070). */
+const IMPORT_SLOTS = 2;
+/** How long an import job of a user who already has one waiting for a slot waits before it asks again. */
+const IMPORT_RETRY_MS = 10_000;
 /** Most audit pages an import makes (the library page and the posts that use its images). */
 const MAX_AUDIT_PAGES = 500;
+
+/** Most held-back images a refused publish names in its `errors`. */
+const MAX_PUBLISH_ERRORS = 100;
 
 /** Most failed places a publish or undo keeps (GET /integrations/{id} → failures). */
 const MAX_FAILURES = 1000;
@@ -129,13 +155,51 @@ type RestPost = {
   content?: { raw?: string; rendered?: string };
 };
 
+/** The address when it is an http(s) one: a post's `link` becomes an audit page's URL. */
+function webLink(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
 function escapeHtml(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/** A field a site answered, when it is text (a hostile site may answer anything in its place). */
+function textOf(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The file's name at the end of its address (`harbour.png`), as a person knows the image. */
+function fileNameOfUrl(address: string): string {
+  const path = address.replace(/[?#].*$/, '');
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  try {
+    return decodeURIComponent(name) || address;
+  } catch {
+    return name || address;
+  }
+}
+
+/** `en_US` (WordPress's locale) as a BCP 47 tag (`en-US`); undefined when it is not one. */
+function languageTagOf(locale: unknown): string | undefined {
+  if (typeof locale !== 'string') return undefined;
+  const tag = locale.trim().replace(/_/g, '-');
+  return /^[a-z]{2,3}(?:-[a-z0-9]{2,8})*$/i.test(tag) ? tag : undefined;
+}
+
 /** Text without tags, for captions and descriptions WordPress stores as HTML. */
-function plainText(value: string | undefined): string {
-  return (value ?? '')
+function plainText(value: unknown): string {
+  return (textOf(value) ?? '')
     .replace(/<[^>]*>/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
@@ -144,25 +208,33 @@ function plainText(value: string | undefined): string {
 export type IntegrationsService = ReturnType<typeof createIntegrationsService>;
 
 /**
- * Connected WordPress sites (issue 21, ADR 056): connect with an application password (checked at
+ * Connected WordPress sites (ADR 056): connect with an application password (checked at
  * once, kept encrypted), import the media library and its placements as a normal audit, publish
  * approved alt text into the attachment and the posts, and undo any change.
  */
 export function createIntegrationsService(deps: {
   db: Database;
   queue: JobQueue;
-  audits: Pick<AuditService, 'recordWholeAudit' | 'approvedImages'>;
+  audits: Pick<AuditService, 'recordWholeAudit' | 'approvedImages' | 'unapproveImages'>;
   box: CredentialBox;
   fetch: { allowPrivate: boolean };
-  settings: { requestsPerMinute: number; timeoutMs: number; pageSize: number; leaseMs: number };
+  settings: {
+    requestsPerMinute: number;
+    timeoutMs: number;
+    pageSize: number;
+    leaseMs: number;
+    maxAnswerBytes: number;
+  };
   logger: FastifyBaseLogger;
 }) {
   const { db, queue, logger } = deps;
   const limiterOf = createProviderLimiters(deps.settings.requestsPerMinute);
+  const importSlots = createFairSlots(IMPORT_SLOTS);
   const { leaseMs } = deps.settings;
   const clientOptions = (integrationId: string, lease?: Lease) => ({
     allowPrivate: deps.fetch.allowPrivate,
     timeoutMs: deps.settings.timeoutMs,
+    maxAnswerBytes: deps.settings.maxAnswerBytes,
     beforeCall: async (method: 'GET' | 'POST') => {
       await limiterOf(integrationId).take();
       // A run that lost its site reads nothing more and writes nothing more.
@@ -269,6 +341,7 @@ export function createIntegrationsService(deps: {
       error: row.error,
       notice: row.notice,
       failures: (row.failures ?? []).map((failure) => ({ ...failure })),
+      progress: row.progress ? { ...row.progress } : null,
     };
   }
 
@@ -324,30 +397,43 @@ export function createIntegrationsService(deps: {
     );
     if (!Array.isArray(answer.body))
       throw new WordPressError('not-json', 'The media library did not answer with a list.');
-    const rows: IntegrationMediaRow[] = answer.body
-      .filter((item) => typeof item.id === 'number' && typeof item.source_url === 'string')
-      .map((item) => ({
-        integrationId: row.id,
-        mediaId: item.id,
-        sourceUrl: item.source_url ?? '',
-        urls: [
-          item.source_url ?? '',
-          ...Object.values(item.media_details?.sizes ?? {}).flatMap((size) =>
-            typeof size?.source_url === 'string' ? [size.source_url] : [],
-          ),
-        ],
-        altText: item.alt_text ?? '',
-        title: item.title?.raw ?? plainText(item.title?.rendered),
-        caption: plainText(item.caption?.raw ?? item.caption?.rendered),
-        description: plainText(item.description?.raw),
-      }));
+    const items = (answer.body as unknown[]).filter(
+      (item): item is RestMedia =>
+        isObject(item) && Number.isSafeInteger(item.id) && typeof item.source_url === 'string',
+    );
+    const room = Math.max(0, MAX_MEDIA_PER_IMPORT - (await countMedia(db, row.id)));
+    const rows: IntegrationMediaRow[] = items.slice(0, room).map((item) => ({
+      integrationId: row.id,
+      mediaId: item.id,
+      sourceUrl: item.source_url ?? '',
+      urls: [
+        item.source_url ?? '',
+        ...Object.values(isObject(item.media_details?.sizes) ? item.media_details.sizes : {}).flatMap(
+          (size) => (isObject(size) && typeof size.source_url === 'string' ? [size.source_url] : []),
+        ),
+      ],
+      altText: textOf(item.alt_text) ?? '',
+      title: textOf(item.title?.raw) ?? plainText(item.title?.rendered),
+      caption: plainText(textOf(item.caption?.raw) ?? item.caption?.rendered),
+      description: plainText(item.description?.raw),
+    }));
     await upsertMedia(db, rows);
     const total = Number(answer.headers['x-wp-total']);
+    const imported = await countMedia(db, row.id);
+    const more = page < totalPagesOf(answer.headers) && answer.body.length > 0;
+    // A library larger than an import keeps (or a site that never says its last page) stops here.
+    const capped =
+      items.length > room || (more && (imported >= MAX_MEDIA_PER_IMPORT || page >= MAX_PAGES_PER_STAGE));
     await updateIntegration(db, row.id, {
-      imported: await countMedia(db, row.id),
-      ...(Number.isFinite(total) ? { mediaCount: total } : {}),
+      imported,
+      ...(Number.isSafeInteger(total) && total >= 0 ? { mediaCount: total } : {}),
+      ...(capped
+        ? {
+            notice: `Only the first ${imported.toLocaleString('en')} images were imported. An import keeps at most ${MAX_MEDIA_PER_IMPORT.toLocaleString('en')} images of a site’s media library.`,
+          }
+        : {}),
     });
-    return page < totalPagesOf(answer.headers) && answer.body.length > 0;
+    return more && !capped;
   }
 
   async function importPostPage(
@@ -368,22 +454,24 @@ export function createIntegrationsService(deps: {
       if (error instanceof WordPressError && error.status === 400 && page > 1) return false;
       throw error;
     }
-    const posts = Array.isArray(answer.body) ? (answer.body as RestPost[]) : [];
+    const posts = Array.isArray(answer.body) ? (answer.body as unknown[]) : [];
     const rows: IntegrationPostRow[] = [];
-    for (const post of posts) {
-      const raw = post.content?.raw ?? '';
+    for (const post of posts.filter(
+      (item): item is RestPost => isObject(item) && Number.isSafeInteger(item.id),
+    )) {
+      const raw = textOf(post.content?.raw) ?? '';
       const images = listContentImages(raw, mediaByUrl)
         .filter((image) => image.mediaId !== null)
-        .map((image) => ({ mediaId: image.mediaId as number, alt: image.alt }));
+        .map((image) => ({ mediaId: image.mediaId as number, alt: image.alt, decorative: image.decorative }));
       if (images.length === 0) continue;
       rows.push({
         integrationId: row.id,
         postId: post.id,
         postType: type,
-        title: post.title?.raw ?? plainText(post.title?.rendered),
-        link: post.link ?? `${row.siteUrl.replace(/\/+$/, '')}/?p=${post.id}`,
-        modified: post.modified_gmt ?? '',
-        rendered: post.content?.rendered ?? '',
+        title: textOf(post.title?.raw) ?? plainText(post.title?.rendered),
+        link: webLink(post.link) ?? `${row.siteUrl.replace(/\/+$/, '')}/?p=${post.id}`,
+        modified: textOf(post.modified_gmt) ?? '',
+        rendered: textOf(post.content?.rendered) ?? '',
         images,
       });
     }
@@ -391,15 +479,21 @@ export function createIntegrationsService(deps: {
     return page < Math.min(totalPagesOf(answer.headers), MAX_PAGES_PER_STAGE) && posts.length > 0;
   }
 
-  /** The import's audit: the library page (each attachment's own alt) and each post that uses them. */
-  async function landAudit(row: IntegrationRow, auditId: string): Promise<number> {
+  /**
+   * The import's audit: the library page (each attachment's own alt) and each post that uses them.
+   * The library page has no title and no heading (ADR 069): nothing of ours can pass into an alt;
+   * an attachment is described from the posts that use it (the fix picks the use that says most).
+   * Every page carries the site's language as `<html lang>`.
+   */
+  async function landAudit(row: IntegrationRow, auditId: string, language?: string): Promise<number> {
     const media = await listMedia(db, row.id);
     const posts = await listPosts(db, row.id);
     const mediaByUrl = mediaUrlMap(media);
     const site = row.siteUrl.replace(/\/+$/, '');
     const libraryUrl = `${site}/wp-admin/upload.php`;
+    const lang = language ? ` lang="${escapeHtml(language)}"` : '';
     // WordPress's empty alt_text means "not set", so the library page leaves the alt out (a missing
-    // alt fails the checks); in a post, alt="" is what the page says and is checked as written.
+    // alt fails the checks); in a post, an alt="" nobody marked decorative is left out the same way.
     const figures = media.map(
       (item) =>
         `<figure><img src="${escapeHtml(item.sourceUrl)}"${item.altText ? ` alt="${escapeHtml(item.altText)}"` : ''}>${item.caption ? `<figcaption>${escapeHtml(item.caption)}</figcaption>` : ''}</figure>${item.description ? `<p>${escapeHtml(item.description)}</p>` : ''}`,
@@ -407,11 +501,12 @@ export function createIntegrationsService(deps: {
     const pages = [
       {
         url: libraryUrl,
-        html: `<!doctype html><html><head><title>Media library</title></head><body><h1>Media library of ${escapeHtml(site)}</h1>${figures.join('\n')}</body></html>`,
+        html: `<!doctype html><html${lang}><head></head><body>${figures.join('\n')}</body></html>`,
       },
     ];
     const notices: string[] = [];
     const postByUrl = new Map<string, IntegrationPostRow>();
+    const urlOfPost = new Map<number, string>();
     for (const post of posts) {
       if (pages.length >= MAX_AUDIT_PAGES) {
         notices.push(
@@ -422,16 +517,42 @@ export function createIntegrationsService(deps: {
       let url = post.link;
       if (url === libraryUrl || postByUrl.has(url)) url = `${site}/?p=${post.postId}`;
       postByUrl.set(url, post);
+      urlOfPost.set(post.postId, url);
+      const content = withoutUnmarkedEmptyAlts(
+        post.rendered,
+        mediaByUrl,
+        (image, occurrence) =>
+          post.images.filter((used) => used.mediaId === image.mediaId)[occurrence]?.decorative === true,
+      );
       pages.push({
         url,
-        html: `<!doctype html><html><head><title>${escapeHtml(post.title)}</title></head><body><h1>${escapeHtml(post.title)}</h1>${post.rendered}</body></html>`,
+        html: `<!doctype html><html${lang}><head><title>${escapeHtml(post.title)}</title></head><body><h1>${escapeHtml(post.title)}</h1>${content}</body></html>`,
       });
     }
+    // What Altwise wrote and is still live (ADR 069): found again, it keeps its origin.
+    const fileNameOf = new Map(media.map((item) => [item.mediaId, fileNameOfUrl(item.sourceUrl)]));
+    const written = new Map<string, WrittenByUs>();
+    for (const change of await listChanges(db, row.id)) {
+      if (change.status !== 'published' || !change.origin) continue;
+      const pageUrl = change.postId === null ? libraryUrl : urlOfPost.get(change.postId);
+      if (!pageUrl) continue;
+      const fileName = fileNameOf.get(change.mediaId);
+      written.set(`${pageUrl}\u0000${change.mediaId}\u0000${change.after}`, {
+        origin: change.origin,
+        reasons: change.reasons ?? [],
+        ...(fileName ? { fileName } : {}),
+      });
+    }
+    const writtenByUs = (pageUrl: string, src: string, alt: string) => {
+      const mediaId = mediaByUrl.get(bareUrl(src));
+      return mediaId === undefined ? undefined : written.get(`${pageUrl}\u0000${mediaId}\u0000${alt}`);
+    };
     const images = await deps.audits.recordWholeAudit(row.userId, {
       auditId,
       url: site,
       notices,
       pages,
+      writtenByUs,
     });
     const placements: Omit<IntegrationPlacementRow, 'id'>[] = [];
     const byPage = new Map<string, typeof images>();
@@ -475,15 +596,54 @@ export function createIntegrationsService(deps: {
     return placements.filter((placement) => placement.postId !== null).length;
   }
 
-  async function runImport(integrationId: string): Promise<void> {
-    await withLease(
-      integrationId,
-      (startAfter) => queue.send(jobNames.importIntegration, { integrationId }, { startAfter }),
-      (row, lease, finish) => importLeased(row, lease, finish),
-    );
+  /**
+   * The site's language from its settings (ADR 069), for the audit pages' `<html lang>`; undefined
+   * when the user may not read the settings (an editor) or the site does not say.
+   */
+  async function readSiteLanguage(client: WordPressClient): Promise<string | undefined> {
+    try {
+      const answer = await client.get<{ language?: unknown }>(
+        '/wp/v2/settings',
+        'reading the site’s language',
+      );
+      return languageTagOf(answer.body?.language);
+    } catch (error) {
+      if (error instanceof WordPressError && !fatalReasons.includes(error.reason)) return undefined;
+      throw error;
+    }
   }
 
-  async function importLeased(leased: IntegrationRow, lease: Lease, finish: FinishRun): Promise<void> {
+  /**
+   * An import job: it waits for one of the process's import slots, shared fairly between users
+   * (ADR 070), then imports under the site's lease, giving its slot up between two pages when another
+   * user waits with none. A job of a user who already has one waiting comes back later instead of
+   * holding a worker too, so other users' jobs are still taken from the queue.
+   */
+  async function runImport(integrationId: string): Promise<void> {
+    const again = (startAfter: Date) =>
+      queue.send(jobNames.importIntegration, { integrationId }, { startAfter });
+    const owner = (await findIntegration(db, integrationId))?.userId;
+    if (!owner) return;
+    if (importSlots.isWaiting(owner)) {
+      await again(new Date(Date.now() + IMPORT_RETRY_MS));
+      return;
+    }
+    await importSlots.acquire(owner);
+    try {
+      await withLease(integrationId, again, (row, lease, finish) =>
+        importLeased(row, lease, finish, () => importSlots.yieldTurn(owner)),
+      );
+    } finally {
+      importSlots.release(owner);
+    }
+  }
+
+  async function importLeased(
+    leased: IntegrationRow,
+    lease: Lease,
+    finish: FinishRun,
+    nextTurn: () => Promise<void>,
+  ): Promise<void> {
     let row = leased;
     const integrationId = row.id;
     if (row.status !== 'importing' || !row.importCursor) return finish({});
@@ -498,6 +658,7 @@ export function createIntegrationsService(deps: {
       while (cursor.stage === 'media') {
         const more = await importMediaPage(row, client, cursor.page);
         await save(more ? { ...cursor, page: cursor.page + 1 } : { ...cursor, stage: 'posts', page: 1 });
+        await nextTurn();
       }
       const mediaByUrl = mediaUrlMap(await listMedia(db, integrationId));
       while (cursor.stage === 'posts' || cursor.stage === 'pages') {
@@ -505,10 +666,12 @@ export function createIntegrationsService(deps: {
         const more = await importPostPage(row, client, type, cursor.page, mediaByUrl);
         const next = type === 'posts' ? ('pages' as const) : ('audit' as const);
         await save(more ? { ...cursor, page: cursor.page + 1 } : { ...cursor, stage: next, page: 1 });
+        await nextTurn();
       }
       row = (await findIntegration(db, integrationId)) ?? row;
+      const language = await readSiteLanguage(client);
       await lease.hold();
-      const placements = await landAudit(row, cursor.auditId);
+      const placements = await landAudit(row, cursor.auditId, language);
       await finish({
         status: 'imported',
         importCursor: { ...cursor, stage: 'done' },
@@ -518,9 +681,24 @@ export function createIntegrationsService(deps: {
         error: null,
       });
     } catch (error) {
-      if (!(error instanceof WordPressError)) throw error;
-      // Said in words; the cursor stays, so importing again starts afresh and nothing half-made is kept.
-      await finish({ status: 'failed', error: error.message });
+      // Lost its site or its slot (the process stops): another run or the job's retry goes on.
+      if (
+        error instanceof LeaseLostError ||
+        error instanceof SlotsClosedError ||
+        (error instanceof SandboxLimitError && error.limit === 'closed')
+      )
+        throw error;
+      // Anything else ends the import in words (ADR 070), not in an import that never ends: a site's
+      // answer the database refused, say. The cursor stays, so importing again starts afresh.
+      if (!(error instanceof WordPressError))
+        logger.error({ err: error, integration: integrationId }, 'wordpress import failed');
+      await finish({
+        status: 'failed',
+        error:
+          error instanceof WordPressError
+            ? error.message
+            : `The import of ${new URL(row.siteUrl).host} stopped: Altwise could not store what the site answered. Import again to try once more.`,
+      });
     }
   }
 
@@ -535,8 +713,25 @@ export function createIntegrationsService(deps: {
     problems: string[];
     /** Each place not written, with why (GET /integrations/{id} → failures). */
     failed: (Place & { message: string })[];
+    /** Places the run will try (its progress's `total`). */
+    total: number;
+    /** Approved images whose words may not go live (ADR 069): left out, named in the notice. */
+    heldBack: number;
   };
-  const newTally = (): PublishTally => ({ written: 0, same: 0, problems: [], failed: [] });
+  const newTally = (): PublishTally => ({
+    written: 0,
+    same: 0,
+    problems: [],
+    failed: [],
+    total: 0,
+    heldBack: 0,
+  });
+  /** Where written words came from, kept in the change log (ADR 069). */
+  type Provenance = {
+    origin: NonNullable<IntegrationChangeRow['origin']>;
+    reasons: NonNullable<IntegrationChangeRow['reasons']>;
+  };
+  type PostWrite = { placement: IntegrationPlacementRow; after: string; provenance: Provenance };
 
   /** Notes a problem once, and each place it kept from being written. */
   function fail(tally: PublishTally, message: string, places: Place[]) {
@@ -627,6 +822,7 @@ export function createIntegrationsService(deps: {
     client: WordPressClient,
     placement: IntegrationPlacementRow,
     after: string,
+    provenance: Provenance,
     tally: PublishTally,
   ) {
     const live = await findLiveChange(db, placement.id);
@@ -654,12 +850,14 @@ export function createIntegrationsService(deps: {
           field: 'alt_text',
           before: current,
           after,
+          ...provenance,
         });
     if (!change) {
       tally.same++;
       return;
     }
     if (live) await setChangeWriting(db, [live.id], [{ value: after }]);
+    if (live) await setChangeProvenance(db, live.id, provenance);
     try {
       const written = await client.post<RestMedia>(
         route,
@@ -692,7 +890,7 @@ export function createIntegrationsService(deps: {
     row: IntegrationRow,
     client: WordPressClient,
     post: IntegrationPostRow,
-    items: { placement: IntegrationPlacementRow; after: string }[],
+    items: PostWrite[],
     mediaByUrl: Map<string, number>,
     tally: PublishTally,
   ) {
@@ -712,8 +910,9 @@ export function createIntegrationsService(deps: {
       live: IntegrationChangeRow | undefined;
       before: string;
       after: string;
+      provenance: Provenance;
     }[] = [];
-    for (const { placement, after } of [...items].sort(
+    for (const { placement, after, provenance } of [...items].sort(
       (a, b) => a.placement.occurrence - b.placement.occurrence,
     )) {
       const live = await findLiveChange(db, placement.id);
@@ -735,7 +934,7 @@ export function createIntegrationsService(deps: {
         continue;
       }
       raw = setImageAlt(raw, image, after);
-      writes.push({ placement, live, before: live ? live.before : before, after });
+      writes.push({ placement, live, before: live ? live.before : before, after, provenance });
     }
     if (writes.length === 0) return;
     const pending: IntegrationChangeRow[] = [];
@@ -749,9 +948,12 @@ export function createIntegrationsService(deps: {
         field: 'content',
         before: write.before,
         after: write.after,
+        ...write.provenance,
       });
       if (change) pending.push(change);
     }
+    for (const write of writes)
+      if (write.live) await setChangeProvenance(db, write.live.id, write.provenance);
     const rewritten = writes.flatMap((write) => (write.live ? [write.live.id] : []));
     await setChangeWriting(
       db,
@@ -804,6 +1006,81 @@ export function createIntegrationsService(deps: {
     }
   }
 
+  /** One approved alt and where it goes: the attachment's alt_text (no post) or a use in a post. */
+  type PlannedWrite = {
+    placement: IntegrationPlacementRow;
+    image: ApprovedImage;
+    after: string;
+    fileName: string;
+    src: string;
+    post: IntegrationPostRow | undefined;
+    /** The alt as the import read it. */
+    before: string;
+  };
+  type ApprovedImage = Awaited<ReturnType<typeof deps.audits.approvedImages>>[number];
+  type PublishPlan = {
+    writes: PlannedWrite[];
+    heldBack: HeldBackImage[];
+    /** The named images that are no approved image of this import. */
+    unknown: number;
+  };
+
+  /**
+   * What a publish of these images (all approved when none are named) would write, and which
+   * approved words it holds back (ADR 069): each is judged by the publishable rule (ADR 067) before
+   * anything is written. An empty alt goes live only when a person saved it (marked decorative).
+   */
+  async function planPublish(row: IntegrationRow, imageIds: string[] | undefined): Promise<PublishPlan> {
+    if (!row.auditId) return { writes: [], heldBack: [], unknown: imageIds?.length ?? 0 };
+    const approved = await deps.audits.approvedImages(row.userId, row.auditId, imageIds);
+    const byId = new Map(approved.map((image) => [image.id, image]));
+    const placements = await listPlacementsFor(db, row.id, [...byId.keys()]);
+    const media = new Map((await listMedia(db, row.id)).map((item) => [item.mediaId, item]));
+    const posts = new Map((await listPosts(db, row.id)).map((post) => [post.postId, post]));
+    const plan: PublishPlan = { writes: [], heldBack: [], unknown: 0 };
+    const placed = new Set<string>();
+    for (const placement of placements) {
+      const image = byId.get(placement.auditImageId);
+      if (!image) continue;
+      placed.add(image.id);
+      const item = media.get(placement.mediaId);
+      const src = item?.sourceUrl ?? image.src;
+      const fileName = fileNameOfUrl(src);
+      const post = placement.postId === null ? undefined : posts.get(placement.postId);
+      if (placement.postId !== null && !post) continue;
+      const verdict = judgePublishable({
+        altText: image.altText,
+        decorative: image.altText.trim() === '' && image.reviewState === 'edited',
+        origin: image.origin ?? 'ai',
+        reasons: image.reasons,
+        context: {
+          fileName,
+          ...(image.heading ? { heading: image.heading } : {}),
+          ...(post ? { pageTitle: post.title } : {}),
+        },
+      });
+      if (!verdict.publishable) {
+        plan.heldBack.push({
+          imageId: image.id,
+          mediaId: placement.mediaId,
+          fileName,
+          postId: placement.postId,
+          postTitle: post?.title ?? null,
+          altText: image.altText,
+          code: verdict.code,
+          message: verdict.message,
+        });
+        continue;
+      }
+      const before = post
+        ? (post.images.filter((used) => used.mediaId === placement.mediaId)[placement.occurrence]?.alt ?? '')
+        : (item?.altText ?? '');
+      plan.writes.push({ placement, image, after: image.altText, fileName, src, post, before });
+    }
+    plan.unknown = imageIds ? imageIds.length - placed.size : 0;
+    return plan;
+  }
+
   async function runPublish(
     row: IntegrationRow,
     lease: Lease,
@@ -814,20 +1091,25 @@ export function createIntegrationsService(deps: {
     const client = clientFor(row, lease);
     const mediaByUrl = mediaUrlMap(await listMedia(db, row.id));
     await settlePending(row, client, mediaByUrl);
-    const approved = await deps.audits.approvedImages(row.userId, row.auditId, imageIds);
-    const words = new Map(approved.map((image) => [image.id, image.altText]));
-    const placements = await listPlacementsFor(db, row.id, [...words.keys()]);
-    const byPost = new Map<number, { placement: IntegrationPlacementRow; after: string }[]>();
-    for (const placement of placements) {
-      const after = words.get(placement.auditImageId);
-      if (after === undefined) continue;
+    const plan = await planPublish(row, imageIds);
+    tally.heldBack = plan.heldBack.length;
+    tally.total = plan.writes.length;
+    await reportProgress(row.id, tally);
+    const byPost = new Map<number, PostWrite[]>();
+    for (const write of plan.writes) {
+      const { placement, after, image } = write;
+      const provenance = { origin: image.origin ?? 'ai', reasons: image.reasons };
       if (placement.postId === null) {
         await step(tally, [{ mediaId: placement.mediaId, postId: null }], () =>
-          publishLibraryAlt(row, client, placement, after, tally),
+          publishLibraryAlt(row, client, placement, after, provenance, tally),
         );
+        await reportProgress(row.id, tally);
         continue;
       }
-      byPost.set(placement.postId, [...(byPost.get(placement.postId) ?? []), { placement, after }]);
+      byPost.set(placement.postId, [
+        ...(byPost.get(placement.postId) ?? []),
+        { placement, after, provenance },
+      ]);
     }
     for (const [postId, items] of byPost) {
       const post = await findPost(db, row.id, postId);
@@ -837,8 +1119,22 @@ export function createIntegrationsService(deps: {
         items.map(({ placement }) => ({ mediaId: placement.mediaId, postId }) as Place),
         () => publishPost(row, client, post, items, mediaByUrl, tally),
       );
+      await reportProgress(row.id, tally);
     }
     return tally;
+  }
+
+  /** GET /integrations/{id} → progress, as the run goes (ADR 069). */
+  async function reportProgress(integrationId: string, tally: PublishTally) {
+    await updateIntegration(db, integrationId, { progress: progressOf(tally) });
+  }
+
+  function progressOf(tally: PublishTally) {
+    return {
+      written: tally.written + tally.same,
+      failed: tally.failed.length,
+      total: Math.max(tally.total, tally.written + tally.same + tally.failed.length),
+    };
   }
 
   /** One item's work: a failure of that item is noted and the rest goes on, unless nothing else can work. */
@@ -860,6 +1156,15 @@ export function createIntegrationsService(deps: {
     const changes = (await listChanges(db, row.id, changeIds)).filter(
       (change) => change.status === 'published',
     );
+    tally.total = changes.length;
+    await reportProgress(row.id, tally);
+    // The audit images whose published words were undone go back to pending (ADR 069).
+    const unapproved: string[] = [];
+    const undoneChange = async (change: IntegrationChangeRow) => {
+      await markChangeUndone(db, change.id);
+      const placement = await findPlacement(db, change.placementId);
+      if (placement) unapproved.push(placement.auditImageId);
+    };
     for (const change of changes.filter((item) => item.field === 'alt_text')) {
       await step(tally, [{ mediaId: change.mediaId, postId: null }], async () => {
         const route = `/wp/v2/media/${change.mediaId}`;
@@ -892,9 +1197,10 @@ export function createIntegrationsService(deps: {
           await settleAfterFailure(row, client, error, () => setChangeWriting(db, [change.id], null));
           throw error;
         }
-        await markChangeUndone(db, change.id);
+        await undoneChange(change);
         tally.written++;
       });
+      await reportProgress(row.id, tally);
     }
     const byPost = new Map<number, typeof changes>();
     for (const change of changes)
@@ -965,7 +1271,7 @@ export function createIntegrationsService(deps: {
         const kept = back.body.content?.raw ?? '';
         for (const { change, occurrence } of undone) {
           if ((findOccurrence(kept, mediaByUrl, change.mediaId, occurrence)?.alt ?? '') === change.before) {
-            await markChangeUndone(db, change.id);
+            await undoneChange(change);
             tally.written++;
           } else {
             await setChangeWriting(db, [change.id], null);
@@ -976,7 +1282,10 @@ export function createIntegrationsService(deps: {
         }
         await setPostModified(db, row.id, post.postId, back.body.modified_gmt ?? '');
       });
+      await reportProgress(row.id, tally);
     }
+    if (row.auditId && unapproved.length > 0)
+      await deps.audits.unapproveImages(row.userId, row.auditId, unapproved);
     return tally;
   }
 
@@ -986,7 +1295,11 @@ export function createIntegrationsService(deps: {
       ? `Undid ${n} change${n === 1 ? '' : 's'} on ${host}.`
       : `Published ${n} alt text${n === 1 ? '' : 's'} to ${host}.`;
     const same = tally.same > 0 ? ` ${tally.same} ${tally.same === 1 ? 'was' : 'were'} already there.` : '';
-    return `${done}${same}`;
+    const held =
+      tally.heldBack > 0
+        ? ` ${tally.heldBack} image${tally.heldBack === 1 ? ' needs' : 's need'} your words: ${tally.heldBack === 1 ? 'its' : 'their'} alt text may not go live as it is.`
+        : '';
+    return `${done}${same}${held}`;
   }
 
   async function runPublishJob(integrationId: string, job: { imageIds?: string[]; undo?: string[] }) {
@@ -1017,6 +1330,7 @@ export function createIntegrationsService(deps: {
         notice: summaryOf(tally, Boolean(job.undo), host),
         error: tally.problems.length > 0 ? tally.problems.slice(0, 10).join(' ') : null,
         failures: tally.failed.slice(0, MAX_FAILURES),
+        progress: progressOf(tally),
       });
     } catch (error) {
       if (!(error instanceof WordPressError)) throw error;
@@ -1027,6 +1341,44 @@ export function createIntegrationsService(deps: {
         error: `${error.message} Nothing more was written; you can try again.`,
       });
     }
+  }
+
+  /**
+   * The publish plan of the caller's site, refused in words when it cannot start: 409 before an
+   * import, or when a named image is no approved image of the import, or nothing is approved; 422
+   * with the list when every approved image's words may not go live (ADR 069).
+   */
+  async function checkedPlan(
+    userId: string,
+    id: string,
+    imageIds: string[] | undefined,
+    options: { refuseWhenHeldBack: boolean },
+  ): Promise<PublishPlan> {
+    const current = await owned(userId, id);
+    if (!current.auditId) throw conflict('Import the site first, then fix and approve its images.');
+    const plan = await planPublish(current, imageIds ? [...new Set(imageIds)] : undefined);
+    if (plan.unknown > 0)
+      throw conflict(
+        `${plan.unknown} of the selected images ${plan.unknown === 1 ? 'is' : 'are'} not an approved image of this site’s import. Approve ${plan.unknown === 1 ? 'it' : 'them'} in the audit first; nothing was published.`,
+      );
+    if (plan.writes.length === 0 && plan.heldBack.length === 0)
+      throw conflict(
+        'Nothing is approved yet: fix the import’s failing images and approve the alt text first.',
+      );
+    if (options.refuseWhenHeldBack && plan.writes.length === 0) {
+      const n = plan.heldBack.length;
+      throw new AppError(
+        errorCodes.unprocessable,
+        `${n === 1 ? 'This image needs' : `These ${n} images need`} your words: ${n === 1 ? 'its' : 'their'} alt text may not go live as it is, so nothing was published. Write or mark ${n === 1 ? 'it' : 'them'} in the review first.`,
+        {
+          errors: plan.heldBack.slice(0, MAX_PUBLISH_ERRORS).map((held) => ({
+            path: `images.${held.imageId}`,
+            message: `${held.fileName}${held.postTitle ? ` in “${held.postTitle}”` : ''}: ${held.message}`,
+          })),
+        },
+      );
+    }
+    return plan;
   }
 
   return {
@@ -1090,24 +1442,38 @@ export function createIntegrationsService(deps: {
       return toIntegration(row);
     },
 
+    /**
+     * POST /integrations/{id}/publish/preview (ADR 069): what a publish with the same body would
+     * write and where (post titles, file names, before → after), and the approved words it holds back.
+     */
+    async previewPublish(userId: string, id: string, imageIds?: string[]): Promise<PublishPreviewResponse> {
+      const plan = await checkedPlan(userId, id, imageIds, { refuseWhenHeldBack: false });
+      const items: PublishPreviewItem[] = [];
+      let unchanged = 0;
+      for (const write of plan.writes) {
+        const live = await findLiveChange(db, write.placement.id);
+        if ((live ? live.after : write.before) === write.after) {
+          unchanged++;
+          continue;
+        }
+        items.push({
+          imageId: write.image.id,
+          mediaId: write.placement.mediaId,
+          fileName: write.fileName,
+          src: write.src,
+          postId: write.placement.postId,
+          postTitle: write.post?.title ?? null,
+          field: write.post ? 'content' : 'alt_text',
+          before: live ? live.after : write.before,
+          after: write.after,
+        });
+      }
+      return { items, heldBack: plan.heldBack, unchanged };
+    },
+
     async startPublish(userId: string, id: string, imageIds?: string[]): Promise<Integration> {
-      const current = await owned(userId, id);
-      if (!current.auditId) throw conflict('Import the site first, then fix and approve its images.');
       const ids = imageIds ? [...new Set(imageIds)] : undefined;
-      const approved = await deps.audits.approvedImages(userId, current.auditId, ids);
-      const placed = await listPlacementsFor(
-        db,
-        id,
-        approved.map((image) => image.id),
-      );
-      if (ids && placed.length < ids.length)
-        throw conflict(
-          `${ids.length - placed.length} of the selected images ${ids.length - placed.length === 1 ? 'is' : 'are'} not an approved image of this site’s import. Approve ${ids.length - placed.length === 1 ? 'it' : 'them'} in the audit first; nothing was published.`,
-        );
-      if (placed.length === 0)
-        throw conflict(
-          'Nothing is approved yet: fix the import’s failing images and approve the alt text first.',
-        );
+      const plan = await checkedPlan(userId, id, ids, { refuseWhenHeldBack: true });
       const row = await startRun(userId, id, async (tx, locked) => {
         const request = ids ? { imageIds: ids } : {};
         await updateIntegration(tx, locked.id, {
@@ -1116,6 +1482,7 @@ export function createIntegrationsService(deps: {
           notice: null,
           failures: [],
           publishRequest: request,
+          progress: { written: 0, failed: 0, total: plan.writes.length },
         });
         await queue.send(jobNames.publishIntegration, { integrationId: locked.id, ...request }, { tx });
       });
@@ -1139,6 +1506,7 @@ export function createIntegrationsService(deps: {
           notice: null,
           failures: [],
           publishRequest: { undo: ids },
+          progress: { written: 0, failed: 0, total: ids.length },
         });
         await queue.send(jobNames.publishIntegration, { integrationId: locked.id, undo: ids }, { tx });
       });
@@ -1152,6 +1520,9 @@ export function createIntegrationsService(deps: {
         mediaId: change.mediaId,
         ...(change.postId !== null ? { postId: change.postId } : {}),
         ...(change.postTitle !== null ? { postTitle: change.postTitle } : {}),
+        ...(change.sourceUrl !== null
+          ? { fileName: fileNameOfUrl(change.sourceUrl), src: change.sourceUrl }
+          : {}),
         field: change.field,
         before: change.before,
         after: change.after,
@@ -1162,6 +1533,8 @@ export function createIntegrationsService(deps: {
 
     /** Job handlers. */
     runImport,
+    /** Import jobs waiting for a slot give up (their jobs retry); the process is stopping. */
+    close: () => importSlots.close(),
     runPublish: runPublishJob,
 
     /**

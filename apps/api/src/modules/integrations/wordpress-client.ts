@@ -1,10 +1,13 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
+import { createSandbox, SandboxLimitError, SandboxTaskError } from '../../lib/sandbox.ts';
 import { guardedLookup, refusalRule, SafeFetchError } from '../../net/safe-fetch.ts';
+import { type AnswerReading, MAX_ANSWER_DEPTH, MAX_ANSWER_VALUES } from './answer-json.ts';
+import type { AnswerHandlers } from './answer-worker.ts';
 
 /**
- * A WordPress REST client that authenticates with an application password (issue 21, ADR 056).
+ * A WordPress REST client that authenticates with an application password (ADR 056).
  * Every call goes under the fetcher's SSRF rules (net/safe-fetch.ts): http or https only, every
  * resolved address checked in the socket's lookup, no redirect followed. Every failure is a
  * WordPressError whose message says in words what happened and never carries the credential.
@@ -50,12 +53,33 @@ export type ClientOptions = {
   allowPrivate: boolean;
   /** Per call, the answer's body included. */
   timeoutMs: number;
+  /** Most bytes one answer may have (WORDPRESS_MAX_ANSWER_BYTES); the connection is cut past it. */
+  maxAnswerBytes: number;
   /** Waits for this site's turn before each call (the per-site rate limit). */
   beforeCall?: (method: 'GET' | 'POST') => Promise<void>;
 };
 
-/** Most bytes one answer may have (a page of 100 posts with their content). */
-const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+/**
+ * The thread WordPress answers are parsed in (answer-worker.ts, ADR 070): started on the first call
+ * and stopped when idle. 10 s and 256 MB per answer; an answer within WORDPRESS_MAX_ANSWER_BYTES
+ * and the depth and value limits takes milliseconds.
+ */
+let answerSandbox: ReturnType<typeof createSandbox<AnswerHandlers>> | undefined;
+const answerReader = () => {
+  answerSandbox ??= createSandbox<AnswerHandlers>(new URL('./answer-worker.ts', import.meta.url), {
+    size: 2,
+    timeoutMs: 10_000,
+    maxOldGenerationMb: 256,
+    maxQueue: 64,
+  });
+  return answerSandbox;
+};
+
+/** `8 MB`, `512 KB`: a byte limit in words. */
+function sizeInWords(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+  return `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}
 
 /** The REST address of `route` (`/wp/v2/media`, query string allowed) on this site. */
 export function restUrl(siteUrl: string, style: RestStyle, route: string): URL {
@@ -121,13 +145,20 @@ function send(
     request.once('response', (response) => {
       const chunks: Buffer[] = [];
       let size = 0;
+      const tooLarge = () => {
+        response.destroy();
+        finish(
+          new WordPressError(
+            'too-large',
+            `${url.hostname} answered with more than ${sizeInWords(options.maxAnswerBytes)}, more than Altwise reads from one WordPress answer, so it stopped reading.`,
+          ),
+        );
+      };
+      // Refused before a byte of the body is read when the site announces the size.
+      if (Number(response.headers['content-length']) > options.maxAnswerBytes) return tooLarge();
       response.on('data', (chunk: Buffer) => {
         size += chunk.byteLength;
-        if (size > MAX_ANSWER_BYTES) {
-          response.destroy();
-          finish(new WordPressError('too-large', `${url.hostname} answered with more than 32 MB.`));
-          return;
-        }
+        if (size > options.maxAnswerBytes) return tooLarge();
         chunks.push(chunk);
       });
       response.once('end', () =>
@@ -250,22 +281,50 @@ export function createWordPressClient(site: WordPressSite, options: ClientOption
       { method, headers: { authorization }, ...(json !== undefined ? { body: JSON.stringify(json) } : {}) },
       options,
     );
-    let body: unknown;
-    const text = answer.body.toString('utf8');
-    try {
-      // WordPress may print a PHP notice or a BOM before the JSON; the JSON is what counts.
-      body = JSON.parse(text.replace(/^\uFEFF/, ''));
-    } catch {
-      if (answer.status >= 200 && answer.status < 300)
+    const ok = answer.status >= 200 && answer.status < 300;
+    const reading = await readAnswer(answer.body, what);
+    if (!reading.ok && ok) {
+      if (reading.problem === 'too-deep')
         throw new WordPressError(
-          'not-json',
-          `${host} answered with ${String(answer.headers['content-type'] ?? 'something').split(';')[0]} instead of the WordPress REST API’s JSON while ${what}. Is this a WordPress site with its REST API turned on?`,
+          'too-large',
+          `${host} answered with JSON nested more than ${MAX_ANSWER_DEPTH} levels deep while ${what}. WordPress never answers so; Altwise did not read it.`,
           answer.status,
         );
-      body = undefined;
+      if (reading.problem === 'too-many')
+        throw new WordPressError(
+          'too-large',
+          `${host} answered with more than ${MAX_ANSWER_VALUES.toLocaleString('en')} values while ${what}, more than Altwise reads from one WordPress answer.`,
+          answer.status,
+        );
+      throw new WordPressError(
+        'not-json',
+        `${host} answered with ${String(answer.headers['content-type'] ?? 'something').split(';')[0]} instead of the WordPress REST API’s JSON while ${what}. Is this a WordPress site with its REST API turned on?`,
+        answer.status,
+      );
     }
-    if (answer.status < 200 || answer.status >= 300) throw failure(answer.status, body, host, what);
+    const body = reading.ok ? reading.body : undefined;
+    if (!ok) throw failure(answer.status, body, host, what);
     return { body: body as T, headers: answer.headers };
+  }
+
+  /** The answer's JSON, parsed in the answers' thread (ADR 070); an empty body is no JSON. */
+  async function readAnswer(bytes: Buffer, what: string): Promise<AnswerReading> {
+    if (bytes.byteLength === 0) return { ok: false, problem: 'not-json' };
+    try {
+      return await answerReader().run('readAnswerJson', bytes);
+    } catch (error) {
+      if (error instanceof SandboxLimitError && error.limit === 'busy')
+        throw new WordPressError(
+          'rate-limited',
+          `Altwise is reading too many WordPress answers at once while ${what}. Please try again in a minute.`,
+        );
+      if (error instanceof SandboxLimitError || error instanceof SandboxTaskError)
+        throw new WordPressError(
+          'too-large',
+          `${host}’s answer was too large or too complex to read while ${what}; Altwise stopped reading it.`,
+        );
+      throw error;
+    }
   }
 
   return {

@@ -1,13 +1,14 @@
 import type { DeleteLibraryImagesResponse, LibraryImageRecord } from '@altwise/contracts/library';
 import { DEFAULT_LIBRARY_PAGE_SIZE } from '@altwise/contracts/limits';
 import type { PageContext } from '@altwise/contracts/page-context';
-import { type AltOrigin, editedOrigin } from '@altwise/contracts/provenance';
+import { type AltOrigin, approvedOrigin, editedOrigin } from '@altwise/contracts/provenance';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, DbExecutor } from '../../db/client.ts';
 import type { LibraryImage } from '../../db/tables/library-images.ts';
 import type { AltTextReason } from '../../engines/types.ts';
-import { notFound } from '../../errors.ts';
+import { notFound, unpublishableAlt } from '../../errors.ts';
 import { setBounded } from '../../lib/bounded-map.ts';
+import { judgePublishable, type PublishableVerdict } from '../../lib/publishable.ts';
 import {
   countLibraryImagesOf,
   deleteLibraryImagesOf,
@@ -58,7 +59,34 @@ function startBefore(
 
 const imageNotFound = () => notFound('There is no such image in your library.');
 
+/**
+ * Whether a library image's alt text may go live (ADR 067), from what is stored. A library row has no
+ * decorative flag of its own: an empty alt a person set (origin `human`, the audit's "Mark as
+ * decorative") is decorative on purpose; an empty alt from an engine needs words (ADR 068).
+ * Exported for the publishing paths (exports, downloads, webhooks, WordPress, the CLI).
+ */
+export function judgeLibraryImage(
+  row: Pick<LibraryImage, 'altText' | 'origin' | 'reasons' | 'src'> &
+    Partial<Pick<LibraryImage, 'context' | 'confidence'>>,
+): PublishableVerdict {
+  return judgePublishable({
+    altText: row.altText,
+    decorative: row.altText.trim() === '' && row.origin === 'human',
+    origin: row.origin,
+    evidenceRecorded: !(row.reasons == null || (row.reasons.length === 0 && row.confidence == null)),
+    reasons: row.reasons ?? [],
+    context: {
+      pageTitle: row.context?.pageTitle,
+      heading: row.context?.heading,
+      fileName: row.context?.fileName ?? row.src.replace(/[?#].*$/, '').replace(/^.*\//, ''),
+      siteName: row.context?.siteName,
+    },
+  });
+}
+
 function toRecord(row: ListedLibraryImage): LibraryImageRecord {
+  const verdict = judgeLibraryImage(row);
+  const needsWords = !verdict.publishable && verdict.code === 'needs-words';
   return {
     id: row.id,
     src: row.src,
@@ -67,12 +95,15 @@ function toRecord(row: ListedLibraryImage): LibraryImageRecord {
     confidence: row.confidence,
     needsReview: row.needsReview,
     reasons: row.reasons ?? [],
+    needsWords,
+    needsWordsReason: needsWords ? verdict.message : null,
+    publishable: verdict.publishable,
     longDescription: row.longDescription ?? null,
     thumbnailUrl: row.thumbnailUrl,
   };
 }
 
-/** What an engine said about an alt text it wrote (AltTextResult): stored with the row (issue 11). */
+/** What an engine said about an alt text it wrote (AltTextResult): stored with the row. */
 export type AltTextVerdict = {
   /** 0..1; null when unknown (rows written before engines reported it). */
   confidence?: number | null;
@@ -346,6 +377,14 @@ export function createLibraryService(deps: {
      * becomes `ai-reviewed` (ADR 057); nothing else changes.
      */
     async approveAltText(userId: string, id: string): Promise<LibraryImageRecord> {
+      const before = await findLibraryImageOf(db, userId, id);
+      if (!before) throw imageNotFound();
+      // Only alt text we can stand behind is approved (ADR 067): an empty or filler one needs words.
+      // A person approving the words stands behind them (ADR 068); an empty alt from an engine has no
+      // words to approve. Exports and downloads still judge the words before they leave.
+      const verdict = judgeLibraryImage({ ...before, origin: approvedOrigin(before.origin) });
+      if (!verdict.publishable && verdict.code === 'needs-words')
+        throw unpublishableAlt([{ imageId: id, code: verdict.code, message: verdict.message }], 'approve');
       const row = await updateLibraryImage(db, userId, id, {
         needsReview: false,
         approved: true,

@@ -81,7 +81,7 @@ export function contactMessageMail(
 const percent = (score: number | null) => (score === null ? 'no score' : `${Math.round(score * 100)} %`);
 const imagesWord = (n: number) => `${n} image${n === 1 ? '' : 's'}`;
 
-/** A monitored site's new run differs from the one before (issue 20, ADR 062). */
+/** A monitored site's new run differs from the one before (ADR 062). */
 export function monitorChangedMail(
   to: { email: string; firstName: string },
   run: {

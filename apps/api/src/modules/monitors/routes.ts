@@ -22,7 +22,7 @@ import type { MonitorsService } from './service.ts';
 
 const tags = ['monitors'];
 
-/** Sites watched over time (issue 20, ADR 062), under /api/v1. */
+/** Sites watched over time (ADR 062), under /api/v1. */
 export async function monitorRoutes(app: FastifyInstance, options: { monitors: MonitorsService }) {
   const { monitors } = options;
   const typed = app.withTypeProvider<ZodTypeProvider>();

@@ -67,7 +67,7 @@ function toRun(row: MonitorRunView): MonitorRun {
 export type MonitorsService = ReturnType<typeof createMonitorsService>;
 
 /**
- * Sites watched over time (issue 20, ADR 062). A monitor's runs are ordinary audits started through
+ * Sites watched over time (ADR 062). A monitor's runs are ordinary audits started through
  * the audit service, so they count against the same per-user limits; `runDueMonitors(now)` is the
  * schedule's tick (the `monitors.run-due` job every few minutes, or a test advancing the clock).
  */

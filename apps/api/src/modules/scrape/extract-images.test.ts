@@ -2,7 +2,7 @@ import { DomUtils, parseDocument } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
 import { MAX_PAGE_DEPTH, MAX_PAGE_NODES, parsePage, readImages, squash, textOf } from './extract-images.ts';
 
-/** Issue 22: a page's shape cannot make reading it quadratic or overflow the stack. */
+/** A page's shape cannot make reading it quadratic or overflow the stack. */
 const page = new URL('https://harbour.test/news/');
 const timed = <T>(work: () => T): { result: T; ms: number } => {
   const started = performance.now();
@@ -73,5 +73,28 @@ describe('reading hostile pages', () => {
       const expected = squash(DomUtils.textContent(element));
       for (const max of [5, 17, 1000]) expect(textOf(element, max), html).toBe(expected.slice(0, max));
     }
+  });
+});
+
+describe('the language of an image’s place (ADR 071)', () => {
+  const read = (html: string) => readImages(html, page, 200).images.map((image) => image.context.language);
+
+  it('takes the image’s own lang, else its nearest ancestor’s, else <html lang>', () => {
+    const html = `<html lang="fr"><body>
+      <img src="/a.jpg">
+      <div lang="ja"><p><img src="/b.jpg"></p><img src="/c.jpg" lang="en-GB"></div>
+      <section xml:lang="de"><img src="/d.jpg"></section>
+    </body></html>`;
+    expect(read(html)).toEqual(['fr', 'ja', 'en-GB', 'de']);
+  });
+
+  it('reads en_US as en-US, and an empty or malformed lang as unknown (the search stops there)', () => {
+    const html = `<html lang="fr"><body>
+      <div lang="en_US"><img src="/a.jpg"></div>
+      <div lang=""><img src="/b.jpg"></div>
+      <div lang="not a language"><img src="/c.jpg"></div>
+    </body></html>`;
+    expect(read(html)).toEqual(['en-US', undefined, undefined]);
+    expect(read('<img src="/a.jpg">')).toEqual([undefined]);
   });
 });

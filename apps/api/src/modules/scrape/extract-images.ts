@@ -1,5 +1,5 @@
 import { normalizeImageUrl } from '@altwise/contracts/image-urls';
-import { MAX_IMAGE_ROW } from '@altwise/contracts/page-context';
+import { languageTagOf, MAX_IMAGE_ROW } from '@altwise/contracts/page-context';
 import { INVALID_IMAGE_SOURCE, type ScrapedImage, type ScrapedImageContext } from '@altwise/contracts/scrape';
 import { DomHandler, DomUtils, Parser } from 'htmlparser2';
 
@@ -10,7 +10,7 @@ import { DomHandler, DomUtils, Parser } from 'htmlparser2';
  * `data:` and other non-http sources kept as invalid rows, and the page context around it.
  * The HTML is parsed, never run.
  *
- * Pages are untrusted (issue 22, ADR 048): the parse keeps at most MAX_PAGE_NODES nodes and
+ * Pages are untrusted (ADR 048): the parse keeps at most MAX_PAGE_NODES nodes and
  * MAX_PAGE_DEPTH levels, every walk over the tree is a loop (never recursion, which deep pages
  * overflow), and every text read (a label, a caption, a heading) stops after a bounded number of
  * characters and nodes, so that the work per page is linear in its size. These functions run in a
@@ -214,6 +214,21 @@ function closest(node: Element, test: (element: Element) => boolean): Element | 
     current = current.parent;
   }
   return null;
+}
+
+/**
+ * The language of an element's place (ADR 071): the `lang` (or `xml:lang`) of the element or its
+ * nearest ancestor that has one, `<html lang>` included. An empty or malformed value means the
+ * language is unknown, as in HTML, and the search stops there.
+ */
+export function languageOf(element: Element): string | undefined {
+  for (let current: Element | null = element; current; ) {
+    const value = current.attribs.lang ?? current.attribs['xml:lang'];
+    if (value !== undefined) return languageTagOf(value);
+    const parent: Element['parent'] = current.parent;
+    current = parent && DomUtils.isTag(parent) ? parent : null;
+  }
+  return undefined;
 }
 
 /** The nearest link (`a[href]`) or button (`button`, `role="button"`) around the image, if any. */
@@ -489,6 +504,10 @@ export function contextOf(
         // An unparsable href is no context.
       }
     }
+    // A "more" arrow or teaser picture alone in its link names the story it belongs to: the heading
+    // or bold teaser of its own list item, cell, row or article, so several arrows on one page differ.
+    const teaser = text ? '' : teaserHeadingOf(control.element);
+    if (teaser) context.heading = teaser;
   } else if (figure) {
     context.role = 'figure';
   }
@@ -500,7 +519,28 @@ export function contextOf(
   if (row) context.imageRow = row;
   if (base.siteName) context.siteName = base.siteName;
   if (looksLikeSiteLogo(img)) context.siteLogo = true;
+  const language = languageOf(img);
+  if (language) context.language = language;
   return context;
+}
+
+/** Blocks that hold one teaser: a list item, a table cell or row, an article. */
+const teaserBlocks = new Set(['li', 'td', 'tr', 'article']);
+
+/**
+ * The heading, or failing that the bold text, of the list item, table cell, row or article a link
+ * sits in, outside the link itself; '' when the link is in none or the block has neither.
+ */
+function teaserHeadingOf(link: Element): string {
+  const block = closest(link, (element) => teaserBlocks.has(element.name));
+  if (!block) return '';
+  const outsideLink = (element: Element) => !closest(element, (e) => e === link);
+  for (const wanted of [headingTags, new Set(['strong', 'b'])]) {
+    const found = findFirst(block, (element) => wanted.has(element.name) && outsideLink(element));
+    const text = found ? textOf(found) : '';
+    if (text) return text;
+  }
+  return '';
 }
 
 /**

@@ -29,7 +29,7 @@ export function decode(body: Buffer, contentType: string): string {
   }
 }
 
-/** Reads a page's images in a worker thread (extract-images.ts readImages, issue 22). */
+/** Reads a page's images in a worker thread (extract-images.ts readImages). */
 export type ImageReader = (input: {
   html: string;
   pageUrl: string;

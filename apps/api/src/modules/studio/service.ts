@@ -63,7 +63,7 @@ export function cleanCaption(text: string): string {
 }
 
 /**
- * The media studio (issue 7): image edits, generated images and styled captions, each paid in
+ * The media studio: image edits, generated images and styled captions, each paid in
  * credits in one transaction with its reservation (the job's record) and refunded by the server
  * itself when the work fails. Nothing is charged for a prompt or file refused before the work.
  */

@@ -188,6 +188,8 @@ export async function findFinishedBatch(db: DbExecutor, batchId: string, maxImag
       libraryImageId: generationItems.libraryImageId,
       altText: libraryImages.altText,
       origin: libraryImages.origin,
+      reasons: libraryImages.reasons,
+      context: libraryImages.context,
     })
     .from(generationItems)
     .leftJoin(libraryImages, eq(libraryImages.id, generationItems.libraryImageId))

@@ -16,11 +16,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { WebhooksService } from './service.ts';
 
-/** Managing webhooks needs the signed-in session, never an API key (issue 14, ADR 028). */
+/** Managing webhooks needs the signed-in session, never an API key (ADR 028). */
 const sessionOnly = { sessionOnly: true };
 const tags = ['webhooks'];
 
-/** Outgoing webhooks (issue 14, ADR 029), under /api/v1. */
+/** Outgoing webhooks (ADR 029), under /api/v1. */
 export async function webhooksRoutes(app: FastifyInstance, options: { webhooks: WebhooksService }) {
   const { webhooks } = options;
   const typed = app.withTypeProvider<ZodTypeProvider>();
@@ -37,7 +37,7 @@ export async function webhooksRoutes(app: FastifyInstance, options: { webhooks: 
           'Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of ' +
           '"{id}.{timestamp}.{body}" keyed with the base64 part of the secret>`). A 2xx within 10 seconds is a success; ' +
           'anything else is retried with exponential backoff for up to 24 hours. Redirects are not followed. ' +
-          '`batch.completed` and `batch.failed` data: batchId, status, source, pageUrl, total, completed, failed, createdAt, finishedAt, `images: [{src, status, altText, origin, libraryImageId, error}]` (the first 1000, in order; `imagesTruncated` says when there are more; `origin` is human, embedded, ai, ai-reviewed or ai-edited (ADR 057), null without an alt text). ' +
+          '`batch.completed` and `batch.failed` data: batchId, status, source, pageUrl, total, completed, failed, createdAt, finishedAt, `images: [{src, status, altText, needsWords, origin, libraryImageId, error}]` (the first 1000, in order; `altText` is null and `needsWords` true for an image whose alt text may not go live (ADR 067): it needs a person’s words in the library; `imagesTruncated` says when there are more; `origin` is human, embedded, ai, ai-reviewed or ai-edited (ADR 057), null without an alt text). ' +
           '`audit.completed` data: the audit’s id, url, scope, status, pagesScanned, imagesFound, score, counts, problems, createdAt, finishedAt, and, when a monitor started the audit, `monitor: {id, newFailures, fixed, scoreChange}` (the difference from the monitor’s previous completed run; nulls on its first; see GET /monitors/{id}). ' +
           '400 for a URL that is not http(s), or that resolves to a private or local address. ' +
           `At most ${WEBHOOK_ENDPOINTS_MAX} webhooks per account (409 beyond). Needs a signed-in session.`,

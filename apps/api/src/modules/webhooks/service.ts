@@ -18,6 +18,7 @@ import { jobNames } from '../../jobs/names.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { assertPublicAddress, parseFetchableUrl, SafeFetchError } from '../../net/safe-fetch.ts';
 import { createWebhookSecret, signWebhook } from '../billing/standard-webhooks.ts';
+import { judgeLibraryImage } from '../library/service.ts';
 import { postWebhook } from './post-webhook.ts';
 import {
   countEndpoints,
@@ -242,15 +243,30 @@ export function createWebhooksService(deps: {
           failed: batch.failed,
           createdAt: batch.createdAt.toISOString(),
           finishedAt: batch.finishedAt?.toISOString() ?? null,
-          images: images.map((image) => ({
-            src: image.src,
-            status: image.status,
-            altText: image.altText ?? null,
-            // Where the alt text came from (ADR 057); null while there is none (a failed image).
-            origin: image.origin ?? null,
-            libraryImageId: image.libraryImageId,
-            error: image.error,
-          })),
+          images: images.map((image) => {
+            // Only alt text we can stand behind leaves in a payload (ADR 067): the others go as
+            // null with `needsWords`, for a person to write in the library (ADR 068).
+            const publishable =
+              image.altText !== null &&
+              image.origin !== null &&
+              judgeLibraryImage({
+                altText: image.altText,
+                origin: image.origin,
+                reasons: image.reasons,
+                context: image.context,
+                src: image.src,
+              }).publishable;
+            return {
+              src: image.src,
+              status: image.status,
+              altText: publishable ? image.altText : null,
+              needsWords: image.altText !== null && !publishable,
+              // Where the alt text came from (ADR 057); null while there is none (a failed image).
+              origin: image.origin ?? null,
+              libraryImageId: image.libraryImageId,
+              error: image.error,
+            };
+          }),
           imagesTruncated: batch.total > images.length,
         };
       });

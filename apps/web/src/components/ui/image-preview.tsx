@@ -1,7 +1,7 @@
 import { useState } from 'react';
 
 /**
- * The stored preview of an image whose alt text a person reviews (issue 19 point 9, ADR 051). It is
+ * The stored preview of an image whose alt text a person reviews (point 9, ADR 051). It is
  * decorative where it is shown: the alt text being judged is beside it, so `alt=""` keeps a screen
  * reader from reading it twice. No preview, or one that no longer loads (the image was deleted), is
  * a neutral box of the same size, so rows and dialogs keep their layout.

@@ -11,7 +11,7 @@ export const copyMarkupLabel = 'Copy markup';
 export const markupCopied = 'Markup copied!';
 
 /**
- * The long description of an image (issue 19, ADR 050) in a labelled textarea, and a "Copy markup"
+ * The long description of an image (ADR 050) in a labelled textarea, and a "Copy markup"
  * button that copies ready HTML: the image with its alt text and `aria-describedby`, and the
  * description as a visible paragraph. The markup is built from what the fields hold now.
  */

@@ -30,7 +30,7 @@ export function reasonLabel(source: string): string {
 }
 
 /**
- * The "Review" badge of a row whose alt text a person should look at (issue 11). The visible word is
+ * The "Review" badge of a row whose alt text a person should look at. The visible word is
  * short; screen readers hear what it means and how sure the generator was.
  */
 export function ReviewBadge({ confidence }: { confidence: number | null }) {
@@ -42,6 +42,29 @@ export function ReviewBadge({ confidence }: { confidence: number | null }) {
     >
       Review
       <span className="sr-only">: this alt text needs review{sure}</span>
+    </span>
+  );
+}
+
+/** The three questions that lead to good alt text (ADR 068). */
+export const needsWordsQuestions = [
+  'What is it for?',
+  'Is there text in it?',
+  'What would a visitor miss?',
+] as const;
+
+/**
+ * The badge of an image the engine found nothing it could stand behind for (ADR 068): it has no alt
+ * text yet and waits for a person's words.
+ */
+export function NeedsWordsBadge() {
+  return (
+    <span
+      className="inline-flex items-center rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900 ring-1 ring-inset ring-amber-700"
+      title="Needs your words"
+    >
+      Needs your words
+      <span className="sr-only">: the generator found nothing it could stand behind for this image</span>
     </span>
   );
 }

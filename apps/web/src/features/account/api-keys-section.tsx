@@ -87,7 +87,7 @@ function KeyList({ onRevoke }: { onRevoke: (key: ApiKeyRecord) => void }) {
 }
 
 /**
- * The /account screen's "API keys" section (issue 14, ADR 028): create a key (shown once, with a copy
+ * The /account screen's "API keys" section (ADR 028): create a key (shown once, with a copy
  * button and a warning), the list with each key's last use, and revoking with a confirmation dialog.
  */
 export function ApiKeysSection() {

@@ -192,7 +192,7 @@ function WebhookList({
 }
 
 /**
- * The /account screen's "Webhooks" section (issue 14, ADR 029): add an endpoint (URL and events; the
+ * The /account screen's "Webhooks" section (ADR 029): add an endpoint (URL and events; the
  * signing secret shown once with a copy button), the list with each endpoint's recent deliveries and
  * their status, and deleting with a confirmation dialog.
  */

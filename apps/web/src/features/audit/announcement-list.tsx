@@ -12,7 +12,7 @@ const flagClasses: Record<Announcement['flags'][number]['kind'], string> = {
 
 /**
  * What a screen reader announces for a page's headings, links, buttons and images, in reading
- * order (issue 20, point 4), with the redundant and verbose ones marked and said why.
+ * order (point 4), with the redundant and verbose ones marked and said why.
  */
 export function AnnouncementList({ items, label }: { items: readonly Announcement[]; label: string }) {
   if (items.length === 0) return <p className="text-sm text-slate-700">Nothing is announced on this page.</p>;

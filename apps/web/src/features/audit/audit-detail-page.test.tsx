@@ -121,7 +121,7 @@ describe('audit detail (/audit/:id)', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((header) => header.textContent),
-    ).toEqual(['', 'Image', 'Existing alt', 'Suggestion', 'Verdict', 'Problems', 'Review']);
+    ).toEqual(['', 'Image', 'Existing alt', 'Suggestion', 'Confidence', 'Verdict', 'Problems', 'Review']);
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows).toHaveLength(3);
     expect(rows[0]).toHaveTextContent(/Fail.*missing \(fail, WCAG 1\.1\.1\)The image has no alt attribute\./);
@@ -210,6 +210,45 @@ describe('audit detail (/audit/:id)', () => {
       imageIds: [imageId(1)],
     });
     expect(await screen.findByText('Suggestions written: 1 of 1. Review them below.')).toBeInTheDocument();
+  });
+
+  it('offers Buy credits with a way back, and Fix N of M now, when credits are short', async () => {
+    const calls = mockApi({
+      ...noPages,
+      [`GET ${base}`]: () => json(makeAudit()),
+      [`GET ${base}/images`]: imagesHandler(() => [missing, fileName, good]),
+      'GET /credits/remaining': () => json({ success: true, imageCredits: 1 }),
+      [`POST ${base}/fix`]: (call) =>
+        call.body && 'limit' in (call.body as object)
+          ? json(
+              {
+                batchId: 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb',
+                images: [imageId(1)],
+                creditsReserved: 1,
+                remainingCredits: 0,
+                remaining: 1,
+              },
+              202,
+            )
+          : json({ message: 'Insufficient credits', code: 'INSUFFICIENT_CREDITS' }, 402),
+    });
+    const user = userEvent.setup();
+    await openDetail();
+    await screen.findByText(/You have 1 credit\./);
+    await user.click(screen.getByRole('button', { name: 'Fix failing images' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Insufficient credits');
+    expect(within(alert).getByRole('link', { name: 'Buy credits' })).toHaveAttribute(
+      'href',
+      `/plans?returnTo=${encodeURIComponent(`/audit/${auditId}`)}`,
+    );
+    await user.click(within(alert).getByRole('button', { name: 'Fix 1 of 2 now' }));
+    await waitFor(() =>
+      expect(calls.filter((call) => call.path === `${base}/fix`).at(-1)?.body).toEqual({ limit: 1 }),
+    );
+    expect(
+      await findToast('Writing suggestions for 1 image; 1 more failing images are left for a next fix'),
+    ).toBeInTheDocument();
   });
 
   it('accepts one suggestion and keeps focus on its button; bulk-rejects a selection', async () => {
@@ -305,6 +344,9 @@ describe('audit detail (/audit/:id)', () => {
         confidence: 0.64,
         needsReview: true,
         reasons: [{ source: 'ocr', detail: 'Visitors per month; Jan 1,200; Feb 1,500; Mar 1,800' }],
+        needsWords: false,
+        needsWordsReason: null,
+        publishable: true,
       },
     });
     const calls = mockApi({
@@ -322,7 +364,7 @@ describe('audit detail (/audit/:id)', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Edit suggestion for image 1' });
     const field = within(dialog).getByRole('textbox', { name: 'Long description' });
     expect(field).toHaveValue(description);
-    // The engine's confidence and evidence beside the draft (issue 19, point 9).
+    // The engine's confidence and evidence beside the draft (point 9).
     const evidence = within(dialog).getByRole('region', { name: 'Evidence and confidence' });
     expect(evidence).toHaveTextContent('Confidence: 64% — needs review');
     expect(evidence).toHaveTextContent('Text in the image: Visitors per month; Jan 1,200');
@@ -407,6 +449,20 @@ describe('audit detail (/audit/:id)', () => {
     );
   });
 
+  it('disables Download images with alt text, saying why, until a suggestion is approved', async () => {
+    mockApi({
+      ...noPages,
+      [`GET ${base}`]: () => json(makeAudit()),
+      [`GET ${base}/images`]: imagesHandler(() => [missing, good]),
+    });
+    await openDetail();
+    const button = screen.getByRole('button', { name: 'Download images with alt text' });
+    expect(button).toBeDisabled();
+    expect(button).toHaveAccessibleDescription(
+      'Download images with alt text is available once you accept or edit at least one suggestion.',
+    );
+  });
+
   it('downloads the images with their alt text as a zip, and shows the origin of a suggestion', async () => {
     const suggested = makeImage(2, {
       suggestion: 'A red kite over a moor',
@@ -414,7 +470,8 @@ describe('audit detail (/audit/:id)', () => {
       origin: 'ai-reviewed',
     });
     const calls = mockApi({
-      [`GET ${base}`]: () => json(makeAudit()),
+      [`GET ${base}`]: () =>
+        json(makeAudit({ reviews: { pending: 0, accepted: 1, rejected: 0, edited: 0 } })),
       [`GET ${base}/images`]: imagesHandler(() => [good, suggested]),
       [`GET ${base}/images-with-alt.zip`]: () =>
         new Response('PK zip', { headers: { 'Content-Type': 'application/zip' } }),
@@ -500,7 +557,7 @@ describe('audit report (/audit/:id/report)', () => {
   });
 });
 
-describe('screen-reader preview (issue 20)', () => {
+describe('screen-reader preview', () => {
   const pageId = '22222222-2222-4222-8222-222222222222';
   it('lists scanned pages as disclosures that load the announcements with redundant and verbose ones marked (axe-clean)', async () => {
     const calls = mockApi({

@@ -9,7 +9,7 @@ import { ButtonLink } from '../../components/ui/button-link.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { notify } from '../../components/ui/notify.ts';
-import { errorMessage } from '../../lib/api-error.ts';
+import { errorMessage, isApiError } from '../../lib/api-error.ts';
 import { useRemainingCredits } from '../../lib/credits.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import {
@@ -117,12 +117,15 @@ function FixPanel({
   const credits = useRemainingCredits();
   const batch = useFixBatch(batchId);
   const [problem, setProblem] = useState<string | null>(null);
+  // A 402: the balance is short of the fix; offer to buy credits or to fix what it covers.
+  const [shortOfCredits, setShortOfCredits] = useState(false);
   const failing = audit.counts.fail;
   const balance = credits.data?.imageCredits;
   const remember = useReturnFocus(fix.isPending);
 
-  const start = (imageIds: string[] | undefined) => {
+  const start = (imageIds: string[] | number | undefined) => {
     setProblem(null);
+    setShortOfCredits(false);
     fix.mutate(imageIds, {
       onSuccess: (answer) => {
         const n = answer.images.length;
@@ -131,9 +134,15 @@ function FixPanel({
         );
         onFixStarted(answer.batchId);
       },
-      onError: (error) => setProblem(errorMessage(error, 'The fix could not be started. Please try again.')),
+      onError: (error) => {
+        setProblem(errorMessage(error, 'The fix could not be started. Please try again.'));
+        setShortOfCredits(isApiError(error) && error.status === 402);
+      },
     });
   };
+  // What the balance covers of the failing images: "Fix N of M now" starts exactly that many.
+  const affordable = balance === undefined ? 0 : Math.min(balance, failing);
+  const buyCreditsPath = `${routes.plans}?returnTo=${encodeURIComponent(routes.auditDetail(audit.id))}`;
 
   const progress = batch.data;
   const running = progress
@@ -167,7 +176,7 @@ function FixPanel({
         <Button
           variant="secondary"
           disabled={!isAuditFinished(audit) || selected.size === 0}
-          isLoading={fix.isPending && fix.variables !== undefined}
+          isLoading={fix.isPending && Array.isArray(fix.variables)}
           loadingText="Starting..."
           onClick={(event) => {
             remember(event);
@@ -180,6 +189,24 @@ function FixPanel({
       {problem ? (
         <MessageBanner type="error" className="mt-4" onDismiss={() => setProblem(null)}>
           {problem}
+          {shortOfCredits ? (
+            <span className="mt-3 flex flex-wrap items-center gap-3">
+              <ButtonLink to={buyCreditsPath}>Buy credits</ButtonLink>
+              {affordable > 0 && affordable < failing ? (
+                <Button
+                  variant="secondary"
+                  isLoading={fix.isPending && typeof fix.variables === 'number'}
+                  loadingText="Starting..."
+                  onClick={(event) => {
+                    remember(event);
+                    start(affordable);
+                  }}
+                >
+                  {`Fix ${affordable} of ${failing} now`}
+                </Button>
+              ) : null}
+            </span>
+          ) : null}
         </MessageBanner>
       ) : null}
       <p role="status" className="mt-3 text-sm text-slate-800">
@@ -196,7 +223,7 @@ function FixPanel({
 }
 
 /**
- * /audit/:id (issue 13): live progress while the audit runs, then its score, verdict and problem counts,
+ * /audit/:id: live progress while the audit runs, then its score, verdict and problem counts,
  * the fix of failing images, the review of suggestions and the exports.
  */
 export function AuditDetailPage() {
@@ -265,8 +292,16 @@ export function AuditDetailPage() {
 
   const data = audit.data;
   const finished = isAuditFinished(data);
+  // The zip carries approved alt text only (ADR 064): with none approved it would hold nothing new.
+  const approved = data.reviews.accepted + data.reviews.edited;
   return (
     <div className="mx-auto max-w-6xl px-4 py-10 sm:py-14">
+      <a
+        href="#audit-images-heading"
+        className="sr-only focus:not-sr-only focus:mb-2 focus:inline-block focus:rounded focus:bg-white focus:p-2 focus:text-indigo-800 focus:underline"
+      >
+        Skip to the images table
+      </a>
       <Link
         to={routes.audit}
         className="text-sm text-indigo-800 underline underline-offset-2 hover:no-underline"
@@ -328,7 +363,8 @@ export function AuditDetailPage() {
         <Button
           variant="secondary"
           size="sm"
-          disabled={!finished}
+          disabled={!finished || approved === 0}
+          aria-describedby={finished && approved === 0 ? 'download-images-reason' : undefined}
           isLoading={exporting === 'images'}
           loadingText="Writing alt text into the images..."
           onClick={(event) => {
@@ -342,6 +378,11 @@ export function AuditDetailPage() {
           Printable report
         </ButtonLink>
       </div>
+      {finished && approved === 0 ? (
+        <p id="download-images-reason" className="mt-2 text-sm text-slate-700">
+          Download images with alt text is available once you accept or edit at least one suggestion.
+        </p>
+      ) : null}
 
       <Summary audit={data} />
       <FixPanel audit={data} selected={selected} batchId={batchId} onFixStarted={setBatchId} />

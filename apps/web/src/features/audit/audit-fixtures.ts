@@ -44,5 +44,6 @@ export const makeImage = (n: number, over: Partial<AuditImage> = {}): AuditImage
   thumbnailUrl: `/files/previews/2026-11/${imageId(n)}.webp`,
   suggestionEvidence: null,
   screenshotUrl: null,
+  usedIn: { heading: null, caption: null, linkTarget: null, linkText: null },
   ...over,
 });

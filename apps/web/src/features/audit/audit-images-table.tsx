@@ -7,6 +7,7 @@ import { Thumbnail } from '../../components/ui/image-preview.tsx';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { notify } from '../../components/ui/notify.ts';
 import { OriginLabel } from '../../components/ui/origin-label.tsx';
+import { formatPercent } from '../../components/ui/review-details.tsx';
 import { errorMessage } from '../../lib/api-error.ts';
 import { type AuditImagesFilter, type ReviewAction, useAuditImages, useReviewAudit } from './api/audits.ts';
 import { useScreenshot } from './api/screenshot.ts';
@@ -42,7 +43,35 @@ const reviewDone: Record<ReviewAction, (n: number) => string> = {
   accept: (n) => (n === 1 ? 'Suggestion accepted' : `${n} suggestions accepted`),
   reject: (n) => (n === 1 ? 'Suggestion rejected' : `${n} suggestions rejected`),
   edit: () => 'Suggestion saved and accepted',
+  decorative: () => 'Marked as decorative',
 };
+
+/** "3 images need your words": what approve-all and accept-selected left out (ADR 068). */
+export const needWordsMessage = (n: number) =>
+  n === 1 ? '1 image needs your words' : `${n} images need your words`;
+
+/** A suggestion that may not go live (ADR 067): only a person's words or decorative mark can. */
+const unpublishable = (image: AuditImage) => image.suggestionEvidence?.publishable === false;
+
+/** The engine's confidence and the row's review flags, in the table (ADR 068). */
+function ConfidenceCell({ image }: { image: AuditImage }) {
+  const evidence = image.suggestionEvidence;
+  if (!evidence) return <span className="text-slate-700">–</span>;
+  return (
+    <div className="flex flex-col items-start gap-1">
+      <span>{evidence.confidence === null ? 'Not known' : formatPercent(evidence.confidence)}</span>
+      {evidence.needsWords ? (
+        <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-900 ring-1 ring-inset ring-red-700">
+          Needs your words
+        </span>
+      ) : evidence.needsReview ? (
+        <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900 ring-1 ring-inset ring-amber-700">
+          Needs review
+        </span>
+      ) : null}
+    </div>
+  );
+}
 
 const bulkActions = [
   ['accept', 'Accept selected'],
@@ -112,6 +141,8 @@ export function AuditImagesTable({
   const images = useAuditImages(auditId, filter, { poll });
   const review = useReviewAudit(auditId);
   const [editing, setEditing] = useState<{ image: AuditImage; number: number } | null>(null);
+  /** The last review's outcome, said by screen readers in a polite live region. */
+  const [announcement, setAnnouncement] = useState('');
   const headingRef = useRef<HTMLHeadingElement>(null);
 
   const setFilterValue = (key: 'verdict' | 'problem' | 'review', value: string) => {
@@ -153,19 +184,58 @@ export function AuditImagesTable({
     imageIds: string[],
     action: ReviewAction,
     edit?: { altText: string; longDescription: string | null },
+    options: { skipUnpublishable?: boolean; leftOut?: number } = {},
   ) => {
     // Buttons stay enabled while a review is saved (a disabled button drops focus): ignore a second click.
     if (review.isPending) return;
+    const leftOut = options.leftOut ?? 0;
+    if (imageIds.length === 0) {
+      setAnnouncement(`Nothing accepted: ${needWordsMessage(leftOut)}.`);
+      keepFocus();
+      return;
+    }
     try {
-      await review.mutateAsync({ imageIds, action, ...(edit ?? {}) });
-      notify.success(reviewDone[action](imageIds.length));
+      const answer = await review.mutateAsync({
+        imageIds,
+        action,
+        ...(edit ?? {}),
+        ...(options.skipUnpublishable ? { skipUnpublishable: true } : {}),
+      });
+      const skipped = leftOut + (answer.skipped ?? 0);
+      const done = reviewDone[action](imageIds.length - (answer.skipped ?? 0));
+      const message = skipped > 0 ? `${done}. ${needWordsMessage(skipped)}.` : done;
+      notify.success(message);
+      setAnnouncement(message);
       setEditing(null);
-      if (action !== 'edit') onSelectedChange(new Set([...selected].filter((id) => !imageIds.includes(id))));
+      if (action !== 'edit' && action !== 'decorative')
+        onSelectedChange(new Set([...selected].filter((id) => !imageIds.includes(id))));
     } catch (error) {
-      notify.error(errorMessage(error, 'The review could not be saved. Please try again.'));
+      const message = errorMessage(error, 'The review could not be saved. Please try again.');
+      notify.error(message);
+      setAnnouncement(message);
     }
     keepFocus();
   };
+
+  /** Accepts the selection, leaving out (and naming the count of) those that need words. */
+  const acceptSelected = () => {
+    const ready = selectedWithSuggestion.filter((item) => !unpublishable(item));
+    void runReview(
+      ready.map((item) => item.id),
+      'accept',
+      undefined,
+      { leftOut: selectedWithSuggestion.length - ready.length },
+    );
+  };
+  const pendingOnPage = items.filter((item) => item.reviewState === 'pending');
+  /** Approves every pending suggestion on the page; the server skips and counts those needing words. */
+  const approveAll = () =>
+    void runReview(
+      pendingOnPage.map((item) => item.id),
+      'accept',
+      undefined,
+      { skipUnpublishable: true },
+    );
 
   return (
     <section aria-labelledby="audit-images-heading" className="flex flex-col gap-4">
@@ -206,19 +276,27 @@ export function AuditImagesTable({
             variant="secondary"
             disabled={selectedWithSuggestion.length === 0}
             onClick={() =>
-              void runReview(
-                selectedWithSuggestion.map((item) => item.id),
-                action,
-              )
+              action === 'accept'
+                ? acceptSelected()
+                : void runReview(
+                    selectedWithSuggestion.map((item) => item.id),
+                    action,
+                  )
             }
           >
             {label}
           </Button>
         ))}
+        <Button size="sm" variant="secondary" disabled={pendingOnPage.length === 0} onClick={approveAll}>
+          Approve all
+        </Button>
         <p className="text-sm text-slate-700" aria-live="polite">
           {selected.size === 0 ? 'No image selected' : `${selected.size} selected`}
         </p>
       </div>
+      <p role="status" aria-live="polite" className="text-sm text-slate-800">
+        {announcement}
+      </p>
 
       {images.isError ? (
         <MessageBanner type="error">
@@ -253,6 +331,9 @@ export function AuditImagesTable({
                 Suggestion
               </th>
               <th scope="col" className="py-2 pr-3 font-semibold">
+                Confidence
+              </th>
+              <th scope="col" className="py-2 pr-3 font-semibold">
                 Verdict
               </th>
               <th scope="col" className="py-2 pr-3 font-semibold">
@@ -266,7 +347,7 @@ export function AuditImagesTable({
           <tbody>
             {items.length === 0 ? (
               <tr>
-                <td colSpan={7} className="py-4 text-slate-700">
+                <td colSpan={8} className="py-4 text-slate-700">
                   {images.isPending ? 'Loading images...' : 'No image matches these filters.'}
                 </td>
               </tr>
@@ -311,6 +392,14 @@ export function AuditImagesTable({
                             ? 'The suggestion failed; its credit is back. Fix it again.'
                             : '–'}
                       </span>
+                    ) : image.suggestion === '' ? (
+                      <span className="text-slate-700">
+                        {image.suggestionEvidence?.needsWords
+                          ? '(none: needs your words)'
+                          : image.reviewState === 'edited'
+                            ? 'Decorative (alt="")'
+                            : '(empty)'}
+                      </span>
                     ) : (
                       <>
                         <span className="break-words">{image.suggestion}</span>
@@ -319,6 +408,9 @@ export function AuditImagesTable({
                         ) : null}
                       </>
                     )}
+                  </td>
+                  <td className="py-2 pr-3">
+                    <ConfidenceCell image={image} />
                   </td>
                   <td className="py-2 pr-3">
                     <span
@@ -348,14 +440,16 @@ export function AuditImagesTable({
                     <p className="mb-2">{reviewLabels[image.reviewState ?? 'none']}</p>
                     {image.suggestion !== null ? (
                       <div className="flex flex-wrap gap-2">
-                        <Button
-                          size="sm"
-                          variant="secondary"
-                          aria-label={`Accept suggestion for image ${number}`}
-                          onClick={() => void runReview([image.id], 'accept')}
-                        >
-                          Accept
-                        </Button>
+                        {unpublishable(image) ? null : (
+                          <Button
+                            size="sm"
+                            variant="secondary"
+                            aria-label={`Accept suggestion for image ${number}`}
+                            onClick={() => void runReview([image.id], 'accept')}
+                          >
+                            Accept
+                          </Button>
+                        )}
                         <Button
                           size="sm"
                           variant="secondary"
@@ -411,6 +505,7 @@ export function AuditImagesTable({
           isSaving={review.isPending}
           onClose={() => setEditing(null)}
           onSave={(edit) => void runReview([editing.image.id], 'edit', edit)}
+          onMarkDecorative={() => void runReview([editing.image.id], 'decorative')}
         />
       ) : null}
     </section>

@@ -39,7 +39,7 @@ export const verdictClasses: Record<AuditVerdict, string> = {
 /** Dates and scores as the monitors page shows them too. */
 export { formatDate, formatScore } from '../../lib/format.ts';
 
-/** What kind of element an audited image is (issue 20). */
+/** What kind of element an audited image is. */
 export const elementLabels: Record<AuditImageElement, string> = {
   img: 'Image (<img>)',
   'input-image': 'Image button (<input type="image">)',

@@ -61,7 +61,7 @@ describe('audit (/audit)', () => {
     const maxPages = screen.getByLabelText('Max pages');
     await user.clear(maxPages);
     await user.type(maxPages, '40');
-    // Rendering (issue 20): a select with its own name; automatic unless chosen.
+    // Rendering: a select with its own name; automatic unless chosen.
     const render = screen.getByRole('combobox', { name: 'Render pages in a browser' });
     expect(render).toHaveValue('auto');
     await user.selectOptions(render, 'Always, every page');

@@ -114,7 +114,7 @@ function AuditList() {
 }
 
 /**
- * /audit (issue 13): start an audit of a page, a site or a sitemap, and the list of the user's audits.
+ * /audit: start an audit of a page, a site or a sitemap, and the list of the user's audits.
  */
 export function AuditPage() {
   usePageTitle('Audit alt text');

@@ -51,7 +51,7 @@ const cell = 'border border-slate-300 px-2 py-1 align-top';
 /** Pages whose screen-reader preview the printed report shows. */
 export const REPORT_PREVIEW_PAGES = 10;
 
-/** The screen-reader preview of the first REPORT_PREVIEW_PAGES scanned pages (issue 20, point 4). */
+/** The screen-reader preview of the first REPORT_PREVIEW_PAGES scanned pages (point 4). */
 function ReportScreenReaderPreview({ auditId }: { auditId: string }) {
   const pages = useQuery({
     queryKey: ['audits', auditId, 'pages', 'report'],
@@ -126,7 +126,7 @@ function ColumnHeaders({ labels }: { labels: readonly string[] }) {
 }
 
 /**
- * /audit/:id/report (issue 13): a printable report (summary, score per page, failing images with their
+ * /audit/:id/report: a printable report (summary, score per page, failing images with their
  * problems). The print stylesheet hides the site's frame and the buttons, so "Print" makes a clean PDF.
  */
 export function AuditReportPage() {

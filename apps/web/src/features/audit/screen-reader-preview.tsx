@@ -51,7 +51,7 @@ function PagePreview({ auditId, page }: { auditId: string; page: AuditPage }) {
 }
 
 /**
- * The audit's screen-reader preview (issue 20, point 4): one disclosure per scanned page, each
+ * The audit's screen-reader preview (point 4): one disclosure per scanned page, each
  * loading what a screen reader announces for that page's headings, links and images when opened.
  */
 export function ScreenReaderPreview({ auditId, poll }: { auditId: string; poll: boolean }) {

@@ -42,6 +42,29 @@ describe('the register page', () => {
     await waitFor(() => expect(screen.queryByText('OR')).not.toBeInTheDocument());
   });
 
+  it('refuses a short or common password with a clear message and hints at strength', async () => {
+    const calls = mockApi(noGoogle);
+    const user = userEvent.setup();
+    renderApp('/register');
+    await screen.findByLabelText('Password');
+    await fillForm(user, { Password: 'bread', 'Confirm Password': 'bread' });
+    await user.click(screen.getByRole('button', { name: 'Register' }));
+    expect(await screen.findByText('Password must be at least 8 characters')).toBeInTheDocument();
+    expect(screen.getByText(/Password strength: Too short/)).toBeInTheDocument();
+
+    await fillForm(user, { Password: 'password1', 'Confirm Password': 'password1' });
+    await user.click(screen.getByRole('button', { name: 'Register' }));
+    expect(
+      await screen.findByText(/This password is on a list of common or breached passwords/),
+    ).toBeInTheDocument();
+    expect(screen.getByLabelText('Password')).toHaveAttribute('aria-invalid', 'true');
+    expect(calls.filter((call) => call.path === '/users/register')).toEqual([]);
+
+    await fillForm(user, { Password: 'lantern fjord meadow', 'Confirm Password': 'lantern fjord meadow' });
+    expect(await screen.findByText(/Password strength: Strong/)).toBeInTheDocument();
+    expect(screen.queryByText(/common or breached/)).not.toBeInTheDocument();
+  }, 30_000);
+
   it('shows an error only after the field is touched', async () => {
     mockApi(noGoogle);
     const user = userEvent.setup();

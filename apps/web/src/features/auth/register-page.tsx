@@ -15,6 +15,7 @@ import { useRegister } from './api/register.ts';
 import { sendRegistrationEmail } from './api/send-registration-email.ts';
 import { AuthCard, textLinkClass } from './components/auth-card.tsx';
 import { GoogleSignIn } from './components/google-sign-in.tsx';
+import { usePasswordStrengthHint } from './components/password-strength.ts';
 import { useGoogleSignIn } from './use-google-sign-in.ts';
 
 const emptyForm = { firstName: '', lastName: '', email: '', password: '', confirmPassword: '' };
@@ -38,6 +39,8 @@ export function RegisterPage() {
   const signingIn = useRef(false);
   const form = useForm(loadRegisterSchema, emptyForm);
   const registration = useRegister();
+  const passwordField = form.field('password');
+  const strengthHint = usePasswordStrengthHint(passwordField.value);
   const [successOpen, setSuccessOpen] = useState(false);
   const google = useGoogleSignIn('signup', () => {
     signingIn.current = true;
@@ -92,7 +95,8 @@ export function RegisterPage() {
           type="password"
           autoComplete="new-password"
           aria-required
-          {...form.field('password')}
+          {...(strengthHint ? { hint: strengthHint } : {})}
+          {...passwordField}
         />
         <TextField
           label="Confirm Password"

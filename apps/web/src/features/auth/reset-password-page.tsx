@@ -10,6 +10,7 @@ import { usePageTitle } from '../../lib/page-title.ts';
 import { useForm } from '../../lib/use-form.ts';
 import { useResetPassword } from './api/reset-password.ts';
 import { AuthCard, textLinkClass } from './components/auth-card.tsx';
+import { usePasswordStrengthHint } from './components/password-strength.ts';
 
 /** /reset-password?token=…: the emailed link; sets a new password, then the person logs in. */
 export function ResetPasswordPage() {
@@ -18,6 +19,8 @@ export function ResetPasswordPage() {
   const token = searchParams.get('token') ?? '';
   const form = useForm(resetPasswordFormSchema, { password: '', confirmPassword: '' });
   const reset = useResetPassword();
+  const passwordField = form.field('password');
+  const strengthHint = usePasswordStrengthHint(passwordField.value);
   const tokenProblem = resetPasswordRequestSchema.shape.token.safeParse(token).error?.issues[0]?.message;
 
   const onSubmit = form.handleSubmit(({ password }) => {
@@ -60,7 +63,8 @@ export function ResetPasswordPage() {
           type="password"
           autoComplete="new-password"
           aria-required
-          {...form.field('password')}
+          {...(strengthHint ? { hint: strengthHint } : {})}
+          {...passwordField}
         />
         <TextField
           label="Confirm New Password"

@@ -333,4 +333,28 @@ describe('dashboard', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'), { timeout: 5000 });
     expect(localStorage.getItem('token')).toBeNull();
   });
+
+  it('lists the next steps as links, marking done what the person already did', async () => {
+    mockApi({
+      ...handlers({ user: { ...profile, imagecount: 0 } }),
+      'GET /audits': () => json([{ id: 'a1' }]),
+      'GET /integrations': () => json([]),
+    });
+    await openDashboard();
+    const steps = card('Next steps');
+    expect(within(steps).getByRole('link', { name: 'Audit your site' })).toHaveAttribute('href', '/audit');
+    expect(within(steps).getByRole('link', { name: 'Connect WordPress' })).toHaveAttribute(
+      'href',
+      '/integrations',
+    );
+    expect(within(steps).getByRole('link', { name: 'Upload images' })).toHaveAttribute(
+      'href',
+      '/upload-images',
+    );
+    expect(await within(steps).findByText('1 of 3 done.')).toBeInTheDocument();
+    const auditStep = within(steps).getByRole('link', { name: 'Audit your site' }).closest('li');
+    expect(auditStep).toHaveTextContent('Done');
+    const uploadStep = within(steps).getByRole('link', { name: 'Upload images' }).closest('li');
+    expect(uploadStep).not.toHaveTextContent('Done');
+  });
 });

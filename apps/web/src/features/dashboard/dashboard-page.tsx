@@ -25,6 +25,7 @@ import { useProfile } from '../../lib/profile.ts';
 import { useSubscriptionDetails } from '../../lib/subscription.ts';
 import { useCancelSubscription } from './api/cancel-subscription.ts';
 import { formatDate } from './billing-display.ts';
+import { NextSteps } from './next-steps.tsx';
 import { PaymentHistory } from './payment-history.tsx';
 import { ReturnedPaymentBanner } from './returned-payment-banner.tsx';
 
@@ -183,6 +184,7 @@ export function DashboardPage() {
         </MessageBanner>
       ) : (
         <div className="mt-8 flex flex-col gap-6">
+          <NextSteps libraryCount={profile.data.user.imagecount} />
           <div className="grid gap-6 md:grid-cols-2">
             <Card title="Profile Information">
               <dl className="divide-y divide-slate-100">

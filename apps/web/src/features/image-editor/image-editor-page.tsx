@@ -35,7 +35,7 @@ const qualityOptions = [...qualities].reverse().map((value) => ({
 /** An edit on the offline engine takes a second or two; a cloud edit takes longer. */
 const EXPECTED_EDIT_MS = 6000;
 
-/** What the offline editor understands (issue 7); several may be combined in one prompt. */
+/** What the offline editor understands; several may be combined in one prompt. */
 const instructions: readonly { name: string; example: string }[] = [
   { name: 'Black and white', example: 'make it black and white (or greyscale)' },
   { name: 'Sepia', example: 'give it a sepia tone' },
@@ -61,7 +61,7 @@ function failureText(error: unknown): string {
 /**
  * The AI Image Editor of SPEC.md §2 (/caption-generator): one image, a quality with its credit cost, a
  * plain-language prompt, the edited result to download, and a styled social caption for the same image.
- * The server charges and refunds the credits itself (issue 7), so the browser only checks the balance
+ * The server charges and refunds the credits itself, so the browser only checks the balance
  * before sending and refetches it afterwards; it does not call /credits/deduct or /credits/refund, which
  * would charge a second time.
  */

@@ -29,6 +29,9 @@ function makeLibrary(count: number): LibraryImage[] {
     confidence: 0.9,
     needsReview: false,
     reasons: [],
+    needsWords: false,
+    needsWordsReason: null,
+    publishable: true,
     longDescription: null,
     // The first image has a stored preview; the others were stored before previews existed.
     thumbnailUrl: index === 0 ? '/files/previews/2026-11/first.webp' : null,
@@ -430,6 +433,9 @@ describe('image library (/images)', () => {
             origin: 'ai',
             confidence: 0.9,
             needsReview: false,
+            needsWords: false,
+            needsWordsReason: null,
+            publishable: true,
             reasons: [],
             longDescription: null,
             thumbnailUrl: '/files/previews/2026-11/first.webp',
@@ -672,7 +678,7 @@ describe('export workbook', () => {
   });
 });
 
-describe('alt text review (issue 11)', () => {
+describe('alt text review', () => {
   /** Three images; the 1st and 3rd need review, the 1st with the evidence the engine used. */
   function reviewLibrary() {
     const [first, second, third] = makeLibrary(3) as [LibraryImage, LibraryImage, LibraryImage];
@@ -805,5 +811,45 @@ describe('alt text review (issue 11)', () => {
     expect(within(second).getByText('Confidence: 90%')).toBeInTheDocument();
     expect(within(second).getByText('No evidence was recorded for this alt text.')).toBeInTheDocument();
     expect(within(second).queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
+  });
+
+  it('shows an image that needs words without an alt, with its reason, no Approve and a disabled copy', async () => {
+    const [first, ...rest] = reviewLibrary();
+    const waiting: LibraryImage = {
+      ...(first as LibraryImage),
+      alt_text: '',
+      needsReview: true,
+      needsWords: true,
+      needsWordsReason: 'Nothing in the image or around it says what it shows.',
+      publishable: false,
+    };
+    mockApi(reviewHandlers({ current: [waiting, ...rest] }));
+    const user = userEvent.setup();
+    await openLibrary();
+    await screen.findByText('Alt text 2');
+    expect(
+      rowOf(1)
+        .getByText(/^No alt text yet\./)
+        .closest('p'),
+    ).toHaveTextContent('No alt text yet. Nothing in the image or around it says what it shows.');
+    expect(rowOf(1).getByText(/^Needs your words/)).toHaveTextContent(
+      'Needs your words: the generator found nothing it could stand behind for this image',
+    );
+    expect(rowOf(1).queryByText(/this alt text needs review/)).not.toBeInTheDocument();
+    expect(rowOf(1).queryByRole('button', { name: /Approve/ })).not.toBeInTheDocument();
+    expect(rowOf(1).getByRole('button', { name: 'Copy alt text for image 1' })).toBeDisabled();
+
+    await user.click(screen.getByRole('button', { name: 'Edit alt text for image 1' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit alt text for image 1' });
+    const guide = within(dialog).getByRole('region', { name: 'Needs your words' });
+    expect(guide).toHaveTextContent('Nothing in the image or around it says what it shows.');
+    expect(
+      within(guide)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['What is it for?', 'Is there text in it?', 'What would a visitor miss?']);
+    expect(within(dialog).getByLabelText('Alt text')).toHaveValue('');
+    expect(within(dialog).queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
+    await expectNoAxeViolations(dialog);
   });
 });

@@ -59,7 +59,7 @@ export function ImagesPage() {
   const [showStarted, setShowStarted] = useState(started.message !== null);
   const [exporting, setExporting] = useState(false);
   const [downloading, setDownloading] = useState(false);
-  /** Only the images whose alt text needs review (issue 11). */
+  /** Only the images whose alt text needs review. */
   const [reviewOnly, setReviewOnly] = useState(false);
   const pageSizeId = useId();
   const reviewOnlyId = useId();
@@ -155,13 +155,22 @@ export function ImagesPage() {
     if (!userId) return;
     setExporting(true);
     try {
-      const images = selected.size > 0 ? [...selected.values()] : await listAllLibraryImages(userId);
-      if (images.length === 0) {
+      const all = selected.size > 0 ? [...selected.values()] : await listAllLibraryImages(userId);
+      if (all.length === 0) {
         notify.info(nothingToExport);
+        return;
+      }
+      // Only alt text we can stand behind leaves in a file (ADR 067); the rest need a person's words.
+      const images = all.filter((image) => image.publishable);
+      const leftOut = all.length - images.length;
+      const needWords = `${leftOut} ${leftOut === 1 ? 'image needs' : 'images need'} your words first and ${leftOut === 1 ? 'was' : 'were'} left out.`;
+      if (images.length === 0) {
+        notify.info(`Nothing exported: ${needWords}`);
         return;
       }
       const { exportImages } = await import('./export-images.ts');
       await exportImages(images);
+      if (leftOut > 0) notify.info(needWords);
     } catch (error) {
       console.error(exportFailed, error);
       notify.error(exportFailed);

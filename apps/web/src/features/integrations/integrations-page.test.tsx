@@ -1,5 +1,6 @@
 import type { Integration, IntegrationSummary } from '@altwise/contracts/integrations';
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, mockApi } from '../../test/mock-api.ts';
 import { renderApp, storeSession } from '../../test/render-app.tsx';
@@ -25,6 +26,7 @@ const partly: Integration = {
   lastImportAt: '2026-11-25T09:05:00.000Z',
   error: 'WordPress does not let this user do this (HTTP 403) while reading “The old quay”.',
   notice: '2 changes published.',
+  progress: { written: 0, failed: 2, total: 2 },
   failures: [
     {
       mediaId: 12,
@@ -72,5 +74,59 @@ describe('integrations (/integrations)', () => {
     const site = await screen.findByRole('region', { name: 'https://blog.example' }, { timeout: 5000 });
     await within(site).findByText('2 changes published.');
     expect(within(site).queryByRole('heading', { name: 'Places not written' })).toBeNull();
+  });
+
+  it('shows what a publish will write and where, and publishes only on confirm', async () => {
+    const user = userEvent.setup();
+    const calls = mockApi({
+      'GET /integrations': () => json([summary]),
+      [`GET /integrations/${summary.id}`]: () => json({ ...partly, error: null, failures: [], notice: null }),
+      [`GET /integrations/${summary.id}/changes`]: () => json([]),
+      [`POST /integrations/${summary.id}/publish/preview`]: () =>
+        json({
+          items: [
+            {
+              imageId: '66666666-6666-4666-8666-666666666666',
+              mediaId: 12,
+              fileName: 'quay.jpg',
+              src: 'https://blog.example/wp-content/uploads/quay.jpg',
+              postId: 7,
+              postTitle: 'The old quay',
+              field: 'content',
+              before: '',
+              after: 'Fishing boats moored at the old stone quay',
+            },
+          ],
+          heldBack: [
+            {
+              imageId: '77777777-7777-4777-8777-777777777777',
+              mediaId: 13,
+              fileName: 'dusk.jpg',
+              postId: null,
+              postTitle: null,
+              altText: 'Dark photograph in grey tones.',
+              code: 'kind-and-tone',
+              message: 'The text only names the kind of picture and its colours, not what it shows.',
+            },
+          ],
+          unchanged: 0,
+        }),
+      [`POST /integrations/${summary.id}/publish`]: () => json({ id: summary.id, status: 'publishing' }, 202),
+    });
+    storeSession('jwt-1');
+    renderApp('/integrations');
+    const site = await screen.findByRole('region', { name: 'https://blog.example' }, { timeout: 5000 });
+    await user.click(await within(site).findByRole('button', { name: 'Publish approved alt text' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Publish to https://blog.example?' });
+    const row = within(dialog).getByRole('row', { name: /quay\.jpg/ });
+    expect(row.textContent).toContain('“The old quay”');
+    expect(row.textContent).toContain('Fishing boats moored at the old stone quay');
+    expect(within(dialog).getByRole('heading', { name: '1 image needs your words' })).toBeTruthy();
+    expect(within(dialog).getByText(/dusk\.jpg \(media library\): The text only names/)).toBeTruthy();
+    expect(calls.some((call) => call.method === 'POST' && call.path.endsWith('/publish'))).toBe(false);
+    await user.click(within(dialog).getByRole('button', { name: 'Publish 1 alt text' }));
+    await vi.waitFor(() =>
+      expect(calls.some((call) => call.method === 'POST' && call.path.endsWith('/publish'))).toBe(true),
+    );
   });
 });

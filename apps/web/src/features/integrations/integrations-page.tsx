@@ -3,6 +3,7 @@ import {
   type IntegrationChange,
   type IntegrationStatus,
   type IntegrationSummary,
+  type PublishPreviewResponse,
 } from '@altwise/contracts/integrations';
 import { routes } from '@altwise/contracts/routes';
 import { useQueryClient } from '@tanstack/react-query';
@@ -10,6 +11,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
+import { Thumbnail } from '../../components/ui/image-preview.tsx';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { errorMessage } from '../../lib/api-error.ts';
@@ -25,7 +27,9 @@ import {
   useIntegration,
   useIntegrationAction,
   useIntegrations,
+  usePublishPreview,
 } from './api/integrations.ts';
+import { PublishDialog } from './components/publish-dialog.tsx';
 
 const statusLabels: Record<IntegrationStatus, string> = {
   connected: 'Connected, not imported yet',
@@ -128,14 +132,18 @@ function ChangesTable({ id, changes }: { id: string; changes: IntegrationChange[
           </thead>
           <tbody>
             {changes.map((change) => {
+              const image = change.fileName ?? `image ${change.mediaId}`;
               const where =
                 change.field === 'alt_text'
-                  ? `Media library, image ${change.mediaId}`
-                  : `“${change.postTitle ?? `Post ${change.postId}`}”, image ${change.mediaId}`;
+                  ? `Media library, ${image}`
+                  : `“${change.postTitle ?? `Post ${change.postId}`}”, ${image}`;
               return (
                 <tr key={change.id} className="border-b border-slate-200 align-top">
                   <th scope="row" className="py-2 pr-3 font-normal">
-                    {where}
+                    <span className="flex items-center gap-2">
+                      {change.src ? <Thumbnail url={change.src} className="size-10" /> : null}
+                      <span className="break-all">{where}</span>
+                    </span>
                   </th>
                   <td className="py-2 pr-3 break-words">{change.before || <em>(none)</em>}</td>
                   <td className="py-2 pr-3 break-words">{change.after}</td>
@@ -185,6 +193,8 @@ function SiteCard({ summary }: { summary: IntegrationSummary }) {
   const changes = useChanges(summary.id, Boolean(site?.auditId) && !busy);
   const queryClient = useQueryClient();
   const status = site?.status;
+  const preview = usePublishPreview(summary.id);
+  const [planned, setPlanned] = useState<PublishPreviewResponse | null>(null);
   // A publish or undo that just ended changed the log: read it again.
   useEffect(() => {
     if (status && status !== 'publishing')
@@ -221,6 +231,20 @@ function SiteCard({ summary }: { summary: IntegrationSummary }) {
                 {site.imported} of {site.mediaCount ?? '?'} images imported; {site.placements} uses in posts
                 and pages.
                 {site.lastImportAt ? ` Last import ${formatDate(site.lastImportAt)}.` : ''}
+              </p>
+            </>
+          ) : null}
+          {site.status === 'publishing' && site.progress ? (
+            <>
+              <progress
+                className="w-full max-w-md"
+                max={Math.max(site.progress.total, 1)}
+                value={site.progress.written + site.progress.failed}
+                aria-label={`Publishing to ${summary.siteUrl}`}
+              />
+              <p className="text-slate-700">
+                {site.progress.written} of {site.progress.total} written
+                {site.progress.failed > 0 ? `, ${site.progress.failed} failed` : ''}.
               </p>
             </>
           ) : null}
@@ -269,9 +293,14 @@ function SiteCard({ summary }: { summary: IntegrationSummary }) {
             </Link>
             <Button
               disabled={busy || action.isPending}
+              isLoading={preview.isPending}
+              loadingText="Reading what will change..."
               onClick={() => {
                 setProblem(null);
-                action.mutate({ kind: 'publish' }, { onError: onError('Publishing could not be started.') });
+                preview.mutate(undefined, {
+                  onSuccess: setPlanned,
+                  onError: onError('What would be published could not be read.'),
+                });
               }}
             >
               Publish approved alt text
@@ -289,6 +318,26 @@ function SiteCard({ summary }: { summary: IntegrationSummary }) {
           Disconnect
         </Button>
       </div>
+      {planned ? (
+        <PublishDialog
+          siteUrl={summary.siteUrl}
+          preview={planned}
+          publishing={action.isPending}
+          onClose={() => setPlanned(null)}
+          onConfirm={() =>
+            action.mutate(
+              { kind: 'publish' },
+              {
+                onSuccess: () => setPlanned(null),
+                onError: (error) => {
+                  setPlanned(null);
+                  setProblem(errorMessage(error, 'Publishing could not be started.'));
+                },
+              },
+            )
+          }
+        />
+      ) : null}
       {site?.auditId ? (
         <div className="flex flex-col gap-2">
           <h4 className="font-semibold text-slate-900">Published changes</h4>
@@ -319,7 +368,7 @@ function SiteList() {
 }
 
 /**
- * /integrations (issue 21): connect a WordPress site with an application password, import its media
+ * /integrations: connect a WordPress site with an application password, import its media
  * library as an audit, publish the approved alt text back and undo any change.
  */
 export function IntegrationsPage() {

@@ -48,4 +48,19 @@ describe('landing page', () => {
       'Step 3: Get results',
     ]);
   });
+
+  it('tells about site audits, WordPress, the CLI and CI', async () => {
+    renderApp('/');
+    const section = (await screen.findByRole('heading', { level: 2, name: /Your whole site/ })).closest(
+      'section',
+    );
+    if (!section) throw new Error('no site tools section');
+    expect(within(section).getByRole('heading', { level: 3, name: 'Site audits' })).toBeInTheDocument();
+    expect(within(section).getByRole('heading', { level: 3, name: 'WordPress' })).toBeInTheDocument();
+    expect(within(section).getByText(/npx altwise audit, fail a pull request/)).toBeInTheDocument();
+    expect(within(section).getByRole('link', { name: /developer guide for the CLI and CI/ })).toHaveAttribute(
+      'href',
+      '/developers',
+    );
+  });
 });

@@ -30,6 +30,22 @@ const features = [
   },
 ] as const;
 
+/** The site-wide tools: audits, WordPress, and the command line for builds and CI. */
+const siteTools = [
+  {
+    title: 'Site audits',
+    body: 'Give us your site address and we check every image on up to hundreds of pages: missing, empty or unhelpful alt text, scored and ready to fix in one go.',
+  },
+  {
+    title: 'WordPress',
+    body: 'Connect your WordPress site, import its media library, review the suggested alt text and publish it back, with an undo for every change.',
+  },
+  {
+    title: 'Command line and CI',
+    body: 'Run the same audit on your static site with npx altwise audit, fail a pull request on missing alt text in CI, and fix files locally with npx altwise fix.',
+  },
+] as const;
+
 const steps = [
   {
     title: 'Upload image',
@@ -204,6 +220,28 @@ export function LandingPage() {
             </li>
           ))}
         </ul>
+      </section>
+
+      <section aria-labelledby="site-heading" className="mx-auto max-w-6xl px-4 pb-16">
+        <h2 id="site-heading" className="text-3xl font-bold tracking-tight text-slate-900">
+          Your whole site, not one image at a time
+        </h2>
+        <ul className="mt-8 grid gap-6 md:grid-cols-3">
+          {siteTools.map((tool) => (
+            <li key={tool.title} className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
+              <h3 className="text-lg font-semibold text-slate-900">{tool.title}</h3>
+              <p className="mt-2 text-slate-700">{tool.body}</p>
+            </li>
+          ))}
+        </ul>
+        <p className="mt-6">
+          <Link
+            to={routes.developers}
+            className="font-semibold text-indigo-700 underline underline-offset-4 hover:no-underline"
+          >
+            Read the developer guide for the CLI and CI
+          </Link>
+        </p>
       </section>
 
       <BeforeAfter />

@@ -259,7 +259,7 @@ function MonitorList() {
   );
 }
 
-/** /monitors (issue 20): watch a site over time, re-audited every day or week, with its score history. */
+/** /monitors: watch a site over time, re-audited every day or week, with its score history. */
 export function MonitorsPage() {
   usePageTitle('Monitors');
   return (

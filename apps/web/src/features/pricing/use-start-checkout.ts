@@ -1,3 +1,4 @@
+import { safeReturnPath } from '@altwise/contracts/billing';
 import { messages } from '@altwise/contracts/messages';
 import type { MouseEvent } from 'react';
 import { notify } from '../../components/ui/notify.ts';
@@ -14,10 +15,14 @@ export function requestCheckout(
   checkout: ReturnType<typeof useCreateCheckoutSession>,
   selection: CheckoutSelection,
 ): void {
+  // A page that sent the person to buy credits (/plans?returnTo=/audit/…) gets them back after paying;
+  // only a path on this site is passed on (the server checks it again).
+  const returnPath = safeReturnPath(new URLSearchParams(window.location.search).get('returnTo'));
   checkout.mutate(
     {
       productId: selection.productId,
       userId: readUserId() ?? undefined,
+      ...(returnPath ? { returnPath } : {}),
       ...(selection.product.kind === 'pack' ? { quantity: selection.quantity } : {}),
     },
     {

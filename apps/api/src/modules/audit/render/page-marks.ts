@@ -2,7 +2,7 @@ import type { AuditNameSource } from '@altwise/contracts/audit-problems';
 import type { CDPSession } from 'playwright-core';
 
 /**
- * What the browser knows of a rendered page's image-like elements (issue 20, ADR 061), handed to the
+ * What the browser knows of a rendered page's image-like elements (ADR 061), handed to the
  * page reader inside the HTML it reads: each candidate element gets an attribute named by a random
  * marker of this render (`data-altwise-<marker>="<n>"`, its place among the candidates, which pairs
  * it with its screenshot box) and, where the browser's accessibility tree names it, a second one

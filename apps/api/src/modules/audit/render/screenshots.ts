@@ -3,7 +3,7 @@ import type { FilesService } from '../../files/service.ts';
 import type { PageShots } from './browser-pool.ts';
 
 /**
- * Screenshots of a rendered page's images (issue 20, ADR 061): stored as the audit owner's files in
+ * Screenshots of a rendered page's images (ADR 061): stored as the audit owner's files in
  * the `screenshots/` folder, which GET /files never serves (files/service.ts), so only the owner
  * reads them, through GET /audits/{id}/images/{imageId}/screenshot. They go with the account.
  */

@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import { guardedLookup, SafeFetchError } from '../../../net/safe-fetch.ts';
 
 /**
- * The rendering browser's only way out (issue 20, ADR 061): a forward proxy on 127.0.0.1 (plain
+ * The rendering browser's only way out (ADR 061): a forward proxy on 127.0.0.1 (plain
  * HTTP and CONNECT tunnels) that checks every address with the same rule as `net/safe-fetch.ts`
  * and connects to the address it checked, so a name that resolves to a public address for the
  * check and a private one for the connection (DNS rebinding) cannot slip past. The browser sends

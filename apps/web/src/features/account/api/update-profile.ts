@@ -4,7 +4,7 @@ import { api } from '../../../lib/api-client.ts';
 import { toStoredUser, writeUser } from '../../../lib/auth-storage.ts';
 import { profileQueryKey } from '../../../lib/profile.ts';
 
-/** PUT /users/update-profile: first and last name, and the default alt-text language (issue 14). */
+/** PUT /users/update-profile: first and last name, and the default alt-text language. */
 export function updateProfile(body: {
   firstName: string;
   lastName: string;

@@ -100,14 +100,21 @@ export async function getAllAuditImages(
   return items;
 }
 
-/** POST /audits/{id}/fix {imageIds?}: suggestions for the failing images (1 credit each), as a batch. */
+/**
+ * POST /audits/{id}/fix {imageIds?, limit?}: suggestions for the failing images (1 credit each), as a
+ * batch. Called with ids (the selection), a number (at most that many failing images) or nothing (all).
+ */
 export function useFixAudit(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (imageIds: string[] | undefined) =>
-      api.post(`/audits/${encodeURIComponent(id)}/fix`, imageIds ? { imageIds } : {}, {
-        schema: fixAuditResponseSchema,
-      }),
+    mutationFn: (imageIds: string[] | number | undefined) =>
+      api.post(
+        `/audits/${encodeURIComponent(id)}/fix`,
+        typeof imageIds === 'number' ? { limit: imageIds } : imageIds ? { imageIds } : {},
+        {
+          schema: fixAuditResponseSchema,
+        },
+      ),
     onSettled: () => queryClient.invalidateQueries({ queryKey: creditsQueryKey }),
   });
 }

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { libraryQueryKey } from './list-library-images.ts';
 
-/** POST /images/altText/{id}/approve: the person keeps the alt text; the review flag clears (issue 11). */
+/** POST /images/altText/{id}/approve: the person keeps the alt text; the review flag clears. */
 export function approveAltText(id: string) {
   return api.post(`/images/altText/${encodeURIComponent(id)}/approve`, undefined, {
     schema: libraryImageSchema,

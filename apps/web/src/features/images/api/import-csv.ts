@@ -8,7 +8,7 @@ export type ImportCsvInput = {
   language?: string | undefined;
 };
 
-/** POST /images/import-csv (issue 14): one CSV or .xlsx file of image URLs becomes one batch. */
+/** POST /images/import-csv: one CSV or .xlsx file of image URLs becomes one batch. */
 export function importCsv(input: ImportCsvInput): Promise<ImportCsvResponse> {
   const form = new FormData();
   if (input.userId) form.append('userId', input.userId);

@@ -6,7 +6,7 @@ import { TextAreaField } from '../../../components/ui/form-fields.tsx';
 import { LargePreview, wideDialog } from '../../../components/ui/image-preview.tsx';
 import { LongDescriptionField } from '../../../components/ui/long-description-field.tsx';
 import { notify } from '../../../components/ui/notify.ts';
-import { ReviewDetails } from '../../../components/ui/review-details.tsx';
+import { needsWordsQuestions, ReviewDetails } from '../../../components/ui/review-details.tsx';
 import { serverMessage } from '../../../lib/api-error.ts';
 import { useApproveAltText } from '../api/approve-alt-text.ts';
 import { useEditAltText } from '../api/edit-alt-text.ts';
@@ -21,9 +21,9 @@ export type EditTarget = LibraryRow & { number: number };
 
 /**
  * Edit one image's alt text (the `Alt text` textarea is checked by the contract the server uses) and its
- * long description (issue 19, with a "Copy markup" button), with the picture large beside them (issue 19:
+ * long description (with a "Copy markup" button), with the picture large beside them (
  * nobody can judge an alt text for a picture they cannot see). It also shows why the generator wrote it
- * (confidence and evidence, issue 11); saving an edit is a review, and Approve keeps a flagged alt text as
+ * (confidence and evidence); saving an edit is a review, and Approve keeps a flagged alt text as
  * it is.
  */
 export function EditAltTextDialog({
@@ -45,6 +45,8 @@ export function EditAltTextDialog({
   const problem = (field: string) =>
     touched && !parsed.success ? parsed.error.issues.find((i) => i.path[0] === field)?.message : undefined;
   const error = problem('alt_text');
+  // Nothing to approve where the generator had no words (ADR 068): a person writes them.
+  const canApprove = target.needsReview && !target.needsWords;
   const longDescriptionError = problem('longDescription');
 
   const submit = (event: FormEvent) => {
@@ -93,6 +95,20 @@ export function EditAltTextDialog({
         <LargePreview url={target.thumbnailUrl} />
         <div className="flex min-w-0 flex-col gap-4">
           <p className="text-sm break-all text-slate-700">{target.src}</p>
+          {target.needsWords ? (
+            <section
+              aria-label="Needs your words"
+              className="rounded-md bg-amber-50 p-3 text-sm text-slate-900"
+            >
+              <p>{target.needsWordsReason}</p>
+              <p className="mt-2 font-semibold">Before you write</p>
+              <ol className="mt-1 list-decimal space-y-1 pl-5">
+                {needsWordsQuestions.map((question) => (
+                  <li key={question}>{question}</li>
+                ))}
+              </ol>
+            </section>
+          ) : null}
           <TextAreaField
             label="Alt text"
             ref={textareaRef}
@@ -116,7 +132,7 @@ export function EditAltTextDialog({
             reasons={target.reasons}
             origin={target.origin}
           />
-          {target.needsReview ? (
+          {canApprove ? (
             <p className="text-sm text-slate-700">
               Approve keeps this alt text as it is; saving an edit approves it too.
             </p>
@@ -125,7 +141,7 @@ export function EditAltTextDialog({
             <Button variant="secondary" onClick={onClose}>
               Cancel
             </Button>
-            {target.needsReview ? (
+            {canApprove ? (
               <Button
                 variant="secondary"
                 isLoading={approval.isPending}

@@ -2,7 +2,7 @@ import type { LibraryImageRecord } from '@altwise/contracts/library';
 import { useEffect, useRef } from 'react';
 import { Thumbnail } from '../../../components/ui/image-preview.tsx';
 import { OriginLabel } from '../../../components/ui/origin-label.tsx';
-import { ReviewBadge } from '../../../components/ui/review-details.tsx';
+import { NeedsWordsBadge, ReviewBadge } from '../../../components/ui/review-details.tsx';
 
 /** A library row: SPEC's id, src and alt text, with the generator's confidence, review flag and reasons. */
 export type LibraryRow = LibraryImageRecord;
@@ -58,7 +58,8 @@ function HeaderCheckbox({
  * The library table of SPEC.md §2: #, select, URL (a thumbnail of the stored preview, then the truncated
  * URL; the full URL is the link and its title),
  * Alt Text with a copy button, and the Edit / Regenerate actions users expect. A row whose alt text needs
- * review (issue 11) shows a "Review" badge and an Approve action.
+ * review shows a "Review" badge and an Approve action; a row the generator had no words for (ADR 068)
+ * says so, with its reason, and waits for a person's words through Edit: there is nothing to approve.
  */
 export function LibraryTable({
   rows,
@@ -148,10 +149,20 @@ export function LibraryTable({
                 <td className="px-3 py-3">
                   <div className="flex items-start gap-2">
                     <div className="min-w-0 flex-1">
-                      <p className="break-words text-slate-900">{row.alt_text}</p>
+                      {row.needsWords ? (
+                        <p className="break-words text-slate-800">
+                          <span className="font-medium">No alt text yet.</span> {row.needsWordsReason}
+                        </p>
+                      ) : (
+                        <p className="break-words text-slate-900">{row.alt_text}</p>
+                      )}
                       <p className="mt-1 flex flex-wrap items-center gap-1">
                         <OriginLabel origin={row.origin} />
-                        {row.needsReview ? <ReviewBadge confidence={row.confidence} /> : null}
+                        {row.needsWords ? (
+                          <NeedsWordsBadge />
+                        ) : row.needsReview ? (
+                          <ReviewBadge confidence={row.confidence} />
+                        ) : null}
                       </p>
                     </div>
                     <button
@@ -159,7 +170,8 @@ export function LibraryTable({
                       onClick={() => onCopy(row)}
                       aria-label={`Copy alt text for image ${number}`}
                       title="Copy alt text"
-                      className={iconButton}
+                      disabled={row.alt_text === ''}
+                      className={`${iconButton} disabled:cursor-not-allowed disabled:opacity-60`}
                     >
                       <CopyIcon />
                     </button>
@@ -183,7 +195,7 @@ export function LibraryTable({
                     >
                       Regenerate
                     </button>
-                    {row.needsReview ? (
+                    {row.needsReview && !row.needsWords ? (
                       <button
                         type="button"
                         className={`${iconButton} disabled:cursor-not-allowed disabled:opacity-60`}

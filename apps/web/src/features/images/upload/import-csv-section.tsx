@@ -18,7 +18,7 @@ const SHOWN_REJECTIONS = 20;
 const rows = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'row' : 'rows'}`;
 
 /**
- * "Import CSV" on /upload-images (issue 14): a CSV or .xlsx file of image URLs (image_url, and
+ * "Import CSV" on /upload-images: a CSV or .xlsx file of image URLs (image_url, and
  * optionally id, page_url, existing_alt, caption, keywords, language) becomes one background batch
  * that the progress panel and the library follow like any other.
  */

@@ -5,6 +5,7 @@ import {
   integrationSchema,
   listChangesResponseSchema,
   listIntegrationsResponseSchema,
+  publishPreviewResponseSchema,
   startIntegrationJobResponseSchema,
 } from '@altwise/contracts/integrations';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -67,6 +68,13 @@ export function useIntegrationAction(id: string) {
         { schema: startIntegrationJobResponseSchema },
       ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: integrationQueryKey(id) }),
+  });
+}
+
+/** POST /integrations/{id}/publish/preview: what a publish would write, before it is confirmed. */
+export function usePublishPreview(id: string) {
+  return useMutation({
+    mutationFn: () => api.post(`${path(id)}/publish/preview`, {}, { schema: publishPreviewResponseSchema }),
   });
 }
 

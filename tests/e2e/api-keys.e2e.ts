@@ -25,7 +25,9 @@ describe('API keys in /account', () => {
     await page.goto('/account');
 
     const section = page.locator('section', { has: page.getByRole('heading', { name: 'API keys' }) });
-    await expect.poll(() => section.getByText('You have no API keys yet.').isVisible()).toBe(true);
+    await expect
+      .poll(() => section.getByText('You have no API keys yet.').isVisible(), { timeout: 15_000 })
+      .toBe(true);
     await section.getByLabel('Key name').fill('Nightly build');
     await section.getByRole('button', { name: 'Create key' }).click();
 
@@ -61,7 +63,9 @@ describe('API keys in /account', () => {
     await expectNoAxeViolations(page);
     await dialog.getByRole('button', { name: 'Revoke key' }).click();
     await page.getByText('API key revoked.').first().waitFor();
-    await expect.poll(() => section.getByText('You have no API keys yet.').isVisible()).toBe(true);
+    await expect
+      .poll(() => section.getByText('You have no API keys yet.').isVisible(), { timeout: 15_000 })
+      .toBe(true);
     expect((await withKey(key, '/users/profile')).status).toBe(401);
     await context.close();
   });

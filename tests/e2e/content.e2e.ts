@@ -64,7 +64,7 @@ describe('blog post generator and content history, as a person uses them', () =>
       'Decorative Images and Screen Readers',
       'Alt Text for Product Photos',
     ]);
-    // Dates as 'MMM dd, yyyy' (SPEC.md §9).
+    // Dates as 'MMM dd, yyyy' (the product spec §9).
     const dates = await page.locator('time').allInnerTexts();
     expect(dates).toHaveLength(2);
     for (const date of dates) expect(date).toMatch(/^[A-Z][a-z]{2} \d{2}, \d{4}$/);

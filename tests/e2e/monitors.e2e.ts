@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 describe('site monitors, as a site owner uses them', () => {
-  it('adds a monitor from the audit page, sees its first run and chart, and stops watching by keyboard', async () => {
+  it('adds a monitor from the audit page, sees its first run and chart, runs it now, and stops watching by keyboard', async () => {
     const context = await newContext(browser);
     const page = await context.newPage();
     await page.goto('/');
@@ -73,6 +73,16 @@ describe('site monitors, as a site owner uses them', () => {
       .getByText(`You already monitor ${site.url}. Delete that monitor to change how it is watched.`)
       .waitFor();
 
+    // Run it again now, by keyboard: a second completed run, and the chart has two points.
+    await page.getByRole('button', { name: `Run now ${site.url}` }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByText(`A run of ${site.url} started.`).first().waitFor();
+    await expect
+      .poll(async () => (await card.getByRole('img').getAttribute('aria-label')) ?? '', { timeout: 45_000 })
+      .toContain(`Score history of ${site.url}: 2 audits`);
+    await card.getByText('Latest run: Completed, score 50%').waitFor({ timeout: 45_000 });
+    await expectNoAxeViolations(page);
+
     // Stop watching, by keyboard, behind a confirmation.
     await page.getByRole('button', { name: `Stop watching ${site.url}` }).focus();
     await page.keyboard.press('Enter');
@@ -83,9 +93,9 @@ describe('site monitors, as a site owner uses them', () => {
     await page.keyboard.press('Enter');
     await page.getByText('You do not watch any site yet.').waitFor();
 
-    // Its audit stays in the audit list.
+    // Its two audits (the first run and the one run now) stay in the audit list.
     await page.goto('/audit');
-    await expect.poll(() => page.getByRole('link', { name: site.url }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('link', { name: site.url }).count()).toBe(2);
     await context.close();
   });
 });

@@ -338,7 +338,9 @@ describe('the public site, as a visitor sees it', () => {
   it('keeps the public pages free of axe-core violations on a phone', async () => {
     await withPage(
       async (page) => {
-        for (const route of [...publicPages, '/login', '/register']) {
+        // Every signed-out route of the app as well (skeleton.e2e.ts scans them on a desktop).
+        const accountPages = ['/login', '/register', '/forgot-password', '/reset-password', '/success'];
+        for (const route of [...publicPages, ...accountPages]) {
           await page.goto(route);
           await page.waitForLoadState('networkidle');
           await expectNoAxeViolations(page);

@@ -30,7 +30,7 @@ export async function createSession(): Promise<E2eSession> {
   return { token: body.token, user: body.user };
 }
 
-/** Puts the session into the page's storage the way the app's login does (SPEC.md §3 keys). */
+/** Puts the session into the page's storage the way the app's login does (the product spec §3 keys). */
 export async function storeSession(page: Page, session: E2eSession) {
   await page.evaluate(({ token, user }) => {
     localStorage.setItem('token', token);

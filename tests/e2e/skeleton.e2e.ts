@@ -90,18 +90,18 @@ describe('the skeleton, as a visitor sees it', () => {
     }
   });
 
-  it('keeps every route free of axe-core violations, signed out, on desktop and mobile', async () => {
-    for (const mobile of [false, true]) {
-      const context = await newContext(browser, { mobile });
-      const page = await context.newPage();
-      for (const route of publicRoutes) {
-        await page.goto(route);
-        await page.waitForLoadState('networkidle');
-        await expectNoAxeViolations(page);
-      }
-      await context.close();
+  it('keeps every route free of axe-core violations, signed out', async () => {
+    // On a phone every signed-out route is scanned by the public-site journey's last test.
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    for (const route of publicRoutes) {
+      await page.goto(route);
+      await page.waitForLoadState('networkidle');
+      await expectNoAxeViolations(page);
     }
-  });
+    await context.close();
+    // About 3 s a route: loading, the network going quiet, then axe-core's full scan.
+  }, 120_000);
 
   it('keeps every signed-in route free of axe-core violations', async () => {
     const context = await newContext(browser);
@@ -116,7 +116,7 @@ describe('the skeleton, as a visitor sees it', () => {
       await expectNoAxeViolations(page);
     }
     await context.close();
-  });
+  }, 180_000);
 
   it('opens and closes the mobile menu dialog by keyboard', async () => {
     const context = await newContext(browser, { mobile: true });

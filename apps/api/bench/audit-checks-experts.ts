@@ -14,9 +14,9 @@ import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultEngineOptions } from '../src/engines/engine-options.ts';
 import { createOfflineEngine } from '../src/engines/offline/offline-engine.ts';
-import { type AuditImageFacts, checkPageImages } from '../src/modules/audit/checks.ts';
-import { readPage } from '../src/modules/audit/extract-page.ts';
 import { evidenceOf } from '../src/modules/audit/pixel-check.ts';
+import { readPage } from '../src/pages/extract-page.ts';
+import { type AuditImageFacts, checkPageImages } from '../src/rules/checks.ts';
 import { resolveSet } from './lib/sets.ts';
 import type { GraphicRef } from './web-graphics.ts';
 

@@ -22,14 +22,14 @@ import { wordsFor } from '../src/engines/offline/vocabulary.ts';
 import { fileNameFromUrl } from '../src/engines/page-context.ts';
 import { endsOnDanglingWord } from '../src/engines/quality-rules.ts';
 import type { AltTextResult, PageContext } from '../src/engines/types.ts';
+import { extractImages } from '../src/pages/extract-images.ts';
 import {
   echoesFileName,
   groundedSources,
   hasTitlePrefix,
   isKindAndToneSentence,
   judgePublishable,
-} from '../src/lib/publishable.ts';
-import { extractImages } from '../src/modules/scrape/extract-images.ts';
+} from '../src/rules/publishable.ts';
 import { resolveSet } from './lib/sets.ts';
 import { contentWordRecall } from './recall.ts';
 import {

@@ -5,7 +5,7 @@
  */
 import type { ScrapedImage } from '@altwise/contracts/scrape';
 import { DomUtils, parseDocument } from 'htmlparser2';
-import { extractImages } from '../src/modules/scrape/extract-images.ts';
+import { extractImages } from '../src/pages/extract-images.ts';
 import { contentWordRecall } from './recall.ts';
 
 export type GraphicKind = 'text' | 'functional' | 'logo' | 'icon' | 'informative' | 'complex' | 'decorative';

@@ -6,7 +6,7 @@ import {
   auditProblemRules,
 } from '@altwise/contracts/audit-problems';
 import type { AltOrigin } from '@altwise/contracts/provenance';
-import { auditScore } from '../src/modules/audit/checks.ts';
+import { auditScore } from '../src/rules/checks.ts';
 import type { AuditedImage, AuditedPage, Notice } from './audit-run.ts';
 import { displayPath } from './audit-sources.ts';
 

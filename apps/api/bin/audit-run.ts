@@ -4,15 +4,7 @@ import { engineOptionsFromEnv } from '../src/engines/engine-options.ts';
 import { createOfflineEngine } from '../src/engines/offline/offline-engine.ts';
 import type { AltTextEngine } from '../src/engines/types.ts';
 import { SandboxLimitError } from '../src/lib/sandbox.ts';
-import { type AuditImageFacts, checkPageImages, type ImageVerdict } from '../src/modules/audit/checks.ts';
 import { createCrawler, MAX_AUDIT_IMAGE_BYTES } from '../src/modules/audit/crawler.ts';
-import { pageKey } from '../src/modules/audit/extract-page.ts';
-import {
-  createPageSandbox,
-  type PageSandbox,
-  pageLimitNote,
-  unreadablePageNote,
-} from '../src/modules/audit/page-sandbox.ts';
 import {
   lookAtImage,
   MAX_PIXEL_CHECKS,
@@ -20,6 +12,14 @@ import {
   planPixelChecks,
   withPixelEvidence,
 } from '../src/modules/audit/pixel-check.ts';
+import { pageKey } from '../src/pages/extract-page.ts';
+import {
+  createPageSandbox,
+  type PageSandbox,
+  pageLimitNote,
+  unreadablePageNote,
+} from '../src/pages/page-sandbox.ts';
+import { type AuditImageFacts, checkPageImages, type ImageVerdict } from '../src/rules/checks.ts';
 import {
   FOLDER_ORIGIN,
   type InputProblem,

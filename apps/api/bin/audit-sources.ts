@@ -3,7 +3,7 @@ import { extname, join, relative, resolve, sep } from 'node:path';
 import { MAX_SCRAPE_HTML_BYTES } from '@altwise/contracts/scrape';
 import { Parser } from 'htmlparser2';
 import MarkdownIt, { type Token } from 'markdown-it';
-import { MAX_AUDIT_IMAGES_PER_PAGE } from '../src/modules/audit/extract-page.ts';
+import { MAX_AUDIT_IMAGES_PER_PAGE } from '../src/pages/extract-page.ts';
 
 /**
  * What `altwise audit` and `altwise fix` read from a folder: every HTML and Markdown file under it,

@@ -8,10 +8,10 @@ import { createAltTextEngine } from '../src/engines/alt-text-engine.ts';
 import { readEmbeddedText, withEmbeddedAlt } from '../src/engines/embedded-text.ts';
 import { engineOptionsFromEnv } from '../src/engines/engine-options.ts';
 import type { AltTextEngine, AltTextResult, PageContext } from '../src/engines/types.ts';
-import { normaliseForComparison } from '../src/lib/alt-rules.ts';
-import { judgePublishable, type UnpublishableCode, unpublishableMessages } from '../src/lib/publishable.ts';
-import { checkPageImages } from '../src/modules/audit/checks.ts';
 import { engineContext } from '../src/modules/audit/engine-context.ts';
+import { normaliseForComparison } from '../src/rules/alt-rules.ts';
+import { checkPageImages } from '../src/rules/checks.ts';
+import { judgePublishable, type UnpublishableCode, unpublishableMessages } from '../src/rules/publishable.ts';
 import { CommandUsageError, cliVersion, readFolderTargets } from './audit-command.ts';
 import { imageName } from './audit-report.ts';
 import {
@@ -182,7 +182,7 @@ function otherLanguage(result: AltTextResult, placement: string | undefined): st
 }
 
 /**
- * Whether the engine's answer may be written (lib/publishable.ts, ADR 067): the engine's own
+ * Whether the engine's answer may be written (rules/publishable.ts, ADR 067): the engine's own
  * needs-words answer, else the publishable rule on its text. A filler sentence is never written.
  */
 function needsWords(

@@ -1,11 +1,11 @@
-import type { UnpublishableCode } from '../src/lib/publishable.ts';
+import type { UnpublishableCode } from '../src/rules/publishable.ts';
 import { xml } from './audit-report.ts';
 import type { Notice } from './audit-run.ts';
 
 /**
  * What `altwise fix --format json|sarif|junit` reports (ADR 058, ADR 071): every alt text written (or
  * to write, without --write), every failing image that needs a person's words because the engine had
- * nothing publishable (lib/publishable.ts), and every failing image left alone and why.
+ * nothing publishable (rules/publishable.ts), and every failing image left alone and why.
  */
 
 export type FixFormat = 'text' | 'json' | 'sarif' | 'junit';

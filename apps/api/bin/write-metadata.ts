@@ -2,13 +2,13 @@ import { lstat, mkdir, realpath, rename, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AltTextResult } from '../src/engines/types.ts';
-import { judgePublishable, unpublishableMessages } from '../src/lib/publishable.ts';
 import { detectImageType } from '../src/modules/generation/image-type.ts';
 import {
   isWritableType,
   MetadataWriteError,
   writeAltMetadata,
 } from '../src/modules/image-metadata/exiftool.ts';
+import { judgePublishable, unpublishableMessages } from '../src/rules/publishable.ts';
 
 /**
  * `altwise describe … --write-metadata <out-dir>` (ADR 064): a copy of each
@@ -54,7 +54,7 @@ export function createMetadataWriter(outDir: string, exiftool: string) {
       const target = path.join(dir, name);
       if (sourcePath && (await realpath(sourcePath).catch(() => sourcePath)) === target)
         return { error: `the copy would overwrite the original ${sourcePath}; choose another folder` };
-      // Only a publishable alt goes into a file (lib/publishable.ts, ADR 067): never filler.
+      // Only a publishable alt goes into a file (rules/publishable.ts, ADR 067): never filler.
       const verdict = result.needsWords
         ? {
             publishable: false as const,

@@ -27,7 +27,6 @@ import { createSessionTokens, resolveJwtSecret } from './modules/accounts/sessio
 import { createSessionUserCache, type SessionUserCache } from './modules/accounts/session-users.ts';
 import { apiKeysRoutes } from './modules/api-keys/routes.ts';
 import { type ApiKeysService, createApiKeysService } from './modules/api-keys/service.ts';
-import { createPageSandbox, type PageSandbox, type PageSandboxLimits } from './modules/audit/page-sandbox.ts';
 import { findChromium } from './modules/audit/render/processes.ts';
 import { createRenderer, type Renderer } from './modules/audit/render/renderer.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
@@ -73,6 +72,7 @@ import { studioRoutes } from './modules/studio/routes.ts';
 import { createStudioService, type StudioService } from './modules/studio/service.ts';
 import { webhooksRoutes } from './modules/webhooks/routes.ts';
 import { createWebhooksService, type WebhooksService } from './modules/webhooks/service.ts';
+import { createPageSandbox, type PageSandbox, type PageSandboxLimits } from './pages/page-sandbox.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorHandlerPlugin, sendFrameworkError } from './plugins/error-handler.ts';

@@ -161,7 +161,7 @@ describe('register, confirm by email, log in', () => {
     ]);
   });
 
-  it('logs in with any letter case of the email and answers the SPEC.md shape', async () => {
+  it('logs in with any letter case of the email and answers the product spec shape', async () => {
     const response = await post('/users/login', { email: 'Ada@Example.COM', password: 'first-password-1' });
     expect(response.statusCode).toBe(200);
     const body = response.json();
@@ -300,7 +300,7 @@ describe('bad input on register and login', () => {
     });
   });
 
-  it('uses the login form messages of SPEC.md §5', async () => {
+  it('uses the login form messages of the product spec §5', async () => {
     const response = await post('/users/login', { email: 'nope', password: '' });
     expect(response.statusCode).toBe(400);
     expect(response.json().errors).toEqual([

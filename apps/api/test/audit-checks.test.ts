@@ -10,14 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultEngineOptions } from '../src/engines/engine-options.ts';
 import { createOfflineEngine } from '../src/engines/offline/offline-engine.ts';
 import type { AltTextEngine } from '../src/engines/types.ts';
+import { evidenceOf, planPixelChecks } from '../src/modules/audit/pixel-check.ts';
 import {
   type AuditImageFacts,
   auditScore,
   checkPageImages,
   type ImageVerdict,
   pixelCheckNeed,
-} from '../src/modules/audit/checks.ts';
-import { evidenceOf, planPixelChecks } from '../src/modules/audit/pixel-check.ts';
+} from '../src/rules/checks.ts';
 
 /**
  * The audit's checks (ADR 025): for every problem code, pages where it applies and pages
@@ -798,6 +798,38 @@ const table: Array<[AuditProblemCode, Row[], Row[]]> = [
         what: 'a sentence with commas',
         facts: { alt: 'A vase of tulips, set on a table, by a window, in the morning sun' },
       },
+    ],
+  ],
+  [
+    'css-image-to-check',
+    [
+      {
+        what: 'a block’s CSS background without any name (a hero)',
+        facts: {
+          element: 'css-background',
+          src: 'https://harbour.test/hero.jpg',
+          alt: null,
+          nameSource: 'none',
+        },
+        evidence: '“hero.jpg”',
+      },
+    ],
+    [
+      {
+        what: 'a CSS background named by its title',
+        facts: {
+          element: 'css-background',
+          alt: null,
+          title: 'Boats at night',
+          name: 'Boats at night',
+          nameSource: 'title',
+        },
+      },
+      {
+        what: 'a CSS background that is the only content of a link (a missing name, a failure)',
+        facts: { element: 'css-background', alt: null, role: 'link', linkTarget: '/', nameSource: 'none' },
+      },
+      { what: 'an <img> without alt (missing, a failure)', facts: { alt: null } },
     ],
   ],
 ];

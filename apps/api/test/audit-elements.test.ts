@@ -25,6 +25,7 @@ const pages: Record<string, string> = {
     <img src="/img/map.png" usemap="#m" alt="Map of the harbour"><map name="m"><area href="/north" alt="North pier"></map>
     <p>Book a tour with us.</p>
     <a href="/tours"><img src="/img/tours.jpg" alt="Image of our tour boat"></a> <a href="/tours">Our tours</a>
+    <section style="background-image:url(/img/banner.jpg)"><h2>Summer tours</h2></section>
     <img src="/img/hidden.jpg" alt="Hidden" style="display:none">
     <div aria-hidden="true"><img src="/img/icon.png" alt="Icon"></div>
     <img class="gone" src="/img/gone.jpg" alt="Gone">
@@ -99,6 +100,7 @@ describe('GET /audits/{id}/images with element kinds and accessible names', () =
         ['img', `${base}/img/map.png`, 'Map of the harbour', 'alt'],
         ['area', `${page}#area-10`, 'North pier', 'alt'],
         ['img', `${base}/img/tours.jpg`, 'Image of our tour boat', 'alt'],
+        ['css-background', `${base}/img/banner.jpg`, null, 'none'],
       ].toSpliced(1, 0, ['img', `${base}/img/boat-2x.webp`, 'A red fishing boat', 'alt']),
     );
   });
@@ -126,11 +128,20 @@ describe('GET /audits/{id}/images with element kinds and accessible names', () =
     ]);
     expect(verdictOf(`${base}/img/tides.svg`)).toBe('pass');
     expect(verdictOf(`${base}/img/pier.jpg`)).toBe('pass');
+    // A section's background picture cannot carry an alt: a person is asked whether it is decorative.
+    const banner = items.find((item) => item.src === `${base}/img/banner.jpg`);
+    expect(banner).toMatchObject({
+      verdict: 'warning',
+      problems: [expect.objectContaining({ code: 'css-image-to-check' })],
+    });
+    expect(banner?.problems[0]?.message).toBe(
+      'The CSS background image “banner.jpg” has no text alternative: check whether it is decorative, and if visitors need what it shows, give its element role="img" and an aria-label.',
+    );
   });
 
   it('leaves hidden images out and says so in a notice, with the count on the page', async () => {
     const audit = (await get(`/api/v1/audits/${auditId}`, owner.auth)).json();
-    expect(audit.imagesFound).toBe(11);
+    expect(audit.imagesFound).toBe(12);
     expect(audit.notices).toContain(
       `${base}/ has 3 hidden images (display: none, visibility: hidden, the hidden attribute, aria-hidden="true" or a zero width or height): visitors and screen readers do not get them, so they are not in the audit.`,
     );
@@ -140,7 +151,7 @@ describe('GET /audits/{id}/images with element kinds and accessible names', () =
       expect.objectContaining({
         url: `${base}/`,
         status: 'scanned',
-        images: 11,
+        images: 12,
         hiddenImages: 3,
         note: null,
       }),
@@ -174,6 +185,8 @@ describe('GET /audits/{id}/pages/{pageId}/announcements', () => {
       'Book a tour with us.',
       'link, image, Image of our tour boat',
       'link, Our tours',
+      // The section's background picture is not announced: only its heading is.
+      'heading level 2, Summer tours',
     ]);
     const flagged = preview.items
       .filter((item) => item.flags.length > 0)

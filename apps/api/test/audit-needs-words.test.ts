@@ -1,16 +1,11 @@
-import { readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { libraryImages } from '../src/db/tables/library-images.ts';
 import type { AltTextEngine, AltTextReason } from '../src/engines/types.ts';
 import { createUser, type TestUser } from './billing-helpers.ts';
+import { startFixtureSite } from './fixture-site.ts';
 import { createTestEngine } from './generation-helpers.ts';
 import { buildTestApp, type TestApp, waitFor } from './helper.ts';
-
-const fixtures = path.resolve(import.meta.dirname, 'fixtures/images');
 
 /** A file name for alt (the engine grounds its words), and an image with nothing to go on. */
 const page = `<!doctype html><html><head><title>Launch day</title></head><body>
@@ -25,7 +20,7 @@ const grounds: AltTextReason[] = [
   { source: 'detection', detail: 'cup', score: 0.22 },
 ];
 
-let server: Server;
+let site: Awaited<ReturnType<typeof startFixtureSite>>;
 let base = '';
 let t: TestApp;
 let owner: TestUser;
@@ -74,18 +69,8 @@ const bySrc = (images: Image[], name: string) => {
 };
 
 beforeAll(async () => {
-  server = createServer(async (req, res) => {
-    const url = req.url ?? '';
-    if (url === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end(page);
-    try {
-      const bytes = await readFile(path.join(fixtures, path.basename(url)));
-      res.writeHead(200, { 'content-type': 'image/jpeg' }).end(bytes);
-    } catch {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  site = await startFixtureSite(page);
+  base = site.base;
   t = await buildTestApp({ env: { FETCH_ALLOW_PRIVATE: 'true', GENERATION_RETRY_DELAY_MS: '10' }, engine });
   owner = await createUser(t, 10);
   stranger = await createUser(t, 10);
@@ -93,8 +78,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.cleanup();
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await site?.close();
 });
 
 describe('a fix whose engine found nothing to stand behind', () => {

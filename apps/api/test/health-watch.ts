@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 
 /**
  * Polls `GET /api/v1/health` while hostile input is processed and keeps the longest wait for an
- * answer: the issue-22 guarantee is that no answer waits more than 1 s, whatever a user sends.
+ * answer: the promise is that no answer waits more than 1 s, whatever a user sends.
  * Requests go one after another (a new one as soon as the last answered, at most every 50 ms),
  * so a blocked event loop shows as one long wait.
  */

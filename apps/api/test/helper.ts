@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { type BuildAppOptions, buildApp } from '../src/app.ts';
 import { type AppConfig, loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/client.ts';
+import type {} from './provided-context.ts';
 
 export type TestApp = {
   app: FastifyInstance;
@@ -39,6 +41,25 @@ export type TestAppOverrides = {
   | 'renderOptions'
 >;
 
+/** What test/global-setup.ts provided; nothing when a bench imports this file outside Vitest. */
+function provided(key: 'pgliteTemplate' | 'postgresTemplate'): string {
+  try {
+    return inject(key) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+let template: Promise<Blob | undefined> | undefined;
+/** The migrated cluster every in-memory test database starts from (test/global-setup.ts). */
+function migratedTemplate(): Promise<Blob | undefined> {
+  template ??= (async () => {
+    const file = provided('pgliteTemplate');
+    return file ? new Blob([await readFile(file)]) : undefined;
+  })();
+  return template;
+}
+
 /**
  * The app on a fresh database: an in-memory PGlite by default; when TEST_DATABASE_URL points at a
  * Postgres server, a uniquely named database created on it for this app and dropped on cleanup.
@@ -68,7 +89,7 @@ export async function buildTestApp(overrides: TestAppOverrides = {}): Promise<Te
     };
     const database =
       config.database.driver === 'pglite' && !overrides.persistent
-        ? await openDatabase({ driver: 'pglite', dir: null })
+        ? await openDatabase({ driver: 'pglite', dir: null, loadDataDir: await migratedTemplate() })
         : undefined;
     const app = await buildApp(config, {
       database,
@@ -111,7 +132,9 @@ export async function createPostgresDatabase(
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   try {
-    await admin.query(`create database ${name}`);
+    // A copy of the migrated template (test/global-setup.ts) when the run made one.
+    const template = provided('postgresTemplate');
+    await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
   } finally {
     await admin.end();
   }

@@ -53,7 +53,7 @@ describe('fault 3: no 5xx for malformed input', () => {
       const body = response.json();
       expect(errorResponseSchema.parse(body).code).toBe('VALIDATION_ERROR');
       expect(body.errors.length).toBeGreaterThan(0);
-      // The SPEC's browser reads `error` on this legacy route.
+      // The product spec's browser reads `error` on this legacy route.
       expect(body.error).toBe(body.message);
     }
   });

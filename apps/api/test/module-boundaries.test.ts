@@ -48,6 +48,31 @@ const files: Record<string, string> = {
   ].join('\n'),
   // Outside modules/ the rule does not apply (app.ts wires the modules together).
   'apps/api/src/app.ts': "import { x } from './modules/files/repository.ts';\nexport const a = x;\n",
+  // The layers below modules (ADR 075): engines → pages → rules, each importing only downwards.
+  'apps/api/src/engines/offline/compose.ts': [
+    "import { fix } from '../../modules/audit/fix.ts';",
+    "import { readPage } from '../../pages/extract-page.ts';",
+    "import { words } from '../../rules/site-words.ts';",
+    'export const c = [fix, readPage, words];',
+    '',
+  ].join('\n'),
+  'apps/api/src/pages/extract-page.ts': [
+    "import { engineContext } from '../modules/audit/engine-context.ts';",
+    "import { decideRole } from '../engines/role.ts';",
+    "import { checkPageImages } from '../rules/checks.ts';",
+    "import { runInSandbox } from '../lib/sandbox.ts';",
+    'export const p = [engineContext, decideRole, checkPageImages, runInSandbox];',
+    '',
+  ].join('\n'),
+  'apps/api/src/rules/checks.ts': [
+    "import { readPage } from '../pages/extract-page.ts';",
+    "import { describe } from '../engines/offline/offline-engine.ts';",
+    "import type { Audit } from '../modules/audit/service.ts';",
+    "import { words } from './site-words.ts';",
+    'export const r = [readPage, describe, words];',
+    'export type A = Audit;',
+    '',
+  ].join('\n'),
 };
 
 let dir = '';
@@ -79,9 +104,10 @@ async function refusedImports(): Promise<string[]> {
   return found.sort();
 }
 
-describe("modules do not import each other's repository.ts (biome.json, noRestrictedImports)", () => {
-  it('flags an import of another module’s repository (static, dynamic, type-only, nested) and only those', async () => {
+describe("modules do not import each other's repository.ts, and layers only import downwards (biome.json, noRestrictedImports)", () => {
+  it('flags an import of another module’s repository (static, dynamic, type-only, nested), or of a higher layer, and only those', async () => {
     expect(await refusedImports()).toEqual([
+      'apps/api/src/engines/offline/compose.ts: ../../modules/audit/fix.ts',
       'apps/api/src/modules/audit/fix.ts: ../credits/repository.ts',
       'apps/api/src/modules/audit/fix.ts: ../generation/repository.ts',
       'apps/api/src/modules/audit/fix.ts: ../library/repository.ts',
@@ -91,6 +117,11 @@ describe("modules do not import each other's repository.ts (biome.json, noRestri
       'apps/api/src/modules/generation/batch-runner.ts: ../audit/repository.ts',
       'apps/api/src/modules/generation/batch-runner.ts: ../files/repository.ts',
       'apps/api/src/modules/studio/jobs/render.ts: ../../files/repository.ts',
+      'apps/api/src/pages/extract-page.ts: ../engines/role.ts',
+      'apps/api/src/pages/extract-page.ts: ../modules/audit/engine-context.ts',
+      'apps/api/src/rules/checks.ts: ../engines/offline/offline-engine.ts',
+      'apps/api/src/rules/checks.ts: ../modules/audit/service.ts',
+      'apps/api/src/rules/checks.ts: ../pages/extract-page.ts',
     ]);
   });
 });

@@ -49,6 +49,9 @@ const slowAnswered = new Promise<void>((resolve) => {
   releaseSlow = resolve;
 });
 
+/** A page held until the test lets it go: `/held` answers once `held` resolves. */
+let held: Promise<void> = Promise.resolve();
+
 type Received = { path: string; body: string };
 const received: Received[] = [];
 const page = (res: ServerResponse, body: string) =>
@@ -71,6 +74,10 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
   if (url === '/slow') {
     await slowAnswered;
     return page(res, '<img src="/img/slow.jpg" alt="A slow boat">');
+  }
+  if (url === '/held') {
+    await held;
+    return page(res, '<img src="/img/held.jpg" alt="A boat held at the quay">');
   }
   if (url.startsWith('/site-')) return page(res, '<img src="/img/any.jpg" alt="A harbour at noon">');
   res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not found</h1>');
@@ -243,6 +250,36 @@ describe('a monitored site over two runs', () => {
     await advanceSchedule(8 * DAY_MS);
     const next = await waitForNewestRun(id, 2, user);
     expect(next.runs.map((run) => run.status)).toEqual(['completed', 'completed']);
+  }, 60_000);
+
+  it('runs a monitor now on request: a new run, the schedule from now, 409 while it runs, 404 for others', async () => {
+    const user = await createUser(t);
+    const other = await createUser(t);
+    const created = await createMonitor({ url: `${base}/held`, scope: 'page', every: 'week' }, user);
+    expect(created.statusCode, created.body).toBe(201);
+    const { id } = created.json() as Monitor;
+    await waitForNewestRun(id, 1, user);
+    const runNow = (who: TestUser, monitorId = id) =>
+      t.app.inject({ method: 'POST', url: `/api/v1/monitors/${monitorId}/run`, headers: who.auth });
+
+    expect((await runNow(other)).statusCode).toBe(404);
+    expect((await runNow(user, 'not-a-uuid')).statusCode).toBe(400);
+    let release = () => {};
+    held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const started = await runNow(user);
+    expect(started.statusCode, started.body).toBe(202);
+    const monitor = started.json() as Monitor;
+    expect(monitor.lastRun?.status).toMatch(/queued|running/);
+    expect(Date.parse(monitor.nextRunAt) - Date.now()).toBeGreaterThan(7 * DAY_MS - 60_000);
+    // A second click while the run is held: refused in words, nothing started.
+    const again = await runNow(user);
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('still going') });
+    release();
+    const detail = await waitForNewestRun(id, 2, user);
+    expect(detail.runs.map((run) => run.status)).toEqual(['completed', 'completed']);
   }, 60_000);
 
   it('renders every scheduled run as the monitor was asked to (render stored, auto by default)', async () => {

@@ -186,7 +186,7 @@ describe('one multipart reader: the same fault, the same answer on every form', 
         });
     });
 
-  it('words each fault the same way on forms without SPEC.md wording of their own', async () => {
+  it('words each fault the same way on forms without the product spec wording of their own', async () => {
     const answers = await Promise.all(
       forms.map(async (form) => {
         const { headers, payload } = faults['an unknown text field']?.request(form) ?? multipart([]);

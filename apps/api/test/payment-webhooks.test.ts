@@ -57,7 +57,7 @@ const subscriptionData = (over: Record<string, unknown>) => ({
 });
 
 describe('POST /payments/create-checkout-session', () => {
-  it('records the checkout for the caller and answers the hosted checkout URL with the SPEC parameters', async () => {
+  it('records the checkout for the caller and answers the hosted checkout URL with the product spec parameters', async () => {
     const user = await createUser(t);
     const { checkoutUrl, checkoutId } = await startCheckout(user, 'credit-pack', 3);
     const url = new URL(checkoutUrl, 'http://altwise.test');

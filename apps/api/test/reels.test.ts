@@ -222,7 +222,7 @@ describe('POST /images/createReels', () => {
     expect(info.durationSeconds).toBeLessThan(5.2);
   }, 60_000);
 
-  it('refuses a sixth image with 413 and the SPEC message', async () => {
+  it('refuses a sixth image with 413 and the product spec message', async () => {
     const user = await createUser(t);
     const photo = await fixture('coffee.jpg');
     const response = await createReel(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractImages } from '../src/modules/scrape/extract-images.ts';
+import { extractImages } from '../src/pages/extract-images.ts';
 
 /**
  * What the scraper records around each image for the W3C alt decision tree: the link or button it

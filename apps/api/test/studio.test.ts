@@ -242,7 +242,7 @@ describe('POST /images/edit-image (offline editor)', () => {
     expect(await balanceOf(t, user)).toBe(100);
   });
 
-  it('answers the SPEC.md messages for a missing image, a missing prompt and a bad quality', async () => {
+  it('answers the product spec messages for a missing image, a missing prompt and a bad quality', async () => {
     const user = await createUser(t, 100);
     const noImage = await edit(user, { prompt: 'black and white' }, undefined);
     expect(noImage.statusCode).toBe(400);

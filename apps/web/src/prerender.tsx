@@ -15,7 +15,7 @@ import { defaultPageMeta, PageMetaCollectorProvider, type ResolvedPageMeta } fro
 export { isContentOnlyPage, isSignInPage, needsQueryClient } from './app/pages-without-queries.ts';
 export { buildRobotsTxt, buildSitemapXml } from './lib/sitemap.ts';
 
-/** The public pages of SPEC.md §2 that have content worth indexing, in sitemap order. */
+/** The public pages of the product spec §2 that have content worth indexing, in sitemap order. */
 const indexedPaths: readonly string[] = [
   '/',
   '/plans',

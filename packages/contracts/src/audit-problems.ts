@@ -25,6 +25,8 @@ export const auditProblemCodes = [
   'redundant-link',
   'announces-medium',
   'keyword-stuffing',
+  // A picture set as a block's CSS background, with no text alternative: a person says whether it is decorative.
+  'css-image-to-check',
 ] as const;
 
 export const auditProblemCodeSchema = z.enum(auditProblemCodes);
@@ -53,6 +55,7 @@ export const auditProblemRules: Record<AuditProblemCode, { severity: AuditSeveri
   'redundant-link': { severity: 'warning', wcag: ['1.1.1', '2.4.4'] },
   'announces-medium': { severity: 'warning', wcag: ['1.1.1'] },
   'keyword-stuffing': { severity: 'warning', wcag: ['1.1.1'] },
+  'css-image-to-check': { severity: 'warning', wcag: ['1.1.1'] },
 };
 
 /** An image's verdict: fail if any fail applies, else warning, else decorative for a correct alt="", else pass. */
@@ -93,6 +96,7 @@ export const auditProblemLabels: Record<AuditProblemCode, string> = {
   'redundant-link': 'Image link beside the same text link',
   'announces-medium': 'Announces “image of”',
   'keyword-stuffing': 'Keyword stuffing',
+  'css-image-to-check': 'CSS image to check',
 };
 
 /**

@@ -13,7 +13,7 @@ const firstMessages = (result: {
   error?: { issues: { path: PropertyKey[]; message: string }[] };
 }) => Object.fromEntries((result.error?.issues ?? []).map((i) => [i.path.join('.'), i.message]));
 
-describe('register form (SPEC.md §5)', () => {
+describe('register form (the product spec §5)', () => {
   it('names every missing field with the spec message', () => {
     const result = registerFormSchema.safeParse({
       firstName: '',
@@ -58,7 +58,7 @@ describe('register form (SPEC.md §5)', () => {
   });
 });
 
-describe('login form (SPEC.md §5)', () => {
+describe('login form (the product spec §5)', () => {
   it('says Required and Invalid email address', () => {
     expect(firstMessages(loginRequestSchema.safeParse({ email: '', password: '' }))).toEqual({
       email: 'Required',

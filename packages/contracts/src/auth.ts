@@ -42,7 +42,7 @@ const newPassword = (required: string) =>
     .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`)
     .refine((value) => !isCommonPassword(value), passwordRuleMessages.tooCommon);
 
-/** The register form (SPEC.md §5), also the server's check of the same fields. */
+/** The register form (the product spec §5), also the server's check of the same fields. */
 export const registerFormSchema = z
   .strictObject({
     firstName: requiredText(m.register.firstNameRequired, NAME_MAX, 'First name'),
@@ -78,7 +78,7 @@ export const loginRequestSchema = z.strictObject({
 });
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
-/** The user object the browser stores under the `user` key (SPEC.md §3). */
+/** The user object the browser stores under the `user` key (the product spec §3). */
 export const sessionUserSchema = z.object({
   id: z.string(),
   username: z.string(),
@@ -131,7 +131,7 @@ export const changePasswordRequestSchema = z.strictObject({
   newPassword: newPassword('New password is required'),
 });
 
-/** The account screen's change-password form adds the confirmation (SPEC.md §5). */
+/** The account screen's change-password form adds the confirmation (the product spec §5). */
 export const changePasswordFormSchema = z
   .strictObject({
     currentPassword: password('Current password is required'),
@@ -159,7 +159,7 @@ export const registrationEmailRequestSchema = z.strictObject({
 });
 
 /**
- * POST /users/auth/google. The SPEC.md fields are kept for compatibility, but the server trusts only
+ * POST /users/auth/google. The product spec fields are kept for compatibility, but the server trusts only
  * the verified `credential` (a Google ID token); the other fields must agree with it.
  */
 export const googleAuthRequestSchema = z.strictObject({
@@ -180,7 +180,7 @@ export const googleAuthResponseSchema = z.object({
   user: sessionUserSchema,
 });
 
-/** Texts of the account calls that SPEC.md leaves to the server. */
+/** Texts of the account calls that the product spec leaves to the server. */
 export const accountMessages = {
   registered:
     'Your account has been created. We have emailed you a link to confirm your address; please open it before logging in.',

@@ -10,7 +10,7 @@ import {
   showsAddCredits,
 } from './billing.ts';
 
-describe('payment status display (SPEC.md §4)', () => {
+describe('payment status display (the product spec §4)', () => {
   it.each([
     ['active', 'Payment Successful', 'indigo'],
     ['succeeded', 'Payment Successful', 'indigo'],

@@ -5,7 +5,7 @@ import { messages } from './messages.ts';
 import { type BillingPeriod, billingPeriods, creditPack, findPlan, type Plan, plans } from './plans.ts';
 
 /**
- * Billing calls of SPEC.md §3 and §7 (credits, checkout, subscription, history, free plan, payment
+ * Billing calls of the product spec §3 and §7 (credits, checkout, subscription, history, free plan, payment
  * verification) and the payment-status display of §4. Every route of apps/api validates with these,
  * and the browser reads the same types.
  */
@@ -76,7 +76,7 @@ export function findBillingProduct(id: string): BillingProduct | undefined {
   return billingProducts.find((p) => p.id === id);
 }
 
-/** Whether a plan id from the URL (/checkout/{plan}) names a plan at all; SPEC §5: invalid ids send nothing. */
+/** Whether a plan id from the URL (/checkout/{plan}) names a plan at all; the product spec §5: invalid ids send nothing. */
 export function isKnownPlanId(id: string): boolean {
   return findPlan(id) !== undefined;
 }
@@ -85,7 +85,7 @@ export function isKnownPlanId(id: string): boolean {
 export const MAX_PACK_QUANTITY = 1000;
 /** Largest single deduct or refund (a typo guard: no feature spends more at once). */
 export const MAX_CREDITS_PER_CALL = 100_000;
-/** Billing history page size (SPEC leaves it open). */
+/** Billing history page size (the product spec leaves it open). */
 export const BILLING_HISTORY_PAGE_SIZE = 10;
 
 // ---------------------------------------------------------------------------------------------
@@ -151,7 +151,7 @@ export type RefundCreditsResponse = z.infer<typeof refundCreditsResponseSchema>;
 // ---------------------------------------------------------------------------------------------
 
 /**
- * POST /payments/create-checkout-session. `userId` is accepted for the SPEC's browser but must be
+ * POST /payments/create-checkout-session. `userId` is accepted for the product spec's browser but must be
  * the signed-in user's (403 otherwise); `quantity` only matters for the credit pack (default 1).
  */
 /**
@@ -185,7 +185,7 @@ export const createCheckoutSessionRequestSchema = z.object({
 export type CreateCheckoutSessionRequest = z.infer<typeof createCheckoutSessionRequestSchema>;
 
 /**
- * `checkoutUrl` is the provider's hosted checkout, complete with every SPEC §7 query parameter
+ * `checkoutUrl` is the provider's hosted checkout, complete with every the product spec §7 query parameter
  * (`/buy/{providerProductId}?quantity&firstName&lastName&email&redirect_url`, email locked, redirect
  * to /dashboard). The browser just does `window.location.assign(checkoutUrl)` — it never builds the
  * URL itself. With the sandbox provider it is a same-origin path on this server.
@@ -199,7 +199,7 @@ export const createCheckoutSessionResponseSchema = z.object({
 });
 export type CreateCheckoutSessionResponse = z.infer<typeof createCheckoutSessionResponseSchema>;
 
-/** The hosted checkout's query parameters (SPEC.md §7), for the sandbox page. */
+/** The hosted checkout's query parameters (the product spec §7), for the sandbox page. */
 export const hostedCheckoutQuerySchema = z.object({
   quantity: z.coerce.number().int().min(1).max(MAX_PACK_QUANTITY).catch(1),
   firstName: z.string().max(200).optional(),
@@ -216,7 +216,7 @@ export const hostedCheckoutQuerySchema = z.object({
 
 /**
  * Raw statuses the server stores and sends as `payment_status` and history `status`
- * (the provider's words); `paymentStatusLabel` turns them into SPEC §4's texts.
+ * (the provider's words); `paymentStatusLabel` turns them into the product spec §4's texts.
  */
 export const paymentStatuses = [
   'active',
@@ -298,7 +298,7 @@ export type BillingHistoryResponse = z.infer<typeof billingHistoryResponseSchema
 /**
  * POST /stripe/free-plan → 200 `{success: true, message: 'Plan has been upgraded'}`. Grants nothing
  * (the 25 free credits come once, at email confirmation). Failure: 4xx with the usual
- * `{message, code}` plus `error` (same text) because the SPEC's browser reads `error`.
+ * `{message, code}` plus `error` (same text) because the product spec's browser reads `error`.
  */
 export const freePlanResponseSchema = z.object({ success: z.literal(true), message: z.string() });
 export const legacyErrorResponseSchema = errorResponseSchema.extend({
@@ -363,7 +363,7 @@ export const sandboxConfirmResponseSchema = z.object({
 export const webhookAckResponseSchema = z.object({ received: z.literal(true), duplicate: z.boolean() });
 
 // ---------------------------------------------------------------------------------------------
-// Payment status display (SPEC.md §4), pure so the dashboard and its tests share it.
+// Payment status display (the product spec §4), pure so the dashboard and its tests share it.
 // ---------------------------------------------------------------------------------------------
 
 export const PAYMENT_PROCESSING_STATUS = 'Payment Processing (Credits Added)';
@@ -404,12 +404,12 @@ export function paymentStatusColour(status: string): PaymentStatusColour {
   return 'indigo';
 }
 
-/** SPEC §4: Cancel Renewal only when the status reads 'Payment Successful'. */
+/** the product spec §4: Cancel Renewal only when the status reads 'Payment Successful'. */
 export function canCancelRenewal(status: string): boolean {
   return paymentStatusLabel(status) === messages.payment.success;
 }
 
-/** SPEC §4: Add Credits (and Cancel Renewal) hidden while 'Payment Processing (Credits Added)'. */
+/** the product spec §4: Add Credits (and Cancel Renewal) hidden while 'Payment Processing (Credits Added)'. */
 export function showsAddCredits(status: string): boolean {
   return status !== PAYMENT_PROCESSING_STATUS;
 }

@@ -6,7 +6,7 @@ import { messages } from './messages.ts';
 const requiredText = (required: string, max: number, tooLong: string) =>
   z.string({ error: required }).trim().min(1, required).max(max, tooLong);
 
-/** POST /email/send: the contact message of SPEC.md §3 (caps every field). */
+/** POST /email/send: the contact message of the product spec §3 (caps every field). */
 export const contactRequestSchema = z.strictObject({
   firstName: requiredText(
     'First name is required',

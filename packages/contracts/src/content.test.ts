@@ -7,7 +7,7 @@ const issuesOf = (result: {
   error?: { issues: { path: PropertyKey[]; message: string }[] };
 }) => Object.fromEntries((result.error?.issues ?? []).map((issue) => [String(issue.path[0]), issue.message]));
 
-describe('generateContentFormSchema (SPEC.md §5)', () => {
+describe('generateContentFormSchema (the product spec §5)', () => {
   it('says what is missing in the words of the spec', () => {
     expect(issuesOf(generateContentFormSchema.safeParse({ prompt: ' ', tone: '', category: '' }))).toEqual({
       prompt: 'A prompt is required',

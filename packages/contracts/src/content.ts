@@ -16,7 +16,7 @@ export type ContentCategory = (typeof contentCategories)[number];
 
 const m = messages.generator;
 
-/** The blog-post generator form of SPEC.md §5: prompt (the topic), tone and category, all required. */
+/** The blog-post generator form of the product spec §5: prompt (the topic), tone and category, all required. */
 export const generateContentFormSchema = z.object({
   prompt: z
     .string({ error: m.promptRequired })
@@ -31,7 +31,7 @@ export const generateContentFormSchema = z.object({
 });
 export type GenerateContentForm = z.infer<typeof generateContentFormSchema>;
 
-/** The {prompt} SPEC.md §7 sends, built from topic, category and tone. */
+/** The {prompt} the product spec §7 sends, built from topic, category and tone. */
 export function buildContentPrompt(form: GenerateContentForm): string {
   return `Write a ${form.tone} blog post for the ${form.category} category about: ${form.prompt.trim()}`;
 }
@@ -50,7 +50,7 @@ export const generateContentRequestSchema = z.strictObject({
 export type GenerateContentRequest = z.infer<typeof generateContentRequestSchema>;
 
 /**
- * "Text in response data" (SPEC.md §7): the generated text is the body's `text`. The stored history
+ * "Text in response data" (the product spec §7): the generated text is the body's `text`. The stored history
  * entry's time and the engine and model that wrote it come alongside.
  */
 export const generateContentResponseSchema = z.object({

@@ -25,7 +25,7 @@ export type ErrorResponse = z.infer<typeof errorResponseSchema>;
 /**
  * The error responses of every route: added to each route's `response` by the error handler's
  * onRoute hook (apps/api/src/plugins/error-handler.ts), so no route can answer an error that its
- * schema would refuse to serialize. A route that adds SPEC fields to its errors declares its own
+ * schema would refuse to serialize. A route that adds the product spec fields to its errors declares its own
  * '4xx' schema extending errorResponseSchema.
  */
 export const errorResponses = {

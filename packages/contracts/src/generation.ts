@@ -117,7 +117,7 @@ export const keywordsSchema = keywordList;
 export const keywordsFieldSchema = z.string().transform(splitKeywords).pipe(keywordList);
 
 /**
- * POST /images/generate-alt-text (SPEC.md §7: {selectedImages, userId, chatGptPrompt}). `userId`
+ * POST /images/generate-alt-text (the product spec §7: {selectedImages, userId, chatGptPrompt}). `userId`
  * is the browser's; the server uses the signed-in user and refuses a different id (403).
  */
 export const generateAltTextRequestSchema = z.object({

@@ -19,7 +19,7 @@ export const altTextReasonSchema = z.object({
 export type AltTextReasonRecord = z.infer<typeof altTextReasonSchema>;
 
 /**
- * An image record of the library (SPEC.md §3): its id, source URL and alt text; beside them
+ * An image record of the library (the product spec §3): its id, source URL and alt text; beside them
  * how sure the engine was (0..1; null for rows written before confidence existed), whether a person
  * should look at it (below the review threshold and not yet approved or edited), and the evidence used;
  * for a chart, diagram or other complex image its long description (ADR 050), else null.
@@ -56,7 +56,7 @@ export const libraryImageSchema = z.object({
 export type LibraryImageRecord = z.infer<typeof libraryImageSchema>;
 
 /**
- * GET /images/altText?userId=&page=&pageSize=&needsReview=: the browser sends its user id (SPEC.md §7);
+ * GET /images/altText?userId=&page=&pageSize=&needsReview=: the browser sends its user id (the product spec §7);
  * the server lists the signed-in user's images whatever it says, and refuses a userId that names
  * someone else. `needsReview=true` lists only the images a person should look at, `false` only the others;
  * `x-total-count` then counts those.

@@ -1,4 +1,4 @@
-/** Business constants and limits of SPEC.md §9. */
+/** Business constants and limits of the product spec §9. */
 export const FREE_CREDITS = 25;
 export const CREDITS_PER_IMAGE = 1;
 
@@ -30,7 +30,7 @@ export const EXPORT_SHEET_NAME = 'Images';
 export const EXPORT_COLUMNS = ['Sr No', 'URL', 'AltText'] as const;
 /**
  * The export's fourth column (ADR 050), written only when an exported image has a long
- * description, so that a library without charts exports SPEC's three columns exactly.
+ * description, so that a library without charts exports the product spec's three columns exactly.
  */
 export const EXPORT_LONG_DESCRIPTION_COLUMN = 'LongDescription';
 /**

@@ -1,5 +1,5 @@
 /**
- * User-facing texts of SPEC.md §4, §5 and §8, verbatim. Server and browser both read them from here
+ * User-facing texts of the product spec §4, §5 and §8, verbatim. Server and browser both read them from here
  * so that a message changes in one place.
  */
 export const messages = {

@@ -59,7 +59,7 @@ const importTypes = ['text/csv', XLSX_MEDIA_TYPE] as const;
  * The rule of one file part. Every fault of a form is answered from these rules by the API's one
  * reader: a file over `maxBytes` or one more than `maxCount` is 413 PAYLOAD_TOO_LARGE, a file whose
  * bytes are none of `types` 415 UNSUPPORTED_MEDIA_TYPE, a missing `required` part 400 BAD_REQUEST.
- * `messages` holds SPEC.md's own words for a fault where SPEC has them; the reader's one wording
+ * `messages` holds the product spec's own words for a fault where the product spec has them; the reader's one wording
  * is used otherwise.
  */
 export type MultipartFileRule = {

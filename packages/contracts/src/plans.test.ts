@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { creditPack, findPlan, freePlan, plans } from './plans.ts';
 
-describe('plan catalogue (SPEC.md §9)', () => {
+describe('plan catalogue (the product spec §9)', () => {
   it('lists the five plans with their monthly and yearly prices and credits', () => {
     expect(
       plans.map((p) => [p.name, p.monthlyPrice, p.yearlyPrice, p.monthlyCredits, p.yearlyCredits]),

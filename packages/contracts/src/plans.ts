@@ -1,4 +1,4 @@
-/** The plan catalogue of SPEC.md §9: one source for the pricing page and the server. */
+/** The plan catalogue of the product spec §9: one source for the pricing page and the server. */
 export const billingPeriods = ['monthly', 'yearly'] as const;
 export type BillingPeriod = (typeof billingPeriods)[number];
 

@@ -1,11 +1,11 @@
-/** Client routes of SPEC.md §2, shared by the router, the navigation and the server's SPA fallback. */
+/** Client routes of the product spec §2, shared by the router, the navigation and the server's SPA fallback. */
 export const API_BASE = '/api/v1';
 
 export const routes = {
   home: '/',
   register: '/register',
   login: '/login',
-  /** Password reset, which SPEC.md does not show: ask for a link, then set a new password. */
+  /** Password reset, which the product spec does not show: ask for a link, then set a new password. */
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
   dashboard: '/dashboard',

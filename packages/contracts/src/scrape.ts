@@ -42,7 +42,7 @@ export const scrapedImageContextSchema = pageContextSchema.pick({
 export type ScrapedImageContext = z.infer<typeof scrapedImageContextSchema>;
 
 /**
- * One image of the page: `{src, alt}` as SPEC.md §7 says, plus its context. `invalid` rows (a
+ * One image of the page: `{src, alt}` as the product spec §7 says, plus its context. `invalid` rows (a
  * `data:` URI, a non-http source) are reported with `error` rather than dropped; they cannot be
  * generated.
  */

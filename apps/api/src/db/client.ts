@@ -67,7 +67,12 @@ const MIGRATION_LOCK_ID = 727_001;
 export type DatabaseOptions =
   | { driver: 'postgres'; url: string; maxConnections?: number }
   /** `dir: null` keeps the database in memory (tests). */
-  | { driver: 'pglite'; dir: string | null };
+  | {
+      driver: 'pglite';
+      dir: string | null;
+      /** An in-memory database starts as this dump (`PGlite.dumpDataDir`) instead of an empty cluster. */
+      loadDataDir?: Blob;
+    };
 
 export function databaseOptionsFromConfig(config: AppConfig): DatabaseOptions {
   return config.database.driver === 'postgres'
@@ -78,7 +83,7 @@ export function databaseOptionsFromConfig(config: AppConfig): DatabaseOptions {
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   return options.driver === 'postgres'
     ? openPostgres(options.url, options.maxConnections)
-    : openPglite(options.dir);
+    : openPglite(options.dir, options.loadDataDir);
 }
 
 /**
@@ -277,7 +282,7 @@ function listenPostgres(
   };
 }
 
-async function openPglite(dir: string | null): Promise<DatabaseHandle> {
+async function openPglite(dir: string | null, loadDataDir?: Blob): Promise<DatabaseHandle> {
   let releaseLock = async () => {};
   if (dir) {
     await mkdir(dir, { recursive: true });
@@ -285,7 +290,7 @@ async function openPglite(dir: string | null): Promise<DatabaseHandle> {
   }
   let pglite: PGlite;
   try {
-    pglite = await PGlite.create(dir ?? undefined);
+    pglite = await (dir ? PGlite.create(dir) : PGlite.create(loadDataDir ? { loadDataDir } : {}));
   } catch (error) {
     await releaseLock();
     throw error;

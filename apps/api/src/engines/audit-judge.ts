@@ -1,6 +1,6 @@
 import { type AuditProblemCode, auditProblemRules } from '@altwise/contracts/audit-problems';
-import { maxAltLength, normaliseForComparison } from '../lib/alt-rules.ts';
-import { type AuditImageFacts, checkPageImages } from '../modules/audit/checks.ts';
+import { maxAltLength, normaliseForComparison } from '../rules/alt-rules.ts';
+import { type AuditImageFacts, checkPageImages } from '../rules/checks.ts';
 import { cleanContext } from './page-context.ts';
 import { truncateAtBoundary } from './quality-rules.ts';
 import type { AltTextResult, PageContext } from './types.ts';

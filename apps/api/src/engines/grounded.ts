@@ -1,10 +1,10 @@
-import { judgePublishable } from '../lib/publishable.ts';
+import { judgePublishable } from '../rules/publishable.ts';
 import { reviewVerdict } from './review.ts';
 import type { AltTextResult, DescribeOptions, PageContext } from './types.ts';
 
 /**
  * The last stage of every alt-text engine (ADR 067): an alt text the publishable rule
- * (lib/publishable.ts) does not accept is never handed out. The result becomes "needs words": no alt
+ * (rules/publishable.ts) does not accept is never handed out. The result becomes "needs words": no alt
  * text, not decorative, flagged for review, with the rule's reason, and the evidence that was found
  * (text read with its confidence, detections with their scores) kept so a person sees it.
  * Decorative results and results the rule accepts pass unchanged.

@@ -6,7 +6,7 @@ import {
   kindOnly,
   looksLikeFileName,
   normaliseForComparison,
-} from '../lib/alt-rules.ts';
+} from '../rules/alt-rules.ts';
 import type { PageContext } from './types.ts';
 
 /**
@@ -51,7 +51,7 @@ export type PageTextField = Exclude<
   'role'
 >;
 
-/** The rulebook's file-name test (lib/alt-rules.ts, ADR 054), re-exported for the engine's callers. */
+/** The rulebook's file-name test (rules/alt-rules.ts, ADR 054), re-exported for the engine's callers. */
 export { looksLikeFileName };
 
 /**

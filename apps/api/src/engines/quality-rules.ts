@@ -1,4 +1,4 @@
-import { announcingOpener, looksLikeFileName } from '../lib/alt-rules.ts';
+import { announcingOpener, looksLikeFileName } from '../rules/alt-rules.ts';
 
 /**
  * Rules every result passes through, whatever engine wrote it. Each rule is a small pure

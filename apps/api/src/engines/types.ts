@@ -103,7 +103,7 @@ export interface AltTextResult {
   /** confidence below the configured review threshold (ALT_TEXT_REVIEW_THRESHOLD): a person should look. */
   needsReview: boolean;
   /**
-   * The engine found nothing it can stand behind (lib/publishable.ts, ADR 067): `altText` is '' (and
+   * The engine found nothing it can stand behind (rules/publishable.ts, ADR 067): `altText` is '' (and
    * `decorative` false), and a person's words are needed. Absent or false when the engine wrote an alt.
    */
   needsWords?: boolean;

@@ -61,7 +61,7 @@ export type ReadForm<T> = {
   parts: Record<string, Array<{ file: T } | { text: string }>>;
 };
 
-/** The wording of every fault, from the rules of the form; SPEC.md's own words where it has them. */
+/** The wording of every fault, from the rules of the form; the product spec's own words where it has them. */
 export const multipartFaults = {
   notMultipart: () => new AppError(errorCodes.unsupportedMediaType, 'Send the form as multipart/form-data.'),
   unreadable: () =>

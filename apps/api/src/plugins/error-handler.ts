@@ -14,7 +14,7 @@ import { multipartFaults } from '../lib/multipart.ts';
 declare module 'fastify' {
   interface FastifyContextConfig {
     /**
-     * Fields SPEC.md adds to this route's error answers besides `{message, code, errors?}` (e.g. the
+     * Fields the product spec adds to this route's error answers besides `{message, code, errors?}` (e.g. the
      * legacy card routes' `error`, a copy of the message). The route's '4xx' schema declares them.
      */
     errorExtras?: (body: ErrorResponse) => Record<string, string>;

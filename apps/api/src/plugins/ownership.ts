@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from
 import fp from 'fastify-plugin';
 import { forbidden } from '../errors.ts';
 
-/** The field SPEC.md keeps in some requests: the browser's idea of who it is. */
+/** The field the product spec keeps in some requests: the browser's idea of who it is. */
 export const USER_ID_FIELD = 'userId';
 
 export const notYourAccountMessage = 'You can only act for your own account.';

@@ -43,7 +43,7 @@ const missingBuildPage = (distDir: string) => `<!doctype html>
  * Serves the built SPA when SERVE_WEB is on: hashed files under /assets are cached for a year,
  * everything else (index.html above all) is revalidated. Prerendered pages (dist/<route>/index.html) are
  * static files. Any other GET that asks for HTML gets the app shell, spa.html, or index.html when the build
- * has no spa.html (history fallback): 200 for the client routes of SPEC §2, 404 with the same page for
+ * has no spa.html (history fallback): 200 for the client routes of the product spec §2, 404 with the same page for
  * the rest, so the SPA renders its not-found screen. This plugin owns the app's not-found handler;
  * /api, /files and non-HTML requests get the JSON 404.
  */

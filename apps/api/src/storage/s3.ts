@@ -35,7 +35,7 @@ export function createS3Storage(options: S3Config & { publicUrl: string }): File
 
     async put(key, body, contentType) {
       assertValidStorageKey(key);
-      // PutObject needs a known length; files here are a few MB at most (SPEC §9), so a stream is
+      // PutObject needs a known length; files here are a few MB at most (the product spec §9), so a stream is
       // buffered rather than pulling in multipart uploads.
       const bytes = body instanceof Readable ? await collect(body) : body;
       await client.send(

@@ -12,7 +12,7 @@ import {
   type SourcePage,
 } from '../../bin/audit-sources.ts';
 import { altReplacement } from '../../bin/fix-command.ts';
-import { readPage } from '../../src/modules/audit/extract-page.ts';
+import { readPage } from '../../src/pages/extract-page.ts';
 
 /**
  * Where `altwise audit` says an image is, and which bytes `altwise fix` edits: in-process, on

@@ -3,7 +3,7 @@ import { auditFactsFor, judgeByAuditChecks } from '../../src/engines/audit-judge
 import { type ChartTextLine, describeChart } from '../../src/engines/offline/chart.ts';
 import { decideRole } from '../../src/engines/role.ts';
 import type { AltTextResult, PageContext } from '../../src/engines/types.ts';
-import { checkPageImages } from '../../src/modules/audit/checks.ts';
+import { checkPageImages } from '../../src/rules/checks.ts';
 
 /**
  * One rulebook (point 8, ADR 054): what the engine writes passes the audit's own checks in

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { pictogramRow, rowMeaning } from '../../src/engines/image-row.ts';
 import { decideRole } from '../../src/engines/role.ts';
 import type { PageContext } from '../../src/engines/types.ts';
-import { readPage } from '../../src/modules/audit/extract-page.ts';
 import { contextOf as auditContextOf } from '../../src/modules/audit/fix.ts';
-import { readImages } from '../../src/modules/scrape/extract-images.ts';
+import { readImages } from '../../src/pages/extract-images.ts';
+import { readPage } from '../../src/pages/extract-page.ts';
 
 /**
  * Images that are parts of one thing. A page's HTML, read by the product's scraper, and

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { decideRole, readable, repeats, siteName } from '../../src/engines/role.ts';
+import { decideRole, repeats } from '../../src/engines/role.ts';
 import type { PageContext } from '../../src/engines/types.ts';
+import { readable, siteName } from '../../src/rules/site-words.ts';
 
 /** The W3C alt decision tree over page contexts: a table of contexts and the decision each gets. */
 

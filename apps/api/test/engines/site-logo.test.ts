@@ -3,9 +3,9 @@ import type { PixelStats } from '../../src/engines/image-stats.ts';
 import { composeAltText, type TextReading } from '../../src/engines/offline/compose.ts';
 import { decideRole } from '../../src/engines/role.ts';
 import type { PageContext } from '../../src/engines/types.ts';
-import { readPage } from '../../src/modules/audit/extract-page.ts';
 import { contextOf as auditContextOf } from '../../src/modules/audit/fix.ts';
-import { readImages } from '../../src/modules/scrape/extract-images.ts';
+import { readImages } from '../../src/pages/extract-images.ts';
+import { readPage } from '../../src/pages/extract-page.ts';
 
 /**
  * The site's own logo is the site's name. A page's HTML read by the product's

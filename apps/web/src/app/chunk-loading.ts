@@ -23,7 +23,7 @@ export function isChunkLoadError(error: unknown): boolean {
   return error instanceof Error && chunkFailurePatterns.some((pattern) => pattern.test(error.message));
 }
 
-/** Loads a route's chunk, giving up after CHUNK_LOAD_TIMEOUT_MS (SPEC.md §9) with a ChunkLoadError. */
+/** Loads a route's chunk, giving up after CHUNK_LOAD_TIMEOUT_MS (the product spec §9) with a ChunkLoadError. */
 export function loadChunk<T>(importer: () => Promise<T>, timeoutMs = CHUNK_LOAD_TIMEOUT_MS): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new ChunkLoadError()), timeoutMs);

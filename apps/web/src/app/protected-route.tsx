@@ -11,7 +11,7 @@ export const tokenParam = 'token';
 export type LoginRedirectState = { from: { pathname: string; search: string; hash: string } };
 
 /**
- * The protected-route wrapper of SPEC.md §2/§4. A `?token=` in the URL (e.g. a link from a sign-in email or
+ * The protected-route wrapper of the product spec §2/§4. A `?token=` in the URL (e.g. a link from a sign-in email or
  * the payment provider) is stored as the login token, the person is logged in and the parameter is removed
  * from the address bar so it does not linger in history or get shared. Until that check is done the wrapper
  * shows Loading; then it renders the page, or redirects to /login remembering where they wanted to go.

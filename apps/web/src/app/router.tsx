@@ -13,10 +13,10 @@ type ClientRoutePattern = (typeof clientRoutePatterns)[number];
 /**
  * public: anyone. guarded: behind ProtectedRoute (redirects to /login without a session).
  *
- * SPEC.md §2 marks dashboard, free-plan, checkout, caption-generator, generate-content and history as
+ * the product spec §2 marks dashboard, free-plan, checkout, caption-generator, generate-content and history as
  * protected and leaves open whether the "signed-in" routes (images, scrape, scraped-images, upload-images,
  * account, help, reel-generator) are guarded. We guard them too: every one of them shows or spends the
- * signed-in person's own data (library, credits, profile) through token-requiring calls, SPEC.md §6 lists
+ * signed-in person's own data (library, credits, profile) through token-requiring calls, the product spec §6 lists
  * them as authenticated, and they are reachable only from the signed-in bar. Guarding them up front sends a
  * signed-out visitor to /login at once instead of to a page whose calls fail with 'No token found'.
  */
@@ -24,7 +24,7 @@ type Access = 'public' | 'guarded';
 
 type RouteDefinition = { access: Access; load: () => Promise<ComponentType> };
 
-/** Every route of SPEC.md §2; typed against `clientRoutePatterns` so none can be forgotten. */
+/** Every route of the product spec §2; typed against `clientRoutePatterns` so none can be forgotten. */
 export const routeTable: Record<ClientRoutePattern, RouteDefinition> = {
   '/': {
     access: 'public',

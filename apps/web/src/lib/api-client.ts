@@ -10,7 +10,7 @@ export type ApiRequestOptions<T> = {
   method?: HttpMethod;
   /** A plain value is sent as JSON; FormData, Blob and URLSearchParams are sent as they are. */
   body?: unknown;
-  /** Sends `Authorization: Bearer <token>`; true unless the call is public (SPEC.md §6). */
+  /** Sends `Authorization: Bearer <token>`; true unless the call is public (the product spec §6). */
   auth?: boolean;
   query?: Record<string, string | number | boolean | undefined>;
   signal?: AbortSignal;

@@ -1,5 +1,5 @@
 /**
- * The browser storage keys of SPEC.md §3: `token` (a JWT), `user` (JSON: id, username, email, firstName,
+ * The browser storage keys of the product spec §3: `token` (a JWT), `user` (JSON: id, username, email, firstName,
  * lastName) and `userId`. Every read and write of the session goes through this module so that the
  * AuthProvider can follow changes made elsewhere (a 401 in the API client, another tab).
  */
@@ -69,7 +69,7 @@ export function writeToken(token: string): void {
   notify();
 }
 
-/** Removes only the token (what a 401 does, SPEC.md §4); the user record stays until logout. */
+/** Removes only the token (what a 401 does, the product spec §4); the user record stays until logout. */
 export function clearToken(): void {
   remove(storageKeys.token);
   notify();
@@ -110,12 +110,12 @@ export function writeUser(user: StoredUser): void {
   notify();
 }
 
-/** The stored `userId`, falling back to the stored user's id (SPEC.md §3). */
+/** The stored `userId`, falling back to the stored user's id (the product spec §3). */
 export function readUserId(): string | null {
   return read(storageKeys.userId) || readUser()?.id || null;
 }
 
-/** Logout wipes all local storage, not only our keys (SPEC.md §4). */
+/** Logout wipes all local storage, not only our keys (the product spec §4). */
 export function clearAllStorage(): void {
   try {
     window.localStorage.clear();

@@ -12,7 +12,7 @@ import {
   writeUser,
 } from './auth-storage.ts';
 
-/** What a login call hands over (SPEC.md §4): a token is required, the user and its id are optional. */
+/** What a login call hands over (the product spec §4): a token is required, the user and its id are optional. */
 export type LoginData = {
   token?: string | null;
   user?: unknown;

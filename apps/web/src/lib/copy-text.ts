@@ -2,7 +2,7 @@ import { messages } from '@altwise/contracts/messages';
 import { type NotifyOptions, notify } from '../components/ui/notify.ts';
 
 /**
- * Copies text to the clipboard and says so in a toast: `copied` on success, SPEC.md's 'Failed to copy
+ * Copies text to the clipboard and says so in a toast: `copied` on success, the product spec's 'Failed to copy
  * text' when the browser refuses (no permission, insecure context). `options` place both toasts.
  */
 export async function copyText(

@@ -12,7 +12,7 @@ import { api } from './api-client.ts';
  * The remaining-credits query and the two calls that move credits. Several features read or spend
  * credits (dashboard, scrape, upload, editor, reels) and features never import each other, so the one
  * query key lives here: after every spend or refund it is invalidated and every screen showing the
- * balance refetches (SPEC.md §4). Import this only from lazy pages: it pulls in the billing contracts.
+ * balance refetches (the product spec §4). Import this only from lazy pages: it pulls in the billing contracts.
  */
 export const creditsQueryKey = ['credits', 'remaining'] as const;
 

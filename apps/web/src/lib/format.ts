@@ -10,3 +10,23 @@ export function formatDate(iso: string): string {
 export function formatScore(score: number | null): string {
   return score === null ? '–' : `${Math.round(score * 100)}%`;
 }
+
+/**
+ * The file name an image address ends with, as people name their images ("harbour-at-dawn.jpg"):
+ * the last path segment, decoded; empty for an inline (data:) image or an address without one.
+ */
+export function imageFileName(src: string): string {
+  if (/^data:/i.test(src.trim())) return '';
+  let path: string;
+  try {
+    path = new URL(src, 'http://placeholder.invalid').pathname;
+  } catch {
+    return '';
+  }
+  const last = path.split('/').filter(Boolean).at(-1) ?? '';
+  try {
+    return decodeURIComponent(last).slice(0, 120);
+  } catch {
+    return last.slice(0, 120);
+  }
+}

@@ -113,7 +113,7 @@ export const auditPages = pgTable(
 /** A page's screen-reader preview as stored: the announcements, and whether more were cut. */
 export type AuditPageAnnouncementsRecord = { items: Omit<Announcement, 'spoken'>[]; truncated: boolean };
 
-/** What the page says about one image, as the checks read it (modules/audit/checks.ts). */
+/** What the page says about one image, as the checks read it (rules/checks.ts). */
 export type AuditImageFactsRecord = {
   element: AuditImageElement;
   /** The accessible name; absent on images audited before names were computed. */

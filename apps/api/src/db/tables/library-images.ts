@@ -16,7 +16,7 @@ import {
 import type { AltTextReason } from '../../engines/types.ts';
 import { users } from './users.ts';
 
-/** The user's image library (SPEC.md §3 Image record): one row per image with its alt text. */
+/** The user's image library (the product spec §3 Image record): one row per image with its alt text. */
 export const libraryImages = pgTable(
   'library_images',
   {

@@ -1,3 +1,4 @@
+import { siteNameInTitle } from '../../rules/site-words.ts';
 import { detectionCalibration } from '../calibration.ts';
 import type { PixelStats } from '../image-stats.ts';
 import {
@@ -9,7 +10,6 @@ import {
   mentionsAny,
 } from '../page-context.ts';
 import { removeFileNames } from '../quality-rules.ts';
-import { siteNameInTitle } from '../role.ts';
 import type { AltTextReason, DetectedFace, DetectedObject, ImageKind, PageContext } from '../types.ts';
 import { pictogramConcept } from './icons.ts';
 import { countPhrase, type Family, familyNoun, nounFor, wordsFor } from './vocabulary.ts';

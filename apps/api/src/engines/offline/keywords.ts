@@ -1,4 +1,4 @@
-import { keywordStuffing } from '../../lib/alt-rules.ts';
+import { keywordStuffing } from '../../rules/alt-rules.ts';
 import type { AltTextReason, PageContext } from '../types.ts';
 
 /** Page text a keyword may be found in: what the page itself states about the image. */
@@ -33,7 +33,7 @@ function namesLabel(keyword: string, label: string): boolean {
  * SEO keywords the offline engine may add: only one that names something the models saw (a
  * detection label) or that the page states (caption, existing alt, heading, title, nearby text),
  * and that the alt text does not already say. Added in brackets at the end while the text stays
- * within `maxLength` and reads as no keyword stuffing by the audit's own rule (lib/alt-rules.ts,
+ * within `maxLength` and reads as no keyword stuffing by the audit's own rule (rules/alt-rules.ts,
  * ADR 060: a word three times, a list of four keywords); the rest are left out rather than stuffed
  * in. Each one used is a reason.
  */

@@ -25,7 +25,7 @@ import type { AppConfig } from '../../config.ts';
 import { createAuthRateLimits } from './rate-limits.ts';
 import type { AccountsService } from './service.ts';
 
-/** Account calls of SPEC.md §7 plus password reset and resending the confirmation, under /api/v1. */
+/** Account calls of the product spec §7 plus password reset and resending the confirmation, under /api/v1. */
 export async function accountsRoutes(
   app: FastifyInstance,
   options: { accounts: AccountsService; config: AppConfig },
@@ -78,7 +78,7 @@ export async function accountsRoutes(
         params: z.object({ token: z.string() }),
         response: { 200: confirmEmailResponseSchema, '4xx': confirmEmailErrorResponseSchema },
       },
-      // SPEC.md's confirmation page reads `status` from failures too.
+      // the product spec's confirmation page reads `status` from failures too.
       config: { public: true, errorExtras: () => ({ status: 'error' }) },
     },
     async (request, reply) => {

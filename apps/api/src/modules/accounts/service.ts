@@ -224,7 +224,7 @@ export function createAccountsService(deps: {
           apiRequestCount: await getCreditsSpent(db, user.id),
           monthlyRequestCount: FREE_CREDITS,
           contentHistory: await getContentHistory(db, user.id),
-          // Only once set: the profile of an account without one keeps SPEC.md's exact shape.
+          // Only once set: the profile of an account without one keeps the product spec's exact shape.
           ...(user.defaultLanguage ? { defaultLanguage: user.defaultLanguage } : {}),
         },
       };

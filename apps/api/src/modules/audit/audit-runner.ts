@@ -5,11 +5,16 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Transaction } from '../../db/client.ts';
 import type { Audit, AuditCounts } from '../../db/tables/audits.ts';
 import { SandboxLimitError } from '../../lib/sandbox.ts';
-import { type AuditImageFacts, auditScore, type ImageVerdict } from './checks.ts';
+import { pageKey } from '../../pages/extract-page.ts';
+import {
+  hiddenImagesNote,
+  type PageSandbox,
+  pageLimitNote,
+  unreadablePageNote,
+} from '../../pages/page-sandbox.ts';
+import type { PageHandlers } from '../../pages/page-worker.ts';
+import { type AuditImageFacts, auditScore, type ImageVerdict } from '../../rules/checks.ts';
 import { type Crawler, PAGES_AT_ONCE_PER_HOST } from './crawler.ts';
-import { pageKey } from './extract-page.ts';
-import { hiddenImagesNote, type PageSandbox, pageLimitNote, unreadablePageNote } from './page-sandbox.ts';
-import type { PageHandlers } from './page-worker.ts';
 import type { createPixelChecker } from './pixel-check.ts';
 import { cropShots, type ScreenshotKeeper } from './render/screenshots.ts';
 import {

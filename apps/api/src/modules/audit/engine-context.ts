@@ -1,5 +1,5 @@
 import type { PageContext } from '../../engines/types.ts';
-import type { AuditImageFacts } from './checks.ts';
+import type { AuditImageFacts } from '../../rules/checks.ts';
 
 type ContextFacts = Pick<
   AuditImageFacts,

@@ -20,7 +20,7 @@ import {
   listUnpublishable,
   type PublishableVerdict,
   suggestionToStore,
-} from '../../lib/publishable.ts';
+} from '../../rules/publishable.ts';
 import { discardPreview } from '../files/preview.ts';
 import type { FilesService } from '../files/service.ts';
 import type { GenerationService } from '../generation/service.ts';

@@ -5,10 +5,10 @@ import type { AuditImage, AuditImageFactsRecord } from '../../db/tables/audits.t
 import { EngineBusyError } from '../../engines/errors.ts';
 import type { ImageTextReading } from '../../engines/types.ts';
 import { Semaphore } from '../../lib/throttle.ts';
-import { type AuditImageFacts, checkPageImages, pixelCheckNeed } from './checks.ts';
+import { type AuditImageFacts, checkPageImages, pixelCheckNeed } from '../../rules/checks.ts';
+import { statedFacts } from '../../rules/image-text.ts';
 import type { Crawler } from './crawler.ts';
 import { PAGES_AT_ONCE_PER_HOST } from './crawler.ts';
-import { statedFacts } from './image-text.ts';
 import type { AuditPreviewKeeper } from './previews.ts';
 import {
   addAuditNotice,

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_AUDIT_LINKS_PER_PAGE, readPage } from './extract-page.ts';
+import { MAX_AUDIT_LINKS_PER_PAGE, readPage } from '../../pages/extract-page.ts';
 import { MAX_RULE_LENGTH, parseRobots } from './robots.ts';
 import { MAX_SITEMAP_DEPTH, readSitemap, SitemapReader } from './sitemap.ts';
 

@@ -20,13 +20,14 @@ import { AppError, badRequest, notFound } from '../../errors.ts';
 import { jobNames } from '../../jobs/names.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { createRunScheduler } from '../../jobs/run-scheduler.ts';
-import { judgePublishable, type UnpublishableCode } from '../../lib/publishable.ts';
 import { SandboxLimitError } from '../../lib/sandbox.ts';
 import { assertPublicAddress, parseFetchableUrl, SafeFetchError } from '../../net/safe-fetch.ts';
+import { spokenOf } from '../../pages/announcements.ts';
+import { type PageSandbox, pageLimitNote, unreadablePageNote } from '../../pages/page-sandbox.ts';
+import { judgePublishable, type UnpublishableCode } from '../../rules/publishable.ts';
 import type { StoredObject } from '../../storage/file-storage.ts';
 import type { FilesService } from '../files/service.ts';
 import type { FetchSettings } from '../scrape/service.ts';
-import { spokenOf } from './announcements.ts';
 import { createAuditRunner, scoreOf, toStoredImage } from './audit-runner.ts';
 import { createCrawler } from './crawler.ts';
 import {
@@ -36,7 +37,6 @@ import {
   judgeSuggestion,
   toAuditImage,
 } from './fix.ts';
-import { type PageSandbox, pageLimitNote, unreadablePageNote } from './page-sandbox.ts';
 import { createPixelChecker, type ImageTextReader } from './pixel-check.ts';
 import { createAuditPreviewKeeper } from './previews.ts';
 import type { Renderer } from './render/renderer.ts';

@@ -25,7 +25,7 @@ function provider(updates: unknown[] = []) {
 }
 
 describe('dodo provider', () => {
-  it('sends the buyer to Dodo’s hosted /buy/{productId} with the SPEC query parameters', async () => {
+  it('sends the buyer to Dodo’s hosted /buy/{productId} with the product spec query parameters', async () => {
     const product = findBillingProduct('credit-pack');
     if (!product) throw new Error('no pack');
     const { checkoutUrl } = await provider().createCheckout({

@@ -21,7 +21,7 @@ export type DodoOptions = {
 };
 
 /**
- * Dodo Payments: its static hosted checkout `/buy/{productId}` with SPEC.md §7's query parameters
+ * Dodo Payments: its static hosted checkout `/buy/{productId}` with the product spec §7's query parameters
  * (the checkout id rides along as `metadata_checkout_id` and comes back in every event's metadata),
  * the official SDK to cancel renewal, and Standard Webhooks signatures on events.
  */

@@ -23,7 +23,7 @@ export interface PaymentWebhookSource {
  */
 export interface PaymentProvider extends PaymentWebhookSource {
   readonly name: 'sandbox' | 'dodo';
-  /** The hosted checkout URL the browser goes to (SPEC.md §7 `/buy/{productId}?…`). */
+  /** The hosted checkout URL the browser goes to (the product spec §7 `/buy/{productId}?…`). */
   createCheckout(input: CheckoutInput): Promise<{ checkoutUrl: string }>;
   /** Stops renewal at the end of the paid period; credits already granted stay. */
   cancelSubscription(providerSubscriptionId: string): Promise<void>;

@@ -21,17 +21,17 @@ import { ownershipGate } from '../../plugins/ownership.ts';
 import type { BillingService } from './service.ts';
 
 const noStore = { 'cache-control': 'no-store' };
-/** The legacy card routes' 4xx also carry `error`, a copy of the message (the SPEC's browser reads it). */
+/** The legacy card routes' 4xx also carry `error`, a copy of the message (the product spec's browser reads it). */
 const legacyErrorExtras = (body: { message: string }) => ({ error: body.message });
 
 /**
- * Checkout, subscription, billing history and the legacy card routes of SPEC.md §7, under /api/v1.
+ * Checkout, subscription, billing history and the legacy card routes of the product spec §7, under /api/v1.
  * Every one is `sessionOnly`: payments need the signed-in session, never an API key (ADR 028).
  */
 export async function billingRoutes(app: FastifyInstance, options: { billing: BillingService }) {
   const { billing } = options;
   const typed = app.withTypeProvider<ZodTypeProvider>();
-  // A userId in a request of this group (the checkout's, SPEC.md §7) must be the caller's (403 otherwise).
+  // A userId in a request of this group (the checkout's, the product spec §7) must be the caller's (403 otherwise).
   await app.register(ownershipGate);
 
   typed.post(
@@ -104,7 +104,7 @@ export async function billingRoutes(app: FastifyInstance, options: { billing: Bi
         tags: ['billing'],
         summary: 'Choose the free plan (grants nothing: the 25 free credits come at email confirmation)',
         description:
-          "Failures carry `error` besides `message` and `code` (the SPEC's browser reads `error`).",
+          "Failures carry `error` besides `message` and `code` (the product spec's browser reads `error`).",
         response: { 200: freePlanResponseSchema, '4xx': legacyErrorResponseSchema },
       },
       config: { errorExtras: legacyErrorExtras, sessionOnly: true },

@@ -13,10 +13,10 @@ import type { HostedCheckout, SandboxPaymentService } from './sandbox-payment-se
  *
  * Only a checkout session a signed-in user created can be shown or paid: the link carries its id
  * and the checkout token made with it (ADR 020). The order, the quantity and the account all come
- * from the session; the link's SPEC parameters (quantity, names, email) are never read.
+ * from the session; the link's the product spec parameters (quantity, names, email) are never read.
  */
 
-/** The link's parameters: the SPEC's, plus the checkout token. */
+/** The link's parameters: the product spec's, plus the checkout token. */
 const linkSchema = hostedCheckoutQuerySchema.extend({ checkout_token: z.string().max(200).optional() });
 
 const escapeHtml = (value: string) =>

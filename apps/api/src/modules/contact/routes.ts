@@ -11,7 +11,7 @@ function waitText(seconds: number): string {
   return `${Math.ceil(seconds / 60)} minutes`;
 }
 
-/** POST /email/send (SPEC.md §7): the public contact form, under /api/v1. */
+/** POST /email/send (the product spec §7): the public contact form, under /api/v1. */
 export async function contactRoutes(
   app: FastifyInstance,
   options: { contact: ContactService; rateLimit: { perIp: number; windowSeconds: number } },

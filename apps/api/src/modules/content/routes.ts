@@ -10,7 +10,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError } from '../../errors.ts';
 import type { ContentService } from './service.ts';
 
-/** The blog-post generator and its history (SPEC.md §7), under /api/v1. */
+/** The blog-post generator and its history (the product spec §7), under /api/v1. */
 export async function contentRoutes(
   app: FastifyInstance,
   options: { content: ContentService; rateLimit: { perUser: number; windowSeconds: number } },

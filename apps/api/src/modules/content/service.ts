@@ -21,7 +21,7 @@ export async function getContentHistory(db: DbExecutor, userId: string): Promise
 /**
  * The blog-post generator: the text engine writes (the offline engine an honest structured draft, a
  * configured language model the post), and only a text that was written is stored in the caller's
- * history. No credits are spent (SPEC.md prices only image work).
+ * history. No credits are spent (the product spec prices only image work).
  */
 export function createContentService(deps: {
   db: Database;

@@ -11,7 +11,7 @@ import type { CreditsService } from './service.ts';
 
 const noStore = { 'cache-control': 'no-store' };
 
-/** GET /credits/remaining, POST /credits/deduct, POST /credits/refund (SPEC.md §7), for the signed-in user. */
+/** GET /credits/remaining, POST /credits/deduct, POST /credits/refund (the product spec §7), for the signed-in user. */
 export async function creditsRoutes(app: FastifyInstance, options: { credits: CreditsService }) {
   const { credits } = options;
   const typed = app.withTypeProvider<ZodTypeProvider>();

@@ -30,7 +30,7 @@ import {
  */
 export type CreditReason = 'grant' | 'purchase' | 'renewal' | 'spend' | 'refund' | 'adjustment';
 
-/** The reference of the free credits every account gets once (SPEC.md §9). */
+/** The reference of the free credits every account gets once (the product spec §9). */
 export const SIGNUP_BONUS_REFERENCE = 'signup-bonus';
 
 export type CreditChange = { applied: boolean; balance: number };

@@ -24,8 +24,8 @@ import { jobNames } from '../../jobs/names.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { createRunScheduler } from '../../jobs/run-scheduler.ts';
 import { csvRecord } from '../../lib/csv.ts';
-import { suggestionToStore } from '../../lib/publishable.ts';
 import { createProviderLimiters, Semaphore } from '../../lib/throttle.ts';
+import { suggestionToStore } from '../../rules/publishable.ts';
 import {
   getCreditBalance,
   refundReservationInFull,
@@ -239,7 +239,10 @@ export function createGenerationService(deps: {
     if (!landers.has(batch.source))
       throw new Error(`No lander is registered for generation batches of source ${batch.source}.`);
     const { items } = batch;
-    if (Array.isArray(items)) for (const item of items) refuseUnwritable(item.language);
+    // An audit's items carry their page's language: the engine writes in it, quotes the page's own
+    // words or asks for a person's (ADR 071). The account's language was checked by resolveLanguage.
+    if (Array.isArray(items) && batch.source !== 'audit')
+      for (const item of items) refuseUnwritable(item.language);
     const total = Array.isArray(items) ? items.length : items.count;
     const { reservationId, balance } = await reserveCredits(
       tx,

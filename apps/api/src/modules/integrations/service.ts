@@ -23,10 +23,10 @@ import { AppError, badRequest, conflict, notFound } from '../../errors.ts';
 import { jobNames } from '../../jobs/names.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { createFairSlots, SlotsClosedError } from '../../lib/fair-slots.ts';
-import { judgePublishable } from '../../lib/publishable.ts';
 import { SandboxLimitError } from '../../lib/sandbox.ts';
 import { createProviderLimiters } from '../../lib/throttle.ts';
 import { assertPublicAddress, parseFetchableUrl, SafeFetchError } from '../../net/safe-fetch.ts';
+import { judgePublishable } from '../../rules/publishable.ts';
 import type { AuditService, WrittenByUs } from '../audit/service.ts';
 import type { CredentialBox } from './credentials.ts';
 import {

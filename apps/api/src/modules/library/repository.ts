@@ -7,7 +7,7 @@ import {
   type NewLibraryImage,
 } from '../../db/tables/library-images.ts';
 
-/** What a library listing shows of a row: SPEC's id, src and alt text, and the review fields. */
+/** What a library listing shows of a row: the product spec's id, src and alt text, and the review fields. */
 export type ListedLibraryImage = Pick<
   LibraryImage,
   | 'id'

@@ -15,11 +15,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ownershipGate } from '../../plugins/ownership.ts';
 import type { LibraryService } from './service.ts';
 
-/** The image library (SPEC.md §7), under /api/v1. */
+/** The image library (the product spec §7), under /api/v1. */
 export async function libraryRoutes(app: FastifyInstance, options: { library: LibraryService }) {
   const { library } = options;
   const typed = app.withTypeProvider<ZodTypeProvider>();
-  // `?userId=` (SPEC.md §7) must be the caller's (403 otherwise).
+  // `?userId=` (the product spec §7) must be the caller's (403 otherwise).
   await app.register(ownershipGate);
 
   typed.get(

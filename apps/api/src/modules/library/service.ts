@@ -8,7 +8,7 @@ import type { LibraryImage } from '../../db/tables/library-images.ts';
 import type { AltTextReason } from '../../engines/types.ts';
 import { notFound, unpublishableAlt } from '../../errors.ts';
 import { setBounded } from '../../lib/bounded-map.ts';
-import { judgePublishable, type PublishableVerdict } from '../../lib/publishable.ts';
+import { judgePublishable, type PublishableVerdict } from '../../rules/publishable.ts';
 import {
   countLibraryImagesOf,
   deleteLibraryImagesOf,

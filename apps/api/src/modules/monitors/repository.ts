@@ -171,8 +171,19 @@ export async function claimDueMonitors(
   }));
 }
 
-/** Puts a claimed monitor back as it was (its run could not be started for an unexpected reason). */
-export async function restoreNextRunAt(db: DbExecutor, id: string, nextRunAt: Date): Promise<void> {
+/** Whether a run of the monitor is still going (its audit has not finished). */
+export async function hasUnfinishedRun(db: DbExecutor, monitorId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: monitorRuns.id })
+    .from(monitorRuns)
+    .innerJoin(audits, eq(audits.id, monitorRuns.auditId))
+    .where(and(eq(monitorRuns.monitorId, monitorId), sql`${audits.finishedAt} is null`))
+    .limit(1);
+  return row !== undefined;
+}
+
+/** Sets when the monitor runs next (a claimed monitor put back, or a run started by its owner). */
+export async function setNextRunAt(db: DbExecutor, id: string, nextRunAt: Date): Promise<void> {
   await db.update(monitors).set({ nextRunAt }).where(eq(monitors.id, id));
 }
 

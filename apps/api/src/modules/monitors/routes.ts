@@ -87,6 +87,29 @@ export async function monitorRoutes(app: FastifyInstance, options: { monitors: M
     },
   );
 
+  typed.post(
+    '/monitors/:id/run',
+    {
+      schema: {
+        tags,
+        summary: 'Run a monitor now (free)',
+        description:
+          `Starts a run at once, as the schedule would: an ordinary audit of the monitor's URL with its scope, pages and render mode. The next scheduled run moves to one interval from now. ` +
+          `409 while the monitor's previous run is still going; 429 with Retry-After at the audit limits (${MAX_ACTIVE_AUDITS} queued or running, ${MAX_AUDITS_PER_DAY} a day); 400 when the address is no longer public or does not resolve; 404 when the monitor is not the caller’s. Answers the monitor with the new run in \`lastRun\`.`,
+        params: monitorParamsSchema,
+        response: { 202: monitorSchema },
+      },
+    },
+    async (request, reply) => {
+      try {
+        return reply.code(202).send(await monitors.runNow(request.user.id, request.params.id));
+      } catch (error) {
+        if (error instanceof AuditLimitError) reply.header('retry-after', String(error.retryAfterSeconds));
+        throw error;
+      }
+    },
+  );
+
   typed.delete(
     '/monitors/:id',
     {

@@ -31,13 +31,14 @@ import {
   findOwner,
   findPreviousCompletedRun,
   findRunOfAudit,
+  hasUnfinishedRun,
   insertMonitor,
   insertRun,
   listMonitorsOf,
   listRuns,
   listScores,
   type MonitorRunView,
-  restoreNextRunAt,
+  setNextRunAt,
   setRunDifference,
 } from './repository.ts';
 
@@ -165,6 +166,34 @@ export function createMonitorsService(deps: {
       return { ...(await toMonitor(row, runs[0])), runs: runs.map(toRun) };
     },
 
+    /**
+     * POST /monitors/{id}/run: a run now, checked and limited like any audit; the schedule starts
+     * again from now. 409 while the monitor's previous run is still going.
+     */
+    async runNow(userId: string, id: string): Promise<Monitor> {
+      const monitor = await findMonitorOf(db, userId, id);
+      if (!monitor) throw monitorNotFound();
+      await audits.start(
+        userId,
+        { url: monitor.url, scope: monitor.scope, maxPages: monitor.maxPages, render: monitor.render },
+        {
+          // With the user locked (the audit service's transaction): two clicks at once start one run.
+          onStarted: async (tx, auditId) => {
+            if (await hasUnfinishedRun(tx, monitor.id))
+              throw conflict(
+                `A run of ${monitor.url} is still going. Its results will be here when it finishes.`,
+              );
+            await insertRun(tx, { monitorId: monitor.id, auditId });
+            await setNextRunAt(tx, monitor.id, new Date(Date.now() + INTERVAL_MS[monitor.every]));
+          },
+        },
+      );
+      logger.info({ monitor: monitor.id }, 'monitor run started by its owner');
+      const row = (await findMonitorOf(db, userId, id)) ?? monitor;
+      const [lastRun] = await listRuns(db, monitor.id, 1);
+      return toMonitor(row, lastRun);
+    },
+
     /** DELETE /monitors/{id}: no more runs; the audits of its runs stay in GET /audits. */
     async remove(userId: string, id: string): Promise<void> {
       if (!(await deleteMonitorOf(db, userId, id))) throw monitorNotFound();
@@ -198,7 +227,7 @@ export function createMonitorsService(deps: {
             continue;
           }
           // Unexpected: the monitor stays due, so the next tick tries again.
-          await restoreNextRunAt(db, monitor.id, monitor.previousNextRunAt).catch(() => {});
+          await setNextRunAt(db, monitor.id, monitor.previousNextRunAt).catch(() => {});
           logger.error({ err: error, monitor: monitor.id }, 'starting a monitor run failed');
         }
       }

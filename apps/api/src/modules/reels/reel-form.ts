@@ -41,7 +41,7 @@ function sniffReelPart(field: string, head: Buffer): string | null {
 /**
  * Reads the multipart form of POST /images/createReels with the one multipart reader, writing each
  * file into `workDir` as it arrives (nothing large is held in memory). Its faults are the reader's:
- * a sixth image or a file over 10 MB is 413 in SPEC.md's words, a file of another type 415.
+ * a sixth image or a file over 10 MB is 413 in the product spec's words, a file of another type 415.
  */
 export async function readReelForm(request: FastifyRequest, workDir: string): Promise<ReelForm> {
   let written = 0;

@@ -8,7 +8,7 @@ import { ownershipGate } from '../../plugins/ownership.ts';
 import { readReelForm } from './reel-form.ts';
 import type { ReelsService } from './service.ts';
 
-/** POST /images/createReels (SPEC.md §7), under /api/v1, with multipart parsing in this scope only. */
+/** POST /images/createReels (the product spec §7), under /api/v1, with multipart parsing in this scope only. */
 export async function reelsRoutes(app: FastifyInstance, options: { reels: ReelsService }) {
   const { reels } = options;
   // A userId field of the form must be the caller's (403 otherwise), checked as the form is read.

@@ -90,7 +90,7 @@ async function readHead(filePath: string): Promise<Uint8Array> {
 }
 
 /**
- * Reels (SPEC.md §7 POST /images/createReels): 1–5 images and a music file become a 1080×1920
+ * Reels (the product spec §7 POST /images/createReels): 1–5 images and a music file become a 1080×1920
  * H.264/AAC MP4. Every request works in its own temporary directory, removed whatever happens.
  */
 export function createReelsService(options: ReelsOptions) {

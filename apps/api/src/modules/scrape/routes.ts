@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ScrapeService } from './service.ts';
 
-/** Page scraping (SPEC.md §7), under /api/v1. */
+/** Page scraping (the product spec §7), under /api/v1. */
 export async function scrapeRoutes(app: FastifyInstance, options: { scrape: ScrapeService }) {
   const { scrape } = options;
   app.withTypeProvider<ZodTypeProvider>().post(

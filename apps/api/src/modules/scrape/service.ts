@@ -3,7 +3,7 @@ import { MAX_SCRAPE_HTML_BYTES, type ScrapedImage } from '@altwise/contracts/scr
 import type { FastifyBaseLogger } from 'fastify';
 import { payloadTooLarge } from '../../errors.ts';
 import { SafeFetchError, safeFetch } from '../../net/safe-fetch.ts';
-import { MAX_PAGE_NODES, type PageLimit } from './extract-images.ts';
+import { MAX_PAGE_NODES, type PageLimit } from '../../pages/extract-images.ts';
 
 export type ScrapeService = ReturnType<typeof createScrapeService>;
 
@@ -37,7 +37,7 @@ export type ImageReader = (input: {
 }) => Promise<{ images: ScrapedImage[]; limits: PageLimit[] }>;
 
 /**
- * Reads a web page for its images (SPEC.md §7 POST /users/scrape-and-generate): fetched through the
+ * Reads a web page for its images (the product spec §7 POST /users/scrape-and-generate): fetched through the
  * SSRF-safe fetcher, parsed without running scripts in a worker thread with time and memory
  * limits (a page that hits them is a 413 in words), at most MAX_SCRAPE_IMAGES rows.
  */

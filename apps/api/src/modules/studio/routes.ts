@@ -30,7 +30,7 @@ function parseFields<S extends z.ZodType>(schema: S, fields: Record<string, stri
   throw validationFailed(issues[0]?.message ?? 'Invalid form', issues);
 }
 
-/** The media studio's image calls (SPEC.md §7), under /api/v1. Reels live in their own module. */
+/** The media studio's image calls (the product spec §7), under /api/v1. Reels live in their own module. */
 export async function studioRoutes(app: FastifyInstance, options: { studio: StudioService }) {
   const { studio } = options;
   const typed = app.withTypeProvider<ZodTypeProvider>();

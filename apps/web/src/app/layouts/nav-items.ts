@@ -2,7 +2,7 @@ import { routes } from '@altwise/contracts/routes';
 
 export type NavItem = { to: string; label: string };
 
-/** SPEC.md §2 "Navigation bars". 'Log in' and the logout button are rendered apart, as actions. */
+/** the product spec §2 "Navigation bars". 'Log in' and the logout button are rendered apart, as actions. */
 export const publicNavItems: readonly NavItem[] = [
   { to: routes.home, label: 'Home' },
   { to: routes.support, label: 'Support' },

@@ -105,7 +105,7 @@ function SiteHeader({ items, action, mobileAction }: SiteHeaderProps) {
   );
 }
 
-/** The public bar of SPEC.md §2: Home, Support, Pricing, Blogs and 'Log in'. */
+/** The public bar of the product spec §2: Home, Support, Pricing, Blogs and 'Log in'. */
 export function PublicHeader() {
   return (
     <SiteHeader
@@ -124,7 +124,7 @@ export function PublicHeader() {
   );
 }
 
-/** The signed-in bar of SPEC.md §2: Dashboard, Images, Account, Help and a logout button (sign-out on mobile). */
+/** The signed-in bar of the product spec §2: Dashboard, Images, Account, Help and a logout button (sign-out on mobile). */
 export function SignedInHeader() {
   const { logout } = useAuth();
   return (

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { imageFileName } from '../../lib/format.ts';
 
 /**
  * The stored preview of an image whose alt text a person reviews (point 9, ADR 051). It is
@@ -18,10 +19,13 @@ export function Thumbnail({
   url,
   fallbackUrl,
   className = 'size-12',
+  loading = 'lazy',
 }: {
   url: string | null;
   fallbackUrl?: string;
   className?: string;
+  /** `eager` where the page is printed: a printout has no scrolling to load the rest. */
+  loading?: 'lazy' | 'eager';
 }) {
   const [failed, setFailed] = useState<readonly string[]>([]);
   const box = `${className} block shrink-0 rounded border border-slate-300 bg-slate-100`;
@@ -34,7 +38,7 @@ export function Thumbnail({
       key={source}
       src={source}
       alt=""
-      loading="lazy"
+      loading={loading}
       decoding="async"
       onError={() => setFailed((before) => [...before, source])}
       className={`${box} object-contain`}
@@ -62,4 +66,10 @@ export function LargePreview({ url }: { url: string | null }) {
       className="max-h-[480px] w-full max-w-[480px] rounded-lg border border-slate-300 bg-slate-100 object-contain"
     />
   );
+}
+
+/** The image's file name, as people know their images; nothing for an inline image. */
+export function ImageFileName({ src }: { src: string }) {
+  const name = imageFileName(src);
+  return name ? <span className="block font-medium break-all text-slate-900">{name}</span> : null;
 }

@@ -19,7 +19,7 @@ export type MessageBannerProps = {
 };
 
 /**
- * An inline message (SPEC.md §2 "Other"): error is red and interrupts (role=alert); success is green and
+ * An inline message (the product spec §2 "Other"): error is red and interrupts (role=alert); success is green and
  * loading blue with a spinning icon, both polite (role=status).
  */
 export function MessageBanner({ type, children, onDismiss, className = '' }: MessageBannerProps) {

@@ -45,7 +45,7 @@ function show(type: ToastType, message: string, options: NotifyOptions = {}): nu
 }
 
 /**
- * Toasts for the whole app (SPEC.md §2: top-right and bottom-right). Success and info close after 3 s,
+ * Toasts for the whole app (the product spec §2: top-right and bottom-right). Success and info close after 3 s,
  * errors after 5 s unless `duration` says otherwise. `<Toaster />` shows them and announces them.
  */
 export const notify = {

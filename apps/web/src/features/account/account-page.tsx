@@ -17,7 +17,7 @@ import { ApiKeysSection } from './api-keys-section.tsx';
 import { DeleteAccountSection } from './delete-account-section.tsx';
 import { WebhooksSection } from './webhooks-section.tsx';
 
-/** The account banner of SPEC.md §4: empty, loading ('Updating...'), success or error. */
+/** The account banner of the product spec §4: empty, loading ('Updating...'), success or error. */
 type Status =
   | { type: 'loading' }
   | { type: 'success' | 'error'; message: string; detail?: string | undefined }
@@ -26,7 +26,7 @@ type Status =
 const m = messages.account;
 
 /**
- * SPEC.md §8 tells apart a call the server refused ('Failed to …') and one that went wrong on the way
+ * the product spec §8 tells apart a call the server refused ('Failed to …') and one that went wrong on the way
  * ('Error …'). When the server said why (a wrong current password, a too-long name), that goes underneath.
  */
 function failure(error: unknown, failed: string, errored: string): Status {
@@ -78,7 +78,7 @@ function ProfileForm({
 
   const onSubmit = form.handleSubmit((values) => {
     onStatus({ type: 'loading' });
-    // The language goes only when it changed: the names alone stay the SPEC's body.
+    // The language goes only when it changed: the names alone stay the product spec's body.
     const { defaultLanguage, ...names } = values;
     const body =
       (defaultLanguage ?? '') === (profile.defaultLanguage ?? '')
@@ -162,7 +162,7 @@ function ChangePasswordForm({ onStatus }: { onStatus: (status: Status) => void }
     );
   });
 
-  // SPEC.md §5: a mismatch is said at once and nothing is sent.
+  // the product spec §5: a mismatch is said at once and nothing is sent.
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     if (form.values.newPassword !== form.values.confirmNewPassword) {
       event.preventDefault();
@@ -207,7 +207,7 @@ function ChangePasswordForm({ onStatus }: { onStatus: (status: Status) => void }
 }
 
 /**
- * /account (SPEC.md §2 Account Settings): the profile form, the change-password form, one status
+ * /account (the product spec §2 Account Settings): the profile form, the change-password form, one status
  * banner, and the "Delete account" section (ADR 022).
  */
 export function AccountPage() {

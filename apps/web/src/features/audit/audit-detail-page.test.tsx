@@ -125,6 +125,8 @@ describe('audit detail (/audit/:id)', () => {
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows).toHaveLength(3);
     expect(rows[0]).toHaveTextContent(/Fail.*missing \(fail, WCAG 1\.1\.1\)The image has no alt attribute\./);
+    // Each row names its image by file name, as people know their images.
+    expect(within(rows[0] as HTMLElement).getByRole('rowheader')).toHaveTextContent(/^Image 11\.jpg/);
     expect(rows[1]).toHaveTextContent('IMG_2041.jpg');
     expect(rows[1]).toHaveTextContent('A red bicycle against a brick wall');
     expect(rows[1]).toHaveTextContent('Pending');
@@ -552,6 +554,12 @@ describe('audit report (/audit/:id/report)', () => {
       within(failing).getByText('The image has no alt attribute.', { exact: false }),
     ).toBeInTheDocument();
     expect(within(failing).getByText('(missing)')).toBeInTheDocument();
+    // Each failing image with its picture (the stored preview, loaded at once for printing) and name.
+    const row = within(failing).getByRole('row', { name: /^2\.jpg/ });
+    const picture = row.querySelector('img');
+    expect(picture).toHaveAttribute('src', fileName.thumbnailUrl);
+    expect(picture).toHaveAttribute('loading', 'eager');
+    expect(picture).toHaveAttribute('alt', '');
     await user.click(screen.getByRole('button', { name: 'Print' }));
     expect(print).toHaveBeenCalledOnce();
   });

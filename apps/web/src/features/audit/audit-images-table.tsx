@@ -3,7 +3,7 @@ import { auditProblemCodes } from '@altwise/contracts/audit-problems';
 import { useRef, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { SelectField } from '../../components/ui/form-fields.tsx';
-import { Thumbnail } from '../../components/ui/image-preview.tsx';
+import { ImageFileName, Thumbnail } from '../../components/ui/image-preview.tsx';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { notify } from '../../components/ui/notify.ts';
 import { OriginLabel } from '../../components/ui/origin-label.tsx';
@@ -369,6 +369,7 @@ export function AuditImagesTable({
                     <span className="sr-only">Image {number}</span>
                     <Thumbnail url={image.thumbnailUrl} fallbackUrl={image.src} className="mb-1 h-16 w-24" />
                     <Screenshot url={image.screenshotUrl} />
+                    <ImageFileName src={image.src} />
                     <a
                       href={image.pageUrl}
                       target="_blank"

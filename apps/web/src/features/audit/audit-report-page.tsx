@@ -4,6 +4,7 @@ import { routes } from '@altwise/contracts/routes';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
+import { ImageFileName, Thumbnail } from '../../components/ui/image-preview.tsx';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { errorMessage } from '../../lib/api-error.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
@@ -249,6 +250,13 @@ export function AuditReportPage() {
               {failing.map((image) => (
                 <tr key={image.id} className="break-inside-avoid">
                   <th scope="row" className={`${cell} font-normal break-all`}>
+                    <Thumbnail
+                      url={image.thumbnailUrl}
+                      fallbackUrl={image.src}
+                      loading="eager"
+                      className="mb-1 h-16 w-24"
+                    />
+                    <ImageFileName src={image.src} />
                     {image.src}
                     <span className="block text-slate-700 print:text-black">on {image.pageUrl}</span>
                     <span className="block text-slate-700 print:text-black">

@@ -29,7 +29,7 @@ function useOutcome(token: string | undefined): Outcome {
     : { state: 'error', message: message || messages.confirmEmail.failed, canLogIn: false };
 }
 
-/** /confirm-email/{token}: checks the emailed link and says how it went (SPEC.md §2, §8). */
+/** /confirm-email/{token}: checks the emailed link and says how it went (the product spec §2, §8). */
 export function ConfirmEmailPage() {
   usePageTitle('Email confirmation');
   const { token } = useParams();

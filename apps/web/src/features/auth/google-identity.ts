@@ -70,7 +70,7 @@ export type GoogleClaims = {
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
 /**
- * The claims SPEC.md §3 reads from the credential (email, sub, given_name, family_name). Informational
+ * The claims the product spec §3 reads from the credential (email, sub, given_name, family_name). Informational
  * only: the server verifies the signed token itself and ignores these when they disagree.
  */
 export function decodeGoogleCredential(credential: string): GoogleClaims {

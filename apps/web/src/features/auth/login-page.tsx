@@ -37,7 +37,7 @@ function loginError(error: unknown): string {
   return serverMessage(error) ?? messages.login.failed;
 }
 
-/** Sign-in (SPEC.md §2 Login) with 'Forgot password?' and, before confirmation, a resend button. */
+/** Sign-in (the product spec §2 Login) with 'Forgot password?' and, before confirmation, a resend button. */
 export function LoginPage() {
   usePageMeta({
     title: 'Log in',

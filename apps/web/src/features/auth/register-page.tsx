@@ -23,12 +23,12 @@ const emptyForm = { firstName: '', lastName: '', email: '', password: '', confir
 /** The contract's schema, loaded with zod after the page is on screen (ADR 038). */
 const loadRegisterSchema = () => import('@altwise/contracts/auth').then((m) => m.registerFormSchema);
 
-/** The message of a failed registration: the server's, or SPEC.md §8's fallback. */
+/** The message of a failed registration: the server's, or the product spec §8's fallback. */
 function registrationError(error: unknown): string {
   return serverMessage(error) ?? messages.register.failed;
 }
 
-/** Sign-up (SPEC.md §2 Register). */
+/** Sign-up (the product spec §2 Register). */
 export function RegisterPage() {
   usePageMeta({
     title: 'Create an Account',

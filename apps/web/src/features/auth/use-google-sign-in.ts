@@ -10,7 +10,7 @@ import { sendRegistrationEmail } from './api/send-registration-email.ts';
 import { decodeGoogleCredential } from './google-identity.ts';
 
 /**
- * What happens with the credential Google hands back (SPEC.md §4, §8): the server verifies it and answers a
+ * What happens with the credential Google hands back (the product spec §4, §8): the server verifies it and answers a
  * session; an existing user is told and logged in, a new one is welcomed (and mailed) and logged in, and
  * both go to /dashboard. On the login screen an unknown account is sent to /register.
  */

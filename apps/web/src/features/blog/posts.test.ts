@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { blogPosts, findBlogPost, formatPostDate } from './posts.ts';
 
 describe('blog posts', () => {
-  it('lists the three articles at /blog/post1..3, each with the fields of SPEC.md §3', () => {
+  it('lists the three articles at /blog/post1..3, each with the fields of the product spec §3', () => {
     expect(blogPosts.map((post) => post.path)).toEqual(['/blog/post1', '/blog/post2', '/blog/post3']);
     for (const post of blogPosts) {
       expect(post.title.length).toBeGreaterThan(10);

@@ -1,7 +1,7 @@
 import { BLOG_READ_TIME } from '@altwise/contracts/limits';
 import { routes } from '@altwise/contracts/routes';
 
-/** A blog article's metadata (SPEC.md §3): shared by the index, the article pages and the sitemap. */
+/** A blog article's metadata (the product spec §3): shared by the index, the article pages and the sitemap. */
 export type BlogPost = {
   /** 1, 2 or 3: the article lives at /blog/post{n}. */
   n: 1 | 2 | 3;
@@ -56,7 +56,7 @@ const dateFormat = new Intl.DateTimeFormat('en-US', {
   timeZone: 'UTC',
 });
 
-/** 'Nov 03, 2026': the product's date format (SPEC.md §9, 'MMM dd, yyyy'). */
+/** 'Nov 03, 2026': the product's date format (the product spec §9, 'MMM dd, yyyy'). */
 export function formatPostDate(isoDate: string): string {
   return dateFormat.format(new Date(`${isoDate}T00:00:00Z`));
 }

@@ -22,7 +22,7 @@ async function openGenerator() {
 const posts = (calls: ReturnType<typeof mockApi>) => calls.filter((c) => c.method === 'POST');
 
 describe('blog post generator (/generate-content)', () => {
-  it('says what is missing in the words of SPEC.md §5 and sends nothing', async () => {
+  it('says what is missing in the words of the product spec §5 and sends nothing', async () => {
     const calls = mockApi({});
     const user = userEvent.setup();
     await openGenerator();

@@ -1,6 +1,6 @@
 const monthNames = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
-/** A date as 'MMM dd, yyyy' (SPEC.md §9), e.g. 'Mar 05, 2027', in the viewer's time zone; '' when unreadable. */
+/** A date as 'MMM dd, yyyy' (the product spec §9), e.g. 'Mar 05, 2027', in the viewer's time zone; '' when unreadable. */
 export function formatDate(value: string): string {
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return '';

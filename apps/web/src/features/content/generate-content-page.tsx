@@ -25,7 +25,7 @@ const toneOptions = contentTones.map((value) => ({ value, label: capitalise(valu
 const categoryOptions = contentCategories.map((value) => ({ value, label: capitalise(value) }));
 const emptyForm = { prompt: '', tone: '', category: '' };
 
-/** The blog-post generator of SPEC.md §2/§5: prompt, tone and category; pending, success and error banners. */
+/** The blog-post generator of the product spec §2/§5: prompt, tone and category; pending, success and error banners. */
 export function GenerateContentPage() {
   usePageTitle('Blog post generator');
   const form = useForm(generateContentFormSchema, emptyForm);

@@ -8,7 +8,7 @@ import { usePageTitle } from '../../lib/page-title.ts';
 import { useContentHistory } from './api/get-content-history.ts';
 import { formatDate, titleOf } from './format-date.ts';
 
-/** The content history of SPEC.md §2/§3: each generated text with its date, newest first. */
+/** The content history of the product spec §2/§3: each generated text with its date, newest first. */
 export function HistoryPage() {
   usePageTitle('Content history');
   const history = useContentHistory();

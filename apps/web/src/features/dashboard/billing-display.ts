@@ -1,6 +1,6 @@
 import { NOT_AVAILABLE } from '@altwise/contracts/limits';
 
-/** How the dashboard shows billing data (SPEC.md §4, §9); pure, so it is tested on its own. */
+/** How the dashboard shows billing data (the product spec §4, §9); pure, so it is tested on its own. */
 
 const monthNames = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 

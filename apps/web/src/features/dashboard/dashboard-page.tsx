@@ -31,7 +31,7 @@ import { ReturnedPaymentBanner } from './returned-payment-banner.tsx';
 
 const unknownError = messages.common.unknownError;
 
-/** The message of a failed call: the server's, else 'An unknown error occurred' (SPEC.md §8). */
+/** The message of a failed call: the server's, else 'An unknown error occurred' (the product spec §8). */
 function failureMessage(error: unknown): string {
   return serverMessage(error) ?? unknownError;
 }
@@ -88,7 +88,7 @@ function PaymentPlansCard() {
   const currentPlan = subscription.current_plan || defaultSubscriptionDetails.current_plan;
 
   const onCancelRenewal = () => {
-    // SPEC.md §8: a native confirm prompt with this exact text.
+    // the product spec §8: a native confirm prompt with this exact text.
     if (!window.confirm(messages.subscription.cancelConfirm)) return;
     cancel.mutate(undefined, {
       onSuccess: () => notify.success(messages.subscription.cancelSuccess),
@@ -145,7 +145,7 @@ function PaymentPlansCard() {
   );
 }
 
-/** /dashboard (SPEC.md §2): profile, credits, plan and payment status, library count, payment history. */
+/** /dashboard (the product spec §2): profile, credits, plan and payment status, library count, payment history. */
 export function DashboardPage() {
   usePageTitle('Dashboard');
   const { user: storedUser } = useAuth();

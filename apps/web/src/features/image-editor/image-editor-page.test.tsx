@@ -48,7 +48,7 @@ function formSentTo(path: string): FormData {
 const edits = (calls: ReturnType<typeof mockApi>) => calls.filter((c) => c.path === '/images/edit-image');
 
 describe('AI Image Editor (/caption-generator)', () => {
-  it('asks for an image, then a prompt, in the words of SPEC.md §5 and sends nothing', async () => {
+  it('asks for an image, then a prompt, in the words of the product spec §5 and sends nothing', async () => {
     const calls = mockApi({ 'GET /credits/remaining': () => json({ success: true, imageCredits: 100 }) });
     const user = userEvent.setup();
     await openEditor();

@@ -27,7 +27,7 @@ import { useGenerateStyledCaption } from './api/generate-styled-caption.ts';
 
 const m = messages.editor;
 const capitalise = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
-/** Highest quality first: it is the default (SPEC.md §9). */
+/** Highest quality first: it is the default (the product spec §9). */
 const qualityOptions = [...qualities].reverse().map((value) => ({
   value,
   label: `${capitalise(value)} — ${QUALITY_CREDIT_COST[value]} credits`,
@@ -59,7 +59,7 @@ function failureText(error: unknown): string {
 }
 
 /**
- * The AI Image Editor of SPEC.md §2 (/caption-generator): one image, a quality with its credit cost, a
+ * The AI Image Editor of the product spec §2 (/caption-generator): one image, a quality with its credit cost, a
  * plain-language prompt, the edited result to download, and a styled social caption for the same image.
  * The server charges and refunds the credits itself, so the browser only checks the balance
  * before sending and refetches it afterwards; it does not call /credits/deduct or /credits/refund, which

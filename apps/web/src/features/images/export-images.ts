@@ -17,7 +17,7 @@ export type ExportableImage = {
 export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /**
- * The spreadsheet of SPEC.md §3/§9: one sheet 'Images', columns 'Sr No' (from 1), 'URL', 'AltText';
+ * The spreadsheet of the product spec §3/§9: one sheet 'Images', columns 'Sr No' (from 1), 'URL', 'AltText';
  * and 'LongDescription' when any of the images has one (a chart's labels and values, ADR 050), then
  * 'Origin' when the images carry it (where each alt text came from, ADR 057). exceljs is loaded only when someone exports, so it stays out of the page's first chunk.
  */

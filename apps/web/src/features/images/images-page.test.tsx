@@ -100,7 +100,7 @@ describe('image library (/images)', () => {
     expect(url).toHaveAttribute('title', 'https://example.com/photos/image-1.jpg');
   });
 
-  it("shows 'Error: ' with the SPEC.md message when the library cannot be loaded", async () => {
+  it("shows 'Error: ' with the product spec message when the library cannot be loaded", async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     mockApi({ ...noBatches, 'GET /images/altText': () => json({ message: 'Boom', code: 'INTERNAL' }, 500) });
     await openLibrary();
@@ -370,7 +370,7 @@ describe('image library (/images)', () => {
     await openLibrary();
     await screen.findByText('Alt text 1');
     const table = screen.getByRole('table', { name: 'Your images and their alt text' });
-    // The columns stay SPEC.md's: the preview is inside the URL cell, not a column of its own.
+    // The columns stay the product spec's: the preview is inside the URL cell, not a column of its own.
     expect(
       within(table)
         .getAllByRole('columnheader')

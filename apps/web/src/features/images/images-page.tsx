@@ -41,9 +41,9 @@ function readLocationState(state: unknown) {
 }
 
 /**
- * The image library (SPEC.md §2 Images library, §4, §8, §9). The server pages the list (`?page=&pageSize=`)
+ * The image library (the product spec §2 Images library, §4, §8, §9). The server pages the list (`?page=&pageSize=`)
  * so it stays fast at 100,000 images; hence the Previous / Next pager next to 'Items per page', which
- * SPEC.md does not show. The selection is kept across pages (a set of ids, with each row for the export).
+ * the product spec does not show. The selection is kept across pages (a set of ids, with each row for the export).
  */
 export function ImagesPage() {
   usePageTitle('Images');
@@ -234,7 +234,7 @@ export function ImagesPage() {
     <div className="mx-auto max-w-6xl px-4 py-10 sm:py-14">
       <div className="flex flex-wrap items-end justify-between gap-4">
         <h1 className="text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">Images</h1>
-        {/* SPEC.md §2 calls these buttons; they navigate, as the original's did. */}
+        {/* the product spec §2 calls these buttons; they navigate, as the original's did. */}
         <div className="flex flex-wrap gap-2">
           <Button onClick={() => navigate(routes.scrape)}>Scrape</Button>
           <Button onClick={() => navigate(routes.uploadImages)}>Upload</Button>

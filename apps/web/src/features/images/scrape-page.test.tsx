@@ -81,7 +81,7 @@ describe('scrape (/scrape)', () => {
     expect(router.state.location.pathname).toBe('/scrape');
   });
 
-  it('a failing call shows SPEC.md’s text and the server’s reason (nothing checked in the browser)', async () => {
+  it('a failing call shows the product spec’s text and the server’s reason (nothing checked in the browser)', async () => {
     const calls = mockApi({
       'POST /users/scrape-and-generate': () =>
         json({ message: 'Please enter a valid http or https URL', code: 'BAD_REQUEST' }, 400),
@@ -96,7 +96,7 @@ describe('scrape (/scrape)', () => {
     expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1);
   });
 
-  it('a network failure shows only SPEC.md’s text', async () => {
+  it('a network failure shows only the product spec’s text', async () => {
     mockApi({
       'POST /users/scrape-and-generate': () => {
         throw new TypeError('Failed to fetch');

@@ -18,8 +18,8 @@ const m = messages.scrape;
 type Problem = { message: string; detail?: string | undefined };
 
 /**
- * /scrape (SPEC.md §2): a page address, then the list of its images on /scraped-images. The URL is not
- * checked in the browser (SPEC.md §5): the server's answer says what is wrong with it.
+ * /scrape (the product spec §2): a page address, then the list of its images on /scraped-images. The URL is not
+ * checked in the browser (the product spec §5): the server's answer says what is wrong with it.
  */
 export function ScrapePage() {
   usePageTitle('Scrape a page');
@@ -41,7 +41,7 @@ export function ScrapePage() {
         saveScrapedResult(result);
         navigate(routes.scrapedImages, { state: result satisfies ScrapedResult });
       },
-      // SPEC.md §8's text first; the server's own reason (unreachable host, not a web page, refused
+      // the product spec §8's text first; the server's own reason (unreachable host, not a web page, refused
       // address...) under it, so the person knows what to change.
       onError: (error) => setProblem({ message: m.failed, detail: serverMessage(error) }),
     });

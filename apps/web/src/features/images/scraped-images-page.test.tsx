@@ -188,7 +188,7 @@ describe('scraped images (/scraped-images)', () => {
     );
   });
 
-  it('a failure shows the server’s message, or SPEC.md’s fallback', async () => {
+  it('a failure shows the server’s message, or the product spec’s fallback', async () => {
     let fail = () => json({ message: 'Insufficient credits', code: 'PAYMENT_REQUIRED' }, 402);
     mockApi({ ...credits(5), 'POST /images/generate-alt-text': () => fail() });
     const user = userEvent.setup();

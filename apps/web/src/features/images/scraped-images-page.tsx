@@ -23,11 +23,11 @@ import {
 
 const m = messages.scrape;
 
-/** /scraped-images (SPEC.md §2): the scraped page's images, a selection and the bulk generate call. */
+/** /scraped-images (the product spec §2): the scraped page's images, a selection and the bulk generate call. */
 export function ScrapedImagesPage() {
   usePageTitle('Scraped images');
   const location = useLocation();
-  // Router state first (SPEC.md §2); the session copy keeps the list across a reload.
+  // Router state first (the product spec §2); the session copy keeps the list across a reload.
   const [result] = useState<ScrapedResult | null>(
     () => toScrapedResult(location.state) ?? readScrapedResult(),
   );

@@ -296,7 +296,7 @@ describe('upload images (/upload-images)', () => {
     });
   });
 
-  it('a failed upload resets the progress and shows the server’s message, else SPEC.md’s, in red', async () => {
+  it('a failed upload resets the progress and shows the server’s message, else the product spec’s, in red', async () => {
     const user = userEvent.setup();
     await openUpload();
     await user.upload(picker(), [image('one.jpg')]);

@@ -42,7 +42,7 @@ function doneMessage(total: number, completed: number, failed: number): string {
 }
 
 /**
- * /upload-images (SPEC.md §2): pick or drop images (≤ 5MB each), an optional prompt, then one upload
+ * /upload-images (the product spec §2): pick or drop images (≤ 5MB each), an optional prompt, then one upload
  * that starts a background batch. The overlay shows real progress: the bytes sent, then the
  * batch's images as they finish; at 100% the page goes to /images after UPLOAD_REDIRECT_DELAY_MS.
  */

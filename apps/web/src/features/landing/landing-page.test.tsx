@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { renderApp } from '../../test/render-app.tsx';
 
 describe('landing page', () => {
-  it('links the three feature cards to the editor and the reel generator (SPEC.md §2)', async () => {
+  it('links the three feature cards to the editor and the reel generator (the product spec §2)', async () => {
     renderApp('/');
     await screen.findByRole('heading', { level: 1 });
     const cards = screen.getAllByRole('heading', { level: 3 }).slice(0, 3);

@@ -8,7 +8,7 @@ import espressoAfterWebp from './images/espresso-after.webp';
 import espressoBeforeAvif from './images/espresso-before.avif';
 import espressoBeforeWebp from './images/espresso-before.webp';
 
-/** SPEC.md §2 Landing page: three feature cards, two to the image editor and one to the reel generator. */
+/** the product spec §2 Landing page: three feature cards, two to the image editor and one to the reel generator. */
 const features = [
   {
     title: 'AI Image Editing',

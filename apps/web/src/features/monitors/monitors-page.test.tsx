@@ -1,5 +1,5 @@
 import type { Monitor } from '@altwise/contracts/monitors';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, mockApi } from '../../test/mock-api.ts';
@@ -97,6 +97,45 @@ describe('monitors (/monitors)', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Delete monitor' }));
     expect(await screen.findByText('You do not watch any site yet.')).toBeInTheDocument();
     expect(calls.filter((call) => call.method === 'DELETE')).toHaveLength(1);
+  });
+
+  it('runs a monitor now, says so, shows the run under way, and says a refusal in words', async () => {
+    let current: Monitor = monitor;
+    let refuse = false;
+    const calls = mockApi({
+      'GET /monitors': () => json([current]),
+      [`POST /monitors/${monitor.id}/run`]: () => {
+        if (refuse)
+          return json({ code: 'CONFLICT', message: 'A run of https://shop.example/ is still going.' }, 409);
+        current = {
+          ...monitor,
+          lastRun: {
+            ...(monitor.lastRun as NonNullable<Monitor['lastRun']>),
+            status: 'queued',
+            finishedAt: null,
+          },
+        };
+        return json(current, 202);
+      },
+    });
+    const user = userEvent.setup();
+    storeSession('jwt-1');
+    renderApp('/monitors');
+    const card = await screen.findByRole('article', { name: 'https://shop.example/' }, { timeout: 5000 });
+    await user.click(within(card).getByRole('button', { name: 'Run now https://shop.example/' }));
+    expect(await screen.findByText('A run of https://shop.example/ started.')).toBeInTheDocument();
+    expect(await within(card).findByText('A run is under way.')).toBeInTheDocument();
+    expect(within(card).getByRole('button', { name: 'Run now https://shop.example/' })).toBeDisabled();
+    expect(calls.filter((call) => call.method === 'POST')).toHaveLength(1);
+
+    // Another tab started one meanwhile: the server's 409 is said as it is.
+    current = monitor;
+    refuse = true;
+    const button = within(card).getByRole('button', { name: 'Run now https://shop.example/' });
+    // The list refetches every 2 s while a run is under way.
+    await waitFor(() => expect(button).toBeEnabled(), { timeout: 5000 });
+    await user.click(button);
+    expect(await screen.findByText('A run of https://shop.example/ is still going.')).toBeInTheDocument();
   });
 
   it('checks the form with the contract before sending anything', async () => {

@@ -29,7 +29,13 @@ import { errorMessage } from '../../lib/api-error.ts';
 import { formatDate, formatScore } from '../../lib/format.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useForm } from '../../lib/use-form.ts';
-import { useCreateMonitor, useDeleteMonitor, useMonitors } from './api/monitors.ts';
+import {
+  isRunUnderway,
+  useCreateMonitor,
+  useDeleteMonitor,
+  useMonitors,
+  useRunMonitorNow,
+} from './api/monitors.ts';
 import { ScoreChart } from './score-chart.tsx';
 
 const everyLabels: Record<MonitorEvery, string> = { day: 'Every day', week: 'Every week' };
@@ -126,6 +132,31 @@ function Difference({ difference }: { difference: MonitorDifference }) {
   );
 }
 
+function RunNowButton({ monitor }: { monitor: Monitor }) {
+  const runNow = useRunMonitorNow();
+  const underway = isRunUnderway(monitor);
+  return (
+    <>
+      <Button
+        variant="secondary"
+        size="sm"
+        isLoading={runNow.isPending}
+        loadingText="Starting..."
+        disabled={underway}
+        onClick={() =>
+          runNow.mutate(monitor.id, {
+            onSuccess: () => notify.success(`A run of ${monitor.url} started.`),
+            onError: (error) => notify.error(errorMessage(error, 'The run could not be started.')),
+          })
+        }
+      >
+        Run now <span className="sr-only">{monitor.url}</span>
+      </Button>
+      {underway ? <span className="text-sm text-slate-700">A run is under way.</span> : null}
+    </>
+  );
+}
+
 function MonitorCard({ monitor, onDelete }: { monitor: Monitor; onDelete: (monitor: Monitor) => void }) {
   const run = monitor.lastRun;
   return (
@@ -190,7 +221,8 @@ function MonitorCard({ monitor, onDelete }: { monitor: Monitor; onDelete: (monit
           <p className="text-sm text-slate-700">The difference shows once two audits have completed.</p>
         )}
       </div>
-      <div className="mt-4">
+      <div className="mt-4 flex flex-wrap items-center gap-3">
+        <RunNowButton monitor={monitor} />
         <Button variant="secondary" size="sm" onClick={() => onDelete(monitor)}>
           Stop watching <span className="sr-only">{monitor.url}</span>
         </Button>

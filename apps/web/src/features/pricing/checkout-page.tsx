@@ -32,7 +32,7 @@ const linkClasses = 'font-semibold text-indigo-700 underline underline-offset-4 
 
 function UnknownPlan({ planId }: { planId: string }) {
   useEffect(() => {
-    // SPEC.md §5: an invalid plan id is logged only; no request is made.
+    // the product spec §5: an invalid plan id is logged only; no request is made.
     console.error(`Checkout: "${planId}" is not a plan or product; nothing was requested.`);
   }, [planId]);
   return (
@@ -112,9 +112,9 @@ function CheckoutForm({ selection }: { selection: CheckoutSelection }) {
 }
 
 /**
- * /checkout/{plan}?amount=… (SPEC.md §2): what is being bought and a Pay button. The card itself is
+ * /checkout/{plan}?amount=… (the product spec §2): what is being bought and a Pay button. The card itself is
  * entered on the payment provider's hosted checkout, where Pay sends the browser after the server has
- * recorded the checkout (SPEC.md §4 "Pricing checkout", §7).
+ * recorded the checkout (the product spec §4 "Pricing checkout", §7).
  */
 export function CheckoutPage() {
   const { plan: planParam = '' } = useParams();

@@ -27,7 +27,7 @@ function isPeriod(value: string | null): value is BillingPeriod {
  * What /checkout/{plan}?amount=… is for. The pricing page links a plan as `/checkout/growth?amount=19`
  * (the amount tells the period: the yearly amount means yearly) and the pack as
  * `/checkout/credit-pack?amount=12&quantity=4`; `?period=` or a product id such as `growth-yearly` also
- * work. Anything else is not a product: null, and nothing is requested (SPEC.md §5).
+ * work. Anything else is not a product: null, and nothing is requested (the product spec §5).
  */
 export function resolveCheckout(planParam: string, search: URLSearchParams): CheckoutSelection | null {
   if (planParam === creditPack.id) {

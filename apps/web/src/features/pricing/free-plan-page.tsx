@@ -13,7 +13,7 @@ import { formatUsd } from './pricing.ts';
 
 const linkClasses = 'font-semibold text-indigo-700 underline underline-offset-4 hover:no-underline';
 
-/** /free-plan (SPEC.md §2, §4): confirm the free plan; pending, success ('Plan has been upgraded') or error. */
+/** /free-plan (the product spec §2, §4): confirm the free plan; pending, success ('Plan has been upgraded') or error. */
 export function FreePlanPage() {
   usePageTitle('Free plan');
   const claim = useClaimFreePlan();

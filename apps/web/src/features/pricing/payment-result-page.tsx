@@ -28,7 +28,7 @@ function useOutcome(paymentId: string | null): Outcome {
   return { state: 'failed', message: messages.payment.verificationFailed };
 }
 
-/** /success?payment_intent=… (SPEC.md §2, §8): verifies a card payment and says how it went. */
+/** /success?payment_intent=… (the product spec §2, §8): verifies a card payment and says how it went. */
 export function PaymentResultPage() {
   usePageTitle('Payment verification');
   const [searchParams] = useSearchParams();

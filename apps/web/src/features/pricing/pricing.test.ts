@@ -15,7 +15,7 @@ const growth = findPlan('growth');
 if (!growth) throw new Error('growth plan missing');
 
 describe('plan prices', () => {
-  it('shows the monthly or yearly price, credits and period of SPEC.md §9', () => {
+  it('shows the monthly or yearly price, credits and period of the product spec §9', () => {
     expect(planPrice(growth, 'monthly')).toBe(19);
     expect(planPrice(growth, 'yearly')).toBe(189);
     expect(planAmount(growth, 'yearly')).toBe(189);

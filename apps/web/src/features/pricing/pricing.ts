@@ -21,13 +21,13 @@ export function periodSuffix(period: BillingPeriod): '/month' | '/year' {
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
 
-/** '$1,179': whole dollars, as every price of SPEC.md §9 is. */
+/** '$1,179': whole dollars, as every price of the product spec §9 is. */
 export function formatUsd(amount: number): string {
   return usd.format(amount);
 }
 
 /**
- * The credit pack quantity typed in the number input: empty (or anything not a number) means 1 (SPEC.md
+ * The credit pack quantity typed in the number input: empty (or anything not a number) means 1 (the product spec
  * §2), fractions are cut, and it is never below the minimum of 1.
  */
 export function packQuantity(raw: string): number {
@@ -40,7 +40,7 @@ export function packTotal(quantity: number): { amount: number; credits: number }
   return { amount: quantity * creditPack.amount, credits: quantity * creditPack.credits };
 }
 
-/** The relative checkout link of a plan or the credit pack: /checkout/{id}?amount=… (SPEC.md §2). */
+/** The relative checkout link of a plan or the credit pack: /checkout/{id}?amount=… (the product spec §2). */
 export function checkoutHref(productId: string, amount: number, extra: Record<string, string> = {}): string {
   const query = new URLSearchParams({ amount: String(amount), ...extra });
   return `${routes.checkout(productId)}?${query}`;

@@ -7,7 +7,7 @@ import { useCreateCheckoutSession } from './api/create-checkout-session.ts';
 import { type CheckoutSelection, resolveCheckout } from './checkout-product.ts';
 
 /**
- * Asks for the hosted checkout of a selection (SPEC.md §4), from a pricing link or the checkout page:
+ * Asks for the hosted checkout of a selection (the product spec §4), from a pricing link or the checkout page:
  * the request names the caller's user id and a pack's quantity; a failure is logged and toasted
  * 'Failed to initiate checkout'. On success the mutation's own handler leaves for the provider.
  */
@@ -35,7 +35,7 @@ export function requestCheckout(
 }
 
 /**
- * The pricing checkout of SPEC.md §4 for a signed-in person: a click on a checkout link creates the
+ * The pricing checkout of the product spec §4 for a signed-in person: a click on a checkout link creates the
  * checkout session and goes straight to the provider's hosted checkout; a failure toasts 'Failed to
  * initiate checkout'. The link keeps its /checkout/{plan}?amount=… address, so a new tab, a copied
  * link or a click before the script has loaded still reaches the checkout page.
@@ -51,7 +51,7 @@ export function useStartCheckout() {
     const planParam = decodeURIComponent(url.pathname.split('/').pop() ?? '');
     const selection = resolveCheckout(planParam, url.searchParams);
     if (!selection) {
-      // SPEC.md §5: an invalid plan id is logged only; no request is made.
+      // the product spec §5: an invalid plan id is logged only; no request is made.
       console.error(`Checkout: "${planParam}" is not a plan or product; nothing was requested.`);
       return;
     }

@@ -52,7 +52,7 @@ function failureText(error: unknown): string {
 }
 
 /**
- * The AI Reel Generator of SPEC.md §2 (/reel-generator): images generated from a text prompt or uploaded
+ * The AI Reel Generator of the product spec §2 (/reel-generator): images generated from a text prompt or uploaded
  * (with styled captions on a second tab), music, and a reel downloaded as reel.mp4. The server charges
  * and refunds credits itself: the page checks the balance before spending, says what the
  * server refunded, and refetches the balance after every spend; it never calls /credits/deduct or

@@ -13,7 +13,7 @@ import {
 const emptyForm: ContactMessage = { firstName: '', lastName: '', email: '', message: '' };
 const fields = Object.keys(emptyForm) as Array<keyof ContactMessage>;
 
-/** The contact form of SPEC.md §2/§4: browser-required fields, 'Sending...' while pending, cleared on success. */
+/** The contact form of the product spec §2/§4: browser-required fields, 'Sending...' while pending, cleared on success. */
 export function ContactForm() {
   const [form, setForm] = useState<ContactMessage>(emptyForm);
   const sendMessage = useSendContactMessage();

@@ -17,7 +17,8 @@ import {
   type MarkBox,
   nameMarkedElements,
   type PageMarks,
-} from './page-marks.ts';
+} from '../../../pages/page-marks.ts';
+import { lowPriorityLauncher } from './low-priority.ts';
 import { browserProcessIds, killBrowser, residentBytes } from './processes.ts';
 import { PAGES_AT_ONCE } from './renderer.ts';
 import { createProxySession, type ProxySession } from './ssrf-proxy.ts';
@@ -342,9 +343,10 @@ export function createBrowserPool(options: {
       connectTimeoutMs: options.connectTimeoutMs,
       maxBytes: Number.MAX_SAFE_INTEGER,
     });
+    const launcher = await lowPriorityLauncher(options.executablePath);
     try {
       const started = await chromium.launch({
-        executablePath: options.executablePath,
+        executablePath: launcher.path,
         headless: true,
         chromiumSandbox: false,
         args: [...CHROMIUM_FLAGS, marker],
@@ -361,11 +363,13 @@ export function createBrowserPool(options: {
       watchMemory();
       started.once('disconnected', () => {
         void fallback.close();
+        void launcher.dispose();
       });
       logger.info({ launches }, 'rendering browser started');
       return { browser: started, fallback };
     } catch (error) {
       await fallback.close();
+      await launcher.dispose();
       throw error;
     }
   }

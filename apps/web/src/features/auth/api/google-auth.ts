@@ -13,7 +13,7 @@ export type GoogleAuthRequest = {
 
 /**
  * POST /users/auth/google. The server verifies `credential` (the Google ID token) and believes nothing
- * else; the decoded fields are sent because SPEC.md §7 lists them.
+ * else; the decoded fields are sent because the product spec §7 lists them.
  */
 export async function googleAuth(body: GoogleAuthRequest) {
   const { api, contracts } = await authApi();

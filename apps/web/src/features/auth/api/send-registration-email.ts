@@ -3,7 +3,7 @@ import { authApi } from './lazy-api.ts';
 export type RegistrationEmailRequest = { firstName: string; lastName: string; email: string };
 
 /**
- * POST /email/registration: the welcome notification of SPEC.md §4, sent after a registration. A
+ * POST /email/registration: the welcome notification of the product spec §4, sent after a registration. A
  * failure here must not spoil the registration itself, so callers log it and go on.
  */
 export async function sendRegistrationEmail(body: RegistrationEmailRequest): Promise<void> {

@@ -10,9 +10,9 @@ export type GoogleSignInProps = {
 };
 
 /**
- * The Google button and the 'OR' divider under it (SPEC.md §2). Nothing at all when the server has no
+ * The Google button and the 'OR' divider under it (the product spec §2). Nothing at all when the server has no
  * Google client id. The script is loaded from Google; initialising the button is retried up to
- * GOOGLE_SCRIPT_RETRIES times, GOOGLE_SCRIPT_RETRY_MS apart (SPEC.md §7), then the person is told.
+ * GOOGLE_SCRIPT_RETRIES times, GOOGLE_SCRIPT_RETRY_MS apart (the product spec §7), then the person is told.
  */
 export function GoogleSignIn({ mode, onCredential }: GoogleSignInProps) {
   const config = usePublicConfig();

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { contentHistoryQuery } from './get-content-history.ts';
 
-/** POST /openai/generate-content (SPEC.md §7): {prompt} built from topic, category and tone; the text is `text`. */
+/** POST /openai/generate-content (the product spec §7): {prompt} built from topic, category and tone; the text is `text`. */
 export function generateContent(prompt: string) {
   return api.post('/openai/generate-content', { prompt }, { schema: generateContentResponseSchema });
 }

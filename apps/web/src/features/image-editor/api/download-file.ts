@@ -1,5 +1,5 @@
 /**
- * GETs a stored result (e.g. `/files/<key>`) as a blob (SPEC.md §7: the edited image is fetched from its
+ * GETs a stored result (e.g. `/files/<key>`) as a blob (the product spec §7: the edited image is fetched from its
  * url and saved). Stored files are public by their unguessable key, so no token is sent.
  */
 export async function fetchFileBlob(url: string): Promise<Blob> {

@@ -8,7 +8,7 @@ import { creditsQueryKey } from '../../../lib/credits.ts';
 export type EditImageInput = { image: File; prompt: string; quality: Quality };
 
 /**
- * POST /images/edit-image (SPEC.md §7), multipart: image, userId, prompt, quality. The server charges
+ * POST /images/edit-image (the product spec §7), multipart: image, userId, prompt, quality. The server charges
  * the quality's credits in the same transaction as the work and refunds them itself when the edit fails.
  */
 export function editImage({ image, prompt, quality }: EditImageInput) {

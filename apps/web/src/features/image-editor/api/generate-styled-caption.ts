@@ -7,7 +7,7 @@ import { creditsQueryKey } from '../../../lib/credits.ts';
 export type StyledCaptionInput = { image: File; prompt: string };
 
 /**
- * POST /images/generate-styled-caption (SPEC.md §7), multipart: image, userId, optional prompt (the
+ * POST /images/generate-styled-caption (the product spec §7), multipart: image, userId, optional prompt (the
  * tone). One credit, refunded by the server when the caption fails. Answers the caption text and the
  * image with the caption drawn on it.
  */

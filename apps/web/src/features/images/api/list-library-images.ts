@@ -13,7 +13,7 @@ export type LibraryPage = {
 };
 
 /**
- * GET /images/altText?userId=&page=&pageSize= (SPEC.md §7, paged by the server: at 100,000 images the
+ * GET /images/altText?userId=&page=&pageSize= (the product spec §7, paged by the server: at 100,000 images the
  * browser cannot slice the whole list). The total comes from the `x-total-count` header. With
  * `needsReview`, only the images a person should look at.
  */

@@ -13,7 +13,7 @@ export function regenerateAltText({ id, chatGptPrompt }: { id: string; chatGptPr
   );
 }
 
-/** The balance is refetched whether it worked or not (a failure is refunded, SPEC.md §4). */
+/** The balance is refetched whether it worked or not (a failure is refunded, the product spec §4). */
 export function useRegenerateAltText() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -26,7 +26,7 @@ function toApiError(status: number, body: string): ApiError {
 }
 
 /**
- * POST /images/upload-and-generate (SPEC.md §7): multipart with `images` repeated, `userId` and
+ * POST /images/upload-and-generate (the product spec §7): multipart with `images` repeated, `userId` and
  * `chatGptPrompt`; answers with the started batch. It uses XMLHttpRequest rather than the fetch-based
  * api client because only XHR reports upload progress, which the upload overlay shows. Same rules as
  * the api client: no stored token → 'No token found' and nothing sent; a 401 removes the token;

@@ -4,7 +4,7 @@ import { Thumbnail } from '../../../components/ui/image-preview.tsx';
 import { OriginLabel } from '../../../components/ui/origin-label.tsx';
 import { NeedsWordsBadge, ReviewBadge } from '../../../components/ui/review-details.tsx';
 
-/** A library row: SPEC's id, src and alt text, with the generator's confidence, review flag and reasons. */
+/** A library row: the product spec's id, src and alt text, with the generator's confidence, review flag and reasons. */
 export type LibraryRow = LibraryImageRecord;
 
 const iconButton =
@@ -55,7 +55,7 @@ function HeaderCheckbox({
 }
 
 /**
- * The library table of SPEC.md §2: #, select, URL (a thumbnail of the stored preview, then the truncated
+ * The library table of the product spec §2: #, select, URL (a thumbnail of the stored preview, then the truncated
  * URL; the full URL is the link and its title),
  * Alt Text with a copy button, and the Edit / Regenerate actions users expect. A row whose alt text needs
  * review shows a "Review" badge and an Approve action; a row the generator had no words for (ADR 068)

@@ -39,7 +39,7 @@ function BatchRow({ batchId, onDismiss }: { batchId: string; onDismiss: (id: str
   }
   const { done, percent } = batchCounts(progress);
   const finished = isFinished(progress.status);
-  // SPEC.md's words stay as the heading; the lines below say when it is done.
+  // the product spec's words stay as the heading; the lines below say when it is done.
   const heading = `Processing ${progress.total} images...`;
   return (
     <div className="flex flex-col gap-2">
@@ -97,7 +97,7 @@ function DismissButton({ onClick }: { onClick: () => void }) {
 }
 
 /**
- * The bottom-right panel of SPEC.md §2 ('Processing N images...', a bar, 'X of N completed'). It follows
+ * The bottom-right panel of the product spec §2 ('Processing N images...', a bar, 'X of N completed'). It follows
  * every batch that is still running (GET /images/batches) and the one the scrape or upload page just
  * started (router state), with its real progress; finished ones stay until closed.
  */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 /**
  * What /scrape hands to /scraped-images: the page's URL and its images. It travels in the router's
- * state (SPEC.md §2) and is also kept in sessionStorage, so a reload of /scraped-images does not lose
+ * state (the product spec §2) and is also kept in sessionStorage, so a reload of /scraped-images does not lose
  * the list (router state survives a reload in most browsers, but not a new tab or a pasted link).
  */
 export type ScrapedResult = { url: string; images: ScrapedImage[] };

@@ -12,7 +12,7 @@ export type ProgressOverlayProps = {
 };
 
 /**
- * The upload's full-screen progress overlay (SPEC.md §2 'Processing Your Images', a percentage and a
+ * The upload's full-screen progress overlay (the product spec §2 'Processing Your Images', a percentage and a
  * count). Like SpinnerOverlay it makes the app behind it inert. The bar is a progressbar with its value;
  * the stage and count are a polite live region, so a screen reader hears steps, not every percent.
  */

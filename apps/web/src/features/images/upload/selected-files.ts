@@ -10,7 +10,7 @@ export const isOversize = (file: File) => file.size > MAX_UPLOAD_BYTES;
 const isImage = (file: File) => file.type === '' || file.type.startsWith('image/');
 
 /**
- * Adds newly picked or dropped files to the selection (SPEC.md §5): files over 5MB are dropped and
+ * Adds newly picked or dropped files to the selection (the product spec §5): files over 5MB are dropped and
  * named in `oversize`; files that are not images (a drop can carry anything) are dropped and named in
  * `notImages`; the same file picked twice is kept once.
  */

@@ -37,6 +37,19 @@ export function useCreateMonitor() {
   });
 }
 
+/** POST /monitors/{id}/run → 202 with the monitor and its new run (an audit started at once). */
+export function useRunMonitorNow() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) =>
+      api.post(`/monitors/${encodeURIComponent(id)}/run`, undefined, { schema: monitorSchema }),
+    onSuccess: () => {
+      queryClient.invalidateQueries({ queryKey: monitorsQueryKey });
+      queryClient.invalidateQueries({ queryKey: ['audits'] });
+    },
+  });
+}
+
 /** DELETE /monitors/{id}: no more runs; the audits already made stay. */
 export function useDeleteMonitor() {
   const queryClient = useQueryClient();

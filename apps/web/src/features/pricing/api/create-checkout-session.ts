@@ -22,7 +22,7 @@ export const hostedCheckout = {
 
 /**
  * Creates the checkout session and, on success, sends the browser to the provider's hosted checkout
- * (SPEC.md §4 "Pricing checkout"). Callers show the failure ('Failed to initiate checkout').
+ * (the product spec §4 "Pricing checkout"). Callers show the failure ('Failed to initiate checkout').
  */
 export function useCreateCheckoutSession() {
   return useMutation({

@@ -5,7 +5,7 @@ import { readUserId } from '../../../lib/auth-storage.ts';
 export type ReelImage = File | string;
 
 /**
- * POST /images/createReels (SPEC.md §7), multipart: audioFile, images (repeated; files or URLs),
+ * POST /images/createReels (the product spec §7), multipart: audioFile, images (repeated; files or URLs),
  * skipCaptioning. The answer is the MP4 itself.
  */
 export function createReel({ audio, images }: { audio: File; images: readonly ReelImage[] }) {

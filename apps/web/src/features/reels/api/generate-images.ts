@@ -8,7 +8,7 @@ import { creditsQueryKey } from '../../../lib/credits.ts';
 export type GenerateImagesInput = { prompt: string; numberOfImages: number; quality: Quality };
 
 /**
- * POST /images/generate {prompt, numberOfImages, quality, userId} (SPEC.md §7). The server charges the
+ * POST /images/generate {prompt, numberOfImages, quality, userId} (the product spec §7). The server charges the
  * per-image cost times the count before the work and refunds it when generation fails.
  */
 export function generateImages(input: GenerateImagesInput) {

@@ -3,7 +3,7 @@ import { api } from '../../../lib/api-client.ts';
 import { readUserId } from '../../../lib/auth-storage.ts';
 
 /**
- * POST /images/generate-styled-caption (SPEC.md §7), multipart: image, userId, optional prompt. One credit
+ * POST /images/generate-styled-caption (the product spec §7), multipart: image, userId, optional prompt. One credit
  * per call, refunded by the server when the caption fails. The page calls it once per image and
  * refetches the balance when the batch is done.
  */

@@ -8,8 +8,8 @@ const tabs: readonly { id: ImageTab; label: string }[] = [
 ];
 
 /**
- * The Original / Captioned tabs of SPEC.md §2 as an ARIA tablist: arrow keys, Home and End move between
- * the enabled tabs; Captioned Images is disabled until captions exist (SPEC.md §4).
+ * The Original / Captioned tabs of the product spec §2 as an ARIA tablist: arrow keys, Home and End move between
+ * the enabled tabs; Captioned Images is disabled until captions exist (the product spec §4).
  */
 export function ImageTabs({
   selected,

@@ -5,7 +5,7 @@ import { contactErrorMessage } from './send-contact-message.ts';
 
 const apiError = (status: number, message: string) => new ApiError({ status, code: 'X', message });
 
-describe('contactErrorMessage (SPEC.md §8)', () => {
+describe('contactErrorMessage (the product spec §8)', () => {
   it("shows the server's message when it is one a person can act on", () => {
     expect(contactErrorMessage(apiError(400, 'Message must be at most 5000 characters'))).toBe(
       'Message must be at most 5000 characters',

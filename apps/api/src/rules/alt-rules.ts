@@ -1,6 +1,6 @@
 /**
  * The one rulebook (point 8, ADR 054): the word lists and patterns that say what a usable
- * alt text is not. The audit's checks (modules/audit/checks.ts) judge pages with them, and the
+ * alt text is not. The audit's checks (rules/checks.ts) judge pages with them, and the
  * engines (engines/page-context.ts, quality-rules.ts, role.ts) write and weigh alt text with the
  * same ones, so what the engine writes passes what the audit checks. Pure data and small pure
  * functions; no engine or module code lives here.

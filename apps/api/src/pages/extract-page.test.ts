@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { spokenOf } from './announcements.ts';
-import type { AuditImageFacts } from './checks.ts';
-import { engineContext } from './engine-context.ts';
 import { MAX_AUDIT_IMAGES_PER_PAGE, readPage } from './extract-page.ts';
 import { pageLimitNote } from './page-sandbox.ts';
 
@@ -62,6 +60,19 @@ describe('readPage markup hints', () => {
     expect(card?.besideTextLink).toBe('Red boat');
     expect(alone?.besideTextLink).toBeUndefined();
     expect(other?.besideTextLink).toBeUndefined();
+  });
+
+  it('does not call a logo in the banner redundant with a "Home" link in the footer, nor with a link further away', () => {
+    const [logo, far] = read(`
+      <header><a href="/"><img src="/logo.svg" alt="Harbour Times"></a></header>
+      <main><div><a href="/boats"><img src="/b.jpg" alt="Boats"></a> <a href="/nets">Nets</a> <a href="/boats">Boats</a></div></main>
+      <footer><nav><a href="/">Home</a> <a href="/about">About</a></nav></footer>`);
+    expect(logo?.besideTextLink).toBeUndefined();
+    expect(far?.besideTextLink).toBeUndefined();
+    const [inBanner] = read(
+      `<header><a href="/"><img src="/logo.svg" alt="Harbour Times"></a> <a href="/">Home</a></header>`,
+    );
+    expect(inBanner?.besideTextLink).toBe('Home');
   });
 
   it('reads hints in bounded work on a hostile page: 1,000 image links and 1,000 text links in one block, 500 levels deep', () => {
@@ -195,6 +206,11 @@ describe('readPage element kinds', () => {
         src: 'https://harbour.test/logo.png',
       },
     ],
+    [
+      'a CSS background on a block without title or aria-label (a hero), for a person to check',
+      '<style>.hero { background-image: url(/harbour.jpg) }</style><section class="hero"><h1>Tours</h1></section>',
+      { element: 'css-background', src: 'https://harbour.test/harbour.jpg', name: null, nameSource: 'none' },
+    ],
   ] as const)('reads %s', (_what, html, expected, index?: number) => {
     const images = readPage(html, site).images;
     expect(images[index ?? 0]).toMatchObject(expected);
@@ -202,8 +218,12 @@ describe('readPage element kinds', () => {
 
   it.each([
     [
-      'a CSS background on an element without title or aria-label',
-      '<div style="background-image:url(/texture.png)"><p>Tours</p></div>',
+      'a CSS background on an inline element beside text (an icon sprite)',
+      '<p><span class="icon" style="background:url(/phone.png)"></span> Call us</p>',
+    ],
+    [
+      'a CSS background on a block inside a link that has text (part of the link)',
+      '<a href="/tours"><div style="background-image:url(/card.jpg)"></div><p>Tours</p></a>',
     ],
     [
       'a CSS background in a link that has text',
@@ -454,14 +474,11 @@ describe('readPage of a rendered page (marks)', () => {
 });
 
 describe('readPage language (ADR 071)', () => {
-  it('gives each image the language of its place, and the engine’s context carries it', () => {
+  it('gives each image the language of its place', () => {
     const reading = readPage(
       '<html lang="fr"><body><img src="/a.jpg"><p lang="ja"><img src="/b.jpg" alt=""></p></body></html>',
       page,
     );
     expect(reading.images.map((image) => image.language)).toEqual(['fr', 'ja']);
-    const [first, second] = reading.images;
-    expect(engineContext(first as AuditImageFacts, { pageTitle: 'Port' }).language).toBe('fr');
-    expect(engineContext(second as AuditImageFacts, {}).language).toBe('ja');
   });
 });

@@ -80,3 +80,38 @@ describe('checkPageImages on hostile pages', () => {
     }
   });
 });
+
+describe('a CSS background image', () => {
+  it('without a text alternative on a block is a warning for a person to check, not a failure', () => {
+    const [hero] = checkPageImages([
+      image({
+        element: 'css-background',
+        src: 'https://harbour.test/hero.jpg',
+        alt: null,
+        nameSource: 'none',
+      }),
+    ]);
+    expect(hero?.verdict).toBe('warning');
+    expect(hero?.problems.map((problem) => [problem.code, problem.severity])).toEqual([
+      ['css-image-to-check', 'warning'],
+    ]);
+    expect(hero?.problems[0]?.message).toMatch(
+      /^The CSS background image “hero\.jpg” has no text alternative: check whether it is decorative/,
+    );
+  });
+
+  it('as the only content of a link without a name still fails', () => {
+    const [logo] = checkPageImages([
+      image({
+        element: 'css-background',
+        src: 'https://harbour.test/logo.png',
+        alt: null,
+        role: 'link',
+        linkTarget: '/',
+        nameSource: 'none',
+      }),
+    ]);
+    expect(logo?.verdict).toBe('fail');
+    expect(logo?.problems.map((problem) => problem.code)).toContain('missing');
+  });
+});

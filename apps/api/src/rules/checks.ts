@@ -8,7 +8,6 @@ import {
   auditProblemCodes,
   auditProblemRules,
 } from '@altwise/contracts/audit-problems';
-import { readable, siteName, words } from '../../engines/role.ts';
 import {
   announcingOpener,
   appearancePhrases,
@@ -28,8 +27,9 @@ import {
   maxAltLength,
   normaliseForComparison,
   pictureOpener,
-} from '../../lib/alt-rules.ts';
+} from './alt-rules.ts';
 import { altStates, statedFacts } from './image-text.ts';
+import { readable, siteName, words } from './site-words.ts';
 
 /** The shared rulebook's limit and comparison, re-exported for the audit's callers (ADR 054). */
 export { maxAltLength, normaliseForComparison };
@@ -229,7 +229,13 @@ function problemsOf(image: PreparedImage, sameName: SameNameGroup | undefined): 
   const { facts, name } = image;
   const what = `The ${image.nameKind} ${quote(name ?? '')}`;
 
-  if (name === null) {
+  if (name === null && facts.element === 'css-background' && !image.control) {
+    // A CSS picture cannot have an alt: whether it needs a name is a person's call, so a warning.
+    found.set(
+      'css-image-to-check',
+      `The CSS background image ${imageLabel(image)} has no text alternative: check whether it is decorative, and if visitors need what it shows, give its element role="img" and an aria-label.`,
+    );
+  } else if (name === null) {
     found.set('missing', missingMessage(image));
   } else if (image.nameKind === 'title attribute') {
     found.set(
@@ -352,9 +358,7 @@ function missingMessage(image: PreparedImage): string {
     case 'svg':
       return `The <svg> image ${label} has no <title>, aria-label or aria-labelledby, so screen readers announce nothing.`;
     case 'css-background':
-      return image.control
-        ? `The CSS background image ${label} is the only content of ${controlPhrase(image)} and has no aria-label or title, so screen readers announce nothing for it.`
-        : `The CSS background image ${label} has ARIA attributes that name nothing, so screen readers announce nothing for it.`;
+      return `The CSS background image ${label} is the only content of ${controlPhrase(image)} and has no aria-label or title, so screen readers announce nothing for it.`;
     case 'object':
       return `The <object> image ${label} has no aria-label, aria-labelledby or title, so screen readers announce nothing.`;
     case 'area':
@@ -794,7 +798,7 @@ const stopWords = new Set([
  * The words a link's target offers as its purpose, or undefined when it cannot be compared: only
  * targets whose address names the destination are used. A same-page link gives its fragment's words
  * ("#opening-hours"); a site's root gives "home" and the site's name; a path of one segment that
- * reads as words (engines/role.ts `readable`: "p123" or a hex id reads as nothing) gives those words
+ * reads as words (rules/site-words.ts `readable`: "p123" or a hex id reads as nothing) gives those words
  * ("/pricing", "/contact-us", another site's "/shopexample", with that site's name). Deeper paths
  * (/products/blue-vase-123, /blog/2026/…) are left alone: their last segment is often an id or a slug
  * of the very thing the picture shows, so a description is fine there.

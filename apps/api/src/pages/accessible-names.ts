@@ -2,13 +2,13 @@ import type { AuditNameSource } from '@altwise/contracts/audit-problems';
 import { computeAccessibleName } from 'dom-accessibility-api';
 import { DomUtils } from 'htmlparser2';
 import { parseHTML } from 'linkedom';
-import { type Element, MAX_TEXT_CHARS, squash, textOf, walkTree } from '../scrape/extract-images.ts';
+import { type Element, MAX_TEXT_CHARS, squash, textOf, walkTree } from './extract-images.ts';
 import type { StyleReader } from './page-styles.ts';
 
 /**
  * Accessible names the way browsers compute them (W3C accname 1.2), by `dom-accessibility-api` on a
  * server DOM (ADR 059). The DOM is `linkedom`'s, copied from the page tree that
- * scrape/extract-images.ts already parsed under its node and depth caps, so the caps hold for it
+ * extract-images.ts already parsed under its node and depth caps, so the caps hold for it
  * too; only the subtrees a name is asked of are copied (see createNameReader), and only what a name
  * can depend on: elements with the attributes accname reads, and text (each text node cut at
  * MAX_TEXT_CHARS × 4 characters). Runs in the page worker thread.

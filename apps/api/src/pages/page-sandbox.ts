@@ -1,10 +1,5 @@
-import {
-  createSandbox,
-  type Sandbox,
-  type SandboxLimitError,
-  type SandboxOptions,
-} from '../../lib/sandbox.ts';
-import { MAX_PAGE_DEPTH, MAX_PAGE_NODES } from '../scrape/extract-images.ts';
+import { createSandbox, type Sandbox, type SandboxLimitError, type SandboxOptions } from '../lib/sandbox.ts';
+import { MAX_PAGE_DEPTH, MAX_PAGE_NODES } from './extract-images.ts';
 import { MAX_AUDIT_IMAGES_PER_PAGE, type ReadingLimit } from './extract-page.ts';
 import type { PageHandlers } from './page-worker.ts';
 

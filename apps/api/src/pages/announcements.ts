@@ -4,7 +4,7 @@ import {
   MAX_PAGE_ANNOUNCEMENTS,
   VERBOSE_NAME_CHARS,
 } from '@altwise/contracts/audit';
-import { normaliseForComparison } from '../../lib/alt-rules.ts';
+import { normaliseForComparison } from '../rules/alt-rules.ts';
 
 /**
  * The screen-reader preview of one page (point 4): what a screen reader announces for its

@@ -1,6 +1,6 @@
-import { serveSandbox } from '../../lib/sandbox.ts';
-import { readImages } from '../scrape/extract-images.ts';
-import { checkPageImages } from './checks.ts';
+import { serveSandbox } from '../lib/sandbox.ts';
+import { checkPageImages } from '../rules/checks.ts';
+import { readImages } from './extract-images.ts';
 import { readPage } from './extract-page.ts';
 
 /**

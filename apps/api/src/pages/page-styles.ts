@@ -1,5 +1,5 @@
 import { DomUtils } from 'htmlparser2';
-import type { Element } from '../scrape/extract-images.ts';
+import type { Element } from './extract-images.ts';
 
 /**
  * The few CSS facts an audit reads without running a browser: an element's

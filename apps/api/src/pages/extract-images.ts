@@ -14,7 +14,7 @@ import { DomHandler, DomUtils, Parser } from 'htmlparser2';
  * MAX_PAGE_DEPTH levels, every walk over the tree is a loop (never recursion, which deep pages
  * overflow), and every text read (a label, a caption, a heading) stops after a bounded number of
  * characters and nodes, so that the work per page is linear in its size. These functions run in a
- * worker thread (audit/page-worker.ts), never on the API's event loop.
+ * worker thread (page-worker.ts), never on the API's event loop.
  */
 
 type Document = DomHandler['root'];

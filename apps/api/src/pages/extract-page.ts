@@ -1,5 +1,13 @@
 import type { AuditImageElement } from '@altwise/contracts/audit-problems';
 import { DomUtils } from 'htmlparser2';
+import type { AuditImageFacts } from '../rules/checks.ts';
+import { createNameReader } from './accessible-names.ts';
+import {
+  ANNOUNCED_TEXT_MAX_CHARS,
+  type CollectedAnnouncement,
+  markAnnouncements,
+  type PageAnnouncements,
+} from './announcements.ts';
 import {
   chosenSource,
   contextOf,
@@ -13,33 +21,25 @@ import {
   squash,
   textOf,
   walkTree,
-} from '../scrape/extract-images.ts';
-import { createNameReader } from './accessible-names.ts';
-import {
-  ANNOUNCED_TEXT_MAX_CHARS,
-  type CollectedAnnouncement,
-  markAnnouncements,
-  type PageAnnouncements,
-} from './announcements.ts';
-import type { AuditImageFacts } from './checks.ts';
+} from './extract-images.ts';
+import { readBrowserName } from './page-marks.ts';
 import { createStyleReader, hiddenBy, readStyleRules, type StyleReader, styleTextOf } from './page-styles.ts';
-import { readBrowserName } from './render/page-marks.ts';
 
 /**
  * What an audit reads from one HTML page, with the scraper's parser and context rules
- * (scrape/extract-images.ts), in document order (duplicates kept: each is its own element): every
+ * (extract-images.ts), in document order (duplicates kept: each is its own element): every
  * image-like element — `<img>` (also in a `<picture>`), `<input type=image>`, `<area
  * href>` of an image map, an inline `<svg>` that is an image (role img or graphics-*, a name, or the
  * only content of a link or button), an element with `role=img`, an `<object>` showing an image,
- * and a CSS background image on an element that carries a `title` or `aria-label` or is the only
- * content of a link or button — with its alt as written (null when absent, "" when empty), its
+ * and a CSS background image on an element that carries a `title` or `aria-label`, is the only
+ * content of a link or button, or is a block outside any control (a hero or banner) — with its alt as written (null when absent, "" when empty), its
  * accessible name as browsers compute it and where that name comes from (accessible-names.ts), its
  * role and context, and its width and height attributes. Image-like elements that visitors and
  * screen readers do not get (hidden, aria-hidden, zero size) are counted, not audited. Also the
  * page's same-origin links, for a site audit, and its screen-reader preview (announcements.ts).
  * Nothing is run.
  *
- * Hostile pages cost linear work: the parse is bounded (scrape/extract-images.ts), names
+ * Hostile pages cost linear work: the parse is bounded (extract-images.ts), names
  * are bounded (accessible-names.ts), each labelling element's text is read once per page, and the
  * CSS read is bounded (page-styles.ts). readPage runs in a worker thread (page-worker.ts).
  */
@@ -99,7 +99,7 @@ export type PageReading = {
   hiddenImages: number;
   /** The screen-reader preview: what is announced for the page's headings, links and images. */
   announcements: PageAnnouncements;
-  /** A rendered page's: each image's mark (render/page-marks.ts), which pairs it with its screenshot. */
+  /** A rendered page's: each image's mark (pages/page-marks.ts), which pairs it with its screenshot. */
   marks: (number | null)[];
 };
 
@@ -182,7 +182,39 @@ function imageKindOf(element: Element, style: StyleReader): AuditImageElement | 
     element.attribs[name]?.trim(),
   );
   if (carriesName) return 'css-background';
-  return onlyContentOfControl(element) && textOf(element, 1) === '' ? 'css-background' : null;
+  if (onlyContentOfControl(element) && textOf(element, 1) === '') return 'css-background';
+  // A picture set as a block's background (a hero, a banner, a card's photo) has no way to carry a
+  // text alternative: reported for a person to say whether it is decorative. Inline elements (icon
+  // sprites beside text) and backgrounds inside links and buttons (part of the control) are left out.
+  return backgroundBlocks.has(element.name) && !insideControl(element) ? 'css-background' : null;
+}
+
+/** Elements whose CSS background is a picture of the page's own, when it is one. */
+const backgroundBlocks = new Set([
+  'div',
+  'section',
+  'header',
+  'footer',
+  'main',
+  'article',
+  'aside',
+  'figure',
+  'li',
+  'td',
+  'th',
+]);
+
+/** How far up insideControl looks: a bound, so that a page of deep nesting costs linear work. */
+const CONTROL_ANCESTORS = 16;
+
+/** Whether `element` is inside a link or button (within CONTROL_ANCESTORS levels). */
+function insideControl(element: Element): boolean {
+  let parent = element.parent;
+  for (let level = 0; parent && DomUtils.isTag(parent) && level < CONTROL_ANCESTORS; level++) {
+    if (controlRole(parent)) return true;
+    parent = parent.parent;
+  }
+  return false;
 }
 
 /** Image-like elements whose children are part of the image, never separate content. */
@@ -233,7 +265,7 @@ function pageLanguageOf(document: Parameters<typeof walkTree>[0]): string | unde
 }
 
 /**
- * `marker`: a rendered page's marks (render/page-marks.ts). A marked element's name is the one the
+ * `marker`: a rendered page's marks (pages/page-marks.ts). A marked element's name is the one the
  * browser's accessibility tree gave it, where it gave one; others are named here.
  */
 export function readPage(html: string, pageUrl: URL, marker?: string): PageReading {
@@ -576,22 +608,54 @@ function textLinkBeside(link: Element, baseUrl: URL): string | undefined {
   const target = address(link);
   if (!target) return undefined;
   let block = link.parent && DomUtils.isTag(link.parent) ? (link.parent as Element) : null;
-  if (block && block.children.filter((child) => DomUtils.isTag(child)).length === 1) {
-    block = block.parent && DomUtils.isTag(block.parent) ? (block.parent as Element) : block;
+  // A link alone in its block is read with the block around it, never past a landmark: a logo in
+  // the banner and "Home" in the footer are not beside each other.
+  if (
+    block &&
+    !isLandmark(block) &&
+    block.children.filter((child) => DomUtils.isTag(child)).length === 1 &&
+    block.parent &&
+    DomUtils.isTag(block.parent) &&
+    (block.parent as Element).name !== 'body'
+  ) {
+    block = block.parent as Element;
   }
-  if (!block) return undefined;
-  let found: string | undefined;
+  if (!block || block.name === 'body' || block.name === 'html') return undefined;
+  // The links of the block in reading order; only the ones right before and after are "beside".
+  const order: Element[] = [];
   let visited = 0;
   walkTree(block, (node) => {
     if (++visited > MAX_HINT_NODES) return 'stop';
-    if (!DomUtils.isTag(node) || node === link) return node === link ? 'skip' : undefined;
-    if (node.name !== 'a' || !node.attribs.href?.trim() || address(node) !== target) return undefined;
-    const text = textOf(node, 200);
-    if (text) {
-      found = text;
-      return 'stop';
+    if (!DomUtils.isTag(node)) return undefined;
+    if (node.name === 'a' && node.attribs.href?.trim()) {
+      order.push(node);
+      return 'skip';
     }
-    return 'skip';
+    return undefined;
   });
-  return found;
+  const at = order.indexOf(link);
+  if (at < 0) return undefined;
+  for (const neighbour of [order[at - 1], order[at + 1]]) {
+    if (!neighbour || address(neighbour) !== target) continue;
+    const text = textOf(neighbour, 200);
+    if (text) return text;
+  }
+  return undefined;
+}
+
+/** Elements that are landmarks of their own (HTML-AAM): a text link is beside an image link only within one. */
+const landmarkElements = new Set(['header', 'footer', 'nav', 'main', 'aside', 'form']);
+const landmarkRoles = new Set([
+  'banner',
+  'contentinfo',
+  'navigation',
+  'main',
+  'complementary',
+  'region',
+  'search',
+]);
+
+function isLandmark(element: Element): boolean {
+  const role = element.attribs.role?.trim().toLowerCase();
+  return landmarkElements.has(element.name) || (role !== undefined && landmarkRoles.has(role));
 }

@@ -18,7 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import sharp from 'sharp';
-import { browserMemory } from '../src/modules/audit/render/browser-pool.ts';
+import { browserMemory } from '../src/modules/audit/render/processes.ts';
 import { createUser } from '../test/billing-helpers.ts';
 import { buildTestApp } from '../test/helper.ts';
 

@@ -27,7 +27,8 @@ import { createSessionTokens, resolveJwtSecret } from './modules/accounts/sessio
 import { createSessionUserCache, type SessionUserCache } from './modules/accounts/session-users.ts';
 import { apiKeysRoutes } from './modules/api-keys/routes.ts';
 import { type ApiKeysService, createApiKeysService } from './modules/api-keys/service.ts';
-import { type BrowserPool, createBrowserPool, findChromium } from './modules/audit/render/browser-pool.ts';
+import { findChromium } from './modules/audit/render/processes.ts';
+import { createRenderer, type Renderer } from './modules/audit/render/renderer.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { type AuditService, createAuditService } from './modules/audit/service.ts';
 import { createPaymentProvider } from './modules/billing/create-payment-provider.ts';
@@ -71,7 +72,6 @@ import { studioRoutes } from './modules/studio/routes.ts';
 import { createStudioService, type StudioService } from './modules/studio/service.ts';
 import { webhooksRoutes } from './modules/webhooks/routes.ts';
 import { createWebhooksService, type WebhooksService } from './modules/webhooks/service.ts';
-import { refusalRule } from './net/safe-fetch.ts';
 import { createPageSandbox, type PageSandbox, type PageSandboxLimits } from './pages/page-sandbox.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
@@ -125,7 +125,7 @@ export type AppDeps = {
   /** Worker threads that read crawled and scraped HTML under time and memory limits (ADR 048). */
   pages: PageSandbox;
   /** The headless browser of rendered audits (ADR 061); null without CHROMIUM_PATH's browser. */
-  renderer: BrowserPool | null;
+  renderer: Renderer | null;
   /** Set when PAYMENT_PROVIDER=sandbox: the embedded provider behind /buy/{productId}. */
   sandboxPayments: SandboxProvider | null;
 };
@@ -150,7 +150,13 @@ export type BuildAppOptions = {
    * Rendered audits' limits, and which addresses the browser's proxy refuses instead of the
    * FETCH_ALLOW_PRIVATE rule (tests let their local site through and refuse every other private one).
    */
-  renderOptions?: { refuseAddress?: (address: string) => boolean; timeoutMs?: number; maxBytes?: number };
+  renderOptions?: {
+    /** Private addresses the browser may reach though every other one is refused. */
+    allowAddresses?: string[];
+    timeoutMs?: number;
+    maxBytes?: number;
+    maxRendererMemoryMb?: number;
+  };
 };
 
 declare module 'fastify' {
@@ -247,16 +253,15 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       'no browser at CHROMIUM_PATH: audits read pages as sent (render "always" is refused)',
     );
   const renderer = chromiumPath
-    ? createBrowserPool({
+    ? createRenderer({
         executablePath: chromiumPath,
-        refuse: refusalRule({
-          allowPrivate: config.fetch.allowPrivate,
-          refuseAddress: options.renderOptions?.refuseAddress,
-        }),
+        allowPrivate: config.fetch.allowPrivate,
+        allowAddresses: options.renderOptions?.allowAddresses,
         connectTimeoutMs: config.fetch.connectTimeoutMs,
         logger: app.log,
         timeoutMs: options.renderOptions?.timeoutMs,
         maxBytes: options.renderOptions?.maxBytes,
+        maxRendererMemoryMb: options.renderOptions?.maxRendererMemoryMb,
       })
     : null;
   try {

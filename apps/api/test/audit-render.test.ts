@@ -1,8 +1,9 @@
-import { createServer, type Server } from 'node:http';
+import { createSocket } from 'node:dgram';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isPrivateAddress } from '../src/net/safe-fetch.ts';
+import { browserMemory } from '../src/modules/audit/render/processes.ts';
 import { createUser, type TestUser } from './billing-helpers.ts';
 import { watchHealth } from './health-watch.ts';
 import { buildTestApp, type TestApp, waitFor } from './helper.ts';
@@ -53,6 +54,9 @@ let siteHits: string[] = [];
 /** Resolves when the browser asks for the slow page's image: it is rendering that page then. */
 let slowImageAsked: () => void = () => {};
 let secretPort = 0;
+/** The UDP port a page's WebRTC would send STUN to, and the packets that reached it. */
+let stunPort = 0;
+let stunPackets = 0;
 
 const pages: Record<string, () => string> = {
   '/spa': () => scriptBuilt,
@@ -95,6 +99,23 @@ const pages: Record<string, () => string> = {
     `<!doctype html><body><script>document.body.append(Object.assign(document.createElement('img'), { src: '/img/d.png', alt: 'Dock' })); location.href = '/file.zip';</script></body>`,
   '/many-images': () =>
     `<!doctype html><body><script>const f = document.createDocumentFragment(); for (let i = 0; i < 1100; i++) f.append(Object.assign(document.createElement('img'), { src: '/img/tile.png', alt: 'Tile ' + i, width: 4, height: 4 })); document.body.append(f);</script></body>`,
+  // A flood of same-document navigations, each an event for the thread that drives the browser.
+  '/flood-hash': () =>
+    `<!doctype html><body><img src="/img/fh.png" alt="Flood"><script>for (let i = 0; i < 300000; i++) location.hash = 'h' + i;</script></body>`,
+  '/flood-push': () =>
+    `<!doctype html><body><img src="/img/fp.png" alt="Flood"><script>for (let i = 0; i < 100000; i++) history.pushState(null, '', '?p=' + i);</script></body>`,
+  // STUN over UDP goes around the SSRF proxy unless WebRTC is kept to proxied traffic.
+  '/webrtc': () => `<!doctype html><body><script>
+    document.body.append(Object.assign(document.createElement('img'), { src: '/img/w.png', alt: 'Wave' }));
+    const peer = new RTCPeerConnection({ iceServers: [{ urls: 'stun:127.0.0.1:${stunPort}' }] });
+    peer.createDataChannel('x');
+    peer.createOffer().then((offer) => peer.setLocalDescription(offer));
+  </script></body>`,
+  // Takes memory until stopped (2 GB at most, so a browser without a cap does not take the machine).
+  '/hog': () => `<!doctype html><body><img src="/img/hog.png" alt="Hog"><script>
+    const kept = [];
+    for (let i = 0; i < 64; i++) kept.push(new Uint8Array(32 * 1024 * 1024).fill(i + 1));
+  </script></body>`,
   // Slow enough to kill the browser while it renders.
   '/slow': () =>
     `<!doctype html><body><script>document.body.append(Object.assign(document.createElement('img'), { src: '/img/slow.png?wait=1500', alt: 'A slow sail' }))</script></body>`,
@@ -102,6 +123,7 @@ const pages: Record<string, () => string> = {
 
 let site: Server;
 let secret: Server;
+let stun: ReturnType<typeof createSocket>;
 let base = '';
 let t: TestApp;
 let noBrowser: TestApp;
@@ -115,6 +137,11 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => secret.listen(0, '127.0.0.2', resolve));
   secretPort = (secret.address() as AddressInfo).port;
+  stun = createSocket('udp4', () => {
+    stunPackets++;
+  });
+  await new Promise<void>((resolve) => stun.bind(0, '127.0.0.1', resolve));
+  stunPort = stun.address().port;
   site = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     siteHits.push(url.pathname);
@@ -147,14 +174,15 @@ beforeAll(async () => {
   t = await buildTestApp({
     env: { FETCH_ALLOW_PRIVATE: 'true' },
     renderOptions: {
-      refuseAddress: (address) => address !== '127.0.0.1' && isPrivateAddress(address),
+      allowAddresses: ['127.0.0.1'],
       timeoutMs: 5_000,
+      maxRendererMemoryMb: 512,
     },
   });
   noBrowser = await buildTestApp({ env: { FETCH_ALLOW_PRIVATE: 'true', CHROMIUM_PATH: 'off' } });
   user = await createUser(t);
   other = await createUser(t);
-}, 60_000);
+}, 300_000);
 
 afterAll(async () => {
   await t?.cleanup();
@@ -162,7 +190,21 @@ afterAll(async () => {
   site.closeAllConnections();
   await new Promise<void>((resolve) => site.close(() => resolve()));
   await new Promise<void>((resolve) => secret.close(() => resolve()));
+  stun.close();
+  for (const server of extraSites) {
+    server.closeAllConnections();
+    server.close();
+  }
 });
+
+const extraSites: Server[] = [];
+/** Another audited site on 127.0.0.1 (its own port, so its own host slots in the crawler). */
+async function startSite(handle: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
+  const server = createServer(handle);
+  extraSites.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
 
 type AuditAnswer = {
   id: string;
@@ -487,4 +529,121 @@ describe('rendered audits', () => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toContain('render must be auto, always or never');
   }, 60_000);
+});
+
+describe('rendered pages that attack the server (ADR 072)', () => {
+  it('a page that floods same-document navigations is stopped with a notice; /health answers every poll within 1 s', async () => {
+    const watch = watchHealth(t.app);
+    const [hash, push] = await Promise.all([audit('/flood-hash', 'always'), audit('/flood-push', 'always')]);
+    const { worstMs, answers } = await watch.stop();
+    for (const [answer, path] of [
+      [hash, '/flood-hash'],
+      [push, '/flood-push'],
+    ] as const) {
+      expect(answer).toMatchObject({ status: 'completed', pagesRendered: 0, imagesFound: 1 });
+      expect(answer.notices, answer.notices.join('\n')).toContain(
+        `${base}${path} navigated more than 100 times in the browser (location.hash, history.pushState or redirects without end), so the audit stopped it and it could not be rendered. The audit read its HTML as sent instead.`,
+      );
+    }
+    expect(answers).toBeGreaterThan(3);
+    expect(worstMs).toBeLessThan(1000);
+  }, 90_000);
+
+  it('WebRTC sends no UDP around the proxy (a STUN server on 127.0.0.1 gets nothing)', async () => {
+    stunPackets = 0;
+    const answer = await audit('/webrtc', 'always');
+    expect(answer).toMatchObject({ status: 'completed', pagesRendered: 1, imagesFound: 1 });
+    // The tab stays open a while for the audit's next page: give its ICE gathering time to send.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(stunPackets).toBe(0);
+  }, 60_000);
+
+  it('a page that takes memory until stopped is killed at the cap with a notice; the browser stays bounded', async () => {
+    const renderer = t.app.deps.renderer;
+    if (!renderer) throw new Error('the test app has no browser');
+    let peak = 0;
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        peak = Math.max(peak, (await browserMemory(await renderer.processIds())).pss);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })();
+    const answer = await audit('/hog', 'always');
+    sampling = false;
+    await sampler;
+    expect(answer).toMatchObject({ status: 'completed', pagesRendered: 0, imagesFound: 1 });
+    expect(answer.notices, answer.notices.join('\n')).toContain(
+      `${base}/hog used more than 512 MB of memory in the browser, so the audit stopped it and it could not be rendered. The audit read its HTML as sent instead.`,
+    );
+    // The page asked for 2 GB; the cap (512 MB) and the rest of the browser stay well below.
+    expect(peak / (1024 * 1024)).toBeLessThan(1_400);
+  }, 60_000);
+
+  it("one user's audits do not keep another user's page waiting behind all of theirs", async () => {
+    /** Pages the browser loaded (not the raw fetch), in order, and the other user's raw fetch. */
+    const order: string[] = [];
+    const slowSite = (req: IncomingMessage, res: ServerResponse) => {
+      const path = req.url ?? '/';
+      const browser = !req.headers['user-agent']?.startsWith('AltwiseBot');
+      if (path === '/sitemap.xml') {
+        const host = req.headers.host ?? '';
+        res
+          .writeHead(200, { 'content-type': 'application/xml' })
+          .end(
+            `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${[1, 2, 3, 4]
+              .map((n) => `<url><loc>http://${host}/page-${n}</loc></url>`)
+              .join('')}</urlset>`,
+          );
+      } else if (path.startsWith('/page-')) {
+        if (browser) order.push('A');
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(`<!doctype html><body><img src="/slow.png" alt="Slow ${path}"></body>`);
+      } else if (path === '/slow.png')
+        setTimeout(() => res.writeHead(200, { 'content-type': 'image/png' }).end(png), 1_200);
+      else res.writeHead(404).end();
+    };
+    const sites = await Promise.all([1, 2, 3].map(() => startSite(slowSite)));
+    const quick = await startSite((req, res) => {
+      if (req.url !== '/b') return res.writeHead(404).end();
+      order.push(req.headers['user-agent']?.startsWith('AltwiseBot') ? 'B fetched' : 'B rendered');
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<!doctype html><body><img src="/x.png" alt="B"></body>');
+    });
+    const first = await createUser(t);
+    const second = await createUser(t);
+    const started = await Promise.all(
+      sites.map((site) =>
+        startAudit(t, first, { url: `${site}/sitemap.xml`, scope: 'sitemap', maxPages: 4, render: 'always' }),
+      ),
+    );
+    for (const answer of started) expect(answer.statusCode, answer.body).toBe(202);
+    // Both slots busy with the first user's pages, and more of theirs waiting (2 per audit at once).
+    await waitFor(async () => order.filter((entry) => entry === 'A').length >= 2, 60_000, 20);
+    const quickAudit = await startAudit(t, second, { url: `${quick}/b`, scope: 'page', render: 'always' });
+    const { id } = quickAudit.json();
+    const answer = await waitFor(async () => {
+      const page = (
+        await t.app.inject({ method: 'GET', url: `/api/v1/audits/${id}`, headers: second.auth })
+      ).json() as AuditAnswer;
+      return page.status === 'completed' || page.status === 'failed' ? page : null;
+    }, 60_000);
+    expect(answer).toMatchObject({ status: 'completed', pagesRendered: 1 });
+    // Between the second user's page joining the queue and its render, the first user's waiting
+    // pages did not go first: at most one slot was handed out before it was queued.
+    const from = order.indexOf('B fetched');
+    const to = order.indexOf('B rendered');
+    expect(from).toBeGreaterThanOrEqual(0);
+    expect(order.slice(from, to).filter((entry) => entry === 'A').length).toBeLessThanOrEqual(1);
+    // The first user's audits finish too.
+    for (const audit of started)
+      await waitFor(async () => {
+        const page = (
+          await t.app.inject({ method: 'GET', url: `/api/v1/audits/${audit.json().id}`, headers: first.auth })
+        ).json() as AuditAnswer;
+        return page.status === 'completed' ? page : null;
+      }, 90_000);
+  }, 150_000);
 });

@@ -275,6 +275,8 @@ export function createAuditRunner(deps: {
         withShots: Boolean(deps.screenshots),
         // The audit's pages share one tab: one site, one owner (ADR 061).
         key: audit.id,
+        // Rendering slots are shared fairly between users (ADR 072).
+        owner: audit.userId,
       });
       if (shown.ok) {
         outcome = await readHtml(audit.id, shown.html, shown.url, page.url, shown.marker);

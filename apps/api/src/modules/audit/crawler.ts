@@ -5,7 +5,8 @@ import { MAX_SCRAPE_HTML_BYTES } from '@altwise/contracts/scrape';
 import { Semaphore } from '../../lib/throttle.ts';
 import { SafeFetchError, type SafeFetchOptions, safeFetch } from '../../net/safe-fetch.ts';
 import { decode, type FetchSettings } from '../scrape/service.ts';
-import type { BrowserPool, RenderResult } from './render/browser-pool.ts';
+import type { RenderResult } from './render/browser-pool.ts';
+import type { Renderer } from './render/renderer.ts';
 import {
   allowEverything,
   disallowEverything,
@@ -112,7 +113,7 @@ export type Crawler = ReturnType<typeof createCrawler>;
  * `renderer`: the process's headless browser for rendered audits (ADR 061); absent when no browser
  * is configured. A rendered page holds one of its host's slots like a fetched one.
  */
-export function createCrawler(settings: FetchSettings, renderer?: BrowserPool | null) {
+export function createCrawler(settings: FetchSettings, renderer?: Renderer | null) {
   const hosts = new Map<string, { slots: Semaphore; users: number }>();
 
   /** Runs `work` holding one of the host's slots. */
@@ -212,7 +213,7 @@ export function createCrawler(settings: FetchSettings, renderer?: BrowserPool | 
       address: string,
       origin: string,
       robots: RobotsRules,
-      options: { withShots: boolean; key?: string },
+      options: { withShots: boolean; key?: string; owner?: string },
     ): Promise<RenderResult> {
       if (!renderer) return { ok: false, note: `${address} was not rendered: no browser is configured.` };
       const target = new URL(address);

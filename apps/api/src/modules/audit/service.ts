@@ -39,7 +39,7 @@ import {
 } from './fix.ts';
 import { createPixelChecker, type ImageTextReader } from './pixel-check.ts';
 import { createAuditPreviewKeeper } from './previews.ts';
-import type { BrowserPool } from './render/browser-pool.ts';
+import type { Renderer } from './render/renderer.ts';
 import { createScreenshotKeeper } from './render/screenshots.ts';
 import { type AuditReportRow, buildAuditCsv, buildAuditXlsx } from './report.ts';
 import {
@@ -266,7 +266,7 @@ export function createAuditService(deps: {
    */
   files?: Pick<FilesService, 'saveFile' | 'deleteFile' | 'openOwnedFile'>;
   /** The process's headless browser for rendered audits (ADR 061); null when none is configured. */
-  renderer?: BrowserPool | null;
+  renderer?: Renderer | null;
 }) {
   const { db, queue, logger } = deps;
   const fixer = createAuditFixer({

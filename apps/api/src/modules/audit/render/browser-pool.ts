@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FastifyBaseLogger } from 'fastify';
 import {
   type Browser,
   type BrowserContext,
@@ -21,11 +19,22 @@ import {
   type PageMarks,
 } from '../../../pages/page-marks.ts';
 import { lowPriorityLauncher } from './low-priority.ts';
+import { browserProcessIds, killBrowser, residentBytes } from './processes.ts';
+import { PAGES_AT_ONCE } from './renderer.ts';
 import { createProxySession, type ProxySession } from './ssrf-proxy.ts';
 
+/** Where the pool's log lines go: the worker forwards them to the server's logger. */
+export type RenderLogger = {
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+};
+
 /**
- * Rendered audits (ADR 061): one headless Chromium per process, shared by every
- * audit, PAGES_AT_ONCE pages at a time. A page is rendered in a tab (a browser context and its one
+ * Rendered audits (ADR 061, ADR 072): one headless Chromium per process, shared by every
+ * audit, PAGES_AT_ONCE pages at a time. This module runs in the render worker thread
+ * (render-worker.ts), never on the thread that answers requests: Playwright handles every event of
+ * the browser on the thread that drives it (renderer.ts is the main thread's side).
+ * A page is rendered in a tab (a browser context and its one
  * page) whose every request goes through its own session of the SSRF proxy (ssrf-proxy.ts). A tab
  * belongs to one audit (its `key`): the audit's next page is rendered in the same tab, so cookies,
  * storage and cache are shared within one audit of one site only, never between audits or users;
@@ -35,8 +44,23 @@ import { createProxySession, type ProxySession } from './ssrf-proxy.ts';
  * crashes or hangs is killed and started again, and the page is tried once more.
  */
 
-/** Pages rendered at once by one process (an audit reads 2 pages of a host at a time). */
-export const PAGES_AT_ONCE = 2;
+/**
+ * Navigations of a page's main frame (same-document ones included: `location.hash`,
+ * `history.pushState`) after which the page's renderer is ended: a page that navigates on and on
+ * floods the thread that drives the browser with events (ADR 072). A single-page app makes a few.
+ */
+export const MAX_NAVIGATIONS = 100;
+/**
+ * Resident memory one renderer process may reach before it is killed and its page ended with a
+ * notice (ADR 072): far above an ordinary page, low enough that 2 pages and 2 idle tabs cannot take
+ * the machine. Site isolation is off (CHROMIUM_FLAGS),
+ * so a page's cross-site frames live in its own renderer and the cap holds for the whole page.
+ */
+export const MAX_RENDERER_MEMORY_MB = 1024;
+/** How often renderer processes' memory is read while the browser runs. */
+const MEMORY_POLL_MS = 100;
+/** How often the browser's processes are listed again (a new renderer for a new tab). */
+const PROCESS_SCAN_MS = 500;
 /** Time for one page: loading, the short wait for the network to go quiet, and reading it. */
 export const RENDER_PAGE_TIMEOUT_MS = 15_000;
 /** Bytes one page may load, all its requests together (the raw fetch takes 5 MB of HTML). */
@@ -146,7 +170,13 @@ const CHROMIUM_FLAGS = [
   '--disable-component-update',
   '--disable-sync',
   // WebRTC's UDP would go around the proxy: a page could reach a private address over STUN/TURN.
-  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  // Chromium reads this switch; the `--force-…` spelling has no effect on current builds (ADR 072).
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+  // A page's cross-site frames share its renderer process, so one process holds one page and its
+  // memory cap is the page's (ADR 072). A context holds one audit's tab: nothing secret to isolate.
+  '--disable-site-isolation-trials',
+  // Script heap of a renderer; buffers, canvases and the rest are capped by MAX_RENDERER_MEMORY_MB.
+  '--js-flags=--max-old-space-size=512',
   '--dns-prefetch-disable',
   '--disable-extensions',
   '--mute-audio',
@@ -200,6 +230,9 @@ export type RenderSteps = {
 
 export type BrowserPool = ReturnType<typeof createBrowserPool>;
 
+/** The page did something that ends its render, said in words (too many navigations, too much memory). */
+class PageStopped extends Error {}
+
 /** The browser of a pool once started, with the proxy it was started with. */
 type StartedBrowser = Promise<{ browser: Browser; fallback: ProxySession }>;
 
@@ -228,72 +261,80 @@ function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 const megabytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`;
 
-/** The Chromium the server runs: `CHROMIUM_PATH`, or Debian's when none is configured; null when absent. */
-export function findChromium(configured: string | undefined): string | null {
-  if (configured === 'off') return null;
-  const path = configured || '/usr/bin/chromium';
-  return existsSync(path) ? path : null;
-}
-
-/** The process ids of the browser started with `marker` and of all its descendants (Linux /proc). */
-async function browserProcessIds(marker: string): Promise<number[]> {
-  const roots: number[] = [];
-  const children = new Map<number, number[]>();
-  for (const entry of await readdir('/proc').catch(() => [] as string[])) {
-    if (!/^\d+$/.test(entry)) continue;
-    const id = Number(entry);
-    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
-    // pid (comm) state ppid …: comm may hold spaces and parentheses, so read after the last ')'.
-    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    if (Number.isInteger(parent)) children.set(parent, [...(children.get(parent) ?? []), id]);
-    const command = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
-    if (command.includes(marker)) roots.push(id);
-  }
-  const ids = new Set<number>();
-  const queue = [...roots];
-  while (queue.length > 0) {
-    const id = queue.pop() as number;
-    if (ids.has(id)) continue;
-    ids.add(id);
-    queue.push(...(children.get(id) ?? []));
-  }
-  return [...ids];
-}
-
-/**
- * Memory of the processes, in bytes: `pss`, the proportional set size (pages shared between the
- * processes, such as the browser's own code, split among them rather than counted once a process),
- * and `rss`, the plain sum of resident sizes (which counts shared pages many times).
- */
-export async function browserMemory(ids: number[]): Promise<{ pss: number; rss: number }> {
-  let pss = 0;
-  let rss = 0;
-  for (const id of ids) {
-    const rollup = await readFile(`/proc/${id}/smaps_rollup`, 'utf8').catch(() => '');
-    pss += Number(/^Pss:\s+(\d+)\s+kB/m.exec(rollup)?.[1] ?? 0) * 1024;
-    rss += Number(/^Rss:\s+(\d+)\s+kB/m.exec(rollup)?.[1] ?? 0) * 1024;
-  }
-  return { pss, rss };
-}
-
 export function createBrowserPool(options: {
   executablePath: string;
   /** The SSRF rule every request of the browser passes (safe-fetch's refusalRule). */
   refuse: (address: string) => boolean;
   connectTimeoutMs: number;
-  logger: FastifyBaseLogger;
+  logger: RenderLogger;
   timeoutMs?: number;
   maxBytes?: number;
+  /** Resident memory a renderer process may reach (MAX_RENDERER_MEMORY_MB). */
+  maxRendererMemoryMb?: number;
+  /** Marks this pool's browser processes, so they can be found (memory, a kill) among others. */
+  marker?: string;
 }) {
   const { logger } = options;
   const timeoutMs = options.timeoutMs ?? RENDER_PAGE_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? MAX_RENDER_BYTES;
+  const maxRendererMemoryMb = options.maxRendererMemoryMb ?? MAX_RENDERER_MEMORY_MB;
   const slots = new Semaphore(PAGES_AT_ONCE);
-  /** Marks this pool's browser processes, so they can be found (memory, a kill) among others. */
-  const marker = `--altwise-render-pool=${randomUUID()}`;
+  const marker = options.marker ?? `--altwise-render-pool=${randomUUID()}`;
   let browser: StartedBrowser | null = null;
   let closed = false;
   let launches = 0;
+  /** When the memory watch last killed a renderer: a page that crashes right after ran out of memory. */
+  let memoryKilledAt = 0;
+  let memoryWatch: NodeJS.Timeout | null = null;
+
+  /**
+   * Reads every renderer process's resident memory each MEMORY_POLL_MS and kills one past the cap
+   * (a hard limit per process is not available without cgroups, and V8's heap flag does not cover
+   * buffers, canvases or frames). The page in it crashes and ends with a notice in words.
+   */
+  function watchMemory() {
+    if (memoryWatch) return;
+    const renderers = new Map<number, boolean>();
+    let scannedAt = 0;
+    const poll = async () => {
+      if (Date.now() - scannedAt >= PROCESS_SCAN_MS) {
+        scannedAt = Date.now();
+        const ids = new Set(await browserProcessIds(marker));
+        for (const id of renderers.keys()) if (!ids.has(id)) renderers.delete(id);
+        for (const id of ids) {
+          if (renderers.has(id)) continue;
+          const command = await readFile(`/proc/${id}/cmdline`, 'utf8').catch(() => '');
+          renderers.set(id, command.includes('--type=renderer'));
+        }
+      }
+      for (const [id, renderer] of renderers) {
+        if (!renderer) continue;
+        const bytes = await residentBytes(id);
+        if (bytes <= maxRendererMemoryMb * 1024 * 1024) continue;
+        memoryKilledAt = Date.now();
+        renderers.delete(id);
+        logger.warn({ pid: id, mb: Math.round(bytes / (1024 * 1024)) }, 'a renderer passed its memory cap');
+        try {
+          process.kill(id, 'SIGKILL');
+        } catch {}
+      }
+    };
+    const loop = () => {
+      memoryWatch = setTimeout(() => {
+        void poll()
+          .catch(() => {})
+          .finally(() => {
+            if (memoryWatch && !closed) loop();
+          });
+      }, MEMORY_POLL_MS);
+    };
+    loop();
+  }
+
+  function stopWatchingMemory() {
+    if (memoryWatch) clearTimeout(memoryWatch);
+    memoryWatch = null;
+  }
 
   async function launch() {
     // The browser's own proxy: what a page's context does not route itself is checked here too.
@@ -309,6 +350,9 @@ export function createBrowserPool(options: {
         headless: true,
         chromiumSandbox: false,
         args: [...CHROMIUM_FLAGS, marker],
+        // Playwright turns off Chromium's own guard against pages that navigate by script in a loop
+        // (more than 200 `pushState` or `location.hash` changes in 10 s are dropped); keep it (ADR 072).
+        ignoreDefaultArgs: ['--disable-ipc-flooding-protection'],
         proxy: { server: `http://127.0.0.1:${fallback.port}`, bypass: '<-loopback>' },
         handleSIGINT: false,
         handleSIGTERM: false,
@@ -316,6 +360,7 @@ export function createBrowserPool(options: {
         timeout: 30_000,
       });
       launches++;
+      watchMemory();
       started.once('disconnected', () => {
         void fallback.close();
         void launcher.dispose();
@@ -349,11 +394,7 @@ export function createBrowserPool(options: {
     browser = null;
     logger.warn({ why }, 'restarting the rendering browser');
     dropTabs((tab) => tab.owner === old);
-    for (const id of await browserProcessIds(marker)) {
-      try {
-        process.kill(id, 'SIGKILL');
-      } catch {}
-    }
+    await killBrowser(marker);
     if (old) {
       const running = await old.catch(() => null);
       await running?.browser.close().catch(() => {});
@@ -376,6 +417,10 @@ export function createBrowserPool(options: {
     scriptErrors: number;
     crashed: boolean;
     navigations: number;
+    /** Closed past MAX_NAVIGATIONS. */
+    flooded: boolean;
+    /** Its renderer was killed past the memory cap. */
+    outOfMemory: boolean;
   };
   const freshState = (): PageState => ({
     dialogs: 0,
@@ -384,6 +429,8 @@ export function createBrowserPool(options: {
     scriptErrors: 0,
     crashed: false,
     navigations: 0,
+    flooded: false,
+    outOfMemory: false,
   });
   /** A browser context and its one page, with its own proxy session; reused for one audit's pages. */
   type Tab = {
@@ -507,9 +554,21 @@ export function createBrowserPool(options: {
       });
       page.on('crash', () => {
         tab.state.crashed = true;
+        if (Date.now() - memoryKilledAt < 3_000) tab.state.outOfMemory = true;
+        // An idle tab whose renderer is gone is of no use to its audit's next page.
+        if (idle.includes(tab)) void closeTab(tab);
       });
+      // Counted as they happen, not after the page: past the cap the page is closed, which stops
+      // the flood of events at its source (ADR 072).
       page.on('framenavigated', (frame) => {
-        if (frame === page.mainFrame()) tab.state.navigations++;
+        if (frame !== page.mainFrame()) return;
+        tab.state.navigations++;
+        if (tab.state.navigations > MAX_NAVIGATIONS && !tab.state.flooded) {
+          tab.state.flooded = true;
+          // Its renderer is still in the script's loop and would not answer a close: end it from
+          // the browser's side (the crash is this tab's alone; the page ends with its note).
+          void tab.cdp.send('Page.crash').catch(() => {});
+        }
       });
       return tab;
     } catch (error) {
@@ -623,6 +682,15 @@ export function createBrowserPool(options: {
       `${address} kept navigating from page to page in the browser (${state.navigations} navigations: a redirect loop), so it could not be rendered.`;
     const navigationError = (message: string) =>
       /interrupted by another navigation|Execution context was destroyed|frame was detached/i.test(message);
+    /** The note of a page this pool ended itself (navigation flood, memory cap); null otherwise. */
+    const stoppedNote = () =>
+      state.outOfMemory
+        ? `${address} used more than ${maxRendererMemoryMb} MB of memory in the browser, so the audit stopped it and it could not be rendered.`
+        : state.flooded
+          ? `${address} navigated more than ${MAX_NAVIGATIONS} times in the browser (location.hash, history.pushState or redirects without end), so the audit stopped it and it could not be rendered.`
+          : null;
+    /** The browser itself went away (not a page this pool ended on purpose). */
+    const browserGone = () => !running.isConnected() || (state.crashed && !state.outOfMemory);
     try {
       let response: Awaited<ReturnType<Page['goto']>> = null;
       let loaded = true;
@@ -630,6 +698,7 @@ export function createBrowserPool(options: {
         response = await page.goto(address, { waitUntil: 'load', timeout: timeoutMs });
         step('load');
       } catch (error) {
+        if (stoppedNote()) throw new PageStopped();
         if (!running.isConnected()) throw lost('the browser went away while loading');
         if (state.crashed) throw lost('the page crashed');
         const message = error instanceof Error ? error.message : '';
@@ -682,7 +751,8 @@ export function createBrowserPool(options: {
         Math.max(Date.now() + 1000, deadline),
         step,
       ).catch((error) => {
-        if (!running.isConnected() || state.crashed) throw lost('the browser went away while marking');
+        if (stoppedNote()) throw new PageStopped();
+        if (browserGone()) throw lost('the browser went away while marking');
         logger.info({ err: error, page: address }, 'marking a rendered page failed');
         return null;
       });
@@ -690,11 +760,13 @@ export function createBrowserPool(options: {
       // A page that never stops running script cannot be read: the deadline gives up on it.
       const html = await withDeadline(page.content(), Math.max(READ_GRACE_MS, deadline - Date.now())).catch(
         (error) => {
-          if (!running.isConnected() || state.crashed) throw lost('the browser went away while reading');
+          if (stoppedNote()) throw new PageStopped();
+          if (browserGone()) throw lost('the browser went away while reading');
           if (error instanceof RenderTimeout) return null;
           throw error;
         },
       );
+      if (stoppedNote()) throw new PageStopped();
       if (html === null)
         return {
           ok: false,
@@ -730,7 +802,12 @@ export function createBrowserPool(options: {
       if (state.downloads > 0)
         notes.push(`${address} tried to start a download in the browser; the audit refused it.`);
       reusable =
-        loaded && !session.overLimit && !state.crashed && state.downloads === 0 && state.dialogs === 0;
+        loaded &&
+        !session.overLimit &&
+        !state.crashed &&
+        !state.flooded &&
+        state.downloads === 0 &&
+        state.dialogs === 0;
       step('read');
       return {
         ok: true,
@@ -743,8 +820,10 @@ export function createBrowserPool(options: {
         reusedTab: reused !== null,
       };
     } catch (error) {
+      const stopped = stoppedNote();
+      if (stopped) return { ok: false, note: stopped };
       if (error instanceof BrowserLost) throw error;
-      if (!running.isConnected() || state.crashed) throw lost('the browser went away');
+      if (browserGone()) throw lost('the browser went away');
       if (error instanceof RenderTimeout)
         return {
           ok: false,
@@ -807,17 +886,12 @@ export function createBrowserPool(options: {
 
     async close(): Promise<void> {
       closed = true;
+      stopWatchingMemory();
       await Promise.all(idle.map((tab) => closeTab(tab)));
       const running = browser ? await browser.catch(() => null) : null;
       browser = null;
       if (running) {
-        await withDeadline(running.browser.close(), CLOSE_TIMEOUT_MS).catch(async () => {
-          for (const id of await browserProcessIds(marker)) {
-            try {
-              process.kill(id, 'SIGKILL');
-            } catch {}
-          }
-        });
+        await withDeadline(running.browser.close(), CLOSE_TIMEOUT_MS).catch(() => killBrowser(marker));
         await running.fallback.close();
       }
     },

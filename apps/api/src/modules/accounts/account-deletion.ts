@@ -1,22 +1,18 @@
 import { accountDeletionMessages } from '@altwise/contracts/auth';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database, DbExecutor } from '../../db/client.ts';
-import { mailMessages } from '../../db/tables/mail-messages.ts';
+import type { Database } from '../../db/client.ts';
 import { users } from '../../db/tables/users.ts';
 import { badRequest, unauthorized } from '../../errors.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { deleteFilesOfOwnerLater } from '../files/deletion.ts';
+import { forgetMailTo } from '../mail/deletion.ts';
 import { verifyPassword } from './passwords.ts';
+import { lockUser } from './queries.ts';
 import { findUserById } from './repository.ts';
 import type { SessionUserCache } from './session-users.ts';
 
 export type AccountDeletion = ReturnType<typeof createAccountDeletion>;
-
-async function lockUser(db: DbExecutor, id: string): Promise<boolean> {
-  const rows = await db.select({ id: users.id }).from(users).where(eq(users.id, id)).for('update');
-  return rows.length === 1;
-}
 
 /**
  * Deleting an account (ADR 022). The password proves the owner is at the keyboard. Renewal of any
@@ -52,9 +48,9 @@ export function createAccountDeletion(deps: {
 
       const files = await db.transaction(async (tx) => {
         // A second deletion of the same account at once waits here, then finds nothing to delete.
-        if (!(await lockUser(tx, user.id))) throw unauthorized();
+        if (!(await lockUser(tx, user.id, 'update'))) throw unauthorized();
         const count = await deleteFilesOfOwnerLater(tx, queue, user.id);
-        await tx.delete(mailMessages).where(sql`lower(${mailMessages.to}) = lower(${user.email})`);
+        await forgetMailTo(tx, user.email);
         await tx.delete(users).where(eq(users.id, user.id));
         return count;
       });

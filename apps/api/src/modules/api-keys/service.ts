@@ -7,8 +7,10 @@ import {
 } from '@altwise/contracts/api-keys';
 import { and, count, desc, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { type ApiKey, apiKeys, apiKeyUsage, users } from '../../db/schema.ts';
+import { type ApiKey, apiKeys, apiKeyUsage } from '../../db/tables/api-keys.ts';
+import { users } from '../../db/tables/users.ts';
 import { conflict, notFound } from '../../errors.ts';
+import { lockUser } from '../accounts/queries.ts';
 import type { AuthUser } from '../accounts/service.ts';
 
 export type ApiKeysService = ReturnType<typeof createApiKeysService>;
@@ -53,7 +55,7 @@ export function createApiKeysService(deps: { db: Database; rateLimitPerMinute: n
       const prefix = key.slice(0, PREFIX_LENGTH);
       const row = await db.transaction(async (tx) => {
         // The user's row serialises concurrent creations, so the limit holds under a burst.
-        await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update');
+        await lockUser(tx, userId);
         const [active] = await tx
           .select({ n: count() })
           .from(apiKeys)

@@ -18,7 +18,7 @@ import {
   audits,
   type NewAuditImage,
 } from '../../db/tables/audits.ts';
-import { generationItems } from '../../db/tables/generation-items.ts';
+import { findItemStatuses } from '../generation/queries.ts';
 
 export type AuditReviewCounts = Record<AuditReviewState, number>;
 
@@ -43,11 +43,6 @@ export async function auditsStartedSince(
     .from(audits)
     .where(and(eq(audits.userId, userId), gte(audits.createdAt, since)));
   return { n: row?.n ?? 0, oldest: row?.oldest ? new Date(row.oldest) : null };
-}
-
-/** Serialises one user's audit starts, so two at once cannot both pass the limits. */
-export async function lockUser(db: DbExecutor, userId: string): Promise<void> {
-  await queryRows(db, sql`select id from users where id = ${userId} for update`);
 }
 
 export async function insertAudit(
@@ -402,15 +397,24 @@ export async function listImages(
   const where = imageConditions(auditId, filters);
   const [total] = await db.select({ n: count() }).from(auditImages).where(where);
   const rows = await db
-    .select({ image: auditImages, itemStatus: generationItems.status })
+    .select({ image: auditImages })
     .from(auditImages)
     .innerJoin(auditPages, eq(auditPages.id, auditImages.pageId))
-    .leftJoin(generationItems, eq(generationItems.id, auditImages.generationItemId))
     .where(where)
     .orderBy(auditPages.depth, auditPages.createdAt, auditPages.url, auditImages.position)
     .limit(paging.pageSize)
     .offset((paging.page - 1) * paging.pageSize);
-  return { rows: rows.map((row) => ({ ...row.image, itemStatus: row.itemStatus })), total: total?.n ?? 0 };
+  const statuses = await findItemStatuses(
+    db,
+    rows.flatMap((row) => (row.image.generationItemId ? [row.image.generationItemId] : [])),
+  );
+  return {
+    rows: rows.map((row) => ({
+      ...row.image,
+      itemStatus: row.image.generationItemId ? (statuses.get(row.image.generationItemId) ?? null) : null,
+    })),
+    total: total?.n ?? 0,
+  };
 }
 
 /** How many images of an audit are in each review state. */

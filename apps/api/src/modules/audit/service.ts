@@ -26,6 +26,7 @@ import { spokenOf } from '../../pages/announcements.ts';
 import { type PageSandbox, pageLimitNote, unreadablePageNote } from '../../pages/page-sandbox.ts';
 import { judgePublishable, type UnpublishableCode } from '../../rules/publishable.ts';
 import type { StoredObject } from '../../storage/file-storage.ts';
+import { lockUser } from '../accounts/queries.ts';
 import type { FilesService } from '../files/service.ts';
 import type { FetchSettings } from '../scrape/service.ts';
 import { createAuditRunner, scoreOf, toStoredImage } from './audit-runner.ts';
@@ -63,7 +64,6 @@ import {
   listPages,
   listReportImages,
   listUnfinishedAuditIds,
-  lockUser,
   summarizeImages,
   unapproveImages,
 } from './repository.ts';

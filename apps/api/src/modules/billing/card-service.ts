@@ -8,10 +8,11 @@ import { messages } from '@altwise/contracts/messages';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import { badGateway, badRequest, notFound, unauthorized } from '../../errors.ts';
+import { findContactOf } from '../accounts/queries.ts';
 import type { CardPaymentProvider } from './payment-provider.ts';
 import type { PaymentRecorder } from './payment-recording.ts';
 import { assertNoRenewingPlan } from './plan-service.ts';
-import { findBuyer, findUserPayment, insertCheckoutSession } from './repository.ts';
+import { findUserPayment, insertCheckoutSession } from './repository.ts';
 
 /**
  * The legacy card form sends `{amount, subscriptionPlan}`: a product id, or a plan id whose period
@@ -68,7 +69,7 @@ export function createCardService({
         productId: product.id,
         quantity,
       });
-      const buyer = await findBuyer(db, userId);
+      const buyer = await findContactOf(db, userId);
       if (!buyer) throw unauthorized();
       try {
         const { clientSecret } = await card.createCardPayment({

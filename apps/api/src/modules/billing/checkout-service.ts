@@ -5,9 +5,10 @@ import {
 } from '@altwise/contracts/billing';
 import type { Database } from '../../db/client.ts';
 import { notFound, unauthorized } from '../../errors.ts';
+import { findContactOf } from '../accounts/queries.ts';
 import type { PaymentProvider } from './payment-provider.ts';
 import { assertNoRenewingPlan } from './plan-service.ts';
-import { findBuyer, insertCheckoutSession } from './repository.ts';
+import { insertCheckoutSession } from './repository.ts';
 
 /**
  * Where a provider sends the buyer back to after paying, unless the request named a path on this
@@ -35,7 +36,7 @@ export function createCheckoutService({
     ): Promise<CreateCheckoutSessionResponse> {
       const product = findBillingProduct(request.productId);
       if (!product) throw notFound('Unknown product');
-      const buyer = await findBuyer(db, userId);
+      const buyer = await findContactOf(db, userId);
       if (!buyer) throw unauthorized();
       if (product.kind === 'plan') await assertNoRenewingPlan(db, userId);
       const quantity = product.kind === 'pack' ? (request.quantity ?? 1) : 1;

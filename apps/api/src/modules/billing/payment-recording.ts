@@ -2,6 +2,7 @@ import { type BillingProduct, findBillingProduct } from '@altwise/contracts/bill
 import type { FastifyBaseLogger } from 'fastify';
 import type { Transaction } from '../../db/client.ts';
 import { unavailable } from '../../errors.ts';
+import { findUserIdByEmail } from '../accounts/queries.ts';
 import { grantCredits } from '../credits/service.ts';
 import type { ProviderPayment, ProviderSubscription } from './payment-provider.ts';
 import {
@@ -9,7 +10,6 @@ import {
   findCheckoutPayment,
   findCheckoutSession,
   findSubscriptionByProviderId,
-  findUserIdByEmail,
   insertSubscription,
   setCheckoutSessionStatus,
   updateSubscription,

@@ -3,27 +3,8 @@ import type { DbExecutor } from '../../db/client.ts';
 import { type CheckoutSession, checkoutSessions } from '../../db/tables/checkout-sessions.ts';
 import { type Payment, payments } from '../../db/tables/payments.ts';
 import { type Subscription, subscriptions } from '../../db/tables/subscriptions.ts';
-import { users } from '../../db/tables/users.ts';
 import { webhookEvents } from '../../db/tables/webhook-events.ts';
 import { isUuid } from '../../lib/ids.ts';
-
-export async function findBuyer(db: DbExecutor, userId: string) {
-  const [row] = await db
-    .select({ firstName: users.firstName, lastName: users.lastName, email: users.email })
-    .from(users)
-    .where(eq(users.id, userId))
-    .limit(1);
-  return row ?? null;
-}
-
-export async function findUserIdByEmail(db: DbExecutor, email: string): Promise<string | null> {
-  const [row] = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(sql`lower(${users.email}) = lower(${email})`)
-    .limit(1);
-  return row?.id ?? null;
-}
 
 export async function insertCheckoutSession(
   db: DbExecutor,

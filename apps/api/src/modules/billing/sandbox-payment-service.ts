@@ -3,12 +3,8 @@ import { errorCodes } from '@altwise/contracts/errors';
 import type { Database } from '../../db/client.ts';
 import type { CheckoutSession } from '../../db/tables/checkout-sessions.ts';
 import { AppError, badGateway, badRequest, conflict, forbidden, notFound } from '../../errors.ts';
-import {
-  claimCheckoutSession,
-  findBuyer,
-  findCheckoutSession,
-  releaseCheckoutSession,
-} from './repository.ts';
+import { findContactOf } from '../accounts/queries.ts';
+import { claimCheckoutSession, findCheckoutSession, releaseCheckoutSession } from './repository.ts';
 import type { SandboxCharge, SandboxChargeResult, SandboxProvider } from './sandbox-provider.ts';
 
 /** What the hosted sandbox page shows: all of it from the checkout session, none from the link. */
@@ -46,7 +42,7 @@ export function createSandboxPaymentService({ db, sandbox }: { db: Database; san
     const checkout = await claimCheckoutSession(db, checkoutId);
     if (!checkout) throw conflict(alreadyPaid(existing.status));
     const product = findBillingProduct(checkout.productId);
-    const buyer = await findBuyer(db, checkout.userId);
+    const buyer = await findContactOf(db, checkout.userId);
     if (!product || !buyer) {
       await releaseCheckoutSession(db, checkoutId);
       throw notFound('This checkout does not exist.');
@@ -77,7 +73,7 @@ export function createSandboxPaymentService({ db, sandbox }: { db: Database; san
         'This checkout link is not valid. Start the checkout from the pricing page while signed in.',
       );
     const checkout = await findCheckoutSession(db, checkoutId);
-    const buyer = checkout ? await findBuyer(db, checkout.userId) : null;
+    const buyer = checkout ? await findContactOf(db, checkout.userId) : null;
     if (!checkout || !buyer || checkout.productId !== product.id)
       throw notFound('This checkout does not exist.');
     if (checkout.status !== 'pending' && checkout.status !== 'failed')

@@ -15,8 +15,7 @@ import {
   generationItems,
   type NewGenerationItem,
 } from '../../db/tables/generation-items.ts';
-import { libraryImages, type NewLibraryImage } from '../../db/tables/library-images.ts';
-import { users } from '../../db/tables/users.ts';
+import type { NewLibraryImage } from '../../db/tables/library-images.ts';
 
 export async function insertBatch(db: DbExecutor, batch: NewGenerationBatch): Promise<GenerationBatch> {
   const [row] = await db.insert(generationBatches).values(batch).returning();
@@ -33,45 +32,6 @@ export async function insertItems(db: DbExecutor, items: NewGenerationItem[]): P
 }
 
 /** The account's default alt-text language (BCP 47), if it has set one. */
-export async function findDefaultLanguage(db: DbExecutor, userId: string): Promise<string | null> {
-  const [row] = await db.select({ language: users.defaultLanguage }).from(users).where(eq(users.id, userId));
-  return row?.language ?? null;
-}
-
-export type ResultRow = {
-  position: number;
-  externalId: string | null;
-  src: string;
-  altText: string | null;
-  status: string;
-  longDescription: string | null;
-  origin: string | null;
-};
-
-/** One page of a batch's items with their alt text, in file order, from after `afterPosition`. */
-export async function listBatchResults(
-  db: DbExecutor,
-  batchId: string,
-  afterPosition: number,
-  limit: number,
-): Promise<ResultRow[]> {
-  return db
-    .select({
-      position: generationItems.position,
-      externalId: generationItems.externalId,
-      src: generationItems.src,
-      altText: libraryImages.altText,
-      status: generationItems.status,
-      longDescription: libraryImages.longDescription,
-      origin: libraryImages.origin,
-    })
-    .from(generationItems)
-    .leftJoin(libraryImages, eq(libraryImages.id, generationItems.libraryImageId))
-    .where(and(eq(generationItems.batchId, batchId), gt(generationItems.position, afterPosition)))
-    .orderBy(asc(generationItems.position))
-    .limit(limit);
-}
-
 export async function findBatch(db: DbExecutor, id: string): Promise<GenerationBatch | undefined> {
   const [row] = await db.select().from(generationBatches).where(eq(generationBatches.id, id));
   return row;

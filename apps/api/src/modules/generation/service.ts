@@ -27,6 +27,7 @@ import { createRunScheduler } from '../../jobs/run-scheduler.ts';
 import { csvRecord } from '../../lib/csv.ts';
 import { createProviderLimiters, Semaphore } from '../../lib/throttle.ts';
 import { suggestionToStore } from '../../rules/publishable.ts';
+import { findDefaultLanguage } from '../accounts/queries.ts';
 import {
   getCreditBalance,
   refundReservationInFull,
@@ -35,19 +36,19 @@ import {
 } from '../credits/service.ts';
 import { discardPreview, makePreview, type StoredPreview, storePreview } from '../files/preview.ts';
 import type { FilesService } from '../files/service.ts';
+import { findAltTextsOf } from '../library/queries.ts';
 import { findLibraryImage, setLibraryAltText } from '../library/service.ts';
 import { type BatchRunnerDeps, createBatchRunner, type ItemLander } from './batch-runner.ts';
 import { classifyFailure, type DescribeDeps, describeOnce } from './describe.ts';
+import { listBatchItems } from './queries.ts';
 import type { ImportCheck, ImportRow } from './read-import.ts';
 import {
   adoptOrphanedBatches,
   approveContentResultOf,
   findBatchOf,
-  findDefaultLanguage,
   insertBatch,
   insertItems,
   landItem,
-  listBatchResults,
   listFailuresOf,
   listRecentBatchesOf,
   listUnfinishedBatchIds,
@@ -444,19 +445,24 @@ export function createGenerationService(deps: {
         yield csvRecord(['id', 'image_url', 'alt_text', 'status', 'long_description', 'origin']);
         let after = -1;
         for (;;) {
-          const page = await listBatchResults(db, batchId, after, RESULTS_PAGE);
+          const page = await listBatchItems(db, batchId, { afterPosition: after, limit: RESULTS_PAGE });
           if (page.length === 0) return;
+          const alts = await findAltTextsOf(
+            db,
+            page.flatMap((row) => (row.libraryImageId ? [row.libraryImageId] : [])),
+          );
           yield page
-            .map((row) =>
-              csvRecord([
+            .map((row) => {
+              const alt = row.libraryImageId ? alts.get(row.libraryImageId) : undefined;
+              return csvRecord([
                 row.externalId ?? '',
                 row.src,
-                row.altText ?? '',
+                alt?.altText ?? '',
                 row.status,
-                row.longDescription ?? '',
-                row.origin ?? '',
-              ]),
-            )
+                alt?.longDescription ?? '',
+                alt?.origin ?? '',
+              ]);
+            })
             .join('');
           after = page[page.length - 1]?.position ?? after;
           if (page.length < RESULTS_PAGE) return;

@@ -9,7 +9,6 @@ import {
   monitorRuns,
   monitors,
 } from '../../db/tables/monitors.ts';
-import { users } from '../../db/tables/users.ts';
 
 /** A run with what its audit says (status, score, dates); the audit columns are null for a skipped run. */
 export type MonitorRunView = {
@@ -195,14 +194,12 @@ export async function findRunOfAudit(db: DbExecutor, auditId: string) {
       runCreatedAt: monitorRuns.createdAt,
       monitorId: monitors.id,
       url: monitors.url,
+      userId: monitors.userId,
       score: audits.score,
-      email: users.email,
-      firstName: users.firstName,
     })
     .from(monitorRuns)
     .innerJoin(monitors, eq(monitors.id, monitorRuns.monitorId))
     .innerJoin(audits, eq(audits.id, monitorRuns.auditId))
-    .innerJoin(users, eq(users.id, monitors.userId))
     .where(eq(monitorRuns.auditId, auditId));
   return row ?? null;
 }
@@ -288,13 +285,4 @@ export async function setRunDifference(
   difference: MonitorDifferenceRecord,
 ): Promise<void> {
   await db.update(monitorRuns).set({ difference }).where(eq(monitorRuns.id, runId));
-}
-
-/** The owner of a monitor, to tell them about a skipped run. */
-export async function findOwner(db: DbExecutor, userId: string) {
-  const [row] = await db
-    .select({ email: users.email, firstName: users.firstName })
-    .from(users)
-    .where(eq(users.id, userId));
-  return row ?? null;
 }

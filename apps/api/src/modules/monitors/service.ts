@@ -16,6 +16,7 @@ import type { z } from 'zod';
 import type { Database, Transaction } from '../../db/client.ts';
 import type { MonitorRow } from '../../db/tables/monitors.ts';
 import { AppError, conflict, notFound } from '../../errors.ts';
+import { findContactOf } from '../accounts/queries.ts';
 import type { AuditService } from '../audit/service.ts';
 import type { MailService } from '../mail/service.ts';
 import { monitorChangedMail, monitorSkippedMail } from '../mail/templates.ts';
@@ -28,7 +29,6 @@ import {
   findLastDifference,
   findMonitorByUrl,
   findMonitorOf,
-  findOwner,
   findPreviousCompletedRun,
   findRunOfAudit,
   hasUnfinishedRun,
@@ -103,7 +103,7 @@ export function createMonitorsService(deps: {
   async function skipRun(monitor: MonitorRow, reason: string): Promise<void> {
     await db.transaction(async (tx) => {
       await insertRun(tx, { monitorId: monitor.id, skippedReason: reason });
-      const owner = await findOwner(tx, monitor.userId);
+      const owner = await findContactOf(tx, monitor.userId);
       if (owner)
         await mail.queueMail(tx, monitorSkippedMail(owner, { url: monitor.url, reason }, monitorsLink));
     });
@@ -260,11 +260,12 @@ export function createMonitorsService(deps: {
       await setRunDifference(tx, run.runId, difference);
       const changed =
         difference.newFailures > 0 || difference.fixed > 0 || (difference.scoreChange ?? 0) !== 0;
-      if (changed)
+      const owner = changed ? await findContactOf(tx, run.userId) : null;
+      if (owner)
         await mail.queueMail(
           tx,
           monitorChangedMail(
-            run,
+            owner,
             {
               url: run.url,
               newFailures: difference.newFailures,

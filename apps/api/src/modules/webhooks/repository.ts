@@ -1,9 +1,5 @@
 import { and, arrayContains, asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { DbExecutor } from '../../db/client.ts';
-import { audits } from '../../db/tables/audits.ts';
-import { generationBatches } from '../../db/tables/generation-batches.ts';
-import { generationItems } from '../../db/tables/generation-items.ts';
-import { libraryImages } from '../../db/tables/library-images.ts';
 import {
   type WebhookDeliveryStatus,
   webhookDeliveries,
@@ -173,34 +169,4 @@ export async function reopenDelivery(db: DbExecutor, deliveryId: string): Promis
     .where(and(eq(webhookDeliveries.id, deliveryId), sql`${webhookDeliveries.status} <> 'pending'`))
     .returning({ attempts: webhookDeliveries.attempts });
   return row?.attempts ?? null;
-}
-
-/** A finished batch with its images and their alt text, in upload order (at most `maxImages`). */
-export async function findFinishedBatch(db: DbExecutor, batchId: string, maxImages: number) {
-  const [batch] = await db.select().from(generationBatches).where(eq(generationBatches.id, batchId));
-  if (!batch) return null;
-  const images = await db
-    .select({
-      position: generationItems.position,
-      src: generationItems.src,
-      status: generationItems.status,
-      error: generationItems.error,
-      libraryImageId: generationItems.libraryImageId,
-      altText: libraryImages.altText,
-      origin: libraryImages.origin,
-      reasons: libraryImages.reasons,
-      context: libraryImages.context,
-    })
-    .from(generationItems)
-    .leftJoin(libraryImages, eq(libraryImages.id, generationItems.libraryImageId))
-    .where(eq(generationItems.batchId, batchId))
-    .orderBy(asc(generationItems.position))
-    .limit(maxImages);
-  return { batch, images };
-}
-
-/** An audit, for its audit.completed event. */
-export async function findAuditForEvent(db: DbExecutor, auditId: string) {
-  const [audit] = await db.select().from(audits).where(eq(audits.id, auditId));
-  return audit ?? null;
 }

@@ -17,17 +17,18 @@ import { badRequest, conflict, notFound } from '../../errors.ts';
 import { jobNames } from '../../jobs/names.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { assertPublicAddress, parseFetchableUrl, SafeFetchError } from '../../net/safe-fetch.ts';
+import { findAuditRow } from '../audit/queries.ts';
 import { createWebhookSecret, signWebhook } from '../billing/standard-webhooks.ts';
+import { findBatchRow, listBatchItems } from '../generation/queries.ts';
+import { findAltTextsOf } from '../library/queries.ts';
 import { judgeLibraryImage } from '../library/service.ts';
 import { postWebhook } from './post-webhook.ts';
 import {
   countEndpoints,
   deleteEndpoint,
-  findAuditForEvent,
   findDelivery,
   findDeliveryToSend,
   findEndpoint,
-  findFinishedBatch,
   findSubscribedEndpoints,
   insertDeliveries,
   insertEndpoint,
@@ -207,7 +208,7 @@ export function createWebhooksService(deps: {
       auditId: string,
       monitor: AuditCompletedMonitor | null = null,
     ): Promise<number> {
-      const audit = await findAuditForEvent(tx, auditId);
+      const audit = await findAuditRow(tx, auditId);
       if (audit?.status !== 'completed') return 0;
       return emit(tx, audit.userId, 'audit.completed', audit.id, async () => ({
         auditId: audit.id,
@@ -227,12 +228,25 @@ export function createWebhooksService(deps: {
 
     /** A generation batch just finished (in `tx`, the transaction that closed it): batch.completed or batch.failed. */
     async emitBatchFinished(tx: Transaction, batchId: string): Promise<number> {
-      const found = await findFinishedBatch(tx, batchId, 0);
-      if (!found || (found.batch.status !== 'completed' && found.batch.status !== 'failed')) return 0;
-      const { batch } = found;
+      const batch = await findBatchRow(tx, batchId);
+      if (!batch || (batch.status !== 'completed' && batch.status !== 'failed')) return 0;
       const event = batch.status === 'completed' ? 'batch.completed' : 'batch.failed';
       return emit(tx, batch.userId, event, batch.id, async () => {
-        const { images } = (await findFinishedBatch(tx, batchId, MAX_EVENT_IMAGES)) ?? { images: [] };
+        const items = await listBatchItems(tx, batchId, { afterPosition: -1, limit: MAX_EVENT_IMAGES });
+        const alts = await findAltTextsOf(
+          tx,
+          items.flatMap((item) => (item.libraryImageId ? [item.libraryImageId] : [])),
+        );
+        const images = items.map((item) => {
+          const alt = item.libraryImageId ? alts.get(item.libraryImageId) : undefined;
+          return {
+            ...item,
+            altText: alt?.altText ?? null,
+            origin: alt?.origin ?? null,
+            reasons: alt?.reasons ?? null,
+            context: alt?.context ?? null,
+          };
+        });
         return {
           batchId: batch.id,
           status: batch.status,

@@ -3,6 +3,7 @@ import { errorCodes, statusForCode } from '@altwise/contracts/error-codes';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
+import { escapeHtml } from '../../lib/html.ts';
 import type { HostedCheckout, SandboxPaymentService } from './sandbox-payment-service.ts';
 
 /**
@@ -18,12 +19,6 @@ import type { HostedCheckout, SandboxPaymentService } from './sandbox-payment-se
 
 /** The link's parameters: the product spec's, plus the checkout token. */
 const linkSchema = hostedCheckoutQuerySchema.extend({ checkout_token: z.string().max(200).optional() });
-
-const escapeHtml = (value: string) =>
-  value.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
 
 const usd = (amount: number) => `$${amount.toFixed(2)}`;
 

@@ -1,11 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { escapeHtml } from '../../lib/html.ts';
 import type { MailService } from './service.ts';
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
 
 /** Links in a plain-text mail, made clickable (after escaping, so nothing else becomes markup). */
 const linkify = (escaped: string) =>

@@ -68,7 +68,7 @@ const repositoryRule = {
     '!../repository.js',
   ],
   message:
-    "A module does not import another module's repository.ts (ADR 047, docs/contributing.md): call that module's service, which may take a callback for what differs.",
+    "A module does not import another module's repository.ts (docs/contributing.md habit 15, ADR 047): call that module's service, which may take a callback for what differs.",
 };
 
 function overrideFor(module: string) {

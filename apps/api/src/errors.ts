@@ -142,8 +142,8 @@ function domainFailure(error: unknown, work: string | undefined): AppError | nul
 }
 
 /**
- * The one map from what a service, a plugin or a library throws to the HTTP answer (STYLE.md habit
- * 13), used only by the error handler: an AppError as it is, a known failure as its AppError (named
+ * The one map from what a service, a plugin or a library throws to the HTTP answer (docs/contributing.md,
+ * habit 5), used only by the error handler: an AppError as it is, a known failure as its AppError (named
  * after its work, with `refunded` when its credits came back), anything else null (a 500).
  */
 export function toAppError(error: unknown): AppError | null {

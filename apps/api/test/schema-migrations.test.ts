@@ -7,8 +7,8 @@ import { type DatabaseHandle, openDatabase, queryRows } from '../src/db/client.t
 import * as schema from '../src/db/schema.ts';
 
 /**
- * The Drizzle schema (src/db/tables) and the committed migrations (drizzle/) must agree (STYLE.md
- * habit 15): a table edit without `npm run db:generate`, a migration without its snapshot, or a
+ * The Drizzle schema (src/db/tables) and the committed migrations (drizzle/) must agree (docs/contributing.md,
+ * Adding a module): a table edit without `npm run db:generate`, a migration without its snapshot, or a
  * hand-edited migration whose SQL builds something else than its snapshot says, fails here.
  * Offline and fast: drizzle-kit's own diff, and the migrations applied to an in-memory PGlite.
  */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The one error shape every failing API call answers with (STYLE.md habit 5). */
+/** The one error shape every failing API call answers with (docs/contributing.md, habit 5). */
 export const errorResponseSchema = z.object({
   message: z.string(),
   code: z.string(),

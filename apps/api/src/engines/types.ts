@@ -168,7 +168,7 @@ export interface PreparedForEngine {
   describe(options?: DescribeOptions): Promise<AltTextResult>;
 }
 
-/** One interface, one file per provider (STYLE.md habit 7). */
+/** One interface, one file per provider (docs/contributing.md, habit 7). */
 export interface AltTextEngine {
   readonly name: EngineName;
   readonly model: string;

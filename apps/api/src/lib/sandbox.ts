@@ -2,7 +2,8 @@ import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 
 /**
  * Where untrusted input is parsed: HTML pages, XML, spreadsheets and archives from users or
- * crawled sites (STYLE habit 19). A sandbox is a small pool of worker threads that run named
+ * crawled sites (docs/contributing.md, habit 12).
+ * A sandbox is a small pool of worker threads that run named
  * handlers from one worker module, each task under a wall-clock limit and each thread under V8
  * heap limits (`resourceLimits`). A task that runs too long or needs too much memory has its
  * thread terminated and fails with a `SandboxLimitError`; the API's event loop never runs the

@@ -9,7 +9,7 @@ export type OutgoingMail = {
 };
 
 /**
- * Where mail goes (STYLE.md habit 7): the embedded outbox by default, SMTP when SMTP_URL is set.
+ * Where mail goes (docs/contributing.md, habit 7): the embedded outbox by default, SMTP when SMTP_URL is set.
  * Every message is already stored in `mail_messages` before a transport sees it.
  */
 export interface MailTransport {

@@ -60,7 +60,7 @@ export type ApiKeyAuthenticator = {
 };
 
 /**
- * Who is calling comes only from the verified `Authorization: Bearer` credential (STYLE.md habit 3):
+ * Who is calling comes only from the verified `Authorization: Bearer` credential (docs/contributing.md, habit 3):
  * a session token, or an API key (`ak_…`, ADR 028). This is the one place that decides which.
  */
 export const authPlugin = fp(

@@ -123,7 +123,7 @@ export function sendFrameworkError(error: FastifyError, request: FastifyRequest,
   return reply.code(statusCode).type('application/json; charset=utf-8').send(body);
 }
 
-/** The one error handler (STYLE.md habit 5): every failure answers `{message, code, errors?}`. */
+/** The one error handler (docs/contributing.md, habit 5): every failure answers `{message, code, errors?}`. */
 export const errorHandlerPlugin = fp(
   async (app: FastifyInstance) => {
     // Every route's 4xx and 5xx answers are declared with the one error schema (a route may narrow

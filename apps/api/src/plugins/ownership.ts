@@ -9,7 +9,7 @@ export const USER_ID_FIELD = 'userId';
 export const notYourAccountMessage = 'You can only act for your own account.';
 
 /**
- * The one rule (STYLE.md habit 3): a `userId` the caller sends may only name the caller. Absent or
+ * The one rule (docs/contributing.md, habit 3): a `userId` the caller sends may only name the caller. Absent or
  * blank means "me"; anything else that is not the signed-in user's id (another id, a list, a number,
  * or any id when nobody is signed in) is 403 FORBIDDEN. Services never repeat this check.
  */

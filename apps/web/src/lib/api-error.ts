@@ -3,8 +3,8 @@ import type { ErrorResponse } from '@altwise/contracts/errors';
 export type FieldError = NonNullable<ErrorResponse['errors']>[number];
 
 /**
- * A failed API call, carrying the server's `{message, code, errors?, refunded?}` (STYLE.md habit 5).
- * Branch on `code` and `refunded`, show `message`; never read the message to decide (habit 13). Kept
+ * A failed API call, carrying the server's `{message, code, errors?, refunded?}` (docs/contributing.md, habit 5).
+ * Branch on `code` and `refunded`, show `message`; never read the message to decide (same habit). Kept
  * apart from the fetch wrapper so that eagerly loaded code (query defaults, guards) can test for it
  * cheaply.
  */

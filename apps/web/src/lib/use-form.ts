@@ -28,7 +28,7 @@ export type FieldProps = {
 };
 
 /**
- * A small form state for text fields validated by one contracts schema (STYLE.md habit 1). Errors show
+ * A small form state for text fields validated by one contracts schema (docs/contributing.md, habit 1). Errors show
  * once a field has been touched (left, or the form submitted), as the product spec §5 asks; a submit with errors
  * touches every field and moves focus to the first invalid one instead of calling `onValid`.
  */

@@ -2,8 +2,8 @@ import type { Quality } from '@altwise/contracts/limits';
 
 /**
  * The image engine of the media studio (ADR 016): edits a picture from a plain-English
- * prompt and makes new pictures from a prompt. One interface, one file per provider (STYLE.md
- * habit 7): `offline` (sharp, no network) and `openai` (any OpenAI-compatible images API).
+ * prompt and makes new pictures from a prompt. One interface, one file per provider
+ * (docs/contributing.md, habit 7): `offline` (sharp, no network) and `openai` (any OpenAI-compatible images API).
  */
 
 export type ImageEngineName = 'offline' | 'openai';

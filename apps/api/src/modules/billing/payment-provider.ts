@@ -17,7 +17,7 @@ export interface PaymentWebhookSource {
 }
 
 /**
- * A hosted-checkout payment provider (STYLE.md habit 7): hosted checkout, subscription cancel,
+ * A hosted-checkout payment provider (docs/contributing.md, habit 7): hosted checkout, subscription cancel,
  * webhooks. `sandbox` is the embedded default (offline, this server plays the provider); `dodo` is
  * Dodo Payments. Both speak Dodo's webhook format, so one parser serves both.
  */

@@ -42,7 +42,7 @@ function assertPositiveWhole(name: string, amount: number) {
 
 /**
  * Adds `delta` (either sign) to a user's balance with a ledger row, inside the caller's transaction
- * (STYLE.md habit 4), the user's row already locked by the caller (`current` is the balance it read
+ * (docs/contributing.md, habit 4), the user's row already locked by the caller (`current` is the balance it read
  * then): one lock per change. `reference` is unique per user, so applying the same thing twice (a
  * replayed webhook, a retried job, a second refund of one reservation) leaves the balance as it was
  * and answers `applied: false`. A change that would take the balance below zero throws 402

@@ -181,6 +181,7 @@ const libraryImage = {
   longDescription: null,
   thumbnailUrl:
     'https://altwise.example.com/files/previews/2026-11/0b9e6c1e-5d0a-4f4e-9a7e-2f1c3d4b5a69.webp',
+  fileName: 'red-shoe.jpg',
 };
 const progress = {
   id: ids.batch,

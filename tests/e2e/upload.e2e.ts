@@ -16,7 +16,13 @@ afterAll(async () => {
   await browser?.close();
 });
 
-type LibraryImage = { id: string; src: string; alt_text: string; needsWords: boolean };
+type LibraryImage = {
+  id: string;
+  src: string;
+  alt_text: string;
+  needsWords: boolean;
+  fileName: string | null;
+};
 
 describe('scrape and upload screens, as a person uses them', () => {
   it('uploads three files, one over 5MB: the big one is refused by name, the two others land in the library', async () => {
@@ -83,11 +89,15 @@ describe('scrape and upload screens, as a person uses them', () => {
       expect(file.status).toBe(200);
       expect(file.headers.get('content-type')).toMatch(/^image\//);
     }
-    // The library page shows the two new rows.
+    // Each upload keeps the name it had on the person's computer (its stored copy has its own key).
+    expect(library.map((image) => image.fileName).sort()).toEqual(['coffee.jpg', 'rocket.jpg']);
+    // The library page shows the two new rows, each under its file name.
     await page.getByRole('heading', { level: 1, name: 'Images' }).waitFor();
     for (const image of library.filter((entry) => entry.alt_text)) {
       await expect.poll(() => page.getByText(image.alt_text, { exact: false }).count()).toBeGreaterThan(0);
     }
+    const table = page.getByRole('table', { name: 'Your images and their alt text' });
+    for (const name of ['coffee.jpg', 'rocket.jpg']) await table.getByText(name, { exact: true }).waitFor();
     await context.close();
   });
 

@@ -258,7 +258,13 @@ describe('publishing to WordPress, as a site owner does it', () => {
     await page.getByText(/^Published 1 alt text to /).waitFor({ timeout: 60_000 });
     // The change log names the post's old alt and the new one; WordPress has the new one.
     const changes = page.getByRole('table', { name: 'Changes published to this site, newest first' });
-    await changes.getByRole('row').filter({ hasText: 'IMG_0001.png' }).filter({ hasText: words }).waitFor();
+    const logged = changes.getByRole('row').filter({ hasText: 'IMG_0001.png' }).filter({ hasText: words });
+    await logged.waitFor();
+    // Named by its file, beside our own stored copy of the picture (decorative: the name is beside it).
+    await logged.getByRole('rowheader', { name: new RegExp(`garden-${run}\\.png$`) }).waitFor();
+    const thumbnail = logged.locator('img');
+    expect(await thumbnail.getAttribute('src')).toMatch(/\/files\/previews\//);
+    expect(await thumbnail.getAttribute('alt')).toBe('');
     await expect.poll(postRaw).toContain(`alt="${words}"`);
     expect(await postHtml()).toContain(`alt="${words}"`);
     await expectNoAxeViolations(page);

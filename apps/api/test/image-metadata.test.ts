@@ -190,6 +190,16 @@ describe('GET /images/altText/{id}/with-alt', () => {
     expect(Buffer.compare(stored.rawPayload, original)).toBe(0);
   });
 
+  it('names an upload in a zip and its manifest by its original file name, not its stored key', async () => {
+    const response = await api(owner, 'POST', '/images/altText/with-alt.zip', { ids: [uploaded.id] });
+    expect(response.statusCode).toBe(200);
+    const entries = await unzip(response.rawPayload);
+    expect([...entries.keys()]).toEqual(['001-astronaut.jpg', 'manifest.csv']);
+    expect(manifestOf(entries).map((row) => [row.file, row.status])).toEqual([
+      ['001-astronaut.jpg', 'written'],
+    ]);
+  });
+
   it('round trip: uploading the written file finds its alt text as `embedded` evidence', async () => {
     const written = (await api(owner, 'GET', `/images/altText/${uploaded.id}/with-alt`)).rawPayload;
     // A descriptive alt of its own, so the engine keeps it (the test engine keeps six words or more).

@@ -285,7 +285,14 @@ describe('import, fix, publish and undo', () => {
 
   it('publishes approved alt text into the attachment and the post content, and undoes one', async () => {
     expect((await api(owner, 'POST', `/integrations/${id}/publish`, {})).statusCode).toBe(409);
-    type Item = { id: string; pageUrl: string; src: string; alt: string | null; suggestion: string | null };
+    type Item = {
+      id: string;
+      pageUrl: string;
+      src: string;
+      alt: string | null;
+      suggestion: string | null;
+      thumbnailUrl: string | null;
+    };
     const ourPages = [story.link, about.link];
     const ours = [unset, fileName].map((media) => media.sourceUrl);
     const isOurs = (item: Item) =>
@@ -343,6 +350,16 @@ describe('import, fix, publish and undo', () => {
     expect(changes.length).toBe(Number(done.notice?.match(/Published (\d+)/)?.[1]));
     const storyChange = changes.find((change) => change.postId === story.id);
     expect(storyChange).toMatchObject({ field: 'content', before: 'DSC_0042.png', after: storyAlt });
+    // The log names the attachment's file and shows our stored copy of it, which this app serves.
+    expect(storyChange?.fileName).toBe(new URL(fileName.sourceUrl).pathname.split('/').at(-1));
+    expect(storyChange?.thumbnailUrl).toMatch(/\/files\/previews\/.+\.webp$/);
+    expect(storyChange?.thumbnailUrl).toBe(storyImage?.thumbnailUrl);
+    const thumbnail = await t.app.inject({
+      method: 'GET',
+      url: new URL(storyChange?.thumbnailUrl ?? '', 'http://altwise.test').pathname,
+    });
+    expect(thumbnail.statusCode).toBe(200);
+    expect(thumbnail.headers['content-type']).toBe('image/webp');
     const libraryChange = changes.find(
       (change) => change.mediaId === unset.id && change.field === 'alt_text',
     );

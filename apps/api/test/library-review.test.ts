@@ -136,8 +136,9 @@ describe('a batch stores each result’s confidence, reasons and review flag', (
       needsWordsReason: null,
       publishable: true,
       longDescription: null,
-      // An upload: its stored preview (ADR 051).
+      // An upload: its stored preview (ADR 051) and its own file name.
       thumbnailUrl: expect.stringMatching(/\/files\/previews\/.+\.webp$/),
+      fileName: 'unsure-background.png',
     });
     expect(sure).toMatchObject({ confidence: 0.87, needsReview: false, reasons: sureReasons });
 
@@ -168,6 +169,7 @@ describe('a batch stores each result’s confidence, reasons and review flag', (
         publishable: true,
         longDescription: null,
         thumbnailUrl: null,
+        fileName: 'old.jpg',
       },
     ]);
   });
@@ -232,6 +234,7 @@ describe('POST /images/altText/{id}/approve', () => {
       publishable: true,
       longDescription: null,
       thumbnailUrl: null,
+      fileName: '1.jpg',
     });
     expect((await list(owner, '?needsReview=true')).json()).toEqual([]);
     expect((await list(owner)).json()).toEqual([response.json(), expect.objectContaining({ id: kept })]);

@@ -65,8 +65,21 @@ describe('GET /images/altText', () => {
       thumbnailUrl: null,
     };
     expect(response.json()).toEqual([
-      { id: dog?.id, src: 'https://example.com/dog.jpg', alt_text: 'A photo of dog', ...unrated },
-      { id: cat?.id, src: 'https://example.com/cat.jpg', alt_text: 'A photo of cat', ...unrated },
+      // An image added by its address is named by the address's last segment.
+      {
+        id: dog?.id,
+        src: 'https://example.com/dog.jpg',
+        alt_text: 'A photo of dog',
+        ...unrated,
+        fileName: 'dog.jpg',
+      },
+      {
+        id: cat?.id,
+        src: 'https://example.com/cat.jpg',
+        alt_text: 'A photo of cat',
+        ...unrated,
+        fileName: 'cat.jpg',
+      },
     ]);
     // Without userId too: the token says who is asking.
     expect((await list(owner.auth)).json()).toHaveLength(2);
@@ -158,6 +171,7 @@ describe('PATCH /images/altText/{id}', () => {
       publishable: true,
       longDescription: null,
       thumbnailUrl: null,
+      fileName: 'dog.jpg',
     });
     expect((await list(owner.auth)).json()).toEqual([response.json()]);
     const [row] = await t.app.deps.database.db.select().from(libraryImages).where(eq(libraryImages.id, id));

@@ -68,6 +68,9 @@ export type Change = {
   id: string;
   mediaId: number;
   postId?: number;
+  fileName?: string;
+  src?: string;
+  thumbnailUrl: string | null;
   field: string;
   before: string;
   after: string;

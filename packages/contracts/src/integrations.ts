@@ -166,6 +166,11 @@ export const integrationChangeSchema = z.object({
   /** The attachment's file name and address (its thumbnail), while the import still knows it. */
   fileName: z.string().optional(),
   src: z.string().optional(),
+  /**
+   * A small preview of the picture stored by this app (served at `/files/…`, ADR 051), which loads
+   * where the site's own address may not (an http site); null when none was made.
+   */
+  thumbnailUrl: z.string().nullable(),
   field: integrationChangeFieldSchema,
   before: z.string(),
   after: z.string(),

@@ -52,6 +52,13 @@ export const libraryImageSchema = z.object({
    * not read).
    */
   thumbnailUrl: z.string().nullable(),
+  /**
+   * The name people know the image by: an upload's original file name, or the last path segment of
+   * the address of an image added by its address (scraped, imported), decoded. Without any path,
+   * control or bidi-override character and at most 120 characters; null when there is none (an
+   * address without a path, a `data:` image).
+   */
+  fileName: z.string().nullable(),
 });
 export type LibraryImageRecord = z.infer<typeof libraryImageSchema>;
 

@@ -181,6 +181,7 @@ const libraryImage = {
   longDescription: null,
   thumbnailUrl:
     'https://altwise.example.com/files/previews/2026-11/0b9e6c1e-5d0a-4f4e-9a7e-2f1c3d4b5a69.webp',
+  fileName: 'red-shoe.jpg',
 };
 const progress = {
   id: ids.batch,
@@ -856,6 +857,10 @@ export const openApiExamples: ReadonlyArray<readonly [z.ZodType, unknown]> = [
         mediaId: 812,
         postId: 1204,
         postTitle: 'Our new running shoes',
+        fileName: 'red-shoe.jpg',
+        src: 'https://shop.example.com/wp-content/uploads/2026/11/red-shoe.jpg',
+        thumbnailUrl:
+          'https://altwise.example.com/files/previews/2026-11/4c8e2a1d-7b3f-4e9a-a6d5-1f0b2c3e4d5a.webp',
         field: 'content',
         before: 'IMG_2041.jpg',
         after: 'Red leather running shoe seen from the side',

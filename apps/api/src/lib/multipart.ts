@@ -3,6 +3,7 @@ import { type MultipartFileRule, type MultipartForm, textFieldsOf } from '@altwi
 import type { Multipart, MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { AppError, badRequest, payloadTooLarge } from '../errors.ts';
+import { sanitizeFileName } from './file-names.ts';
 
 /**
  * The one reader of the API's multipart forms. A form is read by its declaration in
@@ -33,9 +34,12 @@ const MAX_FIELD_BYTES = 16 * 1024;
 export type FormFile = {
   /** The part's field, its alias resolved (`images[]` is `images`). */
   field: string;
-  /** The browser's file name, trimmed, or the part's place in the form ("image 2"), for messages. */
+  /** The browser's file name, sanitised, or the part's place in the form ("image 2"), for messages. */
   name: string;
-  /** The browser's file name, trimmed; empty when it sent none. */
+  /**
+   * The browser's file name, sanitised (no path, control or bidi character, at most 120 characters
+   * with its extension kept); empty when it sent none.
+   */
   fileName: string;
   /** The media type its first bytes show, one of its rule's `types`. */
   type: string;
@@ -175,9 +179,9 @@ export function toMultipartFault(error: unknown): unknown {
   return error;
 }
 
+/** The browser's file name as it may be shown and stored (lib/file-names.ts), else `fallback`. */
 function displayName(filename: string | undefined, fallback: string): string {
-  const name = (filename ?? '').replace(/[\r\n\t]/g, ' ').trim();
-  return name ? clip(name, 120) : fallback;
+  return sanitizeFileName(filename) ?? fallback;
 }
 
 /** Reads the first HEAD_BYTES of a file (or all of it, if shorter) without losing any. */

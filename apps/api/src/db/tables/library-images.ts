@@ -40,6 +40,11 @@ export const libraryImages = pgTable(
     context: jsonb('context').$type<PageContext>(),
     /** Storage key of an uploaded image, so regenerate reads the bytes from storage. */
     fileKey: text('file_key'),
+    /**
+     * An upload's original file name, sanitised (lib/file-names.ts): the name people know it by, as
+     * `fileKey` is not. Null for an image added by its address, whose last path segment names it.
+     */
+    fileName: text('file_name'),
     /** How sure the engine was (0..1); null for rows written before confidence existed (ADR 018). */
     confidence: real('confidence'),
     /** The evidence the engine used: caption, title, OCR text, detections with scores. */

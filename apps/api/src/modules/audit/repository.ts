@@ -804,6 +804,20 @@ export type ApprovedImageRow = {
   heading: string | null;
 };
 
+/** The address and stored preview (ADR 051) of those of `imageIds` that are images of the user's audits. */
+export async function listImagePreviews(
+  db: DbExecutor,
+  userId: string,
+  imageIds: string[],
+): Promise<{ id: string; src: string; thumbnailUrl: string | null }[]> {
+  if (imageIds.length === 0) return [];
+  return db
+    .select({ id: auditImages.id, src: auditImages.src, thumbnailUrl: auditImages.thumbnailUrl })
+    .from(auditImages)
+    .innerJoin(audits, eq(audits.id, auditImages.auditId))
+    .where(and(eq(audits.userId, userId), inArray(auditImages.id, imageIds)));
+}
+
 /** Accepted or edited images of an audit (all, or these ids) with their approved words. */
 export async function listApprovedImages(
   db: DbExecutor,

@@ -59,6 +59,7 @@ import {
   listAuditPages,
   listAuditsOf,
   listImagePlaces,
+  listImagePreviews,
   listImages,
   listPageNotes,
   listPages,
@@ -570,6 +571,19 @@ export function createAuditService(deps: {
     async approvedImages(userId: string, auditId: string, imageIds?: string[]): Promise<ApprovedImageRow[]> {
       if (!(await findAuditOf(db, userId, auditId))) throw auditNotFound();
       return listApprovedImages(db, auditId, imageIds);
+    },
+
+    /**
+     * The address and stored preview (ADR 051) of the caller's audit images among `imageIds`, by
+     * image id: the preview is a copy served by this app, shown where the site's own address may not
+     * load (an http site); null when none was made.
+     */
+    async imagePreviews(
+      userId: string,
+      imageIds: string[],
+    ): Promise<Map<string, { src: string; thumbnailUrl: string | null }>> {
+      const rows = await listImagePreviews(db, userId, [...new Set(imageIds)]);
+      return new Map(rows.map((row) => [row.id, { src: row.src, thumbnailUrl: row.thumbnailUrl }]));
     },
 
     /** Puts these approved images of the caller's audit back to pending (an Undo, ADR 069). */

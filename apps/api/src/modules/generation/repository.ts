@@ -361,12 +361,12 @@ export async function landItem(
         ),
         image as (
           insert into library_images (id, user_id, src, alt_text, origin, engine, model, batch_id, context, file_key,
-                                      confidence, reasons, needs_review, long_description,
+                                      file_name, confidence, reasons, needs_review, long_description,
                                       thumbnail_key, thumbnail_url)
           select ${image.id}, ${image.userId}, ${image.src}, ${image.altText}, ${image.origin ?? 'ai'},
                  ${image.engine ?? null},
                  ${image.model ?? null}, item.batch_id, ${JSON.stringify(image.context ?? {})}::jsonb,
-                 ${image.fileKey ?? null}, ${image.confidence ?? null}::real,
+                 ${image.fileKey ?? null}, ${image.fileName ?? null}, ${image.confidence ?? null}::real,
                  ${image.reasons ? JSON.stringify(image.reasons) : null}::jsonb, ${image.needsReview ?? false},
                  ${image.longDescription ?? null}, ${image.thumbnailKey ?? null}, ${image.thumbnailUrl ?? null}
           from item

@@ -181,6 +181,8 @@ export function createGenerationService(deps: {
       model: item.result.model,
       context: item.context,
       fileKey: item.fileKey,
+      // An upload's original name (the multipart reader sanitised it); an address names its own image.
+      fileName: item.fileKey ? (item.context?.fileName ?? null) : null,
       confidence: item.result.confidence,
       reasons: item.result.reasons,
       needsReview: item.result.needsReview || stored.needsWords,

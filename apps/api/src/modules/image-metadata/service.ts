@@ -7,6 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ZipFile } from 'yazl';
 import type { AppConfig } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
+import type { LibraryImage } from '../../db/tables/library-images.ts';
 import { notFound, unavailable, unprocessable, unpublishableAlt } from '../../errors.ts';
 import { csvByteOrderMark, csvRecord } from '../../lib/csv.ts';
 import { Semaphore } from '../../lib/throttle.ts';
@@ -15,7 +16,12 @@ import { listUnpublishable } from '../../rules/publishable.ts';
 import { listAuditAltTexts } from '../audit/service.ts';
 import type { FilesService } from '../files/service.ts';
 import { detectImageType } from '../generation/image-type.ts';
-import { findLibraryImage, findLibraryImagesOf, judgeLibraryImage } from '../library/service.ts';
+import {
+  displayFileName,
+  findLibraryImage,
+  findLibraryImagesOf,
+  judgeLibraryImage,
+} from '../library/service.ts';
 import {
   exiftoolAvailable,
   isWritableType,
@@ -43,6 +49,8 @@ const ZIP_BUFFER_BYTES = 8 * 1024 * 1024;
 /** One image to write: where its bytes are and what goes in. */
 type Source = {
   src: string;
+  /** The name people know it by (an upload's original name), when it has one. */
+  fileName?: string | null;
   fileKey: string | null;
   altText: string | null;
   longDescription: string | null;
@@ -54,8 +62,9 @@ type Source = {
 };
 
 /** A library image as the file it is written to. */
-const sourceOf = (row: Omit<Source, 'missing'>): Source => ({
+const sourceOf = (row: Omit<Source, 'missing' | 'fileName'> & Pick<LibraryImage, 'fileName'>): Source => ({
   src: row.src,
+  fileName: displayFileName(row),
   fileKey: row.fileKey,
   altText: row.altText,
   longDescription: row.longDescription,
@@ -98,9 +107,9 @@ function safeFileName(name: string, type: WritableType): string {
   return `${stem}.${writableTypes[type]}`;
 }
 
-/** A zip entry's name: its position (names stay unique), then the address's file name. */
-const entryName = (position: number, src: string, type: WritableType) =>
-  `${String(position).padStart(3, '0')}-${safeFileName(lastSegment(src), type)}`;
+/** A zip entry's name: its position (names stay unique), then the image's file name. */
+const entryName = (position: number, source: Source, type: WritableType) =>
+  `${String(position).padStart(3, '0')}-${safeFileName(source.fileName ?? lastSegment(source.src), type)}`;
 
 export type ImageMetadataService = ReturnType<typeof createImageMetadataService>;
 
@@ -214,7 +223,7 @@ export function createImageMetadataService(deps: {
             continue;
           }
           bytes += written.bytes.length;
-          const file = entryName(index + 1, source.src, written.type);
+          const file = entryName(index + 1, source, written.type);
           // Images are compressed already: stored, not deflated again.
           zip.addBuffer(written.bytes, file, { compress: false, mtime: new Date() });
           manifest.push({
@@ -287,7 +296,7 @@ export function createImageMetadataService(deps: {
       try {
         const written = await withAlt(sourceOf(row));
         // An upload's address is its storage key: its own file name names the download.
-        const name = row.context?.fileName ?? lastSegment(row.src);
+        const name = displayFileName(row) ?? row.context?.fileName ?? lastSegment(row.src);
         return { fileName: safeFileName(name, written.type), ...written };
       } catch (error) {
         if (error instanceof MetadataWriteError) throw unprocessable(error.message);

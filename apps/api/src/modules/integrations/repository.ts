@@ -343,14 +343,22 @@ export async function listChanges(
   db: DbExecutor,
   integrationId: string,
   ids?: string[],
-): Promise<(IntegrationChangeRow & { postTitle: string | null; sourceUrl: string | null })[]> {
+): Promise<
+  (IntegrationChangeRow & {
+    postTitle: string | null;
+    sourceUrl: string | null;
+    auditImageId: string | null;
+  })[]
+> {
   const rows = await db
     .select({
       change: integrationChanges,
       postTitle: integrationPosts.title,
       sourceUrl: integrationMedia.sourceUrl,
+      auditImageId: integrationPlacements.auditImageId,
     })
     .from(integrationChanges)
+    .leftJoin(integrationPlacements, eq(integrationPlacements.id, integrationChanges.placementId))
     .leftJoin(
       integrationPosts,
       and(
@@ -374,7 +382,12 @@ export async function listChanges(
     )
     .orderBy(desc(integrationChanges.createdAt), asc(integrationChanges.id))
     .limit(1000);
-  return rows.map((row) => ({ ...row.change, postTitle: row.postTitle, sourceUrl: row.sourceUrl }));
+  return rows.map((row) => ({
+    ...row.change,
+    postTitle: row.postTitle,
+    sourceUrl: row.sourceUrl,
+    auditImageId: row.auditImageId,
+  }));
 }
 
 export async function findPlacement(

@@ -23,6 +23,7 @@ import { AppError, badRequest, conflict, notFound } from '../../errors.ts';
 import { jobNames } from '../../jobs/names.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { createFairSlots, SlotsClosedError } from '../../lib/fair-slots.ts';
+import { fileNameOfAddress } from '../../lib/file-names.ts';
 import { SandboxLimitError } from '../../lib/sandbox.ts';
 import { createProviderLimiters } from '../../lib/throttle.ts';
 import { assertPublicAddress, parseFetchableUrl, SafeFetchError } from '../../net/safe-fetch.ts';
@@ -181,13 +182,8 @@ function textOf(value: unknown): string | undefined {
 
 /** The file's name at the end of its address (`harbour.png`), as a person knows the image. */
 function fileNameOfUrl(address: string): string {
-  const path = address.replace(/[?#].*$/, '');
-  const name = path.slice(path.lastIndexOf('/') + 1);
-  try {
-    return decodeURIComponent(name) || address;
-  } catch {
-    return name || address;
-  }
+  // A hostile site's name never carries a path, control or bidi character into our pages.
+  return fileNameOfAddress(address) ?? address;
 }
 
 /** `en_US` (WordPress's locale) as a BCP 47 tag (`en-US`); undefined when it is not one. */
@@ -215,7 +211,7 @@ export type IntegrationsService = ReturnType<typeof createIntegrationsService>;
 export function createIntegrationsService(deps: {
   db: Database;
   queue: JobQueue;
-  audits: Pick<AuditService, 'recordWholeAudit' | 'approvedImages' | 'unapproveImages'>;
+  audits: Pick<AuditService, 'recordWholeAudit' | 'approvedImages' | 'unapproveImages' | 'imagePreviews'>;
   box: CredentialBox;
   fetch: { allowPrivate: boolean };
   settings: {
@@ -1515,20 +1511,30 @@ export function createIntegrationsService(deps: {
 
     async changes(userId: string, id: string): Promise<IntegrationChange[]> {
       await owned(userId, id);
-      return (await listChanges(db, id)).map((change) => ({
-        id: change.id,
-        mediaId: change.mediaId,
-        ...(change.postId !== null ? { postId: change.postId } : {}),
-        ...(change.postTitle !== null ? { postTitle: change.postTitle } : {}),
-        ...(change.sourceUrl !== null
-          ? { fileName: fileNameOfUrl(change.sourceUrl), src: change.sourceUrl }
-          : {}),
-        field: change.field,
-        before: change.before,
-        after: change.after,
-        publishedAt: (change.publishedAt ?? change.createdAt).toISOString(),
-        ...(change.undoneAt ? { undoneAt: change.undoneAt.toISOString() } : {}),
-      }));
+      const changes = await listChanges(db, id);
+      // Our stored copy of each picture (ADR 051): an http site's own address may not load here.
+      const previews = await deps.audits.imagePreviews(
+        userId,
+        changes.flatMap((change) => (change.auditImageId ? [change.auditImageId] : [])),
+      );
+      return changes.map((change) => {
+        const image = change.auditImageId ? previews.get(change.auditImageId) : undefined;
+        // A later import that no longer finds the attachment still has the audit's image.
+        const src = change.sourceUrl ?? image?.src ?? null;
+        return {
+          id: change.id,
+          mediaId: change.mediaId,
+          ...(change.postId !== null ? { postId: change.postId } : {}),
+          ...(change.postTitle !== null ? { postTitle: change.postTitle } : {}),
+          ...(src !== null ? { fileName: fileNameOfUrl(src), src } : {}),
+          thumbnailUrl: image?.thumbnailUrl ?? null,
+          field: change.field,
+          before: change.before,
+          after: change.after,
+          publishedAt: (change.publishedAt ?? change.createdAt).toISOString(),
+          ...(change.undoneAt ? { undoneAt: change.undoneAt.toISOString() } : {}),
+        };
+      });
     },
 
     /** Job handlers. */

@@ -19,6 +19,7 @@ export type ListedLibraryImage = Pick<
   | 'reasons'
   | 'longDescription'
   | 'thumbnailUrl'
+  | 'fileName'
 >;
 
 const listedColumns = {
@@ -31,6 +32,7 @@ const listedColumns = {
   reasons: libraryImages.reasons,
   longDescription: libraryImages.longDescription,
   thumbnailUrl: libraryImages.thumbnailUrl,
+  fileName: libraryImages.fileName,
 };
 
 /** Which of the user's rows a listing covers: all of them, or only those needing review. */
@@ -278,7 +280,8 @@ export function prepareLibraryPage(db: Database, filter: LibraryFilter, maxSkip:
     // EXPLAIN ANALYZE: a half-listing walk for a deep page), and then it reads no index entry.
     return sql`(select ${createdAt}, ${id}, ${libraryImages.src},
         ${libraryImages.altText}, ${libraryImages.confidence}, ${libraryImages.needsReview}, ${libraryImages.reasons},
-        ${libraryImages.longDescription}, ${libraryImages.thumbnailUrl}, ${libraryImages.origin}
+        ${libraryImages.longDescription}, ${libraryImages.thumbnailUrl}, ${libraryImages.origin},
+        ${libraryImages.fileName}
       from ${libraryImages}
       where (select plan.reads and ${gate} from plan) and ${where}
         and (${createdAt}, ${id}) ${comparison} (
@@ -339,6 +342,7 @@ function preparePageStatement<Head extends Record<string, SQL.Aliased | SQL>>(
       reasons: sql<LibraryImage['reasons']>`${pageColumn('reasons')}`.mapWith(libraryImages.reasons),
       longDescription: sql<string | null>`${pageColumn('long_description')}`,
       thumbnailUrl: sql<string | null>`${pageColumn('thumbnail_url')}`,
+      fileName: sql<string | null>`${pageColumn('file_name')}`,
     })
     .from(statement)
     .orderBy(sql`${pageColumn('created_at')} desc nulls last, ${pageColumn('id')} desc nulls last`)
@@ -360,6 +364,7 @@ function listedRows(
     reasons: LibraryImage['reasons'];
     longDescription: string | null;
     thumbnailUrl: string | null;
+    fileName: string | null;
   }[],
 ): ListedLibraryImage[] {
   const rows: ListedLibraryImage[] = [];
@@ -375,6 +380,7 @@ function listedRows(
       reasons: row.reasons,
       longDescription: row.longDescription,
       thumbnailUrl: row.thumbnailUrl,
+      fileName: row.fileName,
     });
   }
   return rows;
@@ -434,7 +440,8 @@ export function prepareLibraryPageFromKey(db: Database, filter: LibraryFilter, n
     select gate.held, page.*
     from gate left join (
       select ${createdAt}, ${id}, ${libraryImages.src}, ${libraryImages.altText}, ${libraryImages.confidence},
-        ${libraryImages.needsReview}, ${libraryImages.reasons}, ${libraryImages.longDescription}, ${libraryImages.thumbnailUrl}, ${libraryImages.origin}
+        ${libraryImages.needsReview}, ${libraryImages.reasons}, ${libraryImages.longDescription}, ${libraryImages.thumbnailUrl}, ${libraryImages.origin},
+        ${libraryImages.fileName}
       from ${libraryImages}
       where ${held} and ${where}
         and (${createdAt}, ${id}) <= (

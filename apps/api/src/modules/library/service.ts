@@ -8,6 +8,7 @@ import type { LibraryImage } from '../../db/tables/library-images.ts';
 import type { AltTextReason } from '../../engines/types.ts';
 import { notFound, unpublishableAlt } from '../../errors.ts';
 import { setBounded } from '../../lib/bounded-map.ts';
+import { fileNameOfAddress } from '../../lib/file-names.ts';
 import { judgePublishable, type PublishableVerdict } from '../../rules/publishable.ts';
 import {
   countLibraryImagesOf,
@@ -100,7 +101,16 @@ function toRecord(row: ListedLibraryImage): LibraryImageRecord {
     publishable: verdict.publishable,
     longDescription: row.longDescription ?? null,
     thumbnailUrl: row.thumbnailUrl,
+    fileName: displayFileName(row),
   };
+}
+
+/**
+ * The name a person knows an image by: an upload's original file name, else the last path segment of
+ * its address (a scraped or imported image); null when neither gives one. Exports name files by it.
+ */
+export function displayFileName(row: Pick<LibraryImage, 'fileName' | 'src'>): string | null {
+  return row.fileName ?? fileNameOfAddress(row.src);
 }
 
 /** What an engine said about an alt text it wrote (AltTextResult): stored with the row. */
@@ -128,6 +138,8 @@ export type NewLibraryImageRow = {
   context?: PageContext | null;
   /** The stored upload behind `src`, deleted with the row. */
   fileKey?: string | null;
+  /** The upload's original file name, sanitised; null for an image added by its address. */
+  fileName?: string | null;
   /**
    * A preview another record owns (an accepted audit suggestion's, ADR 051): shown with the row, not
    * deleted with it; the owner's account deletion removes it.
@@ -149,6 +161,7 @@ export async function addLibraryImages(tx: DbExecutor, userId: string, rows: New
       batchId: row.batchId ?? null,
       context: row.context ?? null,
       fileKey: row.fileKey ?? null,
+      fileName: row.fileName ?? null,
       thumbnailUrl: row.thumbnailUrl ?? null,
       confidence: row.confidence ?? null,
       reasons: row.reasons ?? null,

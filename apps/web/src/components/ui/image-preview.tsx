@@ -68,8 +68,11 @@ export function LargePreview({ url }: { url: string | null }) {
   );
 }
 
-/** The image's file name, as people know their images; nothing for an inline image. */
-export function ImageFileName({ src }: { src: string }) {
-  const name = imageFileName(src);
+/**
+ * The image's file name, as people know their images: `name` when the server knows it (an upload's
+ * original name), else the last segment of `src`; nothing for an inline image.
+ */
+export function ImageFileName({ src, name: known }: { src: string; name?: string | null }) {
+  const name = known || imageFileName(src);
   return name ? <span className="block font-medium break-all text-slate-900">{name}</span> : null;
 }

@@ -35,6 +35,7 @@ function makeLibrary(count: number): LibraryImage[] {
     longDescription: null,
     // The first image has a stored preview; the others were stored before previews existed.
     thumbnailUrl: index === 0 ? '/files/previews/2026-11/first.webp' : null,
+    fileName: `image-${index + 1}.jpg`,
   }));
 }
 
@@ -394,6 +395,36 @@ describe('image library (/images)', () => {
     expect(within(secondUrlCell as HTMLElement).getByTestId('thumbnail-placeholder')).toHaveClass('size-12');
   });
 
+  it('names each image by its file name in the list and the edit dialog: an upload by its original name', async () => {
+    const [upload, scraped] = makeLibrary(2) as [LibraryImage, LibraryImage];
+    const library = [
+      {
+        ...upload,
+        src: 'http://localhost/files/uploads/9b1d3c6e-52f1-4f4e-a0a4-6d2f1c7e8a10.jpg',
+        fileName: 'Café crème 🥐.jpg',
+      },
+      scraped,
+    ];
+    mockApi({ ...noBatches, 'GET /images/altText': libraryHandler({ current: library }) });
+    const user = userEvent.setup();
+    const view = await openLibrary();
+    await screen.findByText('Alt text 1');
+    const table = screen.getByRole('table', { name: 'Your images and their alt text' });
+    const [first, second] = within(table).getAllByRole('row').slice(1) as [HTMLElement, HTMLElement];
+    expect(within(first).getByText('Café crème 🥐.jpg')).toBeVisible();
+    // The stored copy's address is still the link; the name is beside it, not its name.
+    expect(within(first).getByRole('link', { name: /9b1d3c6e-52f1.*\.jpg/ })).toHaveAttribute(
+      'href',
+      library[0]?.src,
+    );
+    expect(within(second).getByText('image-2.jpg')).toBeVisible();
+    await expectNoAxeViolations(view.container);
+
+    await user.click(screen.getByRole('button', { name: 'Edit alt text for image 1' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit alt text for image 1' });
+    expect(within(dialog).getByText('Café crème 🥐.jpg')).toBeVisible();
+  });
+
   it('shows the image large in the edit dialog beside the draft, and says so when it has no preview', async () => {
     mockApi({ ...noBatches, 'GET /images/altText': libraryHandler({ current: makeLibrary(2) }) });
     const user = userEvent.setup();
@@ -439,6 +470,7 @@ describe('image library (/images)', () => {
             reasons: [],
             longDescription: null,
             thumbnailUrl: '/files/previews/2026-11/first.webp',
+            fileName: 'image-1.jpg',
           },
         ];
         return json({ success: true, image: library.current[0], remainingCredits: 9 });

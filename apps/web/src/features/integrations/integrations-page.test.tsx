@@ -76,6 +76,65 @@ describe('integrations (/integrations)', () => {
     expect(within(site).queryByRole('heading', { name: 'Places not written' })).toBeNull();
   });
 
+  it('names each published change by its file name beside our stored thumbnail, newest first', async () => {
+    const http = { ...summary, siteUrl: 'http://bakery.example' };
+    mockApi({
+      'GET /integrations': () => json([http]),
+      [`GET /integrations/${summary.id}`]: () =>
+        json({ ...partly, ...http, error: null, failures: [], notice: null, progress: null }),
+      [`GET /integrations/${summary.id}/changes`]: () =>
+        json([
+          {
+            id: '88888888-8888-4888-8888-888888888888',
+            mediaId: 10,
+            postId: 3,
+            postTitle: 'At the bakery',
+            fileName: 'sign.jpg',
+            src: 'http://bakery.example/wp-content/uploads/sign.jpg',
+            thumbnailUrl: '/files/previews/2026-11/sign.webp',
+            field: 'content',
+            before: '',
+            after: 'Hand-painted sign: fresh bread daily',
+            publishedAt: '2026-11-25T10:00:00.000Z',
+          },
+          {
+            id: '99999999-9999-4999-8999-999999999999',
+            mediaId: 11,
+            fileName: 'Crème brûlée.jpg',
+            src: 'http://bakery.example/wp-content/uploads/Cr%C3%A8me-br%C3%BBl%C3%A9e.jpg',
+            thumbnailUrl: null,
+            field: 'alt_text',
+            before: 'IMG_0042',
+            after: 'A crème brûlée with a cracked sugar top',
+            publishedAt: '2026-11-25T09:59:00.000Z',
+          },
+        ]),
+    });
+    storeSession('jwt-1');
+    renderApp('/integrations');
+    const site = await screen.findByRole('region', { name: 'http://bakery.example' }, { timeout: 5000 });
+    const table = await within(site).findByRole('table', {
+      name: 'Changes published to this site, newest first',
+    });
+    const [first, second] = within(table).getAllByRole('row').slice(1) as [HTMLElement, HTMLElement];
+    expect(within(first).getByRole('rowheader')).toHaveTextContent('“At the bakery”, sign.jpg');
+    // Our stored copy, decorative: the file name is the text beside it.
+    const thumbnail = first.querySelector('img');
+    expect(thumbnail).toHaveAttribute('src', '/files/previews/2026-11/sign.webp');
+    expect(thumbnail).toHaveAttribute('alt', '');
+    expect(within(first).queryByRole('img')).toBeNull();
+    expect(within(first).getByRole('button', { name: 'Undo: “At the bakery”, sign.jpg' })).toBeEnabled();
+    // Without a stored copy, the site's own picture.
+    expect(within(second).getByRole('rowheader')).toHaveTextContent('Media library, Crème brûlée.jpg');
+    expect(second.querySelector('img')).toHaveAttribute(
+      'src',
+      'http://bakery.example/wp-content/uploads/Cr%C3%A8me-br%C3%BBl%C3%A9e.jpg',
+    );
+    expect(
+      within(second).getByRole('button', { name: 'Undo: Media library, Crème brûlée.jpg' }),
+    ).toBeEnabled();
+  });
+
   it('shows what a publish will write and where, and publishes only on confirm', async () => {
     const user = userEvent.setup();
     const calls = mockApi({

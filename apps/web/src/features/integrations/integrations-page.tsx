@@ -141,7 +141,9 @@ function ChangesTable({ id, changes }: { id: string; changes: IntegrationChange[
                 <tr key={change.id} className="border-b border-slate-200 align-top">
                   <th scope="row" className="py-2 pr-3 font-normal">
                     <span className="flex items-center gap-2">
-                      {change.src ? <Thumbnail url={change.src} className="size-10" /> : null}
+                      {change.thumbnailUrl || change.src ? (
+                        <Thumbnail url={change.thumbnailUrl} fallbackUrl={change.src} className="size-10" />
+                      ) : null}
                       <span className="break-all">{where}</span>
                     </span>
                   </th>

@@ -3,7 +3,7 @@ import { type FormEvent, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { TextAreaField } from '../../../components/ui/form-fields.tsx';
-import { LargePreview, wideDialog } from '../../../components/ui/image-preview.tsx';
+import { ImageFileName, LargePreview, wideDialog } from '../../../components/ui/image-preview.tsx';
 import { LongDescriptionField } from '../../../components/ui/long-description-field.tsx';
 import { notify } from '../../../components/ui/notify.ts';
 import { needsWordsQuestions, ReviewDetails } from '../../../components/ui/review-details.tsx';
@@ -94,7 +94,10 @@ export function EditAltTextDialog({
       <form onSubmit={submit} noValidate className="grid gap-4 md:grid-cols-[minmax(0,480px)_minmax(0,1fr)]">
         <LargePreview url={target.thumbnailUrl} />
         <div className="flex min-w-0 flex-col gap-4">
-          <p className="text-sm break-all text-slate-700">{target.src}</p>
+          <div className="text-sm">
+            <ImageFileName src={target.src} name={target.fileName} />
+            <p className="break-all text-slate-700">{target.src}</p>
+          </div>
           {target.needsWords ? (
             <section
               aria-label="Needs your words"

@@ -1,6 +1,6 @@
 import type { LibraryImageRecord } from '@altwise/contracts/library';
 import { useEffect, useRef } from 'react';
-import { Thumbnail } from '../../../components/ui/image-preview.tsx';
+import { ImageFileName, Thumbnail } from '../../../components/ui/image-preview.tsx';
 import { OriginLabel } from '../../../components/ui/origin-label.tsx';
 import { NeedsWordsBadge, ReviewBadge } from '../../../components/ui/review-details.tsx';
 
@@ -55,8 +55,8 @@ function HeaderCheckbox({
 }
 
 /**
- * The library table of the product spec §2: #, select, URL (a thumbnail of the stored preview, then the truncated
- * URL; the full URL is the link and its title),
+ * The library table of the product spec §2: #, select, URL (a thumbnail of the stored preview, the file name people
+ * know the image by, then the truncated URL; the full URL is the link and its title),
  * Alt Text with a copy button, and the Edit / Regenerate actions users expect. A row whose alt text needs
  * review shows a "Review" badge and an Approve action; a row the generator had no words for (ADR 068)
  * says so, with its reason, and waits for a person's words through Edit: there is nothing to approve.
@@ -134,16 +134,19 @@ export function LibraryTable({
                 <td className="px-3 py-3">
                   <div className="flex items-start gap-2">
                     <Thumbnail url={row.thumbnailUrl} />
-                    <a
-                      href={row.src}
-                      title={row.src}
-                      target="_blank"
-                      rel="noopener noreferrer"
-                      className="block min-w-0 flex-1 truncate text-indigo-800 underline"
-                    >
-                      {row.src}
-                      <span className="sr-only"> (opens in a new tab)</span>
-                    </a>
+                    <div className="min-w-0 flex-1">
+                      <ImageFileName src={row.src} name={row.fileName} />
+                      <a
+                        href={row.src}
+                        title={row.src}
+                        target="_blank"
+                        rel="noopener noreferrer"
+                        className="block truncate text-indigo-800 underline"
+                      >
+                        {row.src}
+                        <span className="sr-only"> (opens in a new tab)</span>
+                      </a>
+                    </div>
                   </div>
                 </td>
                 <td className="px-3 py-3">

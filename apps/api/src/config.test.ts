@@ -87,6 +87,20 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads how many attachment writes go to one site at once, 4 by default, refusing 0 and words', () => {
+    expect(loadConfig({}).integrations.concurrency).toBe(4);
+    expect(loadConfig({ WORDPRESS_CONCURRENCY: '8' }).integrations.concurrency).toBe(8);
+    expect(problemsOf({ WORDPRESS_CONCURRENCY: '0' }).join('\n')).toContain(
+      'WORDPRESS_CONCURRENCY must be at least 1',
+    );
+    expect(problemsOf({ WORDPRESS_CONCURRENCY: 'abc' }).join('\n')).toContain(
+      'WORDPRESS_CONCURRENCY must be a number',
+    );
+    expect(problemsOf({ WORDPRESS_CONCURRENCY: '2.5' }).join('\n')).toContain(
+      'WORDPRESS_CONCURRENCY must be a whole number',
+    );
+  });
+
   it('lists every bad variable at once', () => {
     const problems = problemsOf({
       NODE_ENV: 'staging',

@@ -142,6 +142,15 @@ const envSchema = z.object({
       .max(67_108_864, 'WORDPRESS_MAX_ANSWER_BYTES must be at most 67108864 (64 MB)')
       .default(8_388_608),
   ),
+  WORDPRESS_CONCURRENCY: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.coerce
+      .number({ error: 'WORDPRESS_CONCURRENCY must be a number' })
+      .int('WORDPRESS_CONCURRENCY must be a whole number')
+      .min(1, 'WORDPRESS_CONCURRENCY must be at least 1')
+      .max(16, 'WORDPRESS_CONCURRENCY must be at most 16')
+      .default(4),
+  ),
   JWT_EXPIRES_IN: z
     .string()
     .regex(/^[1-9][0-9]*[smhdw]$/, 'JWT_EXPIRES_IN must be a number followed by s, m, h, d or w (e.g. 7d)')
@@ -336,6 +345,8 @@ export type AppConfig = {
     leaseMs: number;
     /** Most bytes read from one answer; the connection is cut past it (ADR 070). */
     maxAnswerBytes: number;
+    /** Attachment writes a publish or undo has in flight to one site at once (ADR 076). */
+    concurrency: number;
   };
 };
 
@@ -592,6 +603,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       pageSize: e.WORDPRESS_PAGE_SIZE,
       leaseMs: e.WORDPRESS_LEASE_MS,
       maxAnswerBytes: e.WORDPRESS_MAX_ANSWER_BYTES,
+      concurrency: e.WORDPRESS_CONCURRENCY,
     },
   };
 }

@@ -178,7 +178,13 @@ describe('every placement, one description, a preview and an undo that stays', (
     expect(published.statusCode, published.body).toBe(202);
     const done = await settled(id);
     expect(done.error).toBeNull();
-    expect(done.progress).toEqual({ written: 3, failed: 0, total: 3 });
+    expect(done.progress).toEqual({
+      written: 3,
+      failed: 0,
+      total: 3,
+      startedAt: expect.any(String),
+      etaSeconds: null,
+    });
     expect(done.notice).toMatch(/^Published 3 alt texts to /);
     expect(await readAlt(photo.id)).toBe(words);
     for (const post of [nets, market])

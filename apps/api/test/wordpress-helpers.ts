@@ -53,7 +53,13 @@ export type Integration = {
   error: string | null;
   notice: string | null;
   failures: { mediaId: number; postId: number | null; message: string }[];
-  progress: { written: number; failed: number; total: number } | null;
+  progress: {
+    written: number;
+    failed: number;
+    total: number;
+    startedAt: string | null;
+    etaSeconds: number | null;
+  } | null;
 };
 /** One image of the import's audit. */
 export type AuditItem = {
@@ -198,10 +204,31 @@ function describeCall(req: IncomingMessage): string {
   return `${req.method} ${route}`;
 }
 
+/** The writes inside a call to `/batch/v1`, each as `POST /wp/v2/posts/12`; none for any other call. */
+function batchedCalls(call: string, body: Buffer): string[] {
+  if (call !== 'POST /batch/v1') return [];
+  const { requests } = JSON.parse(body.toString('utf8')) as { requests: { method?: string; path: string }[] };
+  return requests.map((request) => `${request.method ?? 'POST'} ${request.path}`);
+}
+
 export type WordPressProxy = {
   url: string;
-  /** Every call the apps made to WordPress, in order. */
+  /**
+   * Every call the apps made to WordPress, in order; a batch is listed as the writes it holds, so
+   * `POST /wp/v2/posts/12` is that post's write whether it went alone or in a batch.
+   */
   calls: string[];
+  /** The writes of each call to `/batch/v1`, in order. */
+  batches: string[][];
+  /** Answer `/batch/v1` with WordPress's 404 for a route it does not have, as before WordPress 5.6. */
+  withoutBatch: boolean;
+  /** Writes in flight at once, most seen: POST calls sent on and not yet answered by WordPress. */
+  mostWritesAtOnce: number;
+  /**
+   * Writes inside a batch that WordPress is to refuse: each gets a `status` WordPress does not know,
+   * which it answers with a 400 of its own for that write alone.
+   */
+  spoil: (call: string) => boolean;
   /** Answers swallowed: the request reached WordPress (a write was made), the app never hears back. */
   held: ServerResponse[];
   /** Which calls to swallow. */
@@ -220,6 +247,10 @@ export async function startWordPressProxy(site: WordPressSite): Promise<WordPres
   const proxy: WordPressProxy = {
     url: '',
     calls: [],
+    batches: [],
+    withoutBatch: false,
+    mostWritesAtOnce: 0,
+    spoil: () => false,
     held: [],
     swallow: () => false,
     delayMs: 0,
@@ -229,23 +260,53 @@ export async function startWordPressProxy(site: WordPressSite): Promise<WordPres
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+  let writesAtOnce = 0;
   const server: Server = createServer((req, res) => {
-    const call = describeCall(req);
-    proxy.calls.push(call);
+    const described = describeCall(req);
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', async () => {
+      let body = Buffer.concat(chunks);
+      if (proxy.withoutBatch && described === 'POST /batch/v1') {
+        proxy.calls.push(described);
+        res.writeHead(404, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            code: 'rest_no_route',
+            message: 'No route was found matching the URL and request method.',
+            data: { status: 404 },
+          }),
+        );
+        return;
+      }
+      const inBatch = batchedCalls(described, body);
+      const calls = inBatch.length > 0 ? inBatch : [described];
+      proxy.calls.push(...calls);
+      if (inBatch.length > 0) {
+        proxy.batches.push(inBatch);
+        const batch = JSON.parse(body.toString('utf8')) as {
+          requests: { path: string; body?: Record<string, unknown> }[];
+        };
+        for (const [at, request] of batch.requests.entries())
+          if (proxy.spoil(inBatch[at] as string))
+            request.body = { ...request.body, status: 'no-such-status' };
+        body = Buffer.from(JSON.stringify(batch));
+      }
+      const write = req.method === 'POST';
+      if (write) proxy.mostWritesAtOnce = Math.max(proxy.mostWritesAtOnce, ++writesAtOnce);
       const answer = await fetch(new URL(req.url ?? '/', target), {
         method: req.method,
         headers: Object.fromEntries(
           Object.entries(req.headers).filter(
-            (entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'host',
+            (entry): entry is [string, string] =>
+              typeof entry[1] === 'string' && entry[0] !== 'host' && entry[0] !== 'content-length',
           ),
         ),
-        ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
+        ...(chunks.length > 0 ? { body } : {}),
+      }).finally(() => {
+        if (write) writesAtOnce--;
       });
-      const body = Buffer.from(await answer.arrayBuffer());
-      if (proxy.swallow(call)) {
+      const answered = Buffer.from(await answer.arrayBuffer());
+      if (calls.some((call) => proxy.swallow(call))) {
         proxy.held.push(res);
         return;
       }
@@ -253,7 +314,7 @@ export async function startWordPressProxy(site: WordPressSite): Promise<WordPres
       const headers: Record<string, string> = {};
       for (const name of ['content-type', 'x-wp-total', 'x-wp-totalpages'])
         if (answer.headers.get(name)) headers[name] = answer.headers.get(name) as string;
-      res.writeHead(answer.status, headers).end(body);
+      res.writeHead(answer.status, headers).end(answered);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

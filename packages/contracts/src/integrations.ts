@@ -75,10 +75,18 @@ export const integrationSchema = integrationSummarySchema.extend({
   ),
   /**
    * The publish or undo under way (status `publishing`), or the last one (ADR 069): places written,
-   * places that failed, of all it will try; null before the first.
+   * places that failed, of all it will try; null before the first. `startedAt` is when it began
+   * writing; `etaSeconds` the seconds it should still take at its pace so far (ADR 076), null before
+   * the first place is done and once the run has ended.
    */
   progress: z
-    .object({ written: z.number().int(), failed: z.number().int(), total: z.number().int() })
+    .object({
+      written: z.number().int(),
+      failed: z.number().int(),
+      total: z.number().int(),
+      startedAt: z.string().nullable(),
+      etaSeconds: z.number().int().nullable(),
+    })
     .nullable(),
 });
 export type Integration = z.infer<typeof integrationSchema>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RateLimiter, Semaphore } from './throttle.ts';
+import { RateLimiter, Semaphore, settleEach } from './throttle.ts';
 
 describe('Semaphore', () => {
   it('lets at most its size through and hands slots over in order', async () => {
@@ -35,5 +35,28 @@ describe('RateLimiter', () => {
     const quick = performance.now();
     for (let i = 0; i < 1000; i++) await unlimited.take();
     expect(performance.now() - quick).toBeLessThan(50);
+  });
+});
+
+describe('settleEach', () => {
+  it('keeps at most `limit` items running, and answers each outcome in order', async () => {
+    let running = 0;
+    let most = 0;
+    const outcomes = await settleEach([1, 2, 3, 4, 5, 6, 7], 3, async (n) => {
+      running++;
+      most = Math.max(most, running);
+      await new Promise((resolve) => setTimeout(resolve, 5 + (n % 3) * 5));
+      running--;
+      if (n === 4) throw new Error('four failed');
+      return n * 10;
+    });
+    expect(most).toBe(3);
+    expect(
+      outcomes.map((outcome) => (outcome.ok ? outcome.value : (outcome.error as Error).message)),
+    ).toEqual([10, 20, 30, 'four failed', 50, 60, 70]);
+  });
+
+  it('answers nothing for no items', async () => {
+    expect(await settleEach([], 4, async () => 1)).toEqual([]);
   });
 });

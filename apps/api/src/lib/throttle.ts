@@ -56,3 +56,31 @@ export function createProviderLimiters(perMinute: number) {
     return limiter;
   };
 }
+
+/** What became of one item of `settleEach`: its value, or what it threw. */
+export type Settled<R> = { ok: true; value: R } | { ok: false; error: unknown };
+
+/**
+ * Runs `work` on every item with at most `limit` at once, and answers each item's outcome in the
+ * items' order once all have ended: one item's failure neither stops nor hides the others.
+ */
+export async function settleEach<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<Settled<R>[]> {
+  const outcomes: Settled<R>[] = new Array(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const at = next++;
+      try {
+        outcomes[at] = { ok: true, value: await work(items[at] as T, at) };
+      } catch (error) {
+        outcomes[at] = { ok: false, error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
+  return outcomes;
+}

@@ -30,3 +30,15 @@ export function imageFileName(src: string): string {
     return last.slice(0, 120);
   }
 }
+
+/** A time still to wait in words ("about 40 seconds", "about 3 minutes"), as an estimate reads. */
+export function formatTimeLeft(seconds: number): string {
+  if (seconds < 60) {
+    const n = Math.max(5, Math.ceil(seconds / 5) * 5);
+    return `about ${n} seconds`;
+  }
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `about ${minutes} minute${minutes === 1 ? '' : 's'}`;
+  const hours = Math.round((seconds / 3600) * 10) / 10;
+  return `about ${hours} hour${hours === 1 ? '' : 's'}`;
+}

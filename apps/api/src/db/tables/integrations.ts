@@ -32,7 +32,8 @@ export type ChangeWrite = { value: string; undo?: true };
 export type PublishFailure = { mediaId: number; postId: number | null; message: string };
 
 /** How far the publish or undo under way is (ADR 069): places written, failed, of all it will try. */
-export type PublishProgress = { written: number; failed: number; total: number };
+/** A publish's or undo's tally; `startedAt` (ISO) when it began writing, absent on runs before ADR 076. */
+export type PublishProgress = { written: number; failed: number; total: number; startedAt?: string };
 
 /** What a publish or undo run was asked to do, kept so a process that starts again resumes it. */
 export type PublishRequest = { imageIds?: string[]; undo?: string[] };

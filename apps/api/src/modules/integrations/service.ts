@@ -18,6 +18,7 @@ import type {
   IntegrationPlacementRow,
   IntegrationPostRow,
   IntegrationRow,
+  PublishProgress,
 } from '../../db/tables/integrations.ts';
 import { AppError, badRequest, conflict, notFound } from '../../errors.ts';
 import { jobNames } from '../../jobs/names.ts';
@@ -25,7 +26,7 @@ import type { JobQueue } from '../../jobs/queue.ts';
 import { createFairSlots, SlotsClosedError } from '../../lib/fair-slots.ts';
 import { fileNameOfAddress } from '../../lib/file-names.ts';
 import { SandboxLimitError } from '../../lib/sandbox.ts';
-import { createProviderLimiters } from '../../lib/throttle.ts';
+import { createProviderLimiters, type Settled, settleEach } from '../../lib/throttle.ts';
 import { assertPublicAddress, parseFetchableUrl, SafeFetchError } from '../../net/safe-fetch.ts';
 import { judgePublishable } from '../../rules/publishable.ts';
 import type { AuditService, WrittenByUs } from '../audit/service.ts';
@@ -76,6 +77,7 @@ import {
 import {
   checkWordPress,
   createWordPressClient,
+  MAX_BATCH_REQUESTS,
   type WordPressClient,
   WordPressError,
   type WordPressErrorReason,
@@ -94,6 +96,9 @@ const IMPORT_SLOTS = 2;
 const IMPORT_RETRY_MS = 10_000;
 /** Most audit pages an import makes (the library page and the posts that use its images). */
 const MAX_AUDIT_PAGES = 500;
+
+/** Attachments read per call while publishing or undoing (WordPress answers at most 100 a page). */
+const MEDIA_PER_READ = 100;
 
 /** Most held-back images a refused publish names in its `errors`. */
 const MAX_PUBLISH_ERRORS = 100;
@@ -220,6 +225,8 @@ export function createIntegrationsService(deps: {
     pageSize: number;
     leaseMs: number;
     maxAnswerBytes: number;
+    /** Attachment writes in flight to one site at once (WORDPRESS_CONCURRENCY, ADR 076). */
+    concurrency: number;
   };
   logger: FastifyBaseLogger;
 }) {
@@ -326,6 +333,27 @@ export function createIntegrationsService(deps: {
     };
   }
 
+  /**
+   * The tally as the API shows it, with the time a run under way should still take at its pace so
+   * far (ADR 076): none before its first place is done, or once it has ended.
+   */
+  function progressAnswer(status: IntegrationRow['status'], progress: PublishProgress) {
+    const done = progress.written + progress.failed;
+    const started = progress.startedAt ? Date.parse(progress.startedAt) : Number.NaN;
+    const elapsed = Date.now() - started;
+    const etaSeconds =
+      status === 'publishing' && done > 0 && Number.isFinite(elapsed) && elapsed > 0
+        ? Math.ceil(((elapsed / done) * Math.max(0, progress.total - done)) / 1000)
+        : null;
+    return {
+      written: progress.written,
+      failed: progress.failed,
+      total: progress.total,
+      startedAt: progress.startedAt ?? null,
+      etaSeconds,
+    };
+  }
+
   function toIntegration(row: IntegrationRow): Integration {
     return {
       ...toSummary(row),
@@ -337,7 +365,7 @@ export function createIntegrationsService(deps: {
       error: row.error,
       notice: row.notice,
       failures: (row.failures ?? []).map((failure) => ({ ...failure })),
-      progress: row.progress ? { ...row.progress } : null,
+      progress: row.progress ? progressAnswer(row.status, row.progress) : null,
     };
   }
 
@@ -713,6 +741,8 @@ export function createIntegrationsService(deps: {
     total: number;
     /** Approved images whose words may not go live (ADR 069): left out, named in the notice. */
     heldBack: number;
+    /** When the run began writing: the progress's pace, and so its estimate of the time left. */
+    startedAt: Date;
   };
   const newTally = (): PublishTally => ({
     written: 0,
@@ -721,14 +751,13 @@ export function createIntegrationsService(deps: {
     failed: [],
     total: 0,
     heldBack: 0,
+    startedAt: new Date(),
   });
   /** Where written words came from, kept in the change log (ADR 069). */
   type Provenance = {
     origin: NonNullable<IntegrationChangeRow['origin']>;
     reasons: NonNullable<IntegrationChangeRow['reasons']>;
   };
-  type PostWrite = { placement: IntegrationPlacementRow; after: string; provenance: Provenance };
-
   /** Notes a problem once, and each place it kept from being written. */
   function fail(tally: PublishTally, message: string, places: Place[]) {
     tally.problems.push(message);
@@ -786,59 +815,395 @@ export function createIntegrationsService(deps: {
     }
   }
 
-  /**
-   * After a failed write (ADR 056). When WordPress answered with a refusal (401, 403, 404, 429, the
-   * REST API off, a private address, or our own read-back finding its words not kept), nothing
-   * landed and the notes are forgotten. When the outcome is unknown (a time-out, a broken
-   * connection, a server error or a garbled answer), what WordPress now has decides each noted
-   * change, so a write that landed stays in the change log, where Undo reaches it; when WordPress
-   * cannot be read either, the notes stay for the next run to settle first.
-   */
-  async function settleAfterFailure(
-    row: IntegrationRow,
-    client: WordPressClient,
-    error: unknown,
-    forget: () => Promise<void>,
-  ) {
-    if (error instanceof WordPressError && refusals.has(error.reason)) return forget();
-    try {
-      await settlePending(row, client, mediaUrlMap(await listMedia(db, row.id)));
-    } catch {
-      // Left as noted: the next publish or undo settles it first.
-    }
-  }
-
   async function listPlacementsByIdOf(change: IntegrationChangeRow): Promise<IntegrationPlacementRow[]> {
     const placement = await findPlacement(db, change.placementId);
     return placement ? [placement] : [];
   }
 
-  async function publishLibraryAlt(
+  // ── reading and writing many places at once (ADR 076) ──────────────────────────────────
+
+  /**
+   * The items as WordPress has them now, `chunk` ids per list call (`include=`). One a list leaves
+   * out, or every one of a list WordPress would not answer, is read alone, so a deleted item gets
+   * WordPress's own answer in words. Only a failure no other call can get past is thrown.
+   */
+  async function readNow<T extends { id: number }>(
+    client: WordPressClient,
+    route: string,
+    ids: number[],
+    chunk: number,
+    what: string,
+    whatOne: (id: number) => string,
+  ): Promise<Map<number, T | WordPressError>> {
+    const found = new Map<number, T | WordPressError>();
+    const unique = [...new Set(ids)];
+    for (let at = 0; at < unique.length; at += chunk) {
+      const wanted = new Set(unique.slice(at, at + chunk));
+      try {
+        const answer = await client.get<unknown>(
+          `${route}?include=${[...wanted].join(',')}&per_page=${wanted.size}&context=edit&orderby=include`,
+          what,
+        );
+        if (Array.isArray(answer.body))
+          for (const item of answer.body)
+            if (isObject(item) && typeof item.id === 'number' && wanted.has(item.id))
+              found.set(item.id, item as T);
+      } catch (error) {
+        if (!(error instanceof WordPressError) || fatalReasons.includes(error.reason)) throw error;
+      }
+    }
+    for (const id of unique.filter((id) => !found.has(id))) {
+      try {
+        found.set(id, (await client.get<T>(`${route}/${id}?context=edit`, whatOne(id))).body);
+      } catch (error) {
+        if (!(error instanceof WordPressError) || fatalReasons.includes(error.reason)) throw error;
+        found.set(id, error);
+      }
+    }
+    return found;
+  }
+
+  const readMediaNow = (client: WordPressClient, ids: number[], back: boolean) =>
+    readNow<RestMedia>(
+      client,
+      '/wp/v2/media',
+      ids,
+      MEDIA_PER_READ,
+      back ? 'reading the written images back' : 'reading the images to write',
+      (id) => `reading image ${id}${back ? ' back' : ''}`,
+    );
+
+  async function readPostsNow(client: WordPressClient, posts: IntegrationPostRow[], back: boolean) {
+    const found = new Map<number, RestPost | WordPressError>();
+    for (const type of ['posts', 'pages'] as const) {
+      const ids = posts.filter((post) => post.postType === type).map((post) => post.postId);
+      if (ids.length === 0) continue;
+      const titles = new Map(posts.map((post) => [post.postId, post.title]));
+      const read = await readNow<RestPost>(
+        client,
+        `/wp/v2/${type}`,
+        ids,
+        MAX_BATCH_REQUESTS,
+        back ? `reading the written ${type} back` : `reading the ${type} to write`,
+        (id) => `reading “${titles.get(id) ?? id}”${back ? ' back' : ''}`,
+      );
+      for (const [id, post] of read) found.set(id, post);
+    }
+    return found;
+  }
+
+  /**
+   * Posts' and pages' new content through `/batch/v1`, 25 a call (ADR 076); one by one,
+   * WORDPRESS_CONCURRENCY at once, on a site without the endpoint. Each write's outcome in order.
+   */
+  async function writePostContents(
+    client: WordPressClient,
+    writes: { post: IntegrationPostRow; content: string; what: string }[],
+    site: { batches: boolean },
+  ): Promise<Settled<unknown>[]> {
+    const outcomes: Settled<unknown>[] = [];
+    for (let at = 0; at < writes.length; at += MAX_BATCH_REQUESTS) {
+      const chunk = writes.slice(at, at + MAX_BATCH_REQUESTS);
+      if (site.batches) {
+        try {
+          const answers = await client.batch<RestPost>(
+            chunk.map((write) => ({
+              path: postRoute(write.post),
+              body: { content: write.content },
+              what: write.what,
+            })),
+            `writing ${chunk.length} post${chunk.length === 1 ? '' : 's'} and pages`,
+          );
+          outcomes.push(
+            ...answers.map(
+              (answer): Settled<unknown> =>
+                answer.ok ? { ok: true, value: answer.body } : { ok: false, error: answer.error },
+            ),
+          );
+          continue;
+        } catch (error) {
+          // Without the endpoint WordPress wrote nothing: the writes go one by one instead.
+          if (!(error instanceof WordPressError && error.reason === 'not-found')) {
+            outcomes.push(...chunk.map((): Settled<unknown> => ({ ok: false, error })));
+            continue;
+          }
+          site.batches = false;
+        }
+      }
+      outcomes.push(
+        ...(await settleEach(chunk, deps.settings.concurrency, (write) =>
+          client.post<RestPost>(postRoute(write.post), { content: write.content }, write.what),
+        )),
+      );
+    }
+    return outcomes;
+  }
+
+  /** One place a publish or undo writes, and what becomes of its note once WordPress's answer is known. */
+  type Attempt = {
+    place: Place;
+    /** The alt text WordPress should have there once written. */
+    value: string;
+    /** Which use of its image in the post (content writes only). */
+    occurrence: number;
+    /** Said when WordPress answered the write but did not keep the words. */
+    notKept: string;
+    /** WordPress has the words: the change is published (or undone). */
+    land: () => Promise<void>;
+    /** WordPress does not have them: the note is forgotten. */
+    forget: () => Promise<void>;
+  };
+  type PostAttempt = {
+    post: IntegrationPostRow;
+    content: string;
+    /** The content as read before writing, put back when a publish's words were only partly kept. */
+    original: string;
+    /** A publish writes all of a post's places or none; an undo keeps each one WordPress kept. */
+    allOrNothing: boolean;
+    attempts: Attempt[];
+  };
+
+  /**
+   * A lost lease stops the run at once (the next run settles its notes). Else the first failure no
+   * other call can get past, thrown once every write's note is settled.
+   */
+  function stopperOf(outcomes: Settled<unknown>[]): unknown {
+    let stopper: unknown;
+    for (const outcome of outcomes) {
+      if (outcome.ok) continue;
+      if (outcome.error instanceof LeaseLostError) throw outcome.error;
+      if (!(outcome.error instanceof WordPressError) || fatalReasons.includes(outcome.error.reason))
+        stopper ??= outcome.error;
+    }
+    return stopper;
+  }
+
+  function isRefusal(error: unknown): error is WordPressError {
+    return error instanceof WordPressError && refusals.has(error.reason);
+  }
+
+  /**
+   * After the writes (ADR 056, 076). A write WordPress refused (401, 403, 404, 429, a 4xx of its own
+   * in a batch) landed nowhere: its note is forgotten and only its places fail, in WordPress's words.
+   * Every other write, answered or not (a time-out, a broken connection, a server error), is read
+   * back: what WordPress now has decides each note, so words it kept stay in the change log, where
+   * Undo reaches them. When WordPress cannot be read either, the notes stay for the next run.
+   */
+  async function settleWrites<T>(
+    tally: PublishTally,
+    writes: T[],
+    outcomes: Settled<unknown>[],
+    attemptsOf: (write: T) => Attempt[],
+    readBack: (writes: T[]) => Promise<(write: T) => WordPressError | ((attempt: Attempt) => boolean)>,
+    onRead: (write: T, kept: Attempt[], error: unknown) => Promise<boolean> = async () => false,
+  ) {
+    const stopper = stopperOf(outcomes);
+    const unsure: { write: T; error: unknown }[] = [];
+    for (const [at, write] of writes.entries()) {
+      const outcome = outcomes[at];
+      if (outcome && !outcome.ok && isRefusal(outcome.error)) {
+        for (const attempt of attemptsOf(write)) await attempt.forget();
+        fail(
+          tally,
+          outcome.error.message,
+          attemptsOf(write).map((attempt) => attempt.place),
+        );
+      } else unsure.push({ write, error: outcome?.ok ? undefined : outcome?.error });
+    }
+    if (unsure.length > 0) {
+      let keptOf: Awaited<ReturnType<typeof readBack>>;
+      try {
+        keptOf = await readBack(unsure.map(({ write }) => write));
+      } catch (error) {
+        // Left as noted: the next publish or undo settles them first.
+        if (stopper || !(error instanceof WordPressError) || fatalReasons.includes(error.reason))
+          throw stopper ?? error;
+        for (const { write } of unsure)
+          fail(
+            tally,
+            error.message,
+            attemptsOf(write).map((a) => a.place),
+          );
+        return;
+      }
+      for (const { write, error } of unsure) {
+        const attempts = attemptsOf(write);
+        const read = keptOf(write);
+        if (read instanceof WordPressError) {
+          fail(
+            tally,
+            error instanceof WordPressError ? error.message : read.message,
+            attempts.map((attempt) => attempt.place),
+          );
+          continue;
+        }
+        const kept = attempts.filter(read);
+        if (await onRead(write, kept, error)) continue;
+        for (const attempt of attempts) {
+          if (kept.includes(attempt)) {
+            await attempt.land();
+            tally.written++;
+          } else {
+            await attempt.forget();
+            fail(tally, error instanceof WordPressError ? error.message : attempt.notKept, [attempt.place]);
+          }
+        }
+      }
+    }
+    if (stopper) throw stopper;
+  }
+
+  /** Attachments' alt text, WORDPRESS_CONCURRENCY writes at once, then read back 100 a call. */
+  async function writeLibraryAlts(
+    client: WordPressClient,
+    tally: PublishTally,
+    attempts: Attempt[],
+    undo: boolean,
+  ) {
+    const outcomes = await settleEach(attempts, deps.settings.concurrency, (attempt) =>
+      client.post<RestMedia>(
+        `/wp/v2/media/${attempt.place.mediaId}`,
+        { alt_text: attempt.value },
+        `${undo ? 'restoring' : 'writing'} the alt text of image ${attempt.place.mediaId}`,
+      ),
+    );
+    await settleWrites(
+      tally,
+      attempts,
+      outcomes,
+      (attempt) => [attempt],
+      async (unsure) => {
+        const now = await readMediaNow(
+          client,
+          unsure.map((attempt) => attempt.place.mediaId),
+          true,
+        );
+        return (attempt) => {
+          const media = now.get(attempt.place.mediaId);
+          if (media instanceof WordPressError) return media;
+          return (one) => (textOf(media?.alt_text) ?? '') === one.value;
+        };
+      },
+    );
+  }
+
+  /** Posts' and pages' content through batches, then read back 25 a call. */
+  async function writePosts(
     row: IntegrationRow,
     client: WordPressClient,
-    placement: IntegrationPlacementRow,
-    after: string,
-    provenance: Provenance,
+    tally: PublishTally,
+    writes: PostAttempt[],
+    mediaByUrl: Map<string, number>,
+    site: { batches: boolean },
+    undo: boolean,
+  ) {
+    if (writes.length === 0) return;
+    const outcomes = await writePostContents(
+      client,
+      writes.map((write) => ({
+        post: write.post,
+        content: write.content,
+        what: `${undo ? 'restoring' : 'writing'} “${write.post.title}”`,
+      })),
+      site,
+    );
+    const modified = new Map<number, string>();
+    await settleWrites(
+      tally,
+      writes,
+      outcomes,
+      (write) => write.attempts,
+      async (unsure) => {
+        const now = await readPostsNow(
+          client,
+          unsure.map((write) => write.post),
+          true,
+        );
+        return (write) => {
+          const post = now.get(write.post.postId);
+          if (post instanceof WordPressError) return post;
+          const kept = textOf(post?.content?.raw) ?? '';
+          modified.set(write.post.postId, textOf(post?.modified_gmt) ?? '');
+          return (attempt) =>
+            (findOccurrence(kept, mediaByUrl, attempt.place.mediaId, attempt.occurrence)?.alt ?? '') ===
+            attempt.value;
+        };
+      },
+      async (write, kept, error) => {
+        if (kept.length > 0)
+          await setPostModified(db, row.id, write.post.postId, modified.get(write.post.postId) ?? '');
+        if (!write.allOrNothing || error !== undefined || kept.length === write.attempts.length) return false;
+        // Put the content back as it was: nothing partial stays on the site.
+        const places = write.attempts.map((attempt) => attempt.place);
+        try {
+          const restored = await client.post<RestPost>(
+            postRoute(write.post),
+            { content: write.original },
+            `restoring “${write.post.title}”`,
+          );
+          await setPostModified(db, row.id, write.post.postId, textOf(restored.body?.modified_gmt) ?? '');
+        } catch (failure) {
+          // Left as noted: the next publish or undo settles what WordPress has.
+          if (!(failure instanceof WordPressError) || fatalReasons.includes(failure.reason)) throw failure;
+          fail(tally, failure.message, places);
+          return true;
+        }
+        for (const attempt of write.attempts) await attempt.forget();
+        fail(
+          tally,
+          `WordPress did not keep the alt text written into “${write.post.title}”, so it was put back as it was.`,
+          places,
+        );
+        return true;
+      },
+    );
+  }
+
+  // ── publish ─────────────────────────────────────────────────────────────────────────────
+
+  function provenanceOf(write: PlannedWrite): Provenance {
+    return { origin: write.image.origin ?? 'ai', reasons: write.image.reasons };
+  }
+
+  /** Up to 100 attachments' own alt text: read at once, written WORDPRESS_CONCURRENCY at a time. */
+  async function publishLibraryChunk(
+    row: IntegrationRow,
+    client: WordPressClient,
+    planned: PlannedWrite[],
     tally: PublishTally,
   ) {
-    const live = await findLiveChange(db, placement.id);
-    if (live && live.after === after) {
-      tally.same++;
-      return;
+    const todo: { write: PlannedWrite; live: IntegrationChangeRow | undefined }[] = [];
+    for (const write of planned) {
+      const live = await findLiveChange(db, write.placement.id);
+      if (live && live.after === write.after) tally.same++;
+      else todo.push({ write, live });
     }
-    const route = `/wp/v2/media/${placement.mediaId}`;
-    const current =
-      (await client.get<RestMedia>(`${route}?context=edit`, `reading image ${placement.mediaId}`)).body
-        .alt_text ?? '';
-    if (current === after) {
-      // A live change whose new words a stopped run wrote but did not record: record them, write nothing.
-      if (live) await markChangePublished(db, live.id, after);
-      tally.same++;
-      return;
-    }
-    const change = live
-      ? live
-      : await insertPendingChange(db, {
+    if (todo.length === 0) return;
+    const now = await readMediaNow(
+      client,
+      todo.map(({ write }) => write.placement.mediaId),
+      false,
+    );
+    const attempts: Attempt[] = [];
+    for (const { write, live } of todo) {
+      const { placement, after } = write;
+      const place: Place = { mediaId: placement.mediaId, postId: null };
+      const media = now.get(placement.mediaId);
+      if (!media || media instanceof WordPressError) {
+        fail(tally, media?.message ?? `WordPress did not answer for image ${placement.mediaId}.`, [place]);
+        continue;
+      }
+      const current = textOf(media.alt_text) ?? '';
+      if (current === after) {
+        // A live change whose new words a stopped run wrote but did not record: record them, write nothing.
+        if (live) await markChangePublished(db, live.id, after);
+        tally.same++;
+        continue;
+      }
+      const provenance = provenanceOf(write);
+      const change =
+        live ??
+        (await insertPendingChange(db, {
           integrationId: row.id,
           placementId: placement.id,
           mediaId: placement.mediaId,
@@ -847,161 +1212,128 @@ export function createIntegrationsService(deps: {
           before: current,
           after,
           ...provenance,
-        });
-    if (!change) {
-      tally.same++;
-      return;
-    }
-    if (live) await setChangeWriting(db, [live.id], [{ value: after }]);
-    if (live) await setChangeProvenance(db, live.id, provenance);
-    try {
-      const written = await client.post<RestMedia>(
-        route,
-        { alt_text: after },
-        `writing the alt text of image ${placement.mediaId}`,
-      );
-      const check = await client.get<RestMedia>(
-        `${route}?context=edit`,
-        `reading image ${placement.mediaId} back`,
-      );
-      if (written.body.alt_text !== after || check.body.alt_text !== after)
-        throw new WordPressError(
-          'rejected',
-          `WordPress did not keep the alt text of image ${placement.mediaId} as written.`,
-        );
-      await markChangePublished(db, change.id, after);
-      tally.written++;
-    } catch (error) {
-      // A run that lost its lease may have written: the next run settles what it noted.
-      if (error instanceof LeaseLostError) throw error;
-      await settleAfterFailure(row, client, error, async () => {
-        if (!live) await deleteChange(db, change.id);
-        else await setChangeWriting(db, [live.id], null);
+        }));
+      if (!change) {
+        tally.same++;
+        continue;
+      }
+      if (live) {
+        await setChangeWriting(db, [live.id], [{ value: after }]);
+        await setChangeProvenance(db, live.id, provenance);
+      }
+      attempts.push({
+        place,
+        value: after,
+        occurrence: 0,
+        notKept: `WordPress did not keep the alt text of image ${placement.mediaId} as written.`,
+        land: () => markChangePublished(db, change.id, after),
+        forget: () => (live ? setChangeWriting(db, [live.id], null) : deleteChange(db, change.id)),
       });
-      throw error;
     }
+    await writeLibraryAlts(client, tally, attempts, false);
   }
 
-  async function publishPost(
+  /** Up to 25 posts: read at once, checked for edits elsewhere, written in one batch, read back. */
+  async function publishPostChunk(
     row: IntegrationRow,
     client: WordPressClient,
-    post: IntegrationPostRow,
-    items: PostWrite[],
+    group: { post: IntegrationPostRow; items: PlannedWrite[] }[],
     mediaByUrl: Map<string, number>,
     tally: PublishTally,
+    site: { batches: boolean },
   ) {
-    const answer = await client.get<RestPost>(`${postRoute(post)}?context=edit`, `reading “${post.title}”`);
-    if ((answer.body.modified_gmt ?? '') !== post.modified) {
-      fail(
-        tally,
-        `“${post.title}” was changed on WordPress after the import, while we publish, so nothing was written to it. Import the site again, then publish.`,
-        items.map(({ placement }) => ({ mediaId: placement.mediaId, postId: post.postId })),
-      );
-      return;
-    }
-    const original = answer.body.content?.raw ?? '';
-    let raw = original;
-    const writes: {
-      placement: IntegrationPlacementRow;
-      live: IntegrationChangeRow | undefined;
-      before: string;
-      after: string;
-      provenance: Provenance;
-    }[] = [];
-    for (const { placement, after, provenance } of [...items].sort(
-      (a, b) => a.placement.occurrence - b.placement.occurrence,
-    )) {
-      const live = await findLiveChange(db, placement.id);
-      if (live && live.after === after) {
-        tally.same++;
-        continue;
-      }
-      const image = findOccurrence(raw, mediaByUrl, placement.mediaId, placement.occurrence);
-      if (!image) {
-        fail(tally, `An image of “${post.title}” is no longer in its content; import the site again.`, [
-          { mediaId: placement.mediaId, postId: post.postId },
-        ]);
-        continue;
-      }
-      const before = image.alt ?? '';
-      if (before === after) {
-        if (live) await markChangePublished(db, live.id, after);
-        tally.same++;
-        continue;
-      }
-      raw = setImageAlt(raw, image, after);
-      writes.push({ placement, live, before: live ? live.before : before, after, provenance });
-    }
-    if (writes.length === 0) return;
-    const pending: IntegrationChangeRow[] = [];
-    for (const write of writes) {
-      if (write.live) continue;
-      const change = await insertPendingChange(db, {
-        integrationId: row.id,
-        placementId: write.placement.id,
-        mediaId: write.placement.mediaId,
-        postId: post.postId,
-        field: 'content',
-        before: write.before,
-        after: write.after,
-        ...write.provenance,
-      });
-      if (change) pending.push(change);
-    }
-    for (const write of writes)
-      if (write.live) await setChangeProvenance(db, write.live.id, write.provenance);
-    const rewritten = writes.flatMap((write) => (write.live ? [write.live.id] : []));
-    await setChangeWriting(
-      db,
-      rewritten,
-      writes.flatMap((write) => (write.live ? [{ value: write.after }] : [])),
+    const now = await readPostsNow(
+      client,
+      group.map(({ post }) => post),
+      false,
     );
-    try {
-      const written = await client.post<RestPost>(
-        postRoute(post),
-        { content: raw },
-        `writing “${post.title}”`,
+    const writes: PostAttempt[] = [];
+    for (const { post, items } of group) {
+      const places = items.map(
+        ({ placement }): Place => ({ mediaId: placement.mediaId, postId: post.postId }),
       );
-      const back = await client.get<RestPost>(
-        `${postRoute(post)}?context=edit`,
-        `reading “${post.title}” back`,
-      );
-      const kept = back.body.content?.raw ?? '';
-      const wrong = writes.filter(
-        (write) =>
-          findOccurrence(kept, mediaByUrl, write.placement.mediaId, write.placement.occurrence)?.alt !==
-          write.after,
-      );
-      if (wrong.length > 0) {
-        // Put the content back as it was: nothing partial stays on the site.
-        await client.post<RestPost>(postRoute(post), { content: original }, `restoring “${post.title}”`);
-        throw new WordPressError(
-          'rejected',
-          `WordPress did not keep the alt text written into “${post.title}”, so it was put back as it was.`,
+      const answer = now.get(post.postId);
+      if (!answer || answer instanceof WordPressError) {
+        fail(tally, answer?.message ?? `WordPress did not answer for “${post.title}”.`, places);
+        continue;
+      }
+      if ((textOf(answer.modified_gmt) ?? '') !== post.modified) {
+        fail(
+          tally,
+          `“${post.title}” was changed on WordPress after the import, while we publish, so nothing was written to it. Import the site again, then publish.`,
+          places,
         );
+        continue;
       }
-      await setPostModified(
-        db,
-        row.id,
-        post.postId,
-        back.body.modified_gmt ?? written.body.modified_gmt ?? '',
-      );
-      for (const write of writes) {
-        const change = write.live ?? pending.find((item) => item.placementId === write.placement.id);
-        if (change) await markChangePublished(db, change.id, write.after);
+      const original = textOf(answer.content?.raw) ?? '';
+      let raw = original;
+      const planned: {
+        write: PlannedWrite;
+        live: IntegrationChangeRow | undefined;
+        before: string;
+      }[] = [];
+      for (const write of [...items].sort((a, b) => a.placement.occurrence - b.placement.occurrence)) {
+        const { placement, after } = write;
+        const live = await findLiveChange(db, placement.id);
+        if (live && live.after === after) {
+          tally.same++;
+          continue;
+        }
+        const image = findOccurrence(raw, mediaByUrl, placement.mediaId, placement.occurrence);
+        if (!image) {
+          fail(tally, `An image of “${post.title}” is no longer in its content; import the site again.`, [
+            { mediaId: placement.mediaId, postId: post.postId },
+          ]);
+          continue;
+        }
+        const before = image.alt ?? '';
+        if (before === after) {
+          if (live) await markChangePublished(db, live.id, after);
+          tally.same++;
+          continue;
+        }
+        raw = setImageAlt(raw, image, after);
+        planned.push({ write, live, before: live ? live.before : before });
       }
-      tally.written += writes.length;
-    } catch (error) {
-      // A run that lost its lease may have written: the next run settles what it noted.
-      if (error instanceof LeaseLostError) throw error;
-      await settleAfterFailure(row, client, error, async () => {
-        for (const change of pending) await deleteChange(db, change.id);
-        await setChangeWriting(db, rewritten, null);
-      });
-      throw error;
+      if (planned.length === 0) continue;
+      const attempts: Attempt[] = [];
+      for (const { write, live, before } of planned) {
+        const { placement, after } = write;
+        const provenance = provenanceOf(write);
+        const change =
+          live ??
+          (await insertPendingChange(db, {
+            integrationId: row.id,
+            placementId: placement.id,
+            mediaId: placement.mediaId,
+            postId: post.postId,
+            field: 'content',
+            before,
+            after,
+            ...provenance,
+          }));
+        if (live) {
+          await setChangeProvenance(db, live.id, provenance);
+          await setChangeWriting(db, [live.id], [{ value: after }]);
+        }
+        attempts.push({
+          place: { mediaId: placement.mediaId, postId: post.postId },
+          value: after,
+          occurrence: placement.occurrence,
+          notKept: `WordPress did not keep the alt text written into “${post.title}”.`,
+          land: async () => {
+            if (change) await markChangePublished(db, change.id, after);
+          },
+          forget: async () => {
+            if (live) await setChangeWriting(db, [live.id], null);
+            else if (change) await deleteChange(db, change.id);
+          },
+        });
+      }
+      writes.push({ post, content: raw, original, allOrNothing: true, attempts });
     }
+    await writePosts(row, client, tally, writes, mediaByUrl, site, false);
   }
-
   /** One approved alt and where it goes: the attachment's alt_text (no post) or a use in a post. */
   type PlannedWrite = {
     placement: IntegrationPlacementRow;
@@ -1091,30 +1423,23 @@ export function createIntegrationsService(deps: {
     tally.heldBack = plan.heldBack.length;
     tally.total = plan.writes.length;
     await reportProgress(row.id, tally);
-    const byPost = new Map<number, PostWrite[]>();
-    for (const write of plan.writes) {
-      const { placement, after, image } = write;
-      const provenance = { origin: image.origin ?? 'ai', reasons: image.reasons };
-      if (placement.postId === null) {
-        await step(tally, [{ mediaId: placement.mediaId, postId: null }], () =>
-          publishLibraryAlt(row, client, placement, after, provenance, tally),
-        );
-        await reportProgress(row.id, tally);
-        continue;
-      }
-      byPost.set(placement.postId, [
-        ...(byPost.get(placement.postId) ?? []),
-        { placement, after, provenance },
-      ]);
+    const library = plan.writes.filter((write) => write.placement.postId === null);
+    for (let at = 0; at < library.length; at += MEDIA_PER_READ) {
+      await publishLibraryChunk(row, client, library.slice(at, at + MEDIA_PER_READ), tally);
+      await reportProgress(row.id, tally);
     }
+    const byPost = new Map<number, PlannedWrite[]>();
+    for (const write of plan.writes)
+      if (write.placement.postId !== null)
+        byPost.set(write.placement.postId, [...(byPost.get(write.placement.postId) ?? []), write]);
+    const group: { post: IntegrationPostRow; items: PlannedWrite[] }[] = [];
     for (const [postId, items] of byPost) {
       const post = await findPost(db, row.id, postId);
-      if (!post) continue;
-      await step(
-        tally,
-        items.map(({ placement }) => ({ mediaId: placement.mediaId, postId }) as Place),
-        () => publishPost(row, client, post, items, mediaByUrl, tally),
-      );
+      if (post) group.push({ post, items });
+    }
+    const site = { batches: true };
+    for (let at = 0; at < group.length; at += MAX_BATCH_REQUESTS) {
+      await publishPostChunk(row, client, group.slice(at, at + MAX_BATCH_REQUESTS), mediaByUrl, tally, site);
       await reportProgress(row.id, tally);
     }
     return tally;
@@ -1125,23 +1450,16 @@ export function createIntegrationsService(deps: {
     await updateIntegration(db, integrationId, { progress: progressOf(tally) });
   }
 
-  function progressOf(tally: PublishTally) {
+  function progressOf(tally: PublishTally): PublishProgress {
     return {
       written: tally.written + tally.same,
       failed: tally.failed.length,
       total: Math.max(tally.total, tally.written + tally.same + tally.failed.length),
+      startedAt: tally.startedAt.toISOString(),
     };
   }
 
-  /** One item's work: a failure of that item is noted and the rest goes on, unless nothing else can work. */
-  async function step(tally: PublishTally, places: Place[], work: () => Promise<void>) {
-    try {
-      await work();
-    } catch (error) {
-      if (!(error instanceof WordPressError) || fatalReasons.includes(error.reason)) throw error;
-      fail(tally, error.message, places);
-    }
-  }
+  // ── undo ────────────────────────────────────────────────────────────────────────────────
 
   async function runUndo(row: IntegrationRow, lease: Lease, changeIds: string[]): Promise<PublishTally> {
     const tally = newTally();
@@ -1161,73 +1479,86 @@ export function createIntegrationsService(deps: {
       const placement = await findPlacement(db, change.placementId);
       if (placement) unapproved.push(placement.auditImageId);
     };
-    for (const change of changes.filter((item) => item.field === 'alt_text')) {
-      await step(tally, [{ mediaId: change.mediaId, postId: null }], async () => {
-        const route = `/wp/v2/media/${change.mediaId}`;
-        const current =
-          (await client.get<RestMedia>(`${route}?context=edit`, `reading image ${change.mediaId}`)).body
-            .alt_text ?? '';
-        if (current !== change.after) {
+    const library = changes.filter((change) => change.field === 'alt_text');
+    for (let at = 0; at < library.length; at += MEDIA_PER_READ) {
+      const chunk = library.slice(at, at + MEDIA_PER_READ);
+      const now = await readMediaNow(
+        client,
+        chunk.map((change) => change.mediaId),
+        false,
+      );
+      const attempts: Attempt[] = [];
+      for (const change of chunk) {
+        const place: Place = { mediaId: change.mediaId, postId: null };
+        const media = now.get(change.mediaId);
+        if (!media || media instanceof WordPressError) {
+          fail(tally, media?.message ?? `WordPress did not answer for image ${change.mediaId}.`, [place]);
+          continue;
+        }
+        if ((textOf(media.alt_text) ?? '') !== change.after) {
           fail(
             tally,
             `The alt text of image ${change.mediaId} was changed on WordPress after Altwise published it, so it was not undone.`,
-            [{ mediaId: change.mediaId, postId: null }],
+            [place],
           );
-          return;
+          continue;
         }
         await setChangeWriting(db, [change.id], [{ value: change.before, undo: true }]);
-        try {
-          const written = await client.post<RestMedia>(
-            route,
-            { alt_text: change.before },
-            `restoring the alt text of image ${change.mediaId}`,
-          );
-          if ((written.body.alt_text ?? '') !== change.before)
-            throw new WordPressError(
-              'rejected',
-              `WordPress did not keep the restored alt text of image ${change.mediaId}.`,
-            );
-        } catch (error) {
-          // A run that lost its lease may have written: the next run settles what it noted.
-          if (error instanceof LeaseLostError) throw error;
-          await settleAfterFailure(row, client, error, () => setChangeWriting(db, [change.id], null));
-          throw error;
-        }
-        await undoneChange(change);
-        tally.written++;
-      });
+        attempts.push({
+          place,
+          value: change.before,
+          occurrence: 0,
+          notKept: `WordPress did not keep the restored alt text of image ${change.mediaId}.`,
+          land: () => undoneChange(change),
+          forget: () => setChangeWriting(db, [change.id], null),
+        });
+      }
+      await writeLibraryAlts(client, tally, attempts, true);
       await reportProgress(row.id, tally);
     }
     const byPost = new Map<number, typeof changes>();
     for (const change of changes)
       if (change.field === 'content' && change.postId !== null)
         byPost.set(change.postId, [...(byPost.get(change.postId) ?? []), change]);
+    const group: { post: IntegrationPostRow; changes: IntegrationChangeRow[] }[] = [];
     for (const [postId, postChanges] of byPost) {
-      const places = postChanges.map((change) => ({ mediaId: change.mediaId, postId }));
-      await step(tally, places, async () => {
-        const post = await findPost(db, row.id, postId);
-        if (!post) {
-          fail(
-            tally,
-            `Post ${postId} is no longer part of the import; import the site again to undo there.`,
-            places,
-          );
-          return;
-        }
-        const answer = await client.get<RestPost>(
-          `${postRoute(post)}?context=edit`,
-          `reading “${post.title}”`,
+      const post = await findPost(db, row.id, postId);
+      if (post) group.push({ post, changes: postChanges });
+      else
+        fail(
+          tally,
+          `Post ${postId} is no longer part of the import; import the site again to undo there.`,
+          postChanges.map((change) => ({ mediaId: change.mediaId, postId })),
         );
-        if ((answer.body.modified_gmt ?? '') !== post.modified) {
+    }
+    const site = { batches: true };
+    for (let at = 0; at < group.length; at += MAX_BATCH_REQUESTS) {
+      const chunk = group.slice(at, at + MAX_BATCH_REQUESTS);
+      const now = await readPostsNow(
+        client,
+        chunk.map(({ post }) => post),
+        false,
+      );
+      const writes: PostAttempt[] = [];
+      for (const { post, changes: postChanges } of chunk) {
+        const places = postChanges.map((change): Place => ({ mediaId: change.mediaId, postId: post.postId }));
+        const answer = now.get(post.postId);
+        if (!answer || answer instanceof WordPressError) {
+          fail(tally, answer?.message ?? `WordPress did not answer for “${post.title}”.`, places);
+          continue;
+        }
+        if ((textOf(answer.modified_gmt) ?? '') !== post.modified) {
           fail(
             tally,
             `“${post.title}” was changed on WordPress after Altwise published to it, so nothing was undone there.`,
             places,
           );
-          return;
+          continue;
         }
-        let raw = answer.body.content?.raw ?? '';
-        const undone: { change: (typeof postChanges)[number]; occurrence: number }[] = [];
+        const original = textOf(answer.content?.raw) ?? '';
+        let raw = original;
+        const attempts: Attempt[] = [];
+        const undoing: IntegrationChangeRow[] = [];
         for (const change of postChanges) {
           const [placement] = await listPlacementsByIdOf(change);
           const image = placement
@@ -1237,54 +1568,36 @@ export function createIntegrationsService(deps: {
             fail(
               tally,
               `An image of “${post.title}” changed after Altwise published it, so it was not undone.`,
-              [{ mediaId: change.mediaId, postId }],
+              [{ mediaId: change.mediaId, postId: post.postId }],
             );
             continue;
           }
           raw = setImageAlt(raw, image, change.before);
-          undone.push({ change, occurrence: placement.occurrence });
+          undoing.push(change);
+          attempts.push({
+            place: { mediaId: change.mediaId, postId: post.postId },
+            value: change.before,
+            occurrence: placement.occurrence,
+            notKept: `WordPress did not keep the restored alt text in “${post.title}”.`,
+            land: () => undoneChange(change),
+            forget: () => setChangeWriting(db, [change.id], null),
+          });
         }
-        if (undone.length === 0) return;
-        const ids = undone.map(({ change }) => change.id);
+        if (attempts.length === 0) continue;
         await setChangeWriting(
           db,
-          ids,
-          undone.map(({ change }) => ({ value: change.before, undo: true })),
+          undoing.map((change) => change.id),
+          undoing.map((change) => ({ value: change.before, undo: true })),
         );
-        let back: Awaited<ReturnType<typeof client.get<RestPost>>>;
-        try {
-          await client.post<RestPost>(postRoute(post), { content: raw }, `restoring “${post.title}”`);
-          back = await client.get<RestPost>(
-            `${postRoute(post)}?context=edit`,
-            `reading “${post.title}” back`,
-          );
-        } catch (error) {
-          // A run that lost its lease may have written: the next run settles what it noted.
-          if (error instanceof LeaseLostError) throw error;
-          await settleAfterFailure(row, client, error, () => setChangeWriting(db, ids, null));
-          throw error;
-        }
-        const kept = back.body.content?.raw ?? '';
-        for (const { change, occurrence } of undone) {
-          if ((findOccurrence(kept, mediaByUrl, change.mediaId, occurrence)?.alt ?? '') === change.before) {
-            await undoneChange(change);
-            tally.written++;
-          } else {
-            await setChangeWriting(db, [change.id], null);
-            fail(tally, `WordPress did not keep the restored alt text in “${post.title}”.`, [
-              { mediaId: change.mediaId, postId },
-            ]);
-          }
-        }
-        await setPostModified(db, row.id, post.postId, back.body.modified_gmt ?? '');
-      });
+        writes.push({ post, content: raw, original, allOrNothing: false, attempts });
+      }
+      await writePosts(row, client, tally, writes, mediaByUrl, site, true);
       await reportProgress(row.id, tally);
     }
     if (row.auditId && unapproved.length > 0)
       await deps.audits.unapproveImages(row.userId, row.auditId, unapproved);
     return tally;
   }
-
   function summaryOf(tally: PublishTally, undo: boolean, host: string): string {
     const n = tally.written;
     const done = undo

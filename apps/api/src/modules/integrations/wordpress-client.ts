@@ -262,6 +262,15 @@ function failure(status: number, body: unknown, host: string, what: string): Wor
 
 export type WordPressClient = ReturnType<typeof createWordPressClient>;
 
+/** Most requests WordPress takes in one call to `/batch/v1` (its default `rest_get_max_batch_size`). */
+export const MAX_BATCH_REQUESTS = 25;
+
+/** One write inside a batch: `path` is a REST route (`/wp/v2/posts/12`); `what` names it in messages. */
+export type BatchWrite = { path: string; body: unknown; what: string };
+
+/** What became of one request of a batch: WordPress's answer to it, or why it failed, in words. */
+export type BatchOutcome<T> = { ok: true; body: T } | { ok: false; error: WordPressError };
+
 /** Calls one site's REST API as its user. */
 export function createWordPressClient(site: WordPressSite, options: ClientOptions) {
   const host = new URL(site.siteUrl).host;
@@ -327,8 +336,46 @@ export function createWordPressClient(site: WordPressSite, options: ClientOption
     }
   }
 
+  /**
+   * Sends up to 25 writes in one call to WordPress's `/batch/v1` (ADR 076). WordPress runs each on its
+   * own and answers 207 with one answer per request, so each write succeeds or fails alone. A site
+   * without the endpoint (before WordPress 5.6, or a plugin that removed it) answers 404: that
+   * WordPressError, reason `not-found`, is thrown for the whole call.
+   */
+  async function batch<T>(writes: BatchWrite[], what: string): Promise<BatchOutcome<T>[]> {
+    if (writes.length === 0) return [];
+    if (writes.length > MAX_BATCH_REQUESTS)
+      throw new Error(`a batch holds at most ${MAX_BATCH_REQUESTS} requests`);
+    const answer = await call<{ responses?: unknown }>(site.restStyle, 'POST', '/batch/v1', what, {
+      validation: 'normal',
+      requests: writes.map((write) => ({ method: 'POST', path: write.path, body: write.body })),
+    });
+    const responses = answer.body?.responses;
+    if (!Array.isArray(responses) || responses.length !== writes.length)
+      throw new WordPressError(
+        'not-json',
+        `${host} did not answer the batch of ${writes.length} writes with one answer each while ${what}.`,
+      );
+    return writes.map((write, at) => {
+      const one: unknown = responses[at];
+      const status = one && typeof one === 'object' && 'status' in one ? Number(one.status) : Number.NaN;
+      const body = one && typeof one === 'object' && 'body' in one ? one.body : undefined;
+      if (!Number.isInteger(status))
+        return {
+          ok: false,
+          error: new WordPressError(
+            'not-json',
+            `${host} gave no answer to one write of a batch while ${write.what}.`,
+          ),
+        };
+      if (status >= 200 && status < 300) return { ok: true, body: body as T };
+      return { ok: false, error: failure(status, body, host, write.what) };
+    });
+  }
+
   return {
     call,
+    batch,
     get: <T>(route: string, what: string) => call<T>(site.restStyle, 'GET', route, what),
     post: <T>(route: string, json: unknown, what: string) =>
       call<T>(site.restStyle, 'POST', route, what, json),

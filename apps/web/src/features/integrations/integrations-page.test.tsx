@@ -26,7 +26,7 @@ const partly: Integration = {
   lastImportAt: '2026-11-25T09:05:00.000Z',
   error: 'WordPress does not let this user do this (HTTP 403) while reading “The old quay”.',
   notice: '2 changes published.',
-  progress: { written: 0, failed: 2, total: 2 },
+  progress: { written: 0, failed: 2, total: 2, startedAt: '2026-11-25T09:06:00.000Z', etaSeconds: null },
   failures: [
     {
       mediaId: 12,
@@ -133,6 +133,34 @@ describe('integrations (/integrations)', () => {
     expect(
       within(second).getByRole('button', { name: 'Undo: Media library, Crème brûlée.jpg' }),
     ).toBeEnabled();
+  });
+
+  it('shows a publish under way as a named progress bar, with written, failed and time left in words', async () => {
+    mockApi({
+      'GET /integrations': () => json([{ ...summary, status: 'publishing' }]),
+      [`GET /integrations/${summary.id}`]: () =>
+        json({
+          ...partly,
+          status: 'publishing',
+          error: null,
+          notice: null,
+          failures: [],
+          progress: {
+            written: 120,
+            failed: 2,
+            total: 600,
+            startedAt: '2026-11-25T09:06:00.000Z',
+            etaSeconds: 170,
+          },
+        }),
+      [`GET /integrations/${summary.id}/changes`]: () => json([]),
+    });
+    storeSession('jwt-1');
+    renderApp('/integrations');
+    const site = await screen.findByRole('region', { name: 'https://blog.example' }, { timeout: 5000 });
+    const bar = await within(site).findByRole('progressbar', { name: 'Publishing to https://blog.example' });
+    expect(bar.getAttribute('aria-valuetext')).toBe('120 of 600 written, 2 failed; about 3 minutes left.');
+    expect(within(site).getByText('120 of 600 written, 2 failed; about 3 minutes left.')).toBeTruthy();
   });
 
   it('shows what a publish will write and where, and publishes only on confirm', async () => {

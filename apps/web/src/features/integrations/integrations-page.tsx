@@ -1,5 +1,6 @@
 import {
   connectWordPressRequestSchema,
+  type Integration,
   type IntegrationChange,
   type IntegrationStatus,
   type IntegrationSummary,
@@ -15,7 +16,7 @@ import { Thumbnail } from '../../components/ui/image-preview.tsx';
 import { MessageBanner } from '../../components/ui/message-banner.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { errorMessage } from '../../lib/api-error.ts';
-import { formatDate } from '../../lib/format.ts';
+import { formatDate, formatTimeLeft } from '../../lib/format.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useForm } from '../../lib/use-form.ts';
 import {
@@ -38,6 +39,13 @@ const statusLabels: Record<IntegrationStatus, string> = {
   publishing: 'Publishing…',
   failed: 'Stopped',
 };
+
+/** A publish or undo under way in words: "120 of 600 written, 2 failed; about 3 minutes left." */
+function publishProgressText(progress: NonNullable<Integration['progress']>): string {
+  const failed = progress.failed > 0 ? `, ${progress.failed} failed` : '';
+  const left = progress.etaSeconds !== null ? `; ${formatTimeLeft(progress.etaSeconds)} left` : '';
+  return `${progress.written} of ${progress.total} written${failed}${left}.`;
+}
 
 const emptyForm = { siteUrl: '', username: '', applicationPassword: '' };
 
@@ -243,10 +251,10 @@ function SiteCard({ summary }: { summary: IntegrationSummary }) {
                 max={Math.max(site.progress.total, 1)}
                 value={site.progress.written + site.progress.failed}
                 aria-label={`Publishing to ${summary.siteUrl}`}
+                aria-valuetext={publishProgressText(site.progress)}
               />
-              <p className="text-slate-700">
-                {site.progress.written} of {site.progress.total} written
-                {site.progress.failed > 0 ? `, ${site.progress.failed} failed` : ''}.
+              <p className="text-slate-700" aria-live="polite">
+                {publishProgressText(site.progress)}
               </p>
             </>
           ) : null}

@@ -47,12 +47,12 @@ const outOf = (part: number, whole: number) => `${part} of ${whole}`;
 const percent = (x: number) => `${x.toFixed(1)} %`;
 
 const linkClass = 'font-semibold text-indigo-700 underline underline-offset-4';
-const cellClass = 'border-b border-slate-200 px-3 py-2 align-top';
+const cellClass = 'border-b border-slate-200 px-1.5 py-2 align-top sm:px-3';
 const headClass = `${cellClass} bg-slate-50 text-left font-semibold text-slate-900`;
 
 function Table({ caption, head, children }: { caption: string; head: string[]; children: ReactNode }) {
   return (
-    <table className="mt-4 w-full border-collapse text-sm text-slate-800">
+    <table className="mt-4 w-full border-collapse text-xs text-slate-800 sm:text-sm">
       <caption className="mb-2 text-left font-semibold text-slate-900">{caption}</caption>
       <thead>
         <tr>

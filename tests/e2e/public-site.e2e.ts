@@ -14,7 +14,7 @@ afterAll(async () => {
 });
 
 const posts = ['/blog/post1', '/blog/post2', '/blog/post3'];
-const publicPages = ['/', '/plans', '/support', '/blogs', '/blog', ...posts, '/developers'];
+const publicPages = ['/', '/plans', '/support', '/blogs', '/blog', ...posts, '/developers', '/accuracy'];
 
 async function withPage<T>(run: (page: Page) => Promise<T>, options: { mobile?: boolean } = {}): Promise<T> {
   const context = await newContext(browser, options);

@@ -31,6 +31,7 @@ const publicRoutes = [
   '/blogs',
   '/blog',
   '/blog/post1',
+  '/accuracy',
 ];
 
 describe('the skeleton, as a visitor sees it', () => {

@@ -180,6 +180,7 @@ await reader.close();
 printBenchJson('ocr', {
   model: reader.name,
   images: set.length,
+  seed: Number(args.seed),
   cerPercent: round(cer, 2),
   exactWordPercent: round(wordAccuracy, 1),
   p50Ms: Math.round(p50),
@@ -187,4 +188,10 @@ printBenchJson('ocr', {
   textExact,
   textExactSpacing,
   loadMs: Math.round(loadMs),
+  byKind: [...byKind].map(([kind, k]) => ({
+    kind,
+    images: k.n,
+    cerPercent: round(percent(k.errors, k.chars), 2),
+    exactWordPercent: round(percent(k.wordsRight, k.words), 1),
+  })),
 });

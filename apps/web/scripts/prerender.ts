@@ -4,7 +4,7 @@
  * tags. Writes:
  *   dist/spa.html                 the untouched app shell, which the API serves for every other route
  *   dist/index.html               the landing page
- *   dist/<route>/index.html       /plans, /support, /blogs, /blog, /blog/post1..3
+ *   dist/<route>/index.html       /plans, /support, /blogs, /blog, /blog/post1..3, /developers, /accuracy
  *   dist/<route>/index.html       also /login and /register (own title and text, not in the sitemap)
  *   dist/robots.txt, sitemap.xml  with absolute URLs on PUBLIC_URL (default http://localhost:3000)
  * The browser then renders the same page over the prerendered HTML (src/main.tsx), except on the content-only

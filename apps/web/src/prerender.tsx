@@ -24,6 +24,7 @@ const indexedPaths: readonly string[] = [
   '/blog',
   ...blogPosts.map((post) => post.path),
   routes.developers,
+  routes.accuracy,
 ];
 
 /**

@@ -58,6 +58,34 @@ export const auditProblemRules: Record<AuditProblemCode, { severity: AuditSeveri
   'css-image-to-check': { severity: 'warning', wcag: ['1.1.1'] },
 };
 
+/**
+ * The WCAG 2.2 techniques each check stands on: failure techniques (F…) where WCAG names the fault,
+ * else the sufficient technique (G…, H…, ARIA…) whose condition the alt breaks. Empty: W3C's Images
+ * tutorial advises it, and no technique names it. Shown on the public accuracy page.
+ */
+export const auditProblemTechniques: Record<AuditProblemCode, readonly string[]> = {
+  missing: ['F65'],
+  'file-name': ['F30'],
+  placeholder: ['F30'],
+  vague: ['F30'],
+  'link-without-purpose': ['F89', 'H30'],
+  redundant: [],
+  repeated: [],
+  'too-long': ['G92'],
+  'decorative-with-alt': ['F39'],
+  'empty-but-informative': ['G94', 'H37'],
+  'whitespace-alt': ['H67'],
+  'empty-alt-with-title': ['H67'],
+  'title-only': ['H37'],
+  'label-contradicts-alt': ['ARIA6', 'ARIA10'],
+  'text-mismatch': ['G94'],
+  'describes-appearance': ['H30'],
+  'redundant-link': ['H2'],
+  'announces-medium': [],
+  'keyword-stuffing': [],
+  'css-image-to-check': ['F3'],
+};
+
 /** An image's verdict: fail if any fail applies, else warning, else decorative for a correct alt="", else pass. */
 export const auditVerdictSchema = z.enum(['pass', 'fail', 'warning', 'decorative']);
 export type AuditVerdict = z.infer<typeof auditVerdictSchema>;

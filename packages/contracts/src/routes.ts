@@ -16,6 +16,8 @@ export const routes = {
   support: '/support',
   /** The public API's guide: keys, curl examples, webhook signatures. */
   developers: '/developers',
+  /** How well the engine and the audit do on the development sets, and how to reproduce it. */
+  accuracy: '/accuracy',
   blogs: '/blogs',
   blog: '/blog',
   blogPost: (n: 1 | 2 | 3) => `/blog/post${n}`,
@@ -54,6 +56,7 @@ export const clientRoutePatterns = [
   '/success',
   '/support',
   '/developers',
+  '/accuracy',
   '/blogs',
   '/blog',
   '/blog/post1',

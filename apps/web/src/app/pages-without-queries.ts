@@ -13,6 +13,7 @@ const pagesWithoutQueries: ReadonlySet<string> = new Set([
   routes.blogPost(1),
   routes.blogPost(2),
   routes.blogPost(3),
+  routes.accuracy,
 ]);
 
 const normalize = (pathname: string) => (pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname);

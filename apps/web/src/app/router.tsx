@@ -74,6 +74,10 @@ export const routeTable: Record<ClientRoutePattern, RouteDefinition> = {
     access: 'public',
     load: () => import('../features/developers/developers-page.tsx').then((m) => m.DevelopersPage),
   },
+  '/accuracy': {
+    access: 'public',
+    load: () => import('../features/accuracy/accuracy-page.tsx').then((m) => m.AccuracyPage),
+  },
   '/blogs': {
     access: 'public',
     load: () => import('../features/blog/blog-index-page.tsx').then((m) => m.BlogIndexPage),

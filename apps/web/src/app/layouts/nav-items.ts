@@ -24,4 +24,5 @@ export const footerNavItems: readonly NavItem[] = [
   { to: routes.plans, label: 'Pricing' },
   { to: routes.blogs, label: 'Blogs' },
   { to: routes.developers, label: 'Developers' },
+  { to: routes.accuracy, label: 'Accuracy' },
 ];

@@ -773,6 +773,18 @@ export function createIntegrationsService(deps: {
    * forgotten; a live change being rewritten or undone takes the new value (or is undone) when
    * WordPress has it, else stays as it was. A post we wrote gets its new `modified` recorded.
    */
+  /**
+   * A change WordPress has undone: its audit image goes back to a pending suggestion first (ADR 069),
+   * then the change is marked undone. A process that stops between the two leaves the change under
+   * way, and the next run settles it here again, so an undone alt never stays approved.
+   */
+  async function markUndone(row: IntegrationRow, change: IntegrationChangeRow) {
+    const placement = await findPlacement(db, change.placementId);
+    if (placement && row.auditId)
+      await deps.audits.unapproveImages(row.userId, row.auditId, [placement.auditImageId]);
+    await markChangeUndone(db, change.id);
+  }
+
   async function settlePending(
     row: IntegrationRow,
     client: WordPressClient,
@@ -810,7 +822,7 @@ export function createIntegrationsService(deps: {
         if (current === target) await markChangePublished(db, change.id);
         else await deleteChange(db, change.id);
       } else if (current !== target) await setChangeWriting(db, [change.id], null);
-      else if (change.writing?.undo) await markChangeUndone(db, change.id);
+      else if (change.writing?.undo) await markUndone(row, change);
       else await markChangePublished(db, change.id, target);
     }
   }
@@ -1472,13 +1484,8 @@ export function createIntegrationsService(deps: {
     );
     tally.total = changes.length;
     await reportProgress(row.id, tally);
-    // The audit images whose published words were undone go back to pending (ADR 069).
-    const unapproved: string[] = [];
-    const undoneChange = async (change: IntegrationChangeRow) => {
-      await markChangeUndone(db, change.id);
-      const placement = await findPlacement(db, change.placementId);
-      if (placement) unapproved.push(placement.auditImageId);
-    };
+    // The audit images whose published words were undone go back to pending (ADR 069), one by one.
+    const undoneChange = (change: IntegrationChangeRow) => markUndone(row, change);
     const library = changes.filter((change) => change.field === 'alt_text');
     for (let at = 0; at < library.length; at += MEDIA_PER_READ) {
       const chunk = library.slice(at, at + MEDIA_PER_READ);
@@ -1594,8 +1601,6 @@ export function createIntegrationsService(deps: {
       await writePosts(row, client, tally, writes, mediaByUrl, site, true);
       await reportProgress(row.id, tally);
     }
-    if (row.auditId && unapproved.length > 0)
-      await deps.audits.unapproveImages(row.userId, row.auditId, unapproved);
     return tally;
   }
   function summaryOf(tally: PublishTally, undo: boolean, host: string): string {

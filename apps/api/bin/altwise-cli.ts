@@ -9,6 +9,7 @@ import { EngineInputError, EngineProviderError } from '../src/engines/errors.ts'
 import { fetchImage } from '../src/engines/fetch-image.ts';
 import type { AltTextEngine, DescribeOptions, PageContext } from '../src/engines/types.ts';
 import { runAudit } from './audit-command.ts';
+import type { CliIo } from './cli-io.ts';
 import { contextSchema, describeIssues, isFolder, listWork, type WorkItem } from './describe-inputs.ts';
 import {
   csvHeader,
@@ -170,6 +171,7 @@ async function describeItem(
   item: WorkItem,
   settings: Settings,
   maxBytes: number,
+  stderr: Writable,
   writeCopy?: MetadataWriter,
 ): Promise<OutputRow> {
   if (item.kind === 'invalid') return { id: item.id, image: item.image, error: item.error };
@@ -195,7 +197,7 @@ async function describeItem(
         bytes,
         result,
       );
-      process.stderr.write(
+      stderr.write(
         terminalText(
           copy.file
             ? `altwise: wrote ${copy.file} with its alt text\n`
@@ -224,40 +226,52 @@ function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Set when the reader of stdout went away (`altwise describe … --json | head`): stop quietly. */
-let outputClosed = false;
+interface Output {
+  closed: boolean;
+  write(stream: Writable, text: string): Promise<void>;
+}
 
 const isBrokenPipe = (error: unknown) => (error as NodeJS.ErrnoException).code === 'EPIPE';
 
-process.stdout.on('error', (error) => {
-  if (!isBrokenPipe(error)) throw error;
-  outputClosed = true;
-});
-
-async function write(stream: Writable, text: string): Promise<void> {
-  if (outputClosed && stream === process.stdout) return;
-  try {
-    if (!stream.write(text)) await once(stream, 'drain');
-  } catch (error) {
-    if (!isBrokenPipe(error) || stream !== process.stdout) throw error;
-    outputClosed = true;
-  }
+/**
+ * Writes to the run's streams, waiting when one is full. When the reader of stdout goes away
+ * (`altwise describe … --json | head`), `closed` is set and the run stops quietly.
+ */
+function createOutput(stdout: Writable) {
+  const output: Output = {
+    closed: false,
+    async write(stream: Writable, text: string): Promise<void> {
+      if (output.closed && stream === stdout) return;
+      try {
+        if (!stream.write(text)) await once(stream, 'drain');
+      } catch (error) {
+        if (!isBrokenPipe(error) || stream !== stdout) throw error;
+        output.closed = true;
+      }
+    },
+  };
+  stdout.on('error', (error) => {
+    if (!isBrokenPipe(error)) throw error;
+    output.closed = true;
+  });
+  return output;
 }
 
-export async function main(argv: string[]): Promise<number> {
+async function main(argv: string[], io: CliIo, output: Output): Promise<number> {
   // audit and fix live in their own files (ADR 058).
-  if (argv[0] === 'audit') return runAudit(argv.slice(1));
-  if (argv[0] === 'fix') return runFix(argv.slice(1));
+  if (argv[0] === 'audit') return runAudit(argv.slice(1), io);
+  if (argv[0] === 'fix') return runFix(argv.slice(1), io);
+  const write = output.write;
   let settings: Settings | 'help';
   try {
     settings = await readSettings(argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`altwise: ${error.message}\n\n${usage}\n`);
+    io.stderr.write(`altwise: ${error.message}\n\n${usage}\n`);
     return 2;
   }
   if (settings === 'help') {
-    process.stdout.write(`${usage}\n`);
+    io.stdout.write(`${usage}\n`);
     return 0;
   }
   // One file or URL on its own keeps the original single-image behaviour: the bare alt text, and
@@ -272,12 +286,12 @@ export async function main(argv: string[]): Promise<number> {
   let csvFile: FileHandle | undefined;
   let csv: Writable | undefined;
   if (settings.format === 'csv') {
-    if (settings.csvPath === '-') csv = process.stdout;
+    if (settings.csvPath === '-') csv = io.stdout;
     else {
       try {
         csvFile = await open(settings.csvPath as string, 'w');
       } catch (error) {
-        process.stderr.write(`altwise: cannot write ${settings.csvPath}: ${(error as Error).message}\n`);
+        io.stderr.write(`altwise: cannot write ${settings.csvPath}: ${(error as Error).message}\n`);
         return 2;
       }
       csv = csvFile.createWriteStream();
@@ -286,7 +300,7 @@ export async function main(argv: string[]): Promise<number> {
   }
 
   // The CLI is an entry point like server.ts: it reads the environment through the engine's schema.
-  const options = engineOptionsFromEnv(process.env);
+  const options = engineOptionsFromEnv(io.env);
   const engine = createAltTextEngine(options);
   const counts = { described: 0, failed: 0, review: 0, skipped: 0 };
   try {
@@ -297,17 +311,24 @@ export async function main(argv: string[]): Promise<number> {
       context: settings.context,
       skipped: (path, why) => {
         counts.skipped += 1;
-        process.stderr.write(terminalText(`altwise: skipped ${path} (${why})\n`));
+        io.stderr.write(terminalText(`altwise: skipped ${path} (${why})\n`));
       },
     });
     // The offline engine refuses work beyond its queue; stay within it.
     const limit = Math.min(settings.concurrency, options.offline.maxQueue + options.offline.workers);
     // The CLI reads its environment here, as it does for the engine (EXIFTOOL_PATH, ADR 064).
     const writeCopy = settings.metadataDir
-      ? createMetadataWriter(settings.metadataDir, process.env.EXIFTOOL_PATH || 'exiftool')
+      ? createMetadataWriter(settings.metadataDir, io.env.EXIFTOOL_PATH || 'exiftool')
       : undefined;
     const rows = mapInOrder(work, limit, (item) =>
-      describeItem(engine as AltTextEngine, item, settings, options.limits.maxInputBytes, writeCopy),
+      describeItem(
+        engine as AltTextEngine,
+        item,
+        settings,
+        options.limits.maxInputBytes,
+        io.stderr,
+        writeCopy,
+      ),
     );
     for await (const row of rows) {
       if (isFailed(row)) counts.failed += 1;
@@ -315,15 +336,15 @@ export async function main(argv: string[]): Promise<number> {
         counts.described += 1;
         if (row.needsReview) counts.review += 1;
       }
-      if (settings.format === 'json') await write(process.stdout, jsonLine(row));
+      if (settings.format === 'json') await write(io.stdout, jsonLine(row));
       else if (settings.format === 'csv') {
         await write(csv as Writable, csvRow(row));
-        if (csv !== process.stdout) await write(process.stdout, readableLine(row));
+        if (csv !== io.stdout) await write(io.stdout, readableLine(row));
       } else if (lone) {
-        if (isFailed(row)) process.stderr.write(`altwise: ${terminalLine(row.error)}\n`);
-        else process.stdout.write(`${row.decorative ? '(decorative: alt="")' : terminalLine(row.altText)}\n`);
-      } else await write(process.stdout, readableLine(row));
-      if (outputClosed) break;
+        if (isFailed(row)) io.stderr.write(`altwise: ${terminalLine(row.error)}\n`);
+        else io.stdout.write(`${row.decorative ? '(decorative: alt="")' : terminalLine(row.altText)}\n`);
+      } else await write(io.stdout, readableLine(row));
+      if (output.closed) break;
     }
   } finally {
     await engine.close();
@@ -338,20 +359,24 @@ export async function main(argv: string[]): Promise<number> {
     if (counts.failed) parts.push(`${counts.failed} failed`);
     if (counts.review) parts.push(`${counts.review} to review`);
     if (counts.skipped) parts.push(`${counts.skipped} skipped`);
-    if (outputClosed) parts.push('stopped early: the output was closed');
+    if (output.closed) parts.push('stopped early: the output was closed');
     const destination = csvFile ? ` (written to ${settings.csvPath})` : '';
-    process.stderr.write(`altwise: ${parts.join(', ')}${destination}\n`);
+    io.stderr.write(`altwise: ${parts.join(', ')}${destination}\n`);
   }
   return lone && counts.failed > 0 ? 1 : 0;
 }
 
-try {
-  process.exitCode = await main(process.argv.slice(2));
-} catch (error) {
-  if (error instanceof EngineInputError || error instanceof EngineProviderError) {
-    process.stderr.write(`altwise: ${error.message}\n`);
-    process.exitCode = 1;
-  } else {
+/** The whole CLI: the exit code, with an engine's refusal said in words (exit 1) as before. */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  // Registered before anything is written, for every command, as when it was set on import.
+  const output = createOutput(io.stdout);
+  try {
+    return await main(argv, io, output);
+  } catch (error) {
+    if (error instanceof EngineInputError || error instanceof EngineProviderError) {
+      io.stderr.write(`altwise: ${error.message}\n`);
+      return 1;
+    }
     throw error;
   }
 }

@@ -6,12 +6,15 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const cli = join(here, 'altwise-cli.ts');
+const launcher = fileURLToPath(import.meta.url);
+const here = dirname(launcher);
 const major = Number(process.versions.node.split('.')[0]);
 
 if (major >= 24) {
-  await import(cli);
+  // altwise-cli.ts only exports the CLI, so that tests can run it in their own process too.
+  const { runCli } = await import(join(here, 'altwise-cli.ts'));
+  const { processIo } = await import(join(here, 'cli-io.ts'));
+  process.exitCode = await runCli(process.argv.slice(2), processIo());
 } else {
   const node = findRepoNode(here);
   if (!node) {
@@ -20,7 +23,7 @@ if (major >= 24) {
     );
     process.exit(1);
   }
-  const result = spawnSync(node, [cli, ...process.argv.slice(2)], { stdio: 'inherit' });
+  const result = spawnSync(node, [launcher, ...process.argv.slice(2)], { stdio: 'inherit' });
   process.exit(result.status ?? 1);
 }
 

@@ -23,6 +23,7 @@ import {
   type PixelReader,
 } from './audit-run.ts';
 import { displayPath, listPageFiles, pageKindOf } from './audit-sources.ts';
+import type { CliIo } from './cli-io.ts';
 import { terminalJson, terminalText } from './terminal-text.ts';
 
 export const auditUsage = `Usage: altwise audit <url|folder|file>... [options]
@@ -169,17 +170,17 @@ export const cliVersion: string = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
 
-export async function runAudit(argv: string[]): Promise<number> {
+export async function runAudit(argv: string[], io: CliIo): Promise<number> {
   let settings: AuditSettings | 'help';
   try {
     settings = readAuditSettings(argv);
   } catch (error) {
     if (!(error instanceof CommandUsageError)) throw error;
-    process.stderr.write(`altwise audit: ${error.message}\n\n${auditUsage}\n`);
+    io.stderr.write(`altwise audit: ${error.message}\n\n${auditUsage}\n`);
     return 2;
   }
   if (settings === 'help') {
-    process.stdout.write(`${auditUsage}\n`);
+    io.stdout.write(`${auditUsage}\n`);
     return 0;
   }
   const notices: Notice[] = [];
@@ -194,12 +195,12 @@ export async function runAudit(argv: string[]): Promise<number> {
     files = await readFolderTargets(folders, notices);
   } catch (error) {
     if (!(error instanceof CommandUsageError)) throw error;
-    process.stderr.write(`altwise audit: ${error.message}\n`);
+    io.stderr.write(`altwise audit: ${error.message}\n`);
     return 2;
   }
 
   const pages = createPageReader();
-  const pixels: PixelReader | undefined = settings.pixels ? createPixelReader() : undefined;
+  const pixels: PixelReader | undefined = settings.pixels ? createPixelReader(io.env) : undefined;
   const audited: AuditedPage[] = [];
   try {
     audited.push(...(await auditSourcePages(files, { pages, ...(pixels ? { pixels } : {}), notices })));
@@ -228,11 +229,11 @@ export async function runAudit(argv: string[]): Promise<number> {
         : settings.format === 'junit'
           ? junitReport(audited, notices, settings.failOn ?? 'fail')
           : terminalText(textReport(settings.targets, audited, notices));
-  process.stdout.write(output);
+  io.stdout.write(output);
   // Errors go to stderr in every format, so that a CI log says why the run stopped.
   if (settings.format !== 'text')
     for (const notice of notices)
-      if (notice.level === 'error') process.stderr.write(terminalText(`altwise audit: ${notice.message}\n`));
+      if (notice.level === 'error') io.stderr.write(terminalText(`altwise audit: ${notice.message}\n`));
   if (notices.some((notice) => notice.level === 'error')) return 2;
   if (settings.failOn && foundAtLevel(audited, settings.failOn)) return 1;
   return 0;

@@ -80,11 +80,11 @@ export interface PixelReader {
 }
 
 /** The offline engine's OCR, made on first use (a run without a pixel check loads no model). */
-export function createPixelReader(): PixelReader {
+export function createPixelReader(env: NodeJS.ProcessEnv): PixelReader {
   let engine: AltTextEngine | undefined;
   return {
     read: (image) => {
-      engine ??= createOfflineEngine(engineOptionsFromEnv(process.env));
+      engine ??= createOfflineEngine(engineOptionsFromEnv(env));
       if (!engine.readImageText) throw new Error('The offline engine reads no pixels.');
       return engine.readImageText(image);
     },

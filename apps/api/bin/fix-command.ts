@@ -31,6 +31,7 @@ import {
   readFolderImage,
   type SourcePage,
 } from './audit-sources.ts';
+import type { CliIo } from './cli-io.ts';
 import {
   type FixFormat,
   type FixOutcome,
@@ -272,11 +273,11 @@ function patchOf(source: SourcePage, changes: Change[]): string {
 }
 
 /** Asks y/n/e/q on the terminal (or piped stdin) for each change; undefined answers end as quit. */
-async function reviewChanges(changes: Change[]): Promise<Change[]> {
-  const input = createInterface({ input: process.stdin, terminal: false });
+async function reviewChanges(changes: Change[], io: CliIo): Promise<Change[]> {
+  const input = createInterface({ input: io.stdin, terminal: false });
   const lines = input[Symbol.asyncIterator]();
   const ask = async (question: string): Promise<string | undefined> => {
-    process.stderr.write(question);
+    io.stderr.write(question);
     const next = await lines.next();
     return next.done ? undefined : next.value.trim();
   };
@@ -284,7 +285,7 @@ async function reviewChanges(changes: Change[]): Promise<Change[]> {
   try {
     for (let n = 0; n < changes.length; n++) {
       const change = changes[n] as Change;
-      process.stderr.write(
+      io.stderr.write(
         terminalText(
           `\n${change.source.path}:${change.line} ${imageName(change.image)}\n  ${change.image.problems.map((p) => p.message).join('\n  ')}\n  - alt: ${change.before === null ? '(none)' : JSON.stringify(change.before)}\n  + alt: ${JSON.stringify(change.after)}\n`,
         ),
@@ -296,7 +297,7 @@ async function reviewChanges(changes: Change[]): Promise<Change[]> {
         )?.toLowerCase();
         if (answer === undefined || answer === 'q' || answer === 'quit') {
           const left = changes.length - n;
-          process.stderr.write(
+          io.stderr.write(
             `\nStopped: ${left} change${left === 1 ? '' : 's'} left unanswered and not made.\n`,
           );
           return accepted;
@@ -310,7 +311,7 @@ async function reviewChanges(changes: Change[]): Promise<Change[]> {
           if (own === undefined) continue;
           accepted.push({ ...change, after: own });
           answered = true;
-        } else process.stderr.write('Answer y, n, e or q.\n');
+        } else io.stderr.write('Answer y, n, e or q.\n');
       }
     }
   } finally {
@@ -364,25 +365,25 @@ async function describeAll(
   });
 }
 
-export async function runFix(argv: string[]): Promise<number> {
+export async function runFix(argv: string[], io: CliIo): Promise<number> {
   let settings: FixSettings | 'help';
   const notices: Notice[] = [];
   let files: PageFile[];
   try {
     settings = readFixSettings(argv);
     if (settings === 'help') {
-      process.stdout.write(`${fixUsage}\n`);
+      io.stdout.write(`${fixUsage}\n`);
       return 0;
     }
     files = await readFolderTargets(settings.targets, notices);
   } catch (error) {
     if (!(error instanceof CommandUsageError)) throw error;
-    process.stderr.write(`altwise fix: ${error.message}\n\n${fixUsage}\n`);
+    io.stderr.write(`altwise fix: ${error.message}\n\n${fixUsage}\n`);
     return 2;
   }
 
   const pages = createPageReader();
-  const pixels = settings.pixels ? createPixelReader() : undefined;
+  const pixels = settings.pixels ? createPixelReader(io.env) : undefined;
   let audited: AuditedPage[];
   try {
     audited = await auditSourcePages(files, {
@@ -398,7 +399,7 @@ export async function runFix(argv: string[]): Promise<number> {
 
   const text = settings.format === 'text';
   // Page words, file names and alt texts reach a terminal only with their control characters shown.
-  const say = (line: string) => process.stderr.write(terminalText(`altwise fix: ${line}\n`));
+  const say = (line: string) => io.stderr.write(terminalText(`altwise fix: ${line}\n`));
   const placeOf = (notice: Notice) =>
     notice.page && !notice.message.startsWith(notice.page)
       ? `${notice.page}${notice.line ? `:${notice.line}` : ''}: `
@@ -426,7 +427,7 @@ export async function runFix(argv: string[]): Promise<number> {
 
   const changes: Change[] = [];
   if (work.length > 0) {
-    const options = engineOptionsFromEnv(process.env);
+    const options = engineOptionsFromEnv(io.env);
     const engine = createAltTextEngine(options);
     try {
       await engine.warmUp();
@@ -498,7 +499,7 @@ export async function runFix(argv: string[]): Promise<number> {
     }
   }
 
-  const chosen = settings.review && changes.length > 0 ? await reviewChanges(changes) : changes;
+  const chosen = settings.review && changes.length > 0 ? await reviewChanges(changes, io) : changes;
   const byFile = new Map<SourcePage, Change[]>();
   for (const change of chosen) byFile.set(change.source, [...(byFile.get(change.source) ?? []), change]);
 
@@ -509,7 +510,7 @@ export async function runFix(argv: string[]): Promise<number> {
       for (const [source, fileChanges] of byFile) {
         const patch = patchOf(source, fileChanges);
         // A patch piped to a file keeps every byte; on a terminal its controls are shown.
-        process.stdout.write(process.stdout.isTTY ? terminalText(patch) : patch);
+        io.stdout.write(io.stdout.isTTY ? terminalText(patch) : patch);
       }
   } else {
     for (const [source, fileChanges] of byFile) {
@@ -522,7 +523,7 @@ export async function runFix(argv: string[]): Promise<number> {
       for (const change of fileChanges) {
         written.add(change);
         if (text)
-          process.stdout.write(
+          io.stdout.write(
             terminalText(
               `${source.path}:${change.line}: alt ${change.before === null ? '(none)' : JSON.stringify(change.before)} → ${JSON.stringify(change.after)}\n`,
             ),
@@ -548,10 +549,10 @@ export async function runFix(argv: string[]): Promise<number> {
     notices,
   };
   if (settings.format === 'json')
-    process.stdout.write(terminalJson(`${JSON.stringify(fixJsonReport(outcome), null, 2)}\n`));
+    io.stdout.write(terminalJson(`${JSON.stringify(fixJsonReport(outcome), null, 2)}\n`));
   else if (settings.format === 'sarif')
-    process.stdout.write(terminalJson(`${JSON.stringify(fixSarifReport(outcome, cliVersion), null, 2)}\n`));
-  else if (settings.format === 'junit') process.stdout.write(fixJunitReport(outcome));
+    io.stdout.write(terminalJson(`${JSON.stringify(fixSarifReport(outcome, cliVersion), null, 2)}\n`));
+  else if (settings.format === 'junit') io.stdout.write(fixJunitReport(outcome));
   else {
     const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
     const wordsNeeded =

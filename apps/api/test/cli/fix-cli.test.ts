@@ -8,8 +8,8 @@ import { altwise, makeSite, type Run } from './static-site.ts';
 
 /**
  * `altwise fix` on the static-site fixture with the real offline engine: a diff run, a --write run
- * and its second run, and a --review run answered through stdin. Each run is a child process on its
- * own copy of the site.
+ * and its second run, and a --review run answered through stdin. Each run is the CLI in this process,
+ * as the binary runs it, on its own copy of the site.
  */
 
 const pages = ['index.html', 'about.html', join('docs', 'guide.md')];

@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
 import { copyFile, cp, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
 import sharp from 'sharp';
+import { runCli } from '../../bin/altwise-cli.ts';
 
 /**
  * The CLI tests' static site: the committed HTML and Markdown of fixtures/static-site, with images
@@ -45,7 +47,7 @@ export interface Run {
 }
 
 /** The real CLI in a child process (Node 24, as `altwise` runs it), with `input` piped to stdin. */
-export function altwise(args: string[], options: { cwd: string; input?: string }): Promise<Run> {
+export function altwiseProcess(args: string[], options: { cwd: string; input?: string }): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bin, ...args], { cwd: options.cwd, stdio: 'pipe' });
     let stdout = '';
@@ -60,4 +62,49 @@ export function altwise(args: string[], options: { cwd: string; input?: string }
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(options.input ?? '');
   });
+}
+
+function collect() {
+  let text = '';
+  const stream = new Writable({
+    decodeStrings: false,
+    write(chunk: string | Buffer, _encoding, done) {
+      text += chunk.toString();
+      done();
+    },
+  });
+  return { stream, text: () => text };
+}
+
+/** Runs wait for the one before: the working folder is the process's, one at a time. */
+let previousRun: Promise<unknown> = Promise.resolve();
+
+/**
+ * The CLI in this process, as `altwise` runs it: the same entry (`runCli`) with `args`, the working
+ * folder `cwd`, this process's environment, `input` as stdin, and stdout and stderr collected; the
+ * exit code is what the process would exit with. Importing the CLI once instead of starting Node
+ * for each run saves seconds a run (docs/benchmarks.md, "CI time"); `altwiseProcess` runs the real
+ * binary.
+ */
+export function altwise(args: string[], options: { cwd: string; input?: string }): Promise<Run> {
+  const run = previousRun.then(async () => {
+    const stdout = collect();
+    const stderr = collect();
+    const input = options.input ? [Buffer.from(options.input)] : [];
+    const home = process.cwd();
+    process.chdir(options.cwd);
+    try {
+      const code = await runCli(args, {
+        stdin: Readable.from(input),
+        stdout: stdout.stream,
+        stderr: stderr.stream,
+        env: process.env,
+      });
+      return { code, stdout: stdout.text(), stderr: stderr.text() };
+    } finally {
+      process.chdir(home);
+    }
+  });
+  previousRun = run.catch(() => undefined);
+  return run;
 }

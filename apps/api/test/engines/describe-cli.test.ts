@@ -1,43 +1,24 @@
-import { execFile } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contextSchema, looksLikeImage } from '../../bin/describe-inputs.ts';
 import { csvColumns, reasonsText } from '../../bin/describe-output.ts';
 import { mapInOrder } from '../../bin/map-in-order.ts';
+import { altwiseProcess, type Run, altwise as runAltwise } from '../cli/static-site.ts';
 
 /**
- * `altwise describe` over many images: the real CLI in a child process with the real offline engine,
- * on the committed fixtures. Two engine runs for the whole file (one --json, one --csv) over the same
- * folder and manifest; usage errors stop before the models load.
+ * `altwise describe` over many images: the CLI with the real offline engine, on the committed
+ * fixtures, run in this process as the binary runs it (one usage error goes through the real
+ * binary in a child process). Two engine runs for the whole file (one --json, one --csv) over the
+ * same folder and manifest; usage errors stop before the models load.
  */
 
-const bin = join(import.meta.dirname, '..', '..', 'bin', 'altwise.mjs');
 const fixtures = join(import.meta.dirname, '..', 'fixtures', 'images');
-const execFileAsync = promisify(execFile);
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function altwise(args: string[], cwd: string): Promise<Run> {
-  try {
-    const { stdout, stderr } = await execFileAsync(process.execPath, [bin, ...args], {
-      cwd,
-      maxBuffer: 16 * 1024 * 1024,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const altwise = (args: string[], cwd: string) => runAltwise(args, { cwd });
 
 /** RFC 4180 reader, independent of the writer under test. */
 function parseCsv(text: string): string[][] {
@@ -283,7 +264,7 @@ describe('altwise describe usage errors', () => {
     const banner = join(fixtures, 'sale-banner.png');
     await writeFile(join(dir, 'bad-context.json'), JSON.stringify({ pageTitel: 'Typo' }));
     const runs = await Promise.all([
-      altwise(['describe'], cwd),
+      altwiseProcess(['describe'], { cwd }),
       altwise(['describe', banner, '--colour'], cwd),
       altwise(['describe', '--manifest', 'no-such.jsonl'], cwd),
       altwise(['describe', banner, '--json', '--csv', 'out.csv'], cwd),

@@ -3,12 +3,12 @@ import { type FileHandle, open, readFile, stat } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { createAltTextEngine } from '../src/engines/alt-text-engine.ts';
-import { readEmbeddedText, withEmbeddedAlt, withEmbeddedEvidence } from '../src/engines/embedded-text.ts';
 import { engineOptionsFromEnv } from '../src/engines/engine-options.ts';
 import { EngineInputError, EngineProviderError } from '../src/engines/errors.ts';
 import { fetchImage } from '../src/engines/fetch-image.ts';
 import type { AltTextEngine, DescribeOptions, PageContext } from '../src/engines/types.ts';
 import { runAudit } from './audit-command.ts';
+import { describeErrorMessage, describeImageBytes, readImageFile } from './describe-image.ts';
 import { contextSchema, describeIssues, isFolder, listWork, type WorkItem } from './describe-inputs.ts';
 import {
   csvHeader,
@@ -178,16 +178,7 @@ async function describeItem(
       item.source.type === 'url'
         ? (await fetchImage(item.source.url, { allowPrivate: settings.allowPrivate, maxBytes })).bytes
         : await readImageFile(item.source.path, maxBytes);
-    // Alt text embedded in the file is the human's alt here too (ADR 055).
-    const embedded = await readEmbeddedText(bytes);
-    const context = withEmbeddedAlt(item.context ?? {}, embedded);
-    // --language wins over the language of the image's place a manifest line gives (ADR 071).
-    const language = settings.describe.language ?? context.language;
-    const result = withEmbeddedEvidence(
-      await engine.describeImage(bytes, { ...settings.describe, ...(language ? { language } : {}), context }),
-      context,
-      embedded,
-    );
+    const { result } = await describeImageBytes(engine, bytes, settings.describe, item.context ?? {});
     if (writeCopy) {
       const copy = await writeCopy(
         item.image,
@@ -205,23 +196,8 @@ async function describeItem(
     }
     return toDescribedRow(item.id, item.image, result);
   } catch (error) {
-    return { id: item.id, image: item.image, error: errorMessage(error) };
+    return { id: item.id, image: item.image, error: describeErrorMessage(error) };
   }
-}
-
-async function readImageFile(path: string, maxBytes: number): Promise<Uint8Array> {
-  const info = await stat(path);
-  if (info.isDirectory()) throw new EngineInputError('NOT_AN_IMAGE', 'This is a folder, not an image.');
-  // Checked before reading so that a huge file by mistake is not loaded into memory.
-  if (info.size > maxBytes) throw new EngineInputError('TOO_LARGE', 'The image is too large.');
-  return readFile(path);
-}
-
-function errorMessage(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return 'The file does not exist.';
-  if (code === 'EACCES' || code === 'EPERM') return 'The file cannot be read (permission denied).';
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** Set when the reader of stdout went away (`altwise describe … --json | head`): stop quietly. */

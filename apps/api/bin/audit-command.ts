@@ -169,37 +169,36 @@ export const cliVersion: string = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
 
-export async function runAudit(argv: string[]): Promise<number> {
-  let settings: AuditSettings | 'help';
-  try {
-    settings = readAuditSettings(argv);
-  } catch (error) {
-    if (!(error instanceof CommandUsageError)) throw error;
-    process.stderr.write(`altwise audit: ${error.message}\n\n${auditUsage}\n`);
-    return 2;
-  }
-  if (settings === 'help') {
-    process.stdout.write(`${auditUsage}\n`);
-    return 0;
-  }
-  const notices: Notice[] = [];
+/** What an audit run is asked to read and how. */
+export interface AuditTargets {
+  /** http(s) URLs of sites, folders, and HTML or Markdown files. */
+  targets: string[];
+  maxPages: number;
+  allowPrivate: boolean;
+  pixels: boolean;
+}
+
+/**
+ * Audits the sites, folders and files named, the pages' notices added to `notices`. Throws
+ * CommandUsageError, before anything is read, for a site on a private address (without
+ * allowPrivate), a target that does not exist or a file that is not a page. A long-lived caller
+ * hands in its `reader` so the OCR loads once; else one is made for the run.
+ */
+export async function auditTargets(
+  settings: AuditTargets,
+  notices: Notice[],
+  reader?: PixelReader,
+): Promise<AuditedPage[]> {
   const sites: URL[] = [];
   const folders: string[] = [];
-  let files: PageFile[];
-  try {
-    for (const target of settings.targets) {
-      if (looksLikeUrl(target)) sites.push(await checkSiteTarget(target, settings.allowPrivate));
-      else folders.push(target);
-    }
-    files = await readFolderTargets(folders, notices);
-  } catch (error) {
-    if (!(error instanceof CommandUsageError)) throw error;
-    process.stderr.write(`altwise audit: ${error.message}\n`);
-    return 2;
+  for (const target of settings.targets) {
+    if (looksLikeUrl(target)) sites.push(await checkSiteTarget(target, settings.allowPrivate));
+    else folders.push(target);
   }
+  const files = await readFolderTargets(folders, notices);
 
   const pages = createPageReader();
-  const pixels: PixelReader | undefined = settings.pixels ? createPixelReader() : undefined;
+  const pixels: PixelReader | undefined = settings.pixels ? (reader ?? createPixelReader()) : undefined;
   const audited: AuditedPage[] = [];
   try {
     audited.push(...(await auditSourcePages(files, { pages, ...(pixels ? { pixels } : {}), notices })));
@@ -215,7 +214,32 @@ export async function runAudit(argv: string[]): Promise<number> {
       );
   } finally {
     await pages.close();
-    await pixels?.close();
+    if (pixels !== reader) await pixels?.close();
+  }
+  return audited;
+}
+
+export async function runAudit(argv: string[]): Promise<number> {
+  let settings: AuditSettings | 'help';
+  try {
+    settings = readAuditSettings(argv);
+  } catch (error) {
+    if (!(error instanceof CommandUsageError)) throw error;
+    process.stderr.write(`altwise audit: ${error.message}\n\n${auditUsage}\n`);
+    return 2;
+  }
+  if (settings === 'help') {
+    process.stdout.write(`${auditUsage}\n`);
+    return 0;
+  }
+  const notices: Notice[] = [];
+  let audited: AuditedPage[];
+  try {
+    audited = await auditTargets(settings, notices);
+  } catch (error) {
+    if (!(error instanceof CommandUsageError)) throw error;
+    process.stderr.write(`altwise audit: ${error.message}\n`);
+    return 2;
   }
 
   // A page's alt texts and names reach the terminal with their control characters shown, in every

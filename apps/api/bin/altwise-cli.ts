@@ -21,6 +21,7 @@ import {
 } from './describe-output.ts';
 import { runFix } from './fix-command.ts';
 import { mapInOrder } from './map-in-order.ts';
+import { runMcp } from './mcp-command.ts';
 import { terminalLine, terminalText } from './terminal-text.ts';
 import { createMetadataWriter } from './write-metadata.ts';
 
@@ -60,8 +61,9 @@ An image that cannot be read or described gets an error line and the others go o
 2 for a usage error and 0 otherwise; a single file or URL given alone exits 1 when it fails, as before.
 The engine comes from the environment (ALT_TEXT_ENGINE=offline|openai, OPENAI_*, ENGINE_*).
 
-Other commands: altwise audit (the site audit's checks on a site or a folder of HTML and Markdown)
-and altwise fix (alt text written into those files); each with --help.`;
+Other commands: altwise audit (the site audit's checks on a site or a folder of HTML and Markdown),
+altwise fix (alt text written into those files) and altwise mcp (these as tools for AI agents, over
+the Model Context Protocol); each with --help.`;
 
 class UsageError extends Error {}
 
@@ -90,7 +92,7 @@ async function readSettings(argv: string[]): Promise<Settings | 'help'> {
   const [command, ...targets] = positionals;
   if (command !== 'describe') {
     throw new UsageError(
-      command ? `Unknown command "${command}".` : 'Say what to do: altwise describe, audit or fix …',
+      command ? `Unknown command "${command}".` : 'Say what to do: altwise describe, audit, fix or mcp …',
     );
   }
   const manifests = values.manifest ?? [];
@@ -224,6 +226,7 @@ export async function main(argv: string[]): Promise<number> {
   // audit and fix live in their own files (ADR 058).
   if (argv[0] === 'audit') return runAudit(argv.slice(1));
   if (argv[0] === 'fix') return runFix(argv.slice(1));
+  if (argv[0] === 'mcp') return runMcp(argv.slice(1));
   let settings: Settings | 'help';
   try {
     settings = await readSettings(argv);

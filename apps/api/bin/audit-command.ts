@@ -4,6 +4,7 @@ import { dirname, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_AUDIT_MAX_PAGES, MAX_AUDIT_PAGES } from '@altwise/contracts/audit';
 import { assertPublicAddress, parseFetchableUrl, SafeFetchError } from '../src/net/safe-fetch.ts';
+import type { PageSandbox } from '../src/pages/page-sandbox.ts';
 import {
   type FailOn,
   foundAtLevel,
@@ -169,6 +170,12 @@ export const cliVersion: string = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
 
+/** The page reader and the pixel check's OCR, kept by a caller that audits many times. */
+export interface AuditReaders {
+  pages: PageSandbox;
+  pixels: PixelReader;
+}
+
 /** What an audit run is asked to read and how. */
 export interface AuditTargets {
   /** http(s) URLs of sites, folders, and HTML or Markdown files. */
@@ -182,12 +189,12 @@ export interface AuditTargets {
  * Audits the sites, folders and files named, the pages' notices added to `notices`. Throws
  * CommandUsageError, before anything is read, for a site on a private address (without
  * allowPrivate), a target that does not exist or a file that is not a page. A long-lived caller
- * hands in its `reader` so the OCR loads once; else one is made for the run.
+ * hands in its `readers` so the page threads and the OCR start once; else they are made for the run.
  */
 export async function auditTargets(
   settings: AuditTargets,
   notices: Notice[],
-  reader?: PixelReader,
+  readers?: AuditReaders,
 ): Promise<AuditedPage[]> {
   const sites: URL[] = [];
   const folders: string[] = [];
@@ -197,8 +204,10 @@ export async function auditTargets(
   }
   const files = await readFolderTargets(folders, notices);
 
-  const pages = createPageReader();
-  const pixels: PixelReader | undefined = settings.pixels ? (reader ?? createPixelReader()) : undefined;
+  const pages = readers?.pages ?? createPageReader();
+  const pixels: PixelReader | undefined = settings.pixels
+    ? (readers?.pixels ?? createPixelReader())
+    : undefined;
   const audited: AuditedPage[] = [];
   try {
     audited.push(...(await auditSourcePages(files, { pages, ...(pixels ? { pixels } : {}), notices })));
@@ -213,8 +222,10 @@ export async function auditTargets(
         })),
       );
   } finally {
-    await pages.close();
-    if (pixels !== reader) await pixels?.close();
+    if (!readers) {
+      await pages.close();
+      await pixels?.close();
+    }
   }
   return audited;
 }

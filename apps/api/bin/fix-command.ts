@@ -12,7 +12,7 @@ import { engineContext } from '../src/modules/audit/engine-context.ts';
 import { normaliseForComparison } from '../src/rules/alt-rules.ts';
 import { checkPageImages } from '../src/rules/checks.ts';
 import { judgePublishable, type UnpublishableCode, unpublishableMessages } from '../src/rules/publishable.ts';
-import { CommandUsageError, cliVersion, readFolderTargets } from './audit-command.ts';
+import { type AuditReaders, CommandUsageError, cliVersion, readFolderTargets } from './audit-command.ts';
 import { imageName } from './audit-report.ts';
 import {
   type AuditedImage,
@@ -22,7 +22,6 @@ import {
   createPixelReader,
   type Notice,
   type PageFile,
-  type PixelReader,
 } from './audit-run.ts';
 import {
   type AltEdit,
@@ -389,16 +388,16 @@ async function describeAll(
 
 /**
  * Audits the page files as fix reads them (their text kept, to edit), with the pixel check unless
- * `pixels` is false (with `shared`'s OCR when given). Pages that cannot be read are error notices.
+ * `pixels` is false, with `shared`'s readers when given. Pages that cannot be read are error notices.
  */
 export async function auditForFix(
   files: PageFile[],
   pixels: boolean,
   notices: Notice[],
-  shared?: PixelReader,
+  shared?: AuditReaders,
 ): Promise<AuditedPage[]> {
-  const pages = createPageReader();
-  const reader = pixels ? (shared ?? createPixelReader()) : undefined;
+  const pages = shared?.pages ?? createPageReader();
+  const reader = pixels ? (shared?.pixels ?? createPixelReader()) : undefined;
   try {
     return await auditSourcePages(files, {
       pages,
@@ -407,8 +406,10 @@ export async function auditForFix(
       keepSources: true,
     });
   } finally {
-    await pages.close();
-    if (reader !== shared) await reader?.close();
+    if (!shared) {
+      await pages.close();
+      await reader?.close();
+    }
   }
 }
 

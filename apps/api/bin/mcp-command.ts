@@ -30,6 +30,7 @@ import { engineOptionsFromEnv } from '../src/engines/engine-options.ts';
 import { EngineInputError, EngineProviderError } from '../src/engines/errors.ts';
 import { fetchImage } from '../src/engines/fetch-image.ts';
 import {
+  type AuditReaders,
   auditTargets,
   CommandUsageError,
   cliVersion,
@@ -37,7 +38,7 @@ import {
   readFolderTargets,
 } from './audit-command.ts';
 import { toJsonReport } from './audit-report.ts';
-import { createPixelReader, type Notice, type PageFile, type PixelReader } from './audit-run.ts';
+import { createPageReader, createPixelReader, type Notice, type PageFile } from './audit-run.ts';
 import { pageKindOf } from './audit-sources.ts';
 import { describeErrorMessage, describeImageBytes, readImageFile } from './describe-image.ts';
 import { looksLikeImage } from './describe-inputs.ts';
@@ -229,8 +230,8 @@ async function callServer(base: URL, apiKey: string, path: string): Promise<unkn
 export interface McpServerOptions {
   allowPrivate: boolean;
   useEngine: EngineUse;
-  /** The pixel check's OCR for every audit of the session. */
-  pixels: PixelReader;
+  /** The page reader and the pixel check's OCR for every audit of the session. */
+  readers: AuditReaders;
   /** The Altwise server get_audit and list_failures call; without it they are not offered. */
   api?: { url: URL; apiKey: string };
 }
@@ -238,7 +239,7 @@ export interface McpServerOptions {
 /** The server and its tools (ADR 077); the caller connects it to a transport. */
 export function createAltwiseMcpServer(options: McpServerOptions): McpServer {
   const server = new McpServer({ name: 'altwise', version: cliVersion });
-  const { allowPrivate, useEngine, pixels } = options;
+  const { allowPrivate, useEngine, readers } = options;
 
   server.registerTool(
     'audit_url',
@@ -251,10 +252,11 @@ export function createAltwiseMcpServer(options: McpServerOptions): McpServer {
     (input) =>
       asTool(async () => {
         const notices: Notice[] = [];
+        if (input.pixels) await readers.pixels.warmUp();
         const audited = await auditTargets(
           { targets: [input.url], maxPages: input.maxPages, allowPrivate, pixels: input.pixels },
           notices,
-          pixels,
+          readers,
         );
         const error = firstError(notices);
         if (error && audited.length === 0) return refusal(error.message);
@@ -278,10 +280,11 @@ export function createAltwiseMcpServer(options: McpServerOptions): McpServer {
           throw new ToolInputError(`${url} is a URL: audit_files reads files; use audit_url for a site.`);
         const notices: Notice[] = [];
         const targets = input.paths.map((path) => resolve(path));
+        if (input.pixels) await readers.pixels.warmUp();
         const audited = await auditTargets(
           { targets, maxPages: DEFAULT_AUDIT_MAX_PAGES, allowPrivate: false, pixels: input.pixels },
           notices,
-          pixels,
+          readers,
         );
         const error = firstError(notices);
         if (error && audited.length === 0) return refusal(error.message);
@@ -351,7 +354,8 @@ export function createAltwiseMcpServer(options: McpServerOptions): McpServer {
       asTool(async () => {
         const notices: Notice[] = [];
         const files = await fixFiles(input, notices);
-        const audited = await auditForFix(files, input.pixels, notices, pixels);
+        if (input.pixels) await readers.pixels.warmUp();
+        const audited = await auditForFix(files, input.pixels, notices, readers);
         const error = firstError(notices);
         if (error && audited.length === 0) return refusal(error.message);
         const language = input.language === undefined ? undefined : languageTagOf(input.language);
@@ -448,11 +452,11 @@ export async function runMcp(argv: string[]): Promise<number> {
     console[method] = (...args: unknown[]) => console.error(...args);
 
   const engine = sharedEngine();
-  const pixels = createPixelReader();
+  const readers: AuditReaders = { pages: createPageReader(), pixels: createPixelReader() };
   const server = createAltwiseMcpServer({
     allowPrivate,
     useEngine: engine.useEngine,
-    pixels,
+    readers,
     ...(apiKey && url ? { api: { url: new URL(url), apiKey } } : {}),
   });
   const transport = new StdioServerTransport();
@@ -465,6 +469,7 @@ export async function runMcp(argv: string[]): Promise<number> {
   await closed;
   await server.close();
   await engine.close();
-  await pixels.close();
+  await readers.pages.close();
+  await readers.pixels.close();
   return 0;
 }

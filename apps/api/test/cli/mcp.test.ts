@@ -66,7 +66,12 @@ beforeAll(async () => {
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-  t = await buildTestApp({ env: { FETCH_ALLOW_PRIVATE: 'true' }, engine: createTestEngine() });
+  // The page's reading time is not under test here; a busy machine must not fail the audit.
+  t = await buildTestApp({
+    env: { FETCH_ALLOW_PRIVATE: 'true' },
+    engine: createTestEngine(),
+    pageLimits: { timeoutMs: 120_000 },
+  });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const owner = await createUser(t, 5);
   const key = await t.app.inject({

@@ -3,13 +3,13 @@ import { type FileHandle, open, readFile, stat } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { createAltTextEngine } from '../src/engines/alt-text-engine.ts';
-import { readEmbeddedText, withEmbeddedAlt, withEmbeddedEvidence } from '../src/engines/embedded-text.ts';
 import { engineOptionsFromEnv } from '../src/engines/engine-options.ts';
 import { EngineInputError, EngineProviderError } from '../src/engines/errors.ts';
 import { fetchImage } from '../src/engines/fetch-image.ts';
 import type { AltTextEngine, DescribeOptions, PageContext } from '../src/engines/types.ts';
 import { runAudit } from './audit-command.ts';
 import type { CliIo } from './cli-io.ts';
+import { describeErrorMessage, describeImageBytes, readImageFile } from './describe-image.ts';
 import { contextSchema, describeIssues, isFolder, listWork, type WorkItem } from './describe-inputs.ts';
 import {
   csvHeader,
@@ -22,6 +22,7 @@ import {
 } from './describe-output.ts';
 import { runFix } from './fix-command.ts';
 import { mapInOrder } from './map-in-order.ts';
+import { runMcp } from './mcp-command.ts';
 import { terminalLine, terminalText } from './terminal-text.ts';
 import { createMetadataWriter } from './write-metadata.ts';
 
@@ -61,8 +62,9 @@ An image that cannot be read or described gets an error line and the others go o
 2 for a usage error and 0 otherwise; a single file or URL given alone exits 1 when it fails, as before.
 The engine comes from the environment (ALT_TEXT_ENGINE=offline|openai, OPENAI_*, ENGINE_*).
 
-Other commands: altwise audit (the site audit's checks on a site or a folder of HTML and Markdown)
-and altwise fix (alt text written into those files); each with --help.`;
+Other commands: altwise audit (the site audit's checks on a site or a folder of HTML and Markdown),
+altwise fix (alt text written into those files) and altwise mcp (these as tools for AI agents, over
+the Model Context Protocol); each with --help.`;
 
 class UsageError extends Error {}
 
@@ -91,7 +93,7 @@ async function readSettings(argv: string[]): Promise<Settings | 'help'> {
   const [command, ...targets] = positionals;
   if (command !== 'describe') {
     throw new UsageError(
-      command ? `Unknown command "${command}".` : 'Say what to do: altwise describe, audit or fix …',
+      command ? `Unknown command "${command}".` : 'Say what to do: altwise describe, audit, fix or mcp …',
     );
   }
   const manifests = values.manifest ?? [];
@@ -180,16 +182,7 @@ async function describeItem(
       item.source.type === 'url'
         ? (await fetchImage(item.source.url, { allowPrivate: settings.allowPrivate, maxBytes })).bytes
         : await readImageFile(item.source.path, maxBytes);
-    // Alt text embedded in the file is the human's alt here too (ADR 055).
-    const embedded = await readEmbeddedText(bytes);
-    const context = withEmbeddedAlt(item.context ?? {}, embedded);
-    // --language wins over the language of the image's place a manifest line gives (ADR 071).
-    const language = settings.describe.language ?? context.language;
-    const result = withEmbeddedEvidence(
-      await engine.describeImage(bytes, { ...settings.describe, ...(language ? { language } : {}), context }),
-      context,
-      embedded,
-    );
+    const { result } = await describeImageBytes(engine, bytes, settings.describe, item.context ?? {});
     if (writeCopy) {
       const copy = await writeCopy(
         item.image,
@@ -207,23 +200,8 @@ async function describeItem(
     }
     return toDescribedRow(item.id, item.image, result);
   } catch (error) {
-    return { id: item.id, image: item.image, error: errorMessage(error) };
+    return { id: item.id, image: item.image, error: describeErrorMessage(error) };
   }
-}
-
-async function readImageFile(path: string, maxBytes: number): Promise<Uint8Array> {
-  const info = await stat(path);
-  if (info.isDirectory()) throw new EngineInputError('NOT_AN_IMAGE', 'This is a folder, not an image.');
-  // Checked before reading so that a huge file by mistake is not loaded into memory.
-  if (info.size > maxBytes) throw new EngineInputError('TOO_LARGE', 'The image is too large.');
-  return readFile(path);
-}
-
-function errorMessage(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return 'The file does not exist.';
-  if (code === 'EACCES' || code === 'EPERM') return 'The file cannot be read (permission denied).';
-  return error instanceof Error ? error.message : String(error);
 }
 
 interface Output {
@@ -261,6 +239,7 @@ async function main(argv: string[], io: CliIo, output: Output): Promise<number> 
   // audit and fix live in their own files (ADR 058).
   if (argv[0] === 'audit') return runAudit(argv.slice(1), io);
   if (argv[0] === 'fix') return runFix(argv.slice(1), io);
+  if (argv[0] === 'mcp') return runMcp(argv.slice(1));
   const write = output.write;
   let settings: Settings | 'help';
   try {

@@ -4,6 +4,7 @@ import { dirname, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_AUDIT_MAX_PAGES, MAX_AUDIT_PAGES } from '@altwise/contracts/audit';
 import { assertPublicAddress, parseFetchableUrl, SafeFetchError } from '../src/net/safe-fetch.ts';
+import type { PageSandbox } from '../src/pages/page-sandbox.ts';
 import {
   type FailOn,
   foundAtLevel,
@@ -170,37 +171,45 @@ export const cliVersion: string = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
 
-export async function runAudit(argv: string[], io: CliIo): Promise<number> {
-  let settings: AuditSettings | 'help';
-  try {
-    settings = readAuditSettings(argv);
-  } catch (error) {
-    if (!(error instanceof CommandUsageError)) throw error;
-    io.stderr.write(`altwise audit: ${error.message}\n\n${auditUsage}\n`);
-    return 2;
-  }
-  if (settings === 'help') {
-    io.stdout.write(`${auditUsage}\n`);
-    return 0;
-  }
-  const notices: Notice[] = [];
+/** The page reader and the pixel check's OCR, kept by a caller that audits many times. */
+export interface AuditReaders {
+  pages: PageSandbox;
+  pixels: PixelReader;
+}
+
+/** What an audit run is asked to read and how. */
+export interface AuditTargets {
+  /** http(s) URLs of sites, folders, and HTML or Markdown files. */
+  targets: string[];
+  maxPages: number;
+  allowPrivate: boolean;
+  pixels: boolean;
+}
+
+/**
+ * Audits the sites, folders and files named, the pages' notices added to `notices`. Throws
+ * CommandUsageError, before anything is read, for a site on a private address (without
+ * allowPrivate), a target that does not exist or a file that is not a page. A long-lived caller
+ * hands in its `readers` so the page threads and the OCR start once; else they are made for the run.
+ */
+export async function auditTargets(
+  settings: AuditTargets,
+  notices: Notice[],
+  readers?: AuditReaders,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<AuditedPage[]> {
   const sites: URL[] = [];
   const folders: string[] = [];
-  let files: PageFile[];
-  try {
-    for (const target of settings.targets) {
-      if (looksLikeUrl(target)) sites.push(await checkSiteTarget(target, settings.allowPrivate));
-      else folders.push(target);
-    }
-    files = await readFolderTargets(folders, notices);
-  } catch (error) {
-    if (!(error instanceof CommandUsageError)) throw error;
-    io.stderr.write(`altwise audit: ${error.message}\n`);
-    return 2;
+  for (const target of settings.targets) {
+    if (looksLikeUrl(target)) sites.push(await checkSiteTarget(target, settings.allowPrivate));
+    else folders.push(target);
   }
+  const files = await readFolderTargets(folders, notices);
 
-  const pages = createPageReader();
-  const pixels: PixelReader | undefined = settings.pixels ? createPixelReader(io.env) : undefined;
+  const pages = readers?.pages ?? createPageReader();
+  const pixels: PixelReader | undefined = settings.pixels
+    ? (readers?.pixels ?? createPixelReader(env))
+    : undefined;
   const audited: AuditedPage[] = [];
   try {
     audited.push(...(await auditSourcePages(files, { pages, ...(pixels ? { pixels } : {}), notices })));
@@ -215,8 +224,35 @@ export async function runAudit(argv: string[], io: CliIo): Promise<number> {
         })),
       );
   } finally {
-    await pages.close();
-    await pixels?.close();
+    if (!readers) {
+      await pages.close();
+      await pixels?.close();
+    }
+  }
+  return audited;
+}
+
+export async function runAudit(argv: string[], io: CliIo): Promise<number> {
+  let settings: AuditSettings | 'help';
+  try {
+    settings = readAuditSettings(argv);
+  } catch (error) {
+    if (!(error instanceof CommandUsageError)) throw error;
+    io.stderr.write(`altwise audit: ${error.message}\n\n${auditUsage}\n`);
+    return 2;
+  }
+  if (settings === 'help') {
+    io.stdout.write(`${auditUsage}\n`);
+    return 0;
+  }
+  const notices: Notice[] = [];
+  let audited: AuditedPage[];
+  try {
+    audited = await auditTargets(settings, notices, undefined, io.env);
+  } catch (error) {
+    if (!(error instanceof CommandUsageError)) throw error;
+    io.stderr.write(`altwise audit: ${error.message}\n`);
+    return 2;
   }
 
   // A page's alt texts and names reach the terminal with their control characters shown, in every

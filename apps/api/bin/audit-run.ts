@@ -76,6 +76,8 @@ export interface Notice {
 
 export interface PixelReader {
   read(image: Uint8Array): Promise<import('../src/engines/types.ts').ImageTextReading>;
+  /** Loads the OCR now, so that the first reading's time limit is not spent loading it. */
+  warmUp(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -83,6 +85,10 @@ export interface PixelReader {
 export function createPixelReader(env: NodeJS.ProcessEnv): PixelReader {
   let engine: AltTextEngine | undefined;
   return {
+    warmUp: async () => {
+      engine ??= createOfflineEngine(engineOptionsFromEnv(process.env));
+      await engine.warmUp();
+    },
     read: (image) => {
       engine ??= createOfflineEngine(engineOptionsFromEnv(env));
       if (!engine.readImageText) throw new Error('The offline engine reads no pixels.');

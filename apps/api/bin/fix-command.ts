@@ -12,7 +12,7 @@ import { engineContext } from '../src/modules/audit/engine-context.ts';
 import { normaliseForComparison } from '../src/rules/alt-rules.ts';
 import { checkPageImages } from '../src/rules/checks.ts';
 import { judgePublishable, type UnpublishableCode, unpublishableMessages } from '../src/rules/publishable.ts';
-import { CommandUsageError, cliVersion, readFolderTargets } from './audit-command.ts';
+import { type AuditReaders, CommandUsageError, cliVersion, readFolderTargets } from './audit-command.ts';
 import { imageName } from './audit-report.ts';
 import {
   type AuditedImage,
@@ -128,7 +128,7 @@ function parse(argv: string[]) {
 }
 
 /** One alt text to write: which bytes of which file, and what the audit and the engine said. */
-interface Change {
+export interface Change {
   source: SourcePage;
   image: AuditedImage;
   edit: AltEdit;
@@ -341,11 +341,38 @@ async function writeChanged(source: SourcePage, text: string): Promise<string | 
   return undefined;
 }
 
+/** The engine fix describes with: models loaded, the largest image it takes, images at a time. */
+export interface Describer {
+  engine: AltTextEngine;
+  maxBytes: number;
+  concurrency: number;
+}
+
+/** Lends `run` an engine: the CLI makes one per run, the MCP server keeps one for its life. */
+export type EngineUse = <T>(run: (describer: Describer) => Promise<T>) => Promise<T>;
+
+/** The CLI's engine: made from the environment, warmed, used once and closed. */
+export const engineForRun =
+  (env: NodeJS.ProcessEnv): EngineUse =>
+  async (run) => {
+    // The CLI is an entry point like server.ts: it reads the environment through the engine's schema.
+    const options = engineOptionsFromEnv(env);
+    const engine = createAltTextEngine(options);
+    try {
+      await engine.warmUp();
+      const concurrency = Math.min(4, options.offline.maxQueue + options.offline.workers);
+      return await run({ engine, maxBytes: options.limits.maxInputBytes, concurrency });
+    } finally {
+      await engine.close();
+    }
+  };
+
+/** The engine of a run in this process's own environment. */
+export const engineForOneRun: EngineUse = engineForRun(process.env);
+
 async function describeAll(
-  engine: AltTextEngine,
+  { engine, maxBytes, concurrency }: Describer,
   work: Array<{ page: AuditedPage; image: AuditedImage }>,
-  maxBytes: number,
-  concurrency: number,
   language: string | undefined,
 ) {
   return mapInOrder(work, concurrency, async ({ page, image }) => {
@@ -365,54 +392,56 @@ async function describeAll(
   });
 }
 
-export async function runFix(argv: string[], io: CliIo): Promise<number> {
-  let settings: FixSettings | 'help';
-  const notices: Notice[] = [];
-  let files: PageFile[];
+/**
+ * Audits the page files as fix reads them (their text kept, to edit), with the pixel check unless
+ * `pixels` is false, with `shared`'s readers when given. Pages that cannot be read are error notices.
+ */
+export async function auditForFix(
+  files: PageFile[],
+  pixels: boolean,
+  notices: Notice[],
+  shared?: AuditReaders,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<AuditedPage[]> {
+  const pages = shared?.pages ?? createPageReader();
+  const reader = pixels ? (shared?.pixels ?? createPixelReader(env)) : undefined;
   try {
-    settings = readFixSettings(argv);
-    if (settings === 'help') {
-      io.stdout.write(`${fixUsage}\n`);
-      return 0;
-    }
-    files = await readFolderTargets(settings.targets, notices);
-  } catch (error) {
-    if (!(error instanceof CommandUsageError)) throw error;
-    io.stderr.write(`altwise fix: ${error.message}\n\n${fixUsage}\n`);
-    return 2;
-  }
-
-  const pages = createPageReader();
-  const pixels = settings.pixels ? createPixelReader(io.env) : undefined;
-  let audited: AuditedPage[];
-  try {
-    audited = await auditSourcePages(files, {
+    return await auditSourcePages(files, {
       pages,
-      ...(pixels ? { pixels } : {}),
+      ...(reader ? { pixels: reader } : {}),
       notices,
       keepSources: true,
     });
   } finally {
-    await pages.close();
-    await pixels?.close();
+    if (!shared) {
+      await pages.close();
+      await reader?.close();
+    }
   }
+}
 
-  const text = settings.format === 'text';
-  // Page words, file names and alt texts reach a terminal only with their control characters shown.
-  const say = (line: string) => io.stderr.write(terminalText(`altwise fix: ${line}\n`));
-  const placeOf = (notice: Notice) =>
-    notice.page && !notice.message.startsWith(notice.page)
-      ? `${notice.page}${notice.line ? `:${notice.line}` : ''}: `
-      : '';
-  for (const notice of notices)
-    if (text || notice.level === 'error')
-      say(`${notice.level === 'error' ? 'error: ' : ''}${placeOf(notice)}${notice.message}`);
+/** What fix would do: the alt texts to write, the images that need a person's words, the rest. */
+export interface FixProposal {
+  changes: Change[];
+  needsWords: NeedsWordsImage[];
+  leftAlone: LeftAloneImage[];
+}
 
+/**
+ * Describes every failing image that can be fixed and keeps each publishable alt text that passes
+ * the checks as a change; nothing is written here. `say` hears each image left alone or needing
+ * words, in words for a terminal, as it is decided.
+ */
+export async function proposeFixes(
+  audited: AuditedPage[],
+  options: { language?: string; useEngine: EngineUse; say?: (line: string) => void },
+): Promise<FixProposal> {
+  const { say } = options;
   const leftAlone: LeftAloneImage[] = [];
   const needsYourWords: NeedsWordsImage[] = [];
   const leave = (page: AuditedPage, image: AuditedImage, reason: string, shown: string) => {
     leftAlone.push({ page: page.page, line: image.located?.line ?? null, image: imageName(image), reason });
-    if (text) say(shown);
+    say?.(shown);
   };
 
   const work: Array<{ page: AuditedPage; image: AuditedImage }> = [];
@@ -426,19 +455,9 @@ export async function runFix(argv: string[], io: CliIo): Promise<number> {
     }
 
   const changes: Change[] = [];
-  if (work.length > 0) {
-    const options = engineOptionsFromEnv(io.env);
-    const engine = createAltTextEngine(options);
-    try {
-      await engine.warmUp();
-      const limit = Math.min(4, options.offline.maxQueue + options.offline.workers);
-      const described = await describeAll(
-        engine,
-        work,
-        options.limits.maxInputBytes,
-        limit,
-        settings.language,
-      );
+  if (work.length > 0)
+    await options.useEngine(async (describer) => {
+      const described = await describeAll(describer, work, options.language);
       for await (const done of described) {
         const { page, image } = done;
         const place = `${page.page}:${image.located?.line}`;
@@ -461,7 +480,7 @@ export async function runFix(argv: string[], io: CliIo): Promise<number> {
             image: imageName(image),
             ...unpublishable,
           });
-          if (text) say(`${place}: ${imageName(image)} needs your words: ${unpublishable.reason}`);
+          say?.(`${place}: ${imageName(image)} needs your words: ${unpublishable.reason}`);
           continue;
         }
         const after = done.result.decorative ? '' : done.result.altText.trim();
@@ -494,45 +513,54 @@ export async function runFix(argv: string[], io: CliIo): Promise<number> {
           after,
         });
       }
-    } finally {
-      await engine.close();
-    }
-  }
+    });
+  return { changes, needsWords: needsYourWords, leftAlone };
+}
 
-  const chosen = settings.review && changes.length > 0 ? await reviewChanges(changes, io) : changes;
+/** The changes grouped by the file they are in, in the order they came. */
+export function changesByFile(changes: Change[]): Map<SourcePage, Change[]> {
   const byFile = new Map<SourcePage, Change[]>();
-  for (const change of chosen) byFile.set(change.source, [...(byFile.get(change.source) ?? []), change]);
+  for (const change of changes) byFile.set(change.source, [...(byFile.get(change.source) ?? []), change]);
+  return byFile;
+}
 
-  /** The changes really written (a file that changed meanwhile, or is a link, is not). */
+/** One unified diff per file, as `git apply` and `patch` read them. */
+export const filePatches = (changes: Change[]): string[] =>
+  [...changesByFile(changes)].map(([source, fileChanges]) => patchOf(source, fileChanges));
+
+/**
+ * Writes the changes file by file; a file that changed meanwhile or is a link is not written, and
+ * `refused` says why. Returns the changes really written.
+ */
+export async function writeFixes(
+  changes: Change[],
+  refused: (source: SourcePage, message: string) => void,
+  wrote?: (change: Change) => void,
+): Promise<Set<Change>> {
   const written = new Set<Change>();
-  if (!settings.write) {
-    if (text)
-      for (const [source, fileChanges] of byFile) {
-        const patch = patchOf(source, fileChanges);
-        // A patch piped to a file keeps every byte; on a terminal its controls are shown.
-        io.stdout.write(io.stdout.isTTY ? terminalText(patch) : patch);
-      }
-  } else {
-    for (const [source, fileChanges] of byFile) {
-      const refused = await writeChanged(source, applyChanges(source.text, fileChanges));
-      if (refused) {
-        say(`error: ${refused}`);
-        notices.push({ level: 'error', page: source.path, message: refused });
-        continue;
-      }
-      for (const change of fileChanges) {
-        written.add(change);
-        if (text)
-          io.stdout.write(
-            terminalText(
-              `${source.path}:${change.line}: alt ${change.before === null ? '(none)' : JSON.stringify(change.before)} → ${JSON.stringify(change.after)}\n`,
-            ),
-          );
-      }
+  for (const [source, fileChanges] of changesByFile(changes)) {
+    const refusal = await writeChanged(source, applyChanges(source.text, fileChanges));
+    if (refusal) {
+      refused(source, refusal);
+      continue;
+    }
+    for (const change of fileChanges) {
+      written.add(change);
+      wrote?.(change);
     }
   }
+  return written;
+}
 
-  const outcome: FixOutcome = {
+/** The run as fix's reports show it (fix-report.ts). */
+export function toFixOutcome(
+  settings: { targets: string[]; write: boolean },
+  chosen: Change[],
+  written: Set<Change>,
+  proposal: FixProposal,
+  notices: Notice[],
+): FixOutcome {
+  return {
     targets: settings.targets,
     write: settings.write,
     changes: chosen.map((change) => ({
@@ -544,10 +572,77 @@ export async function runFix(argv: string[], io: CliIo): Promise<number> {
       after: change.after,
       written: written.has(change),
     })),
-    needsWords: needsYourWords,
-    leftAlone,
+    needsWords: proposal.needsWords,
+    leftAlone: proposal.leftAlone,
     notices,
   };
+}
+
+export async function runFix(argv: string[], io: CliIo): Promise<number> {
+  let settings: FixSettings | 'help';
+  const notices: Notice[] = [];
+  let files: PageFile[];
+  try {
+    settings = readFixSettings(argv);
+    if (settings === 'help') {
+      io.stdout.write(`${fixUsage}\n`);
+      return 0;
+    }
+    files = await readFolderTargets(settings.targets, notices);
+  } catch (error) {
+    if (!(error instanceof CommandUsageError)) throw error;
+    io.stderr.write(`altwise fix: ${error.message}\n\n${fixUsage}\n`);
+    return 2;
+  }
+
+  const audited = await auditForFix(files, settings.pixels, notices, undefined, io.env);
+
+  const text = settings.format === 'text';
+  // Page words, file names and alt texts reach a terminal only with their control characters shown.
+  const say = (line: string) => io.stderr.write(terminalText(`altwise fix: ${line}\n`));
+  const placeOf = (notice: Notice) =>
+    notice.page && !notice.message.startsWith(notice.page)
+      ? `${notice.page}${notice.line ? `:${notice.line}` : ''}: `
+      : '';
+  for (const notice of notices)
+    if (text || notice.level === 'error')
+      say(`${notice.level === 'error' ? 'error: ' : ''}${placeOf(notice)}${notice.message}`);
+
+  const proposal = await proposeFixes(audited, {
+    ...(settings.language ? { language: settings.language } : {}),
+    useEngine: engineForRun(io.env),
+    ...(text ? { say } : {}),
+  });
+  const { changes } = proposal;
+  const needsYourWords = proposal.needsWords;
+
+  const chosen = settings.review && changes.length > 0 ? await reviewChanges(changes, io) : changes;
+
+  /** The changes really written (a file that changed meanwhile, or is a link, is not). */
+  let written = new Set<Change>();
+  if (!settings.write) {
+    if (text)
+      // A patch piped to a file keeps every byte; on a terminal its controls are shown.
+      for (const patch of filePatches(chosen)) io.stdout.write(io.stdout.isTTY ? terminalText(patch) : patch);
+  } else {
+    written = await writeFixes(
+      chosen,
+      (source, refused) => {
+        say(`error: ${refused}`);
+        notices.push({ level: 'error', page: source.path, message: refused });
+      },
+      (change) => {
+        if (text)
+          io.stdout.write(
+            terminalText(
+              `${change.source.path}:${change.line}: alt ${change.before === null ? '(none)' : JSON.stringify(change.before)} → ${JSON.stringify(change.after)}\n`,
+            ),
+          );
+      },
+    );
+  }
+
+  const outcome = toFixOutcome(settings, chosen, written, proposal, notices);
   if (settings.format === 'json')
     io.stdout.write(terminalJson(`${JSON.stringify(fixJsonReport(outcome), null, 2)}\n`));
   else if (settings.format === 'sarif')
@@ -569,7 +664,7 @@ export async function runFix(argv: string[], io: CliIo): Promise<number> {
       );
     } else
       say(
-        `${plural(chosen.length, 'alt text')} in ${plural(byFile.size, 'file')} to write (run with --write to change the files).${wordsNeeded}`,
+        `${plural(chosen.length, 'alt text')} in ${plural(changesByFile(chosen).size, 'file')} to write (run with --write to change the files).${wordsNeeded}`,
       );
     if (audited.every((page) => page.images.every((image) => image.verdict !== 'fail')))
       say('No image fails the checks.');

@@ -369,6 +369,8 @@ describe('outgoing webhooks', () => {
     expect(hit?.headers['webhook-signature']).toBe(
       expectedSignature(hook.secret, hit?.headers ?? {}, hit?.body ?? ''),
     );
+    // The receiver has the event a moment before the sender records its answer.
+    await waitFor(async () => (await deliveriesOf(t, user, hook.id)).every((d) => d.status !== 'pending'));
     expect((await deliveriesOf(t, user, hook.id)).map((d) => [d.event, d.status])).toEqual([
       ['audit.completed', 'delivered'],
     ]);

@@ -815,7 +815,7 @@ export const openApiExamples: ReadonlyArray<readonly [z.ZodType, unknown]> = [
       error:
         'WordPress at blog.example.com does not let this user do this (HTTP 403) while reading “Our new office”. The user needs to be allowed to edit media and posts (an Editor or Administrator). WordPress said: “Sorry, you are not allowed to edit this post.”',
       notice: 'Published 12 alt texts to blog.example.com.',
-      progress: { written: 12, failed: 1, total: 13 },
+      progress: { written: 12, failed: 1, total: 13, startedAt: createdAt, etaSeconds: null },
       failures: [
         {
           mediaId: 118,

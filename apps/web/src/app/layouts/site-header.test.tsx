@@ -27,7 +27,7 @@ describe('public bar', () => {
       within(footer)
         .getAllByRole('link')
         .map((link) => link.textContent),
-    ).toEqual(['Support', 'Pricing', 'Blogs', 'Developers']);
+    ).toEqual(['Support', 'Pricing', 'Blogs', 'Developers', 'Accuracy']);
   });
 
   it('opens the mobile menu dialog, closes it with Escape and returns focus to the button', async () => {

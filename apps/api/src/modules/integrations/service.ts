@@ -1173,6 +1173,33 @@ export function createIntegrationsService(deps: {
 
   // ── publish ─────────────────────────────────────────────────────────────────────────────
 
+  /**
+   * Notes a write before it is made, so a stopped run can settle it: a new change as pending, or a
+   * live change (words a stopped run wrote) as being rewritten, with the new words' provenance.
+   * Answers the change; undefined when a pending one for the place was already there.
+   */
+  async function noteChange(
+    row: IntegrationRow,
+    write: PlannedWrite,
+    live: IntegrationChangeRow | undefined,
+    where: { postId: number | null; field: 'alt_text' | 'content'; before: string },
+  ) {
+    const { placement, after } = write;
+    const provenance = provenanceOf(write);
+    if (!live)
+      return insertPendingChange(db, {
+        integrationId: row.id,
+        placementId: placement.id,
+        mediaId: placement.mediaId,
+        ...where,
+        after,
+        ...provenance,
+      });
+    await setChangeWriting(db, [live.id], [{ value: after }]);
+    await setChangeProvenance(db, live.id, provenance);
+    return live;
+  }
+
   function provenanceOf(write: PlannedWrite): Provenance {
     return { origin: write.image.origin ?? 'ai', reasons: write.image.reasons };
   }
@@ -1212,26 +1239,10 @@ export function createIntegrationsService(deps: {
         tally.same++;
         continue;
       }
-      const provenance = provenanceOf(write);
-      const change =
-        live ??
-        (await insertPendingChange(db, {
-          integrationId: row.id,
-          placementId: placement.id,
-          mediaId: placement.mediaId,
-          postId: null,
-          field: 'alt_text',
-          before: current,
-          after,
-          ...provenance,
-        }));
+      const change = await noteChange(row, write, live, { postId: null, field: 'alt_text', before: current });
       if (!change) {
         tally.same++;
         continue;
-      }
-      if (live) {
-        await setChangeWriting(db, [live.id], [{ value: after }]);
-        await setChangeProvenance(db, live.id, provenance);
       }
       attempts.push({
         place,
@@ -1311,23 +1322,7 @@ export function createIntegrationsService(deps: {
       const attempts: Attempt[] = [];
       for (const { write, live, before } of planned) {
         const { placement, after } = write;
-        const provenance = provenanceOf(write);
-        const change =
-          live ??
-          (await insertPendingChange(db, {
-            integrationId: row.id,
-            placementId: placement.id,
-            mediaId: placement.mediaId,
-            postId: post.postId,
-            field: 'content',
-            before,
-            after,
-            ...provenance,
-          }));
-        if (live) {
-          await setChangeProvenance(db, live.id, provenance);
-          await setChangeWriting(db, [live.id], [{ value: after }]);
-        }
+        const change = await noteChange(row, write, live, { postId: post.postId, field: 'content', before });
         attempts.push({
           place: { mediaId: placement.mediaId, postId: post.postId },
           value: after,
